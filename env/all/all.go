@@ -1,0 +1,7 @@
+// Package all links every galaxygym game into the binary: import it for its
+// side effect. This is the one greppable list of games.
+package all
+
+import (
+	_ "github.com/galaxygym/galaxygym/env/galaxyexpress" // galaxy-express-v1
+)

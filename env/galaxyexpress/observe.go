@@ -1,0 +1,221 @@
+package galaxyexpress
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// Observation layout: a flat uint8 vector of ObsSize = 503 bytes. The board
+// planes are 48 bytes each, row-major (index row*8+col, row 0 at the top).
+// Everything is 0/1 except the three counters at the end.
+//
+//	offset  len  content
+//	     0   48  plane 0: the Starship (all zero before launch)
+//	    48   48  plane 1: planets not yet scanned (face down)
+//	    96  288  planes 2-7: scanned planet numbered 0..5
+//	   384   48  plane 8: the target, the scanned planet whose number is the
+//	             queue top (zero while unscanned or after the last delivery)
+//	   432   11  speed, one-hot 0..10
+//	   443    6  target number (queue top), one-hot; zero after the sixth delivery
+//	   449    6  planet numbers already delivered
+//	   455    6  the crown moved to the queue bottom at launch, one-hot
+//	   461    6  face-up Thrust coins by value (null=0, ace=1 .. 5)
+//	   467    6  face-up Brake coins by value
+//	   473    6  spent Thrust coins by value
+//	   479    6  spent Brake coins by value
+//	   485    6  face-down Thrust coins by value (order unknown)
+//	   491    6  face-down Brake coins by value
+//	   497    3  phase, one-hot: launch, play a coin, refuel decision
+//	   500    1  deliveries made, 0..6
+//	   501    1  refuels, 0..255 (saturating)
+//	   502    1  turns played, 0..255 (saturating)
+//
+// Nothing hidden leaks: unscanned planet numbers, the queue below its top
+// and the order of the face-down coins never appear. The observation is a
+// complete information state: nothing a player can remember adds to it.
+const (
+	OffShip       = 0
+	OffUnscanned  = 48
+	OffPlanet     = 96
+	OffTarget     = 384
+	OffSpeed      = 432
+	OffTargetNum  = 443
+	OffDelivered  = 449
+	OffBottom     = 455
+	OffUp         = 461 // + suit*6
+	OffSpent      = 473 // + suit*6
+	OffDown       = 485 // + suit*6
+	OffPhase      = 497
+	OffDeliveries = 500
+	OffRefuels    = 501
+	OffTurns      = 502
+	ObsSize       = 503
+)
+
+// Observe writes the observation (see the layout above) into dst.
+func (s *State) Observe(player int, dst []uint8) {
+	clear(dst[:ObsSize])
+	if s.ship >= 0 {
+		dst[OffShip+int(s.ship)] = 1
+	}
+	for b := s.planets &^ s.known; b != 0; b &= b - 1 {
+		dst[OffUnscanned+trailing(b)] = 1
+	}
+	for b := s.known; b != 0; b &= b - 1 {
+		sq := trailing(b)
+		dst[OffPlanet+Squares*int(s.numAt[sq])+sq] = 1
+	}
+	if t := s.Target(); t >= 0 {
+		dst[OffTargetNum+t] = 1
+		if sq := s.sqOf[t]; s.known&(1<<sq) != 0 {
+			dst[OffTarget+int(sq)] = 1
+		}
+	}
+	for i := 0; i < int(s.delivered); i++ {
+		dst[OffDelivered+int(s.queue[i])] = 1
+	}
+	if s.bottom >= 0 {
+		dst[OffBottom+int(s.bottom)] = 1
+	}
+	dst[OffSpeed+int(s.speed)] = 1
+	for suit := 0; suit < 2; suit++ {
+		down := allValues &^ s.spent[suit] &^ s.up[suit]
+		for v := 0; v < numValues; v++ {
+			dst[OffUp+suit*numValues+v] = s.up[suit] >> v & 1
+			dst[OffSpent+suit*numValues+v] = s.spent[suit] >> v & 1
+			dst[OffDown+suit*numValues+v] = down >> v & 1
+		}
+	}
+	if s.phase < PhaseOver {
+		dst[OffPhase+int(s.phase)] = 1
+	}
+	dst[OffDeliveries] = uint8(s.delivered)
+	dst[OffRefuels] = uint8(min(int(s.refuels), 255))
+	dst[OffTurns] = uint8(min(int(s.turns), 255))
+}
+
+func trailing(b uint64) int {
+	n := 0
+	for b&1 == 0 {
+		b >>= 1
+		n++
+	}
+	return n
+}
+
+// obsHigh returns the inclusive upper bound of every observation element.
+func obsHigh() []uint8 {
+	h := make([]uint8, ObsSize)
+	for i := range h {
+		h[i] = 1
+	}
+	h[OffDeliveries] = MaxDeliveries
+	h[OffRefuels] = 255
+	h[OffTurns] = 255
+	return h
+}
+
+// Rating categories of the printed rules' scoring.
+const (
+	RatingEmployee = "Employee of the Year!!"                           // 100 or more
+	RatingNice     = "Nice going, kid!"                                 // 90 to 99
+	RatingRookie   = "Not bad ... for a rookie!"                        // 80 to 89
+	RatingAcademy  = "Maybe you need to spend more time at the Academy!" // less than 80
+)
+
+// Rating returns the seed's category for a score.
+func Rating(score int) string {
+	switch {
+	case score >= 100:
+		return RatingEmployee
+	case score >= 90:
+		return RatingNice
+	case score >= 80:
+		return RatingRookie
+	}
+	return RatingAcademy
+}
+
+// Info reports outcome, score, deliveries, refuels, unspent coins, turns and
+// the rating of the current score.
+func (s *State) Info(dst *env.Info) {
+	switch {
+	case s.phase != PhaseOver:
+		dst.Outcome = env.OutcomeOngoing
+	case s.lost:
+		dst.Outcome = env.OutcomeLoss
+	default:
+		dst.Outcome = env.OutcomeWin
+	}
+	score := s.Score()
+	dst.Score = float64(score)
+	dst.Stats = append(dst.Stats,
+		env.Stat{Name: "deliveries", Value: float64(s.delivered)},
+		env.Stat{Name: "refuels", Value: float64(s.refuels)},
+		env.Stat{Name: "unspent_coins", Value: float64(s.UnspentCoins())},
+		env.Stat{Name: "turns", Value: float64(s.turns)},
+	)
+	dst.Labels = append(dst.Labels, env.Label{Name: "rating", Value: Rating(score)})
+}
+
+var phaseNames = [...]string{"launch", "play a coin", "refuel?", "over"}
+
+// String renders what the player sees: the Star Chart (. empty, ? planet not
+// scanned, 0-5 scanned planet, @ the Starship, * marks the target) and the
+// gauges. Hidden information is not shown.
+func (s *State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Galaxy Express  phase: %s  turn %d  speed %d  deliveries %d  refuels %d  score %d\n",
+		phaseNames[s.phase], s.turns, s.speed, s.delivered, s.refuels, s.Score())
+	if t := s.Target(); t >= 0 {
+		fmt.Fprintf(&b, "target: planet %d", t)
+	} else {
+		b.WriteString("target: none (all delivered)")
+	}
+	if s.lost {
+		b.WriteString("  LOST IN SPACE")
+	}
+	b.WriteString("\n   a b c d e f g h\n")
+	for r := 0; r < Rows; r++ {
+		fmt.Fprintf(&b, "%d ", r+1)
+		for c := 0; c < Cols; c++ {
+			sq := r*Cols + c
+			mark, cell := byte(' '), byte('.')
+			if s.planets&(1<<sq) != 0 {
+				cell = '?'
+				if s.known&(1<<sq) != 0 {
+					cell = byte('0' + s.numAt[sq])
+					if int(s.numAt[sq]) == s.Target() {
+						mark = '*'
+					}
+				}
+			}
+			if int(s.ship) == sq {
+				mark = '@'
+			}
+			b.WriteByte(mark)
+			b.WriteByte(cell)
+		}
+		b.WriteByte('\n')
+	}
+	for suit, name := range [2]string{"thrust", "brake"} {
+		fmt.Fprintf(&b, "%-6s face up %s  face down %d  spent %s\n", name,
+			valueList(s.up[suit]), s.deckN[suit], valueList(s.spent[suit]))
+	}
+	return b.String()
+}
+
+func valueList(set uint8) string {
+	var parts []string
+	for v := 0; v < numValues; v++ {
+		if set&(1<<v) != 0 {
+			parts = append(parts, fmt.Sprint(v))
+		}
+	}
+	if parts == nil {
+		return "-"
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,230 @@
+package galaxyexpress
+
+import (
+	"math/rand/v2"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// Phases of a turn (one per kind of decision).
+const (
+	PhaseStart  = iota // choose the launch planet
+	PhaseCoin          // play a face-up coin (and a slide direction)
+	PhaseRefuel        // orbiting a planet: refuel or not
+	PhaseOver          // the game has ended
+)
+
+// Suits of the Thrust/Brake coins.
+const (
+	Thrust = 0 // Sun coins: add their value to the speed
+	Brake  = 1 // Moon coins: subtract their value from the speed
+)
+
+const (
+	numPlanets = 6
+	numValues  = 6 // coin values null=0, ace=1, 2, 3, 4, 5
+	allValues  = uint8(1)<<numValues - 1
+	maxSpeed   = 10
+	faceUpEach = 2
+)
+
+// State is one Galaxy Express position, hidden information included: the
+// planet numbers under face-down coins, the delivery queue below its top,
+// the order of the face-down coin stacks and the chance generator that
+// shuffles them on a refuel.
+type State struct {
+	cfg *config
+
+	phase int8
+	ship  int8 // square of the Starship, -1 before launch
+	speed int8
+
+	planets uint64           // squares holding a planet
+	known   uint64           // planets scanned (face up)
+	numAt   [Squares]int8    // planet number on each square, -1 for none
+	sqOf    [numPlanets]int8 // square of planet number k
+
+	queue      [numPlanets]int8 // delivery queue, queue[delivered] is the top
+	delivered  int8             // deliveries made
+	bottom     int8             // crown moved to the bottom at launch, -1 none
+	refuels    int16
+	turns      int16
+	lost       bool
+	pendingRev int8 // suit whose replacement coin is revealed after the refuel decision, -1 none
+
+	up    [2]uint8          // face-up coin values per suit (bit v)
+	spent [2]uint8          // spent coin values per suit
+	deck  [2][numValues]int8 // face-down stack per suit, drawn from the end
+	deckN [2]int8
+
+	rng rand.PCG
+}
+
+// config holds the resolved parameters of a game instance.
+type config struct {
+	scanWrap bool
+	scan     *[Squares]uint64
+}
+
+var configs = [2]config{{false, &scanTables[0]}, {true, &scanTables[1]}}
+
+func configFor(p env.Params) *config {
+	if p.Bool("scan_wrap") {
+		return &configs[1]
+	}
+	return &configs[0]
+}
+
+// intn returns a uniform int in [0, n) from the state's generator (Lemire's
+// multiply-shift with rejection; no bias).
+func (s *State) intn(n int) int {
+	un := uint64(n)
+	for {
+		x := s.rng.Uint64()
+		hi, lo := mul64(x, un)
+		if lo >= un || lo >= (-un)%un {
+			return int(hi)
+		}
+	}
+}
+
+func mul64(x, y uint64) (hi, lo uint64) {
+	const mask32 = 1<<32 - 1
+	x0, x1 := x&mask32, x>>32
+	y0, y1 := y&mask32, y>>32
+	w0 := x0 * y0
+	t := x1*y0 + w0>>32
+	w1 := t&mask32 + x0*y1
+	return x1*y1 + t>>32 + w1>>32, x * y
+}
+
+// newState deals a game from seed: tiles for the six planets, their quadrants
+// and numbers, the delivery queue, and both coin stacks, in that order.
+func newState(cfg *config, seed uint64) *State {
+	s := &State{cfg: cfg, ship: -1, bottom: -1, pendingRev: -1}
+	s.rng = *rand.NewPCG(seed, 0x6761_6c61_7879_6578) // "galaxyex"
+	for i := range s.numAt {
+		s.numAt[i] = -1
+	}
+	// Six distinct tiles of the twelve (seed: one coin per tile; the six Arms
+	// coins stay on the board), each coin in a random quadrant.
+	var tiles [12]int8
+	for i := range tiles {
+		tiles[i] = int8(i)
+	}
+	s.shuffle8(tiles[:])
+	var numbers [numPlanets]int8
+	for i := range numbers {
+		numbers[i] = int8(i)
+	}
+	s.shuffle8(numbers[:])
+	for k := 0; k < numPlanets; k++ {
+		t := int(tiles[k])
+		q := s.intn(4)
+		r := (t/4)*2 + q/2
+		c := (t%4)*2 + q%2
+		sq := r*Cols + c
+		s.planets |= 1 << sq
+		s.numAt[sq] = numbers[k]
+		s.sqOf[numbers[k]] = int8(sq)
+	}
+	for i := range s.queue {
+		s.queue[i] = int8(i)
+	}
+	s.shuffle8(s.queue[:])
+	s.shuffleCoins()
+	return s
+}
+
+func (s *State) shuffle8(a []int8) {
+	for i := len(a) - 1; i > 0; i-- {
+		j := s.intn(i + 1)
+		a[i], a[j] = a[j], a[i]
+	}
+}
+
+// shuffleCoins returns every coin to its stack, shuffles both stacks and
+// turns the top two of each face up (seed: setup and Refueling step 2-3).
+func (s *State) shuffleCoins() {
+	for suit := 0; suit < 2; suit++ {
+		d := &s.deck[suit]
+		for v := range d {
+			d[v] = int8(v)
+		}
+		s.shuffle8(d[:])
+		s.deckN[suit] = numValues
+		s.spent[suit] = 0
+		s.up[suit] = 0
+		for i := 0; i < faceUpEach; i++ {
+			s.reveal(suit)
+		}
+	}
+}
+
+// reveal turns the top face-down coin of suit face up, if any remains.
+func (s *State) reveal(suit int) {
+	if n := s.deckN[suit]; n > 0 {
+		s.deckN[suit] = n - 1
+		s.up[suit] |= 1 << s.deck[suit][n-1]
+	}
+}
+
+// unspent returns the coins not yet spent (face up and face down) of both
+// suits as a 12-bit set: bits 0-5 Thrust values, bits 6-11 Brake values.
+func (s *State) unspent() uint16 {
+	return uint16(allValues&^s.spent[Thrust]) | uint16(allValues&^s.spent[Brake])<<numValues
+}
+
+// Clone returns an independent copy (the generator included).
+func (s *State) Clone() env.State { c := *s; return &c }
+
+// CurrentPlayer is 0 while the game runs (one player), env.Terminal after.
+func (s *State) CurrentPlayer() int {
+	if s.phase == PhaseOver {
+		return env.Terminal
+	}
+	return 0
+}
+
+// Terminal reports whether the game has ended (all six deliveries made, or
+// Lost in Space).
+func (s *State) Terminal() bool { return s.phase == PhaseOver }
+
+// Turn returns the number of coins played so far, the truncation clock.
+func (s *State) Turn() int { return int(s.turns) }
+
+// Phase returns the current phase (PhaseStart .. PhaseOver).
+func (s *State) Phase() int { return int(s.phase) }
+
+// Speed returns the Starship's speed, 0..10.
+func (s *State) Speed() int { return int(s.speed) }
+
+// Ship returns the Starship's square (row*8+col), or -1 before launch.
+func (s *State) Ship() int { return int(s.ship) }
+
+// Deliveries returns the number of deliveries made, 0..6.
+func (s *State) Deliveries() int { return int(s.delivered) }
+
+// Refuels returns the number of refuels, the value on the Refueling Dice.
+func (s *State) Refuels() int { return int(s.refuels) }
+
+// Lost reports whether the game ended Lost in Space.
+func (s *State) Lost() bool { return s.lost }
+
+// UnspentCoins returns the number of unspent Thrust and Brake coins, 0..12.
+func (s *State) UnspentCoins() int { return popcount(uint64(s.unspent())) }
+
+// Score returns the printed rules' score so far: 20 per delivery, minus 10
+// per refuel, plus 1 per unspent coin.
+func (s *State) Score() int {
+	return 20*int(s.delivered) - 10*int(s.refuels) + s.UnspentCoins()
+}
+
+// Target returns the planet number at the top of the delivery queue, or -1
+// once all six deliveries are made.
+func (s *State) Target() int {
+	if s.delivered >= numPlanets {
+		return -1
+	}
+	return int(s.queue[s.delivered])
+}

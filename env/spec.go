@@ -1,0 +1,212 @@
+package env
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// Spec describes an environment: everything a trainer needs to build its
+// spaces and networks before the first reset. A Spec is immutable once
+// registered; the JSON form is what the websocket server sends.
+type Spec struct {
+	// ID is the versioned id, e.g. "galaxy-express-v1". The version is bumped
+	// only when behaviour (rules, observation, rewards) changes.
+	ID string `json:"id"`
+	// Name is the game's human name, e.g. "Galaxy Express".
+	Name string `json:"name"`
+	// NumPlayers is the number of seats; players are 0..NumPlayers-1.
+	NumPlayers int `json:"num_players"`
+	// ActionNames has one unique name per action; len(ActionNames) is the
+	// size of the Discrete action space and of the action mask in bytes.
+	ActionNames []string `json:"action_names"`
+	// ObsShape is the observation tensor's shape; its product is the number
+	// of bytes [Env.Observe] writes. The dtype is always uint8.
+	ObsShape []int `json:"obs_shape"`
+	// ObsDType is "uint8".
+	ObsDType string `json:"obs_dtype"`
+	// ObsHigh holds the inclusive upper bound of every observation element
+	// (the lower bound is 0): the true bounds of a Gymnasium Box.
+	ObsHigh []uint8 `json:"obs_high"`
+	// MaxEpisodeSteps bounds the number of steps of an episode under the
+	// default parameters (truncation included).
+	MaxEpisodeSteps int `json:"max_episode_steps"`
+	// RewardRange is the [min, max] of any single step's reward to a player.
+	RewardRange [2]float64 `json:"reward_range"`
+	// ReturnRange is the [min, max] of an episode's return to a player under
+	// the default parameters.
+	ReturnRange [2]float64 `json:"return_range"`
+	// Params lists the parameters the game accepts, with defaults.
+	Params []ParamSpec `json:"params"`
+	// Description is a one-paragraph summary of the game.
+	Description string `json:"description"`
+}
+
+// NumActions is the size of the Discrete action space.
+func (s *Spec) NumActions() int { return len(s.ActionNames) }
+
+// ObsSize is the number of bytes of one observation: the product of ObsShape.
+func (s *Spec) ObsSize() int {
+	n := 1
+	for _, d := range s.ObsShape {
+		n *= d
+	}
+	return n
+}
+
+// ParamKind is the type of a parameter's value.
+type ParamKind string
+
+// The parameter kinds. Int values are int, Float values float64, Bool values
+// bool and String values string once validated.
+const (
+	Int    ParamKind = "int"
+	Float  ParamKind = "float"
+	Bool   ParamKind = "bool"
+	String ParamKind = "string"
+)
+
+// ParamSpec declares one parameter of a game.
+type ParamSpec struct {
+	Name    string    `json:"name"`
+	Kind    ParamKind `json:"kind"`
+	Default any       `json:"default"`
+	// Min and Max bound Int and Float parameters (inclusive); ignored when
+	// Min == Max == 0.
+	Min float64 `json:"min,omitempty"`
+	Max float64 `json:"max,omitempty"`
+	// Choices, when set, lists the allowed values of a String parameter.
+	Choices []string `json:"choices,omitempty"`
+	Doc     string   `json:"doc"`
+}
+
+// Params maps parameter names to values. [Spec.Resolve] turns user input
+// (strings from a command line, float64 from JSON) into a complete, typed
+// Params holding every declared parameter.
+type Params map[string]any
+
+// Int returns the named Int parameter; it panics if Params was not resolved.
+func (p Params) Int(name string) int { return p[name].(int) }
+
+// Float returns the named Float parameter.
+func (p Params) Float(name string) float64 { return p[name].(float64) }
+
+// Bool returns the named Bool parameter.
+func (p Params) Bool(name string) bool { return p[name].(bool) }
+
+// Str returns the named String parameter.
+func (p Params) Str(name string) string { return p[name].(string) }
+
+// Resolve validates user-supplied parameters against the spec and fills in
+// defaults. Accepted inputs: the kind's own Go type, a string (parsed), and
+// for Int a float64 with an integral value (what encoding/json produces).
+// It returns a [*ParamError] for an undeclared name, a wrong type or a value
+// out of range.
+func (s *Spec) Resolve(in map[string]any) (Params, error) {
+	out := make(Params, len(s.Params))
+	declared := make(map[string]*ParamSpec, len(s.Params))
+	for i := range s.Params {
+		ps := &s.Params[i]
+		declared[ps.Name] = ps
+		out[ps.Name] = ps.Default
+	}
+	names := make([]string, 0, len(in))
+	for k := range in {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ps, ok := declared[name]
+		if !ok {
+			known := make([]string, 0, len(s.Params))
+			for _, q := range s.Params {
+				known = append(known, q.Name)
+			}
+			return nil, &ParamError{s.ID, name, fmt.Sprintf("not a parameter of this environment (parameters: %v)", known)}
+		}
+		v, err := ps.coerce(in[name])
+		if err != nil {
+			return nil, &ParamError{s.ID, name, err.Error()}
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+func (ps *ParamSpec) coerce(v any) (any, error) {
+	switch ps.Kind {
+	case Int:
+		var n int
+		switch x := v.(type) {
+		case int:
+			n = x
+		case int64:
+			n = int(x)
+		case float64:
+			if x != math.Trunc(x) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("want an integer, got %v", x)
+			}
+			n = int(x)
+		case string:
+			i, err := strconv.Atoi(x)
+			if err != nil {
+				return nil, fmt.Errorf("want an integer, got %q", x)
+			}
+			n = i
+		default:
+			return nil, fmt.Errorf("want an integer, got %T", v)
+		}
+		if (ps.Min != 0 || ps.Max != 0) && (float64(n) < ps.Min || float64(n) > ps.Max) {
+			return nil, fmt.Errorf("%d out of range [%v, %v]", n, ps.Min, ps.Max)
+		}
+		return n, nil
+	case Float:
+		var f float64
+		switch x := v.(type) {
+		case float64:
+			f = x
+		case int:
+			f = float64(x)
+		case string:
+			g, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				return nil, fmt.Errorf("want a number, got %q", x)
+			}
+			f = g
+		default:
+			return nil, fmt.Errorf("want a number, got %T", v)
+		}
+		if math.IsNaN(f) || ((ps.Min != 0 || ps.Max != 0) && (f < ps.Min || f > ps.Max)) {
+			return nil, fmt.Errorf("%v out of range [%v, %v]", f, ps.Min, ps.Max)
+		}
+		return f, nil
+	case Bool:
+		switch x := v.(type) {
+		case bool:
+			return x, nil
+		case string:
+			b, err := strconv.ParseBool(x)
+			if err != nil {
+				return nil, fmt.Errorf("want true or false, got %q", x)
+			}
+			return b, nil
+		}
+		return nil, fmt.Errorf("want a boolean, got %T", v)
+	case String:
+		x, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("want a string, got %T", v)
+		}
+		if len(ps.Choices) > 0 {
+			for _, c := range ps.Choices {
+				if c == x {
+					return x, nil
+				}
+			}
+			return nil, fmt.Errorf("%q is not one of %v", x, ps.Choices)
+		}
+		return x, nil
+	}
+	return nil, fmt.Errorf("parameter kind %q unknown", ps.Kind)
+}

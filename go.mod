@@ -1,0 +1,3 @@
+module github.com/galaxygym/galaxygym
+
+go 1.26.8
