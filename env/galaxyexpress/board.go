@@ -26,20 +26,22 @@ const (
 var dirNames = [NumDirs]string{"north", "east", "south", "west"}
 
 // byteMaskGE[k] has, in every byte of the 48-bit board, the bits >= k set.
-var byteMaskGE [9]uint64
+// It is a variable initializer, not part of init, because stopOffsets (a
+// package variable) is built with it.
+var byteMaskGE = func() (m [9]uint64) {
+	for k := 0; k <= 8; k++ {
+		for r := 0; r < Rows; r++ {
+			m[k] |= uint64(0xFF<<k&0xFF) << (8 * r)
+		}
+	}
+	return m
+}()
 
 // scanTables[wrap][sq] is the set scanned from sq: the square itself and its
 // orthogonal neighbours (across the edges only when wrap is true).
 var scanTables [2][Squares]uint64
 
 func init() {
-	for k := 0; k <= 8; k++ {
-		var b uint64
-		for r := 0; r < Rows; r++ {
-			b |= uint64(0xFF<<k&0xFF) << (8 * r)
-		}
-		byteMaskGE[k] = b
-	}
 	for w := 0; w < 2; w++ {
 		for sq := 0; sq < Squares; sq++ {
 			r, c := sq/Cols, sq%Cols
@@ -95,7 +97,7 @@ func eastBy(b uint64, k int) uint64 {
 	if k == 0 {
 		return b
 	}
-	return (b<<k)&byteMaskGE[k] | (b>>(8-k))&^byteMaskGE[8-k]&full48
+	return (b<<k)&byteMaskGE[k] | (b>>(8-k))&^byteMaskGE[k]&full48
 }
 
 // southBy rotates the rows of b downward by k in [0, 6).
@@ -112,6 +114,34 @@ func slideSet(b uint64, n int) uint64 {
 	h, v := n%Cols, n%Rows
 	return eastBy(b, h) | eastBy(b, (Cols-h)%Cols) | southBy(b, v) | southBy(b, (Rows-v)%Rows)
 }
+
+// slideDirs[n] has bit d set when direction d is the first of the
+// directions landing on its square at speed n (see duplicateDir); at speed 0
+// nothing slides and North alone stands for the coin.
+var slideDirs = func() (t [maxSpeed + 1]uint8) {
+	t[0] = 1 << North
+	for n := 1; n < len(t); n++ {
+		for d := 0; d < NumDirs; d++ {
+			if !duplicateDir(d, n) {
+				t[n] |= 1 << d
+			}
+		}
+	}
+	return t
+}()
+
+// dirBytes[dirs] spreads a 4-bit direction set into four mask bytes, N
+// lowest, as one little-endian word.
+var dirBytes = func() (t [16]uint32) {
+	for m := range t {
+		for d := 0; d < NumDirs; d++ {
+			if m&(1<<d) != 0 {
+				t[m] |= 1 << (8 * d)
+			}
+		}
+	}
+	return t
+}()
 
 // duplicateDir reports whether direction d lands where an earlier direction
 // already lands at speed n: a slide of n = 4 or 8 across (East and West meet),

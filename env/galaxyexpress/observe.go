@@ -119,9 +119,9 @@ func obsHigh() []uint8 {
 
 // Rating categories of the printed rules' scoring.
 const (
-	RatingEmployee = "Employee of the Year!!"                           // 100 or more
-	RatingNice     = "Nice going, kid!"                                 // 90 to 99
-	RatingRookie   = "Not bad ... for a rookie!"                        // 80 to 89
+	RatingEmployee = "Employee of the Year!!"                            // 100 or more
+	RatingNice     = "Nice going, kid!"                                  // 90 to 99
+	RatingRookie   = "Not bad ... for a rookie!"                         // 80 to 89
 	RatingAcademy  = "Maybe you need to spend more time at the Academy!" // less than 80
 )
 

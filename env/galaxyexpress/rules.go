@@ -1,8 +1,8 @@
 package galaxyexpress
 
 import (
+	"encoding/binary"
 	"math/bits"
-	"sync"
 )
 
 // Action layout (NumActions = 56), one Discrete space for every phase:
@@ -70,19 +70,10 @@ func (s *State) LegalMask(dst []uint8) int {
 		for suit := 0; suit < 2; suit++ {
 			for up := s.up[suit]; up != 0; up &= up - 1 {
 				v := bits.TrailingZeros8(up)
-				base := CoinAction(suit, v, 0)
-				ns := newSpeed(int(s.speed), suit, v)
-				if ns == 0 {
-					dst[base] = 1
-					n++
-					continue
-				}
-				for d := 0; d < NumDirs; d++ {
-					if !duplicateDir(d, ns) {
-						dst[base+d] = 1
-						n++
-					}
-				}
+				dirs := slideDirs[newSpeed(int(s.speed), suit, v)]
+				// One 4-byte store: the coin's N, E, S, W mask bytes.
+				binary.LittleEndian.PutUint32(dst[CoinAction(suit, v, 0):], dirBytes[dirs])
+				n += bits.OnesCount8(dirs)
 			}
 		}
 		return n
@@ -190,115 +181,4 @@ func (s *State) end(rewards []float64) {
 // return equals the score.
 func (s *State) Truncate(rewards []float64) {
 	rewards[0] += float64(s.UnspentCoins())
-}
-
-// CanStop reports whether some non-empty sequence of the coins in the 12-bit
-// set coins (bits 0-5 Thrust values, 6-11 Brake values), played in some
-// order with some slide directions, brings a ship at square ship and speed
-// speed to speed 0 on a square of planets. This is the Lost in Space test
-// (seed: "If the remaining combination of Thrust and Brake Coins will not
-// allow the Starship to stop at a Planet ... loss"), face-down coins counted
-// as if playable in any order. It is exact, and uses only public
-// information.
-func CanStop(ship, speed int, coins uint16, planets uint64) bool {
-	brakes := coins >> numValues
-	// Exact rejects: without Brake coins the speed never falls, so only a
-	// null Thrust at speed 0 on a planet stops; and the brakes must be able to
-	// cancel the current speed at all.
-	if brakes == 0 {
-		return speed == 0 && coins&1 != 0 && planets&(1<<ship) != 0
-	}
-	sumBrakes := 0
-	for b := brakes; b != 0; b &= b - 1 {
-		sumBrakes += bits.TrailingZeros16(b)
-	}
-	if sumBrakes < speed {
-		return false
-	}
-	pos := uint64(1) << ship
-	// Exact accept: on a planet with a brake at least the speed.
-	if pos&planets != 0 && bits.Len16(brakes)-1 >= speed {
-		return true
-	}
-	// Exact accept: one slide then a stop with a different brake.
-	for c := coins; c != 0; c &= c - 1 {
-		i := bits.TrailingZeros16(c)
-		ns := coinSpeed(speed, i)
-		if ns == 0 {
-			continue
-		}
-		rest := (coins &^ (1 << i)) >> numValues
-		if rest != 0 && bits.Len16(rest)-1 >= ns && slideSet(pos, ns)&planets != 0 {
-			return true
-		}
-	}
-	sr := searchPool.Get().(*stopSearch)
-	sr.planets = planets
-	sr.stamp++
-	if sr.stamp == 0 {
-		clear(sr.memo)
-		sr.stamp = 1
-	}
-	ok := sr.dfs(pos, speed, coins)
-	searchPool.Put(sr)
-	return ok
-}
-
-// coinSpeed is newSpeed for coin index i of a 12-bit coin set.
-func coinSpeed(speed, i int) int {
-	if i < numValues {
-		return min(speed+i, maxSpeed)
-	}
-	return max(speed-(i-numValues), 0)
-}
-
-// stopSearch is a depth-first search over (remaining coins, speed) with the
-// squares reachable so far as one 48-bit set; memo records, per such key,
-// the squares already explored, so each (coins, speed, square) is expanded
-// at most once. Keys are 12 coin bits and 4 speed bits.
-type stopSearch struct {
-	planets uint64
-	stamp   uint32
-	memo    []memoEntry
-}
-
-type memoEntry struct {
-	stamp uint32
-	seen  uint64
-}
-
-var searchPool = sync.Pool{New: func() any { return &stopSearch{memo: make([]memoEntry, 1<<16)} }}
-
-func (sr *stopSearch) dfs(pos uint64, speed int, coins uint16) bool {
-	// Brakes first, largest first: stops are found sooner.
-	for c := coins; c != 0; {
-		i := bits.Len16(c) - 1
-		c &^= 1 << i
-		ns := coinSpeed(speed, i)
-		next := pos
-		if ns == 0 {
-			if pos&sr.planets != 0 {
-				return true
-			}
-		} else {
-			next = slideSet(pos, ns)
-		}
-		rest := coins &^ (1 << i)
-		if rest == 0 {
-			continue
-		}
-		m := &sr.memo[uint32(rest)<<4|uint32(ns)]
-		if m.stamp != sr.stamp {
-			m.stamp, m.seen = sr.stamp, 0
-		}
-		next &^= m.seen
-		if next == 0 {
-			continue
-		}
-		m.seen |= next
-		if sr.dfs(next, ns, rest) {
-			return true
-		}
-	}
-	return false
 }

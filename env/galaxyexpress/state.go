@@ -1,6 +1,7 @@
 package galaxyexpress
 
 import (
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -52,8 +53,8 @@ type State struct {
 	lost       bool
 	pendingRev int8 // suit whose replacement coin is revealed after the refuel decision, -1 none
 
-	up    [2]uint8          // face-up coin values per suit (bit v)
-	spent [2]uint8          // spent coin values per suit
+	up    [2]uint8           // face-up coin values per suit (bit v)
+	spent [2]uint8           // spent coin values per suit
 	deck  [2][numValues]int8 // face-down stack per suit, drawn from the end
 	deckN [2]int8
 
@@ -81,21 +82,11 @@ func (s *State) intn(n int) int {
 	un := uint64(n)
 	for {
 		x := s.rng.Uint64()
-		hi, lo := mul64(x, un)
+		hi, lo := bits.Mul64(x, un)
 		if lo >= un || lo >= (-un)%un {
 			return int(hi)
 		}
 	}
-}
-
-func mul64(x, y uint64) (hi, lo uint64) {
-	const mask32 = 1<<32 - 1
-	x0, x1 := x&mask32, x>>32
-	y0, y1 := y&mask32, y>>32
-	w0 := x0 * y0
-	t := x1*y0 + w0>>32
-	w1 := t&mask32 + x0*y1
-	return x1*y1 + t>>32 + w1>>32, x * y
 }
 
 // newState deals a game from seed: tiles for the six planets, their quadrants

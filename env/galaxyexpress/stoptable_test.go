@@ -1,0 +1,157 @@
+package galaxyexpress
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// canStopNaive is the Lost in Space test written the slow, obvious way: try
+// every coin and every direction, one position at a time, remembering the
+// positions already settled.
+func canStopNaive(ship, speed int, coins uint16, planets uint64) bool {
+	return naiveSearch{planets, map[[3]int]bool{}}.can(ship, speed, coins)
+}
+
+type naiveSearch struct {
+	planets uint64
+	memo    map[[3]int]bool
+}
+
+func (n naiveSearch) can(ship, speed int, coins uint16) bool {
+	key := [3]int{ship, speed, int(coins)}
+	if v, ok := n.memo[key]; ok {
+		return v
+	}
+	ok := false
+	for i := 0; i < 2*numValues && !ok; i++ {
+		if coins&(1<<i) == 0 {
+			continue
+		}
+		ns := coinSpeed(speed, i)
+		rest := coins &^ (1 << i)
+		if ns == 0 {
+			ok = n.planets&(1<<ship) != 0 || n.can(ship, 0, rest)
+			continue
+		}
+		for d := 0; d < NumDirs && !ok; d++ {
+			ok = n.can(slideSquare(ship, d, ns), ns, rest)
+		}
+	}
+	n.memo[key] = ok
+	return ok
+}
+
+func TestCanStopMatchesNaiveSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for k := 0; k < n; k++ {
+				var coins uint16
+		for c := 1 + rng.IntN(12); c > 0; c-- {
+			coins |= 1 << rng.IntN(12)
+		}
+		var planets uint64
+		for p := 1 + rng.IntN(6); p > 0; p-- {
+			planets |= 1 << rng.IntN(Squares)
+		}
+		ship, speed := rng.IntN(Squares), rng.IntN(maxSpeed+1)
+		if got, want := CanStop(ship, speed, coins, planets), canStopNaive(ship, speed, coins, planets); got != want {
+			t.Fatalf("CanStop(ship %s, speed %d, coins %012b, planets %012x) = %v, naive search says %v",
+				squareName(ship), speed, coins, planets, got, want)
+		}
+	}
+}
+
+func TestStopSquaresRules(t *testing.T) {
+	a1 := 0
+	// No coins: nowhere to stop (at least one coin must be played).
+	if got := StopSquares(a1, 0, 0); got != 0 {
+		t.Errorf("no coins: %x, want none", got)
+	}
+	// A null Thrust at speed 0 stops in place.
+	if got := StopSquares(a1, 0, 1<<0); got != 1 {
+		t.Errorf("null thrust at rest: %x, want a1 only", got)
+	}
+	// Thrust 2 then Brake 2: two squares in any direction, wrapping:
+	// c1, a3, g1 (a1 west by 2) and a5 (a1 north by 2); or the Brake first at
+	// speed 0, which stops in place at a1.
+	want := uint64(1) | 1<<2 | 1<<16 | 1<<6 | 1<<32
+	if got := StopSquares(a1, 0, 1<<2|1<<(numValues+2)); got != want {
+		t.Errorf("thrust 2, brake 2: %012x, want %012x", got, want)
+	}
+	// Brakes cannot cancel speed 10 with 5+4: nowhere.
+	if got := StopSquares(a1, 10, 1<<(numValues+5)|1<<(numValues+4)); got != 0 {
+		t.Errorf("speed 10, brakes 5+4: %x, want none", got)
+	}
+}
+
+func BenchmarkCanStopTable(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	type q struct {
+		ship, speed int
+		coins       uint16
+		planets     uint64
+	}
+	qs := make([]q, 1024)
+	for i := range qs {
+		qs[i] = q{rng.IntN(Squares), rng.IntN(maxSpeed + 1), uint16(rng.IntN(1 << 12)), rng.Uint64() & rng.Uint64() & rng.Uint64() & full48}
+	}
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		x := qs[i&1023]
+		if CanStop(x.ship, x.speed, x.coins, x.planets) {
+			n++
+		}
+	}
+	_ = n
+}
+
+// legalMaskNaive is LegalMask for the coin phase written directly from the
+// dedupe rule, one direction at a time.
+func legalMaskNaive(s *State, dst []uint8) {
+	clear(dst)
+	for suit := 0; suit < 2; suit++ {
+		for v := 0; v < numValues; v++ {
+			if s.up[suit]&(1<<v) == 0 {
+				continue
+			}
+			ns := newSpeed(int(s.speed), suit, v)
+			for d := 0; d < NumDirs; d++ {
+				if (ns == 0 && d == North) || (ns > 0 && !duplicateDir(d, ns)) {
+					dst[CoinAction(suit, v, d)] = 1
+				}
+			}
+		}
+	}
+}
+
+func TestLegalMaskMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	mask, want := make([]uint8, NumActions), make([]uint8, NumActions)
+	rewards := make([]float64, 1)
+	for seed := uint64(0); seed < 300; seed++ {
+		s := newState(&configs[0], seed)
+		for !s.Terminal() {
+			n := s.LegalMask(mask)
+			if s.phase == PhaseCoin {
+				legalMaskNaive(s, want)
+				if string(mask) != string(want) {
+					t.Fatalf("seed %d: mask %v, want %v\n%s", seed, mask, want, s)
+				}
+			}
+			k := rng.IntN(n)
+			for a, m := range mask {
+				if m == 1 {
+					if k == 0 {
+						s.Apply(a, rewards)
+						break
+					}
+					k--
+				}
+			}
+		}
+	}
+}
