@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/env"
+)
+
+func init() {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "envs",
+		Short: "List the registered environments and agents",
+		Long: "envs lists every registered environment with its players, actions, observation shape\n" +
+			"and parameters, then the built-in agents. --json prints the environment specs as JSON.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out := cmd.OutOrStdout()
+			if asJSON {
+				specs := make([]*env.Spec, 0)
+				for _, id := range env.IDs() {
+					g, _ := env.Lookup(id)
+					specs = append(specs, g.Spec())
+				}
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(specs)
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ENV\tPLAYERS\tACTIONS\tOBSERVATION\tMAX STEPS\tPARAMETERS")
+			for _, id := range env.IDs() {
+				g, _ := env.Lookup(id)
+				s := g.Spec()
+				params := make([]string, 0, len(s.Params))
+				for _, p := range s.Params {
+					params = append(params, fmt.Sprintf("%s=%v", p.Name, p.Default))
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%s%v\t%d\t%s\n", s.ID, s.NumPlayers, s.NumActions(),
+					s.ObsDType, s.ObsShape, s.MaxEpisodeSteps, strings.Join(params, " "))
+			}
+			tw.Flush()
+			fmt.Fprintln(out)
+			tw = tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "AGENT\tDESCRIPTION")
+			for _, a := range agents.List() {
+				fmt.Fprintf(tw, "%s\t%s\n", a.Name, a.Doc)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the environment specs as JSON")
+	rootCmd.AddCommand(cmd)
+}

@@ -1,0 +1,41 @@
+// Command galaxygym is the galaxygym command line: it lists the registered
+// environments and agents (envs), generates Parquet datasets of agent play
+// (generate) and measures rollout throughput (bench).
+//
+// Run `galaxygym help` for the subcommands and their flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	_ "github.com/galaxygym/galaxygym/env/all"
+)
+
+var rootCmd = &cobra.Command{
+	Use:   "galaxygym",
+	Short: "Reinforcement-learning environments for tabletop games",
+	Long: "galaxygym turns tabletop games into fast reinforcement-learning environments: a\n" +
+		"reset/step API with fixed-shape observations and legal-action masks, baseline agents,\n" +
+		"and Parquet datasets of their play.",
+	SilenceUsage:  true,
+	SilenceErrors: true,
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := rootCmd.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "galaxygym:", err)
+		if errors.Is(err, context.Canceled) {
+			os.Exit(130)
+		}
+		os.Exit(1)
+	}
+}
