@@ -76,19 +76,6 @@ func configFor(p env.Params) *config {
 	return &configs[0]
 }
 
-// intn returns a uniform int in [0, n) from the state's generator (Lemire's
-// multiply-shift with rejection; no bias).
-func (s *State) intn(n int) int {
-	un := uint64(n)
-	for {
-		x := s.rng.Uint64()
-		hi, lo := bits.Mul64(x, un)
-		if lo >= un || lo >= (-un)%un {
-			return int(hi)
-		}
-	}
-}
-
 // newState deals a game from seed: tiles for the six planets, their quadrants
 // and numbers, the delivery queue, and both coin stacks, in that order.
 func newState(cfg *config, seed uint64) *State {
@@ -109,9 +96,10 @@ func newState(cfg *config, seed uint64) *State {
 		numbers[i] = int8(i)
 	}
 	s.shuffle8(numbers[:])
+	quads := s.rng.Uint64() // two bits a planet: uniform quadrants
 	for k := 0; k < numPlanets; k++ {
 		t := int(tiles[k])
-		q := s.intn(4)
+		q := int(quads >> (2 * k) & 3)
 		r := (t/4)*2 + q/2
 		c := (t%4)*2 + q%2
 		sq := r*Cols + c
@@ -127,12 +115,38 @@ func newState(cfg *config, seed uint64) *State {
 	return s
 }
 
+// shuffle8 permutes a (at most 20 elements) uniformly with Fisher-Yates,
+// taking every index from one 64-bit draw: the indices are the mixed-radix
+// digits of floor(x*len(a)!/2^64), read by successive multiplications, and a
+// draw is rejected exactly when Lemire's single-bound rejection would reject
+// x for the bound len(a)!, so no permutation is favoured (Brackett-Rozinsky
+// and Lemire, "Batched ranged random integer generation", 2024). For 12
+// elements a redraw happens once in 2^35 shuffles.
 func (s *State) shuffle8(a []int8) {
-	for i := len(a) - 1; i > 0; i-- {
-		j := s.intn(i + 1)
+	n := len(a)
+	if n < 2 {
+		return
+	}
+	f := factorial[n]
+	x := s.rng.Uint64()
+	for x*f < -f%f {
+		x = s.rng.Uint64()
+	}
+	for i := n - 1; i > 0; i-- {
+		var j uint64
+		j, x = bits.Mul64(x, uint64(i+1))
 		a[i], a[j] = a[j], a[i]
 	}
 }
+
+// factorial[n] is n! for n <= 20, the largest that fits 64 bits.
+var factorial = func() (f [21]uint64) {
+	f[0] = 1
+	for i := 1; i < len(f); i++ {
+		f[i] = f[i-1] * uint64(i)
+	}
+	return f
+}()
 
 // shuffleCoins returns every coin to its stack, shuffles both stacks and
 // turns the top two of each face up (seed: setup and Refueling step 2-3).

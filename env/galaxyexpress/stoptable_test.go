@@ -48,7 +48,7 @@ func TestCanStopMatchesNaiveSearch(t *testing.T) {
 		n = 300
 	}
 	for k := 0; k < n; k++ {
-				var coins uint16
+		var coins uint16
 		for c := 1 + rng.IntN(12); c > 0; c-- {
 			coins |= 1 << rng.IntN(12)
 		}
