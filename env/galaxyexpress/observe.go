@@ -1,7 +1,9 @@
 package galaxyexpress
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -80,14 +82,17 @@ func (s *State) Observe(player int, dst []uint8) {
 		dst[OffBottom+int(s.bottom)] = 1
 	}
 	dst[OffSpeed+int(s.speed)] = 1
-	for suit := 0; suit < 2; suit++ {
-		down := allValues &^ s.spent[suit] &^ s.up[suit]
-		for v := 0; v < numValues; v++ {
-			dst[OffUp+suit*numValues+v] = s.up[suit] >> v & 1
-			dst[OffSpent+suit*numValues+v] = s.spent[suit] >> v & 1
-			dst[OffDown+suit*numValues+v] = down >> v & 1
-		}
-	}
+	// Six coin fields of six bytes each, written in ascending offset order
+	// with 8-byte stores: the two zero bytes past each field land on the next
+	// field, written next, or on the phase bytes, written below.
+	up, spent := s.up, s.spent
+	le := binary.LittleEndian
+	le.PutUint64(dst[OffUp:], spread6[up[Thrust]])
+	le.PutUint64(dst[OffUp+numValues:], spread6[up[Brake]])
+	le.PutUint64(dst[OffSpent:], spread6[spent[Thrust]])
+	le.PutUint64(dst[OffSpent+numValues:], spread6[spent[Brake]])
+	le.PutUint64(dst[OffDown:], spread6[allValues&^spent[Thrust]&^up[Thrust]])
+	le.PutUint64(dst[OffDown+numValues:], spread6[allValues&^spent[Brake]&^up[Brake]])
 	if s.phase < PhaseOver {
 		dst[OffPhase+int(s.phase)] = 1
 	}
@@ -96,14 +101,17 @@ func (s *State) Observe(player int, dst []uint8) {
 	dst[OffTurns] = uint8(min(int(s.turns), 255))
 }
 
-func trailing(b uint64) int {
-	n := 0
-	for b&1 == 0 {
-		b >>= 1
-		n++
+func trailing(b uint64) int { return bits.TrailingZeros64(b) }
+
+// spread6[m] holds bit v of the 6-bit set m in byte v (little-endian).
+var spread6 = func() (t [64]uint64) {
+	for m := range t {
+		for v := 0; v < numValues; v++ {
+			t[m] |= uint64(m>>v&1) << (8 * v)
+		}
 	}
-	return n
-}
+	return t
+}()
 
 // obsHigh returns the inclusive upper bound of every observation element.
 func obsHigh() []uint8 {

@@ -129,20 +129,34 @@ func legalMaskNaive(s *State, dst []uint8) {
 }
 
 func TestLegalMaskMatchesNaive(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
 	mask, want := make([]uint8, NumActions), make([]uint8, NumActions)
+	randomPlayouts(300, 5, func(s *State) {
+		if s.phase != PhaseCoin {
+			return
+		}
+		s.LegalMask(mask)
+		legalMaskNaive(s, want)
+		if string(mask) != string(want) {
+			t.Fatalf("mask %v, want %v\n%s", mask, want, s)
+		}
+	})
+}
+
+// randomPlayouts plays games from seeds 0..games-1 with uniformly random
+// legal actions (generator seeded with rngSeed), calling visit on every
+// position, the final one included.
+func randomPlayouts(games int, rngSeed uint64, visit func(*State)) {
+	rng := rand.New(rand.NewPCG(rngSeed, rngSeed))
+	mask := make([]uint8, NumActions)
 	rewards := make([]float64, 1)
-	for seed := uint64(0); seed < 300; seed++ {
+	for seed := uint64(0); seed < uint64(games); seed++ {
 		s := newState(&configs[0], seed)
-		for !s.Terminal() {
-			n := s.LegalMask(mask)
-			if s.phase == PhaseCoin {
-				legalMaskNaive(s, want)
-				if string(mask) != string(want) {
-					t.Fatalf("seed %d: mask %v, want %v\n%s", seed, mask, want, s)
-				}
+		for {
+			visit(s)
+			if s.Terminal() {
+				break
 			}
-			k := rng.IntN(n)
+			k := rng.IntN(s.LegalMask(mask))
 			for a, m := range mask {
 				if m == 1 {
 					if k == 0 {
@@ -154,4 +168,25 @@ func TestLegalMaskMatchesNaive(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestObserveCoinFields checks the word-at-a-time coin fields of Observe
+// against byte-by-byte writes, and that the bytes around them survive.
+func TestObserveCoinFields(t *testing.T) {
+	obs := make([]uint8, ObsSize)
+	randomPlayouts(200, 9, func(s *State) {
+		s.Observe(0, obs)
+		for suit := 0; suit < 2; suit++ {
+			down := allValues &^ s.spent[suit] &^ s.up[suit]
+			for v := 0; v < numValues; v++ {
+				i := suit*numValues + v
+				if obs[OffUp+i] != s.up[suit]>>v&1 || obs[OffSpent+i] != s.spent[suit]>>v&1 || obs[OffDown+i] != down>>v&1 {
+					t.Fatalf("coin fields wrong for suit %d value %d:\n%s", suit, v, s)
+				}
+			}
+		}
+		if s.phase < PhaseOver && obs[OffPhase+int(s.phase)] != 1 {
+			t.Fatalf("phase byte lost:\n%s", s)
+		}
+	})
 }
