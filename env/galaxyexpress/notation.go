@@ -268,6 +268,9 @@ func (s *State) parseCoins(suit int, val string) error {
 	if err != nil {
 		return perr("coins %q: %v", val, err)
 	}
+	if len(up)+len(down) > numValues {
+		return perr("coins %q: more than %d coins", val, numValues)
+	}
 	s.up[suit] = 0
 	var seen uint8
 	for _, v := range up {
@@ -298,6 +301,12 @@ func (s *State) validate() error {
 		if s.phase == PhaseCoin && s.deckN[suit] > 0 && bits.OnesCount8(s.up[suit]) < faceUpEach && s.pendingRev != int8(suit) {
 			return perr("a suit has a face-down coin but fewer than two face up")
 		}
+	}
+	if s.phase == PhaseCoin && s.up[Thrust]|s.up[Brake] == 0 {
+		return perr("phase=coin with no face-up coin (the game would be Lost in Space)")
+	}
+	if s.lost && s.phase != PhaseOver {
+		return perr("lost=true needs phase=over")
 	}
 	if s.phase != PhaseStart && s.ship < 0 {
 		return perr("no ship outside phase=start")

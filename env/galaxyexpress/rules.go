@@ -17,7 +17,7 @@ import (
 //
 // Moves with the same outcome are one move: when the new speed is 0 only the
 // coin's North action is legal (nothing slides), and when two directions land
-// on the same square (a slide of 4 or 8 across, 3 or 6 down) only the first
+// on the same square (a slide of 4 or 8 across, 3, 6 or 9 down) only the first
 // of them in N, E, S, W order is legal.
 const (
 	ActionStart     = 0

@@ -1,0 +1,179 @@
+package envtest_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// fakeID is a tiny two-player game that TestSuiteCatchesBugs breaks in
+// chosen ways: players alternate adding 0, 1 or 2 to a shared sum for six
+// moves; adding 2 is legal only when a seeded coin says so. Each player is
+// rewarded what they add.
+const fakeID = "envtest-fake-v1"
+
+type fakeGame struct{ bug string }
+
+var seedCounter uint64
+
+func (g *fakeGame) Spec() *env.Spec {
+	if g.bug == "score" {
+		return fakeSpec1
+	}
+	return fakeSpec
+}
+
+// fakeSpec1 is the one-player variant, whose Info.Score must equal the
+// return.
+var fakeSpec1 = func() *env.Spec {
+	s := *fakeSpec
+	s.NumPlayers = 1
+	return &s
+}()
+
+func (g *fakeGame) players() int { return g.Spec().NumPlayers }
+
+var fakeSpec = &env.Spec{
+	ID:              fakeID,
+	Name:            "envtest fake",
+	NumPlayers:      2,
+	ActionNames:     []string{"add-0", "add-1", "add-2"},
+	ObsShape:        []int{3},
+	ObsDType:        "uint8",
+	ObsHigh:         []uint8{6, 12, 1},
+	MaxEpisodeSteps: 6,
+	RewardRange:     [2]float64{0, 2},
+	ReturnRange:     [2]float64{0, 12},
+	Params: []env.ParamSpec{
+		{Name: env.MaxTurnsParam, Kind: env.Int, Default: 0, Doc: "truncation (0: none)"},
+	},
+	Description: "A counting game for testing the conformance suite.",
+}
+
+func (g *fakeGame) NewState(p env.Params, seed uint64) env.State {
+	if g.bug == "seed" {
+		seedCounter++
+		seed += seedCounter
+	}
+	return &fakeState{g: g, rng: seed, shared: &fakeShared{}}
+}
+
+func (g *fakeGame) LoadState(p env.Params, data []byte) (env.State, error) {
+	var j fakeJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, &env.StateError{Env: fakeID, Reason: "bad", Err: err}
+	}
+	return &fakeState{g: g, n: j.N, rng: j.RNG, shared: &fakeShared{j.Sum}}, nil
+}
+
+type fakeShared struct{ sum int }
+
+type fakeState struct {
+	g      *fakeGame
+	n      int
+	rng    uint64
+	shared *fakeShared
+}
+
+type fakeJSON struct {
+	N   int    `json:"n"`
+	Sum int    `json:"sum"`
+	RNG uint64 `json:"rng,omitempty"`
+}
+
+func (s *fakeState) moves() int {
+	if s.g.bug == "endless" {
+		return 1000
+	}
+	return 6
+}
+
+func (s *fakeState) CurrentPlayer() int {
+	if s.Terminal() {
+		return env.Terminal
+	}
+	return s.n % s.g.players()
+}
+
+func (s *fakeState) LegalMask(dst []uint8) int {
+	clear(dst)
+	if s.Terminal() {
+		return 0
+	}
+	if s.g.bug == "no-legal" && s.n == 3 {
+		return 0
+	}
+	dst[0], dst[1] = 1, 1
+	n := 2
+	if s.rng&1 == 1 {
+		dst[2] = 1
+		n++
+	}
+	if s.g.bug == "mask-count" {
+		n++
+	}
+	return n
+}
+
+func (s *fakeState) Apply(a int, rewards []float64) {
+	p := s.n % s.g.players()
+	rewards[p] += float64(a)
+	if s.g.bug == "reward-range" && a == 1 {
+		rewards[p] += 5
+	}
+	s.shared.sum += a
+	s.n++
+	s.rng = s.rng*6364136223846793005 + 1442695040888963407
+	s.rng ^= s.rng >> 29
+}
+
+func (s *fakeState) Terminal() bool     { return s.n >= s.moves() }
+func (s *fakeState) Turn() int          { return s.n }
+func (s *fakeState) Truncate([]float64) {}
+
+func (s *fakeState) Observe(player int, dst []uint8) {
+	if s.g.bug != "obs-unwritten" {
+		dst[2] = uint8(player)
+	}
+	dst[0] = uint8(s.n)
+	dst[1] = uint8(s.shared.sum)
+	if s.g.bug == "obs" && s.n == 2 {
+		dst[0] = 200
+	}
+}
+
+func (s *fakeState) Info(dst *env.Info) {
+	dst.Outcome = env.OutcomeOngoing
+	if s.Terminal() {
+		dst.Outcome = env.OutcomeDraw
+	}
+	if s.g.bug == "info" && s.n == 1 {
+		dst.Outcome = env.OutcomeWin
+	}
+	dst.Score = float64(s.shared.sum)
+	if s.g.bug == "score" {
+		dst.Score++
+	}
+	dst.Stats = append(dst.Stats, env.Stat{Name: "moves", Value: float64(s.n)})
+}
+
+func (s *fakeState) Clone() env.State {
+	c := *s
+	if s.g.bug != "clone" {
+		c.shared = &fakeShared{s.shared.sum}
+	}
+	return &c
+}
+
+func (s *fakeState) String() string {
+	return fmt.Sprintf("moves %d sum %d next-add-2 %v", s.n, s.shared.sum, s.rng&1 == 1)
+}
+
+func (s *fakeState) MarshalJSON() ([]byte, error) {
+	j := fakeJSON{N: s.n, Sum: s.shared.sum, RNG: s.rng}
+	if s.g.bug == "json" {
+		j.RNG = 0
+	}
+	return json.Marshal(j)
+}

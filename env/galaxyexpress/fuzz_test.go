@@ -1,0 +1,135 @@
+package galaxyexpress
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// FuzzPlay plays a game chosen by seed, each byte of choices picking the
+// (byte mod n)-th of the n legal actions, and checks the invariants after
+// every step: the mask is non-empty until the end, the return plus the
+// unspent coins still owed equals the score (the return is the score at
+// the end), the position survives the JSON round trip, and nothing panics.
+func FuzzPlay(f *testing.F) {
+	f.Add(uint64(1), false, []byte{0, 1, 2, 3, 4, 5, 6, 7})
+	f.Add(uint64(7), true, []byte{3, 200, 17, 0, 0, 0, 1, 1, 1, 9, 9, 9, 255})
+	f.Add(uint64(42), false, []byte(strings.Repeat("\x05\x00\x01", 40)))
+	f.Fuzz(func(t *testing.T, seed uint64, scanWrap bool, choices []byte) {
+		e, err := env.Make(ID, map[string]any{"scan_wrap": scanWrap, "max_turns": 60})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Reset(seed)
+		mask := make([]uint8, NumActions)
+		for _, c := range choices {
+			if e.Done() {
+				break
+			}
+			if err := e.LegalMask(mask); err != nil {
+				t.Fatal(err)
+			}
+			var legal []int
+			for a, m := range mask {
+				if m == 1 {
+					legal = append(legal, a)
+				}
+			}
+			if len(legal) == 0 {
+				t.Fatalf("no legal action before the end:\n%s", e)
+			}
+			if _, err := e.Step(legal[int(c)%len(legal)]); err != nil {
+				t.Fatal(err)
+			}
+			s := e.State().(*State)
+			owed := float64(s.UnspentCoins())
+			if e.Done() {
+				owed = 0
+			}
+			if got := e.Returns()[0] + owed; got != float64(s.Score()) {
+				t.Fatalf("return %v + owed %v != score %d\n%s", e.Returns()[0], owed, s.Score(), s.Position())
+			}
+			data, err := s.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := Game{}.LoadState(e.Params(), data)
+			if err != nil {
+				t.Fatalf("LoadState(MarshalJSON()): %v\n%s", err, data)
+			}
+			if back.(*State).Position() != s.Position() {
+				t.Fatalf("JSON round trip:\n%s\n!=\n%s", back.(*State).Position(), s.Position())
+			}
+		}
+		if e.Done() && e.Returns()[0] != e.Info().Score {
+			t.Fatalf("final return %v != score %v", e.Returns()[0], e.Info().Score)
+		}
+	})
+}
+
+// FuzzParsePosition checks that ParsePosition never panics, and that on a
+// valid input Position is its inverse: formatting the parsed state and
+// parsing that again gives the same notation, observation, mask and board.
+// A legal move from the parsed position must not panic either.
+func FuzzParsePosition(f *testing.F) {
+	f.Add(sampleStart, false)
+	f.Add(chart("b3", farPlanets...)+"speed=4 thrust=0,5/1,2,3,4 brake=1/-", true)
+	f.Add(`
+. . . . . . . .
+. . . @ 4? . . .
+. 1? . . . . . .
+. . . . . . 0 .
+3? . . . . . . 5?
+. . 2? . . . . .
+speed=2 queue=4,0,1,2,3,5 thrust=3,5/0,1 brake=2/4,5`, false)
+	f.Add(". . . . . . . . phase=over", false)
+	for seed := uint64(1); seed <= 4; seed++ {
+		s := newState(&configs[seed%2], seed)
+		f.Add(s.Position(), seed%2 == 1)
+		r := []float64{0}
+		s.Apply(ActionStart+int(seed), r)
+		f.Add(s.Position(), seed%2 == 1)
+	}
+	f.Fuzz(func(t *testing.T, text string, scanWrap bool) {
+		s, err := ParsePosition(text, scanWrap)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "galaxyexpress: position: ") {
+				t.Fatalf("error without the package prefix: %v", err)
+			}
+			return
+		}
+		p := s.Position()
+		s2, err := ParsePosition(p, scanWrap)
+		if err != nil {
+			t.Fatalf("Position() of a parsed state does not parse: %v\n%s", err, p)
+		}
+		if p2 := s2.Position(); p2 != p {
+			t.Fatalf("parse∘format is not the identity:\n%s\n!=\n%s", p2, p)
+		}
+		if s.String() != s2.String() {
+			t.Fatalf("String differs after the round trip")
+		}
+		o1, o2 := make([]uint8, ObsSize), make([]uint8, ObsSize)
+		s.Observe(0, o1)
+		s2.Observe(0, o2)
+		if string(o1) != string(o2) {
+			t.Fatalf("observation differs after the round trip")
+		}
+		m1, m2 := make([]uint8, NumActions), make([]uint8, NumActions)
+		n := s.LegalMask(m1)
+		s2.LegalMask(m2)
+		if string(m1) != string(m2) {
+			t.Fatalf("mask differs after the round trip")
+		}
+		if (n == 0) != s.Terminal() {
+			t.Fatalf("%d legal actions, terminal %v", n, s.Terminal())
+		}
+		for a, m := range m1 {
+			if m == 1 {
+				s.Apply(a, []float64{0})
+				break
+			}
+		}
+	})
+}
