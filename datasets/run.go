@@ -1,0 +1,854 @@
+package datasets
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// DefaultEpisodesPerPart is the number of episodes of a part when
+// Config.EpisodesPerPart is 0: about 5 MB of Parquet per part for the
+// Galaxy Express heuristic (31 rows per episode, about 15 bytes per row),
+// 100 parts for the default million episodes.
+const DefaultEpisodesPerPart = 10000
+
+// DefaultBenchChunk is the number of episodes a benchmark worker takes at a
+// time when Config.EpisodesPerPart is 0.
+const DefaultBenchChunk = 1000
+
+// CodePermalink is the manifest's code_permalink.
+const CodePermalink = "https://github.com/galaxygym/galaxygym"
+
+// Config describes a run of [Generate] or [Bench].
+type Config struct {
+	// Env is the registered environment id, e.g. "galaxy-express-v1".
+	Env string
+	// EnvParams are the environment's parameters (nil for the defaults);
+	// strings are parsed, as from --env-param name=value.
+	EnvParams map[string]any
+	// Agent is the registered agent name, e.g. "heuristic" or "random".
+	Agent string
+	// AgentOptions are the agent's settings (--agent-opt key=value).
+	AgentOptions agents.Options
+	// Episodes is the number of episodes, at least 1.
+	Episodes int64
+	// Seed is the run seed; see [EpisodeSeeds].
+	Seed uint64
+	// EpisodesPerPart is the number of consecutive episodes per part file
+	// (0: DefaultEpisodesPerPart). The files depend on it, so resuming
+	// requires the same value. For Bench it is the work unit (0:
+	// DefaultBenchChunk).
+	EpisodesPerPart int
+	// Workers is the number of goroutines playing parts (0: runtime.NumCPU()).
+	// The output does not depend on it.
+	Workers int
+	// Out is the output directory of Generate; Bench ignores it.
+	Out string
+	// ObsEncoding is the obs column's encoding ("": ObsSplit).
+	ObsEncoding ObsEncoding
+	// ZstdLevel is the compression effort ("": ZstdBetter).
+	ZstdLevel ZstdLevel
+	// Observe makes Bench encode every observation even when the agent
+	// does not read them (Generate always does).
+	Observe bool
+	// DatasetID overrides the manifest's dataset_id.
+	DatasetID string
+	// Author is the manifest's author.
+	Author string
+	// CommandLine is recorded as the manifest's created_by; see
+	// [Config.CanonicalCommand] for a default.
+	CommandLine string
+	// Progress, when set, receives cumulative progress: once when the
+	// work is known, then about every 256 episodes per worker and after
+	// every part. Calls are serialized; it must return quickly.
+	Progress func(Progress)
+
+	fs fileSystem // nil: the operating system
+}
+
+// Progress is a snapshot of a run, passed to Config.Progress.
+type Progress struct {
+	Episodes        int64 // episodes played by this run so far
+	Steps           int64 // steps played by this run so far
+	EpisodesToPlay  int64 // episodes this run plays (parts kept from an earlier run excluded)
+	EpisodesResumed int64 // episodes in complete parts kept from an earlier run
+	PartsDone       int   // complete parts, kept ones included
+	PartsTotal      int
+}
+
+// Result summarizes a finished run.
+type Result struct {
+	Episodes     int64         // episodes played by this run
+	Steps        int64         // steps (transitions) played by this run
+	Rows         int64         // steps-table rows written by this run (Steps + Episodes)
+	Elapsed      time.Duration // wall time of the run
+	PartsWritten int           // parts written by this run
+	PartsKept    int           // complete parts found in Out and kept
+	Bytes        int64         // Generate: Parquet bytes of the whole dataset
+	Manifest     *Manifest     // Generate: the manifest written
+}
+
+// StepsPerSecond returns Steps / Elapsed.
+func (r *Result) StepsPerSecond() float64 { return float64(r.Steps) / max(r.Elapsed.Seconds(), 1e-9) }
+
+// EpisodesPerSecond returns Episodes / Elapsed.
+func (r *Result) EpisodesPerSecond() float64 {
+	return float64(r.Episodes) / max(r.Elapsed.Seconds(), 1e-9)
+}
+
+// CanonicalCommand returns the galaxygym command line that reproduces the
+// files of c: every flag that changes them, in a fixed order, and none that
+// does not (--workers, progress). It is the default created_by.
+func (c *Config) CanonicalCommand() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "galaxygym generate --env %s --agent %s --episodes %d --seed %d --episodes-per-part %d",
+		c.Env, c.Agent, c.Episodes, c.Seed, c.partSize(false))
+	for _, k := range sortedKeys(c.AgentOptions) {
+		fmt.Fprintf(&b, " --agent-opt %s=%s", k, c.AgentOptions[k])
+	}
+	for _, k := range sortedKeys(c.EnvParams) {
+		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
+	}
+	if c.ObsEncoding != "" && c.ObsEncoding != ObsSplit {
+		fmt.Fprintf(&b, " --obs-encoding %s", c.ObsEncoding)
+	}
+	if c.ZstdLevel != "" && c.ZstdLevel != ZstdBetter {
+		fmt.Fprintf(&b, " --zstd-level %s", c.ZstdLevel)
+	}
+	if c.DatasetID != "" {
+		fmt.Fprintf(&b, " --dataset-id %s", c.DatasetID)
+	}
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func (c *Config) partSize(bench bool) int {
+	switch {
+	case c.EpisodesPerPart > 0:
+		return c.EpisodesPerPart
+	case bench:
+		return DefaultBenchChunk
+	}
+	return DefaultEpisodesPerPart
+}
+
+// versioned is implemented by agents that declare a version; it is
+// recorded as agent_version.
+type versioned interface{ Version() string }
+
+// run is the state shared by the workers of one run.
+type run struct {
+	cfg      *Config
+	bench    bool
+	spec     *env.Spec
+	params   env.Params
+	meta     *runMeta
+	partSize int
+	numParts int
+	fs       fileSystem
+	results  []*partResult // by part index; kept parts filled in before the workers start
+	env0     *env.Env      // made by prepare, given to the first worker
+	agent0   agents.Agent
+
+	mu       sync.Mutex // guards progress, err, env0 and agent0
+	progress Progress
+	err      error
+}
+
+// prepare validates cfg and builds the run.
+func prepare(cfg *Config, bench bool) (*run, error) {
+	if cfg.Episodes < 1 {
+		return nil, &ConfigError{Field: "Episodes", Reason: fmt.Sprintf("%d: want at least 1", cfg.Episodes)}
+	}
+	if cfg.Workers < 0 {
+		return nil, &ConfigError{Field: "Workers", Reason: fmt.Sprintf("%d: want 0 (all cores) or more", cfg.Workers)}
+	}
+	if cfg.EpisodesPerPart < 0 {
+		return nil, &ConfigError{Field: "EpisodesPerPart", Reason: fmt.Sprintf("%d: want 0 (default) or more", cfg.EpisodesPerPart)}
+	}
+	switch cfg.ObsEncoding {
+	case "", ObsSplit, ObsPlain:
+	default:
+		return nil, &ConfigError{Field: "ObsEncoding", Reason: fmt.Sprintf("%q: want %q or %q", cfg.ObsEncoding, ObsSplit, ObsPlain)}
+	}
+	switch cfg.ZstdLevel {
+	case "", ZstdFastest, ZstdDefault, ZstdBetter:
+	default:
+		return nil, &ConfigError{Field: "ZstdLevel", Reason: fmt.Sprintf("%q: want %q, %q or %q", cfg.ZstdLevel, ZstdFastest, ZstdDefault, ZstdBetter)}
+	}
+	if !bench && cfg.Out == "" {
+		return nil, &ConfigError{Field: "Out", Reason: "no output directory"}
+	}
+	e, err := env.Make(cfg.Env, cfg.EnvParams)
+	if err != nil {
+		return nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(cfg.Env), Err: err}
+	}
+	spec := e.Spec()
+	a, err := agents.New(cfg.Agent, spec, cfg.AgentOptions)
+	if err != nil {
+		return nil, &ConfigError{Field: "Agent", Reason: "cannot make " + strconv.Quote(cfg.Agent), Err: err}
+	}
+	r := &run{cfg: cfg, bench: bench, spec: spec, params: e.Params(), fs: cfg.fs, env0: e, agent0: a}
+	if r.fs == nil {
+		r.fs = osFS{}
+	}
+	r.partSize = cfg.partSize(bench)
+	r.numParts = int((cfg.Episodes + int64(r.partSize) - 1) / int64(r.partSize))
+	r.results = make([]*partResult, r.numParts)
+
+	enc := cfg.ObsEncoding
+	if enc == "" {
+		enc = ObsSplit
+	}
+	agentVersion := ""
+	if v, ok := a.(versioned); ok {
+		agentVersion = v.Version()
+	}
+	opts := cfg.AgentOptions
+	if opts == nil {
+		opts = agents.Options{}
+	}
+	r.meta = &runMeta{
+		datasetID:       cfg.DatasetID,
+		envID:           spec.ID,
+		envVersion:      envVersion(spec.ID),
+		envParams:       mustJSON(r.params),
+		numPlayers:      spec.NumPlayers,
+		obsShape:        mustJSON(spec.ObsShape),
+		obsSize:         spec.ObsSize(),
+		numActions:      spec.NumActions(),
+		actionNames:     mustJSON(spec.ActionNames),
+		agent:           cfg.Agent,
+		agentVersion:    agentVersion,
+		agentOptions:    mustJSON(opts),
+		seed:            cfg.Seed,
+		episodesPerPart: r.partSize,
+		obsEncoding:     enc,
+		zstdLevel:       cmp.Or(cfg.ZstdLevel, ZstdBetter),
+	}
+	if r.meta.datasetID == "" {
+		r.meta.datasetID = fmt.Sprintf("galaxygym/%s/%s-v%d", spec.ID, cfg.Agent, SchemaVersion)
+	}
+	return r, nil
+}
+
+// envVersion returns the N of an id ending in "-vN", or "".
+func envVersion(id string) string {
+	i := strings.LastIndex(id, "-v")
+	if i < 0 {
+		return ""
+	}
+	if _, err := strconv.Atoi(id[i+2:]); err != nil {
+		return ""
+	}
+	return id[i+2:]
+}
+
+func mustJSON(v any) string {
+	b, err := compactJSON(v)
+	if err != nil {
+		panic(err) // only maps of plain values and slices reach here
+	}
+	return string(b)
+}
+
+// partRange returns the episodes [start, end) of part i.
+func (r *run) partRange(i int) (start, end int64) {
+	start = int64(i) * int64(r.partSize)
+	return start, min(start+int64(r.partSize), r.cfg.Episodes)
+}
+
+// Generate plays cfg.Episodes episodes on cfg.Workers goroutines and
+// writes the dataset under cfg.Out (see docs/datasets.md): the parts, then
+// manifest.json. Parts already complete in cfg.Out from an earlier run with
+// the same parameters are kept, so running the same command again resumes;
+// different parameters give a [*MismatchError]. A cancelled ctx stops the
+// workers, removes their unfinished files and returns an
+// [*InterruptedError]. Write failures (a full disk) are [*WriteError]s
+// naming the file; bad settings are [*ConfigError]s; an agent playing an
+// illegal action is an [*AgentError].
+func Generate(ctx context.Context, cfg Config) (*Result, error) {
+	t0 := time.Now()
+	r, err := prepare(&cfg, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.scan(); err != nil {
+		return nil, err
+	}
+	res, err := r.play(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := r.manifest()
+	if err := writeManifest(r.fs, cfg.Out, m); err != nil {
+		return nil, err
+	}
+	res.Manifest = m
+	for _, p := range m.Parts {
+		res.Bytes += p.Steps.Bytes + p.Episodes.Bytes
+	}
+	res.Elapsed = time.Since(t0)
+	return res, nil
+}
+
+// Bench plays cfg.Episodes episodes like [Generate] but writes nothing:
+// observations are encoded only when the agent reads them or cfg.Observe
+// is set. It measures rollout throughput with the same code path.
+func Bench(ctx context.Context, cfg Config) (*Result, error) {
+	t0 := time.Now()
+	r, err := prepare(&cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.play(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.Elapsed = time.Since(t0)
+	return res, nil
+}
+
+// play runs the workers over every part without a result.
+func (r *run) play(ctx context.Context) (*Result, error) {
+	t0 := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	jobs := make(chan int, r.numParts)
+	res := &Result{}
+	for i, pr := range r.results {
+		if pr != nil {
+			res.PartsKept++
+			r.progress.EpisodesResumed += pr.info.EpisodeEnd - pr.info.EpisodeStart
+			continue
+		}
+		s, e := r.partRange(i)
+		r.progress.EpisodesToPlay += e - s
+		jobs <- i
+	}
+	close(jobs)
+	r.progress.PartsDone = res.PartsKept
+	r.progress.PartsTotal = r.numParts
+	r.report(0, 0, false)
+
+	workers := r.cfg.Workers
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, len(jobs))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w, err := r.newWorker()
+			if err != nil {
+				r.fail(err)
+				cancel()
+				return
+			}
+			for i := range jobs {
+				if ctx.Err() != nil {
+					return
+				}
+				if err := w.part(ctx, i); err != nil {
+					r.fail(err)
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	r.mu.Lock()
+	err := r.err
+	p := r.progress
+	r.mu.Unlock()
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			dir := r.cfg.Out
+			if r.bench {
+				dir = ""
+			}
+			return nil, &InterruptedError{Dir: dir, PartsDone: p.PartsDone, PartsTotal: p.PartsTotal, Err: err}
+		}
+		return nil, err
+	}
+	res.Episodes = p.Episodes
+	res.Steps = p.Steps
+	res.Rows = p.Episodes + p.Steps
+	res.PartsWritten = r.numParts - res.PartsKept
+	res.Elapsed = time.Since(t0)
+	return res, nil
+}
+
+// fail records the first error of the run.
+func (r *run) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil || errors.Is(r.err, context.Canceled) {
+		r.err = err
+	}
+}
+
+// report adds a worker's progress and calls Config.Progress.
+func (r *run) report(episodes, steps int64, partDone bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.progress.Episodes += episodes
+	r.progress.Steps += steps
+	if partDone {
+		r.progress.PartsDone++
+	}
+	if r.cfg.Progress != nil {
+		r.cfg.Progress(r.progress)
+	}
+}
+
+// worker plays parts with its own environment and agent.
+type worker struct {
+	r       *run
+	env     *env.Env
+	agent   agents.Agent
+	needObs bool
+	obs     []byte
+	info    env.Info
+	infoBuf []byte
+	zenc    *zstd.Encoder // created with the first part written
+	steps   *stepsFile    // reused from part to part
+}
+
+func (r *run) newWorker() (*worker, error) {
+	r.mu.Lock()
+	e, a := r.env0, r.agent0
+	r.env0, r.agent0 = nil, nil
+	r.mu.Unlock()
+	if e == nil {
+		var err error
+		if e, err = env.Make(r.cfg.Env, r.cfg.EnvParams); err != nil {
+			return nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(r.cfg.Env), Err: err}
+		}
+		if a, err = agents.New(r.cfg.Agent, e.Spec(), r.cfg.AgentOptions); err != nil {
+			return nil, &ConfigError{Field: "Agent", Reason: "cannot make " + strconv.Quote(r.cfg.Agent), Err: err}
+		}
+	}
+	return &worker{
+		r:       r,
+		env:     e,
+		agent:   a,
+		needObs: agents.NeedsObservation(a) || r.cfg.Observe,
+		obs:     make([]byte, e.Spec().ObsSize()),
+	}, nil
+}
+
+// progressEvery is how many episodes a worker plays between progress
+// reports and context checks.
+const progressEvery = 256
+
+// part plays and (for Generate) writes part i.
+func (w *worker) part(ctx context.Context, i int) (err error) {
+	r := w.r
+	start, end := r.partRange(i)
+	var pw *partWriter
+	if !r.bench {
+		if w.zenc == nil {
+			w.zenc = newZstdEncoder(r.meta.zstdLevel)
+		}
+		pw, err = newPartWriter(r.fs, r.cfg.Out, i, start, end, r.meta, w.zenc, w.steps)
+		if err != nil {
+			return err
+		}
+		w.steps = pw.steps
+		defer func() {
+			if err != nil {
+				pw.abort()
+			}
+		}()
+	}
+	var episodes, steps int64
+	for ep := start; ep < end; ep++ {
+		if episodes == progressEvery {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r.report(episodes, steps, false)
+			episodes, steps = 0, 0
+		}
+		t, err := w.episode(ep, pw)
+		if err != nil {
+			return err
+		}
+		episodes++
+		steps += int64(t)
+	}
+	if pw != nil {
+		pr, err := pw.finish()
+		if err != nil {
+			return err
+		}
+		r.results[i] = pr
+	}
+	r.report(episodes, steps, true)
+	return nil
+}
+
+// episode plays episode ep, writing its rows to pw when not nil, and
+// returns its length.
+func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
+	e, a := w.env, w.agent
+	envSeed, agentSeed := EpisodeSeeds(w.r.cfg.Seed, ep)
+	e.Reset(envSeed)
+	a.Reset(agentSeed)
+	var t, last int32
+	if pw == nil {
+		var obs []byte
+		if w.needObs {
+			obs = w.obs
+		}
+		for !e.Done() {
+			p := e.CurrentPlayer()
+			if obs != nil {
+				e.Observe(p, obs)
+			}
+			act := a.Act(p, obs, e.Mask())
+			if _, err := e.Step(act); err != nil {
+				return t, &AgentError{Agent: w.r.cfg.Agent, Episode: ep, Step: int(t), Err: err}
+			}
+			t++
+		}
+		return t, nil
+	}
+	sw := pw.steps
+	for !e.Done() {
+		p := e.CurrentPlayer()
+		obs := sw.obsSlot()
+		e.Observe(p, obs)
+		mask := e.Mask()
+		copy(sw.maskSlot(), mask)
+		act := a.Act(p, obs, mask)
+		res, err := e.Step(act)
+		if err != nil {
+			return t, &AgentError{Agent: w.r.cfg.Agent, Episode: ep, Step: int(t), Err: err}
+		}
+		if err := sw.commit(ep, t, int32(p), int32(act), res.Rewards, res.Terminated, res.Truncated); err != nil {
+			return t, pw.stepErr(err)
+		}
+		last = int32(p)
+		t++
+	}
+	// The final row: the last observation, seen by the last player to act.
+	e.Observe(int(last), sw.obsSlot())
+	clear(sw.maskSlot())
+	if err := sw.commit(ep, t, last, -1, nil, false, false); err != nil {
+		return t, pw.stepErr(err)
+	}
+	e.FillInfo(&w.info)
+	w.infoBuf = w.info.AppendJSON(w.infoBuf[:0])
+	return t, pw.endEpisode(episodeRow{
+		EpisodeID: ep,
+		Seed:      int64(envSeed),
+		Agent:     w.r.cfg.Agent,
+		Length:    t,
+		Returns:   append([]float64(nil), e.Returns()...),
+		Outcome:   w.info.Outcome,
+		Info:      string(w.infoBuf),
+	})
+}
+
+// scan prepares Out for Generate: it creates the directories, removes
+// temporary files left by an interrupted run, refuses a directory holding
+// another dataset, and keeps the parts that are already complete.
+func (r *run) scan() error {
+	out := r.cfg.Out
+	for _, sub := range []string{StepsDir, EpisodesDir} {
+		dir := filepath.Join(out, sub)
+		if err := r.fs.MkdirAll(dir); err != nil {
+			return &WriteError{"mkdir", dir, unwrapPath(err)}
+		}
+	}
+	if m, err := ReadManifest(out); err == nil {
+		if err := r.compareManifest(m); err != nil {
+			return err
+		}
+	} else if !errors.Is(err, ErrNoManifest) {
+		return err
+	}
+	os.Remove(filepath.Join(out, "."+ManifestFile+".tmp"))
+	present := map[int]int{} // part index -> files present
+	for _, sub := range []string{StepsDir, EpisodesDir} {
+		dir := filepath.Join(out, sub)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return &FormatError{Path: dir, Reason: "cannot list", Err: err}
+		}
+		for _, ent := range entries {
+			name := ent.Name()
+			if strings.HasPrefix(name, ".part-") && strings.HasSuffix(name, ".parquet.tmp") {
+				os.Remove(filepath.Join(dir, name)) // left by an interrupted run
+				continue
+			}
+			var idx int
+			if n, _ := fmt.Sscanf(name, "part-%05d.parquet", &idx); n == 1 && name == partName(idx) {
+				present[idx]++
+				if idx >= r.numParts {
+					have := "unknown"
+					if kv, _, err := readFooter(filepath.Join(dir, name)); err == nil {
+						have = kv[KeyEpisodeEnd]
+					}
+					return &MismatchError{Dir: out, File: filepath.Join(sub, name), Field: "episodes",
+						Have: "at least " + have, Want: strconv.FormatInt(r.cfg.Episodes, 10)}
+				}
+			}
+		}
+	}
+	for idx, n := range present {
+		if n != 2 {
+			continue // half a part: rewritten
+		}
+		pr, err := r.verifyPart(idx)
+		if err != nil {
+			return err
+		}
+		r.results[idx] = pr // nil when the part must be rewritten
+	}
+	return nil
+}
+
+// compare checks one parameter recorded in file against this run's.
+func (r *run) compare(file, field, have, want string) error {
+	if have != want {
+		return &MismatchError{Dir: r.cfg.Out, File: file, Field: field, Have: have, Want: want}
+	}
+	return nil
+}
+
+// compareManifest refuses an existing manifest of other parameters.
+func (r *run) compareManifest(m *Manifest) error {
+	m0 := r.meta
+	checks := [][3]string{
+		{"dataset_id", m.DatasetID, m0.datasetID},
+		{"env_id", m.EnvID, m0.envID},
+		{"env_params", mustJSON(m.EnvParams), m0.envParams},
+		{"agent", m.Agent.Name, m0.agent},
+		{"agent_version", m.Agent.Version, m0.agentVersion},
+		{"agent_options", mustJSON(nonNil(m.Agent.Options)), m0.agentOptions},
+		{"seed", strconv.FormatUint(m.Seed, 10), strconv.FormatUint(m0.seed, 10)},
+		{"episodes_per_part", strconv.Itoa(m.EpisodesPerPart), strconv.Itoa(m0.episodesPerPart)},
+		{"obs_encoding", m.ObsEncoding, m0.obsEncoding.parquetName()},
+		{"zstd_level", m.ZstdLevel, string(m0.zstdLevel)},
+	}
+	for _, c := range checks {
+		if err := r.compare(ManifestFile, c[0], c[1], c[2]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nonNil(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+// verifyPart checks the two files of part idx. It returns the part's
+// result when both are complete and belong to this run, nil when the part
+// must be written again (another episode range, wrong row counts, an
+// unreadable file), and a *MismatchError when they were written with other
+// parameters.
+func (r *run) verifyPart(idx int) (*partResult, error) {
+	start, end := r.partRange(idx)
+	var kvs [2]map[string]string
+	var rows [2]int64
+	for j, sub := range []string{StepsDir, EpisodesDir} {
+		path, _ := partPaths(r.cfg.Out, sub, idx)
+		kv, n, err := readFooter(path)
+		if err != nil {
+			return nil, nil
+		}
+		rel := filepath.Join(sub, partName(idx))
+		m := r.meta
+		for _, c := range [][3]string{
+			{"schema_version", kv[KeySchemaVersion], strconv.Itoa(SchemaVersion)},
+			{"dataset_id", kv[KeyDatasetID], m.datasetID},
+			{"env_id", kv[KeyEnvID], m.envID},
+			{"env_params", kv[KeyEnvParams], m.envParams},
+			{"agent", kv[KeyAgent], m.agent},
+			{"agent_version", kv[KeyAgentVersion], m.agentVersion},
+			{"agent_options", kv[KeyAgentOptions], m.agentOptions},
+			{"seed", kv[KeySeed], strconv.FormatUint(m.seed, 10)},
+			{"episodes_per_part", kv[KeyEpisodesPerPart], strconv.Itoa(m.episodesPerPart)},
+			{"obs_encoding", kv[KeyObsEncoding], m.obsEncoding.parquetName()},
+			{"zstd_level", kv[KeyZstdLevel], string(m.zstdLevel)},
+		} {
+			if err := r.compare(rel, c[0], c[1], c[2]); err != nil {
+				return nil, err
+			}
+		}
+		if kv[KeyTable] != sub || kv[KeyPart] != strconv.Itoa(idx) ||
+			kv[KeyEpisodeStart] != strconv.FormatInt(start, 10) || kv[KeyEpisodeEnd] != strconv.FormatInt(end, 10) {
+			return nil, nil // another range (the episode count changed): rewrite
+		}
+		kvs[j], rows[j] = kv, n
+	}
+	if rows[1] != end-start || kvs[0][KeyNumRows] != strconv.FormatInt(rows[0], 10) ||
+		kvs[0][KeyNumSteps] != kvs[1][KeyNumSteps] || kvs[1][KeyNumRows] != kvs[0][KeyNumRows] {
+		return nil, nil
+	}
+	epPath, _ := partPaths(r.cfg.Out, EpisodesDir, idx)
+	stats := newPartStats(r.meta.numPlayers)
+	next := start
+	err := readEpisodesFile(epPath, func(row *episodeRow) error {
+		if row.EpisodeID != next || len(row.Returns) != r.meta.numPlayers {
+			return errors.New("episode rows out of order")
+		}
+		next++
+		stats.add(int64(row.Length), row.Returns, row.Outcome)
+		return nil
+	})
+	if err != nil || next != end || strconv.FormatInt(stats.steps, 10) != kvs[0][KeyNumSteps] ||
+		stats.steps+stats.episodes != rows[0] {
+		return nil, nil
+	}
+	info := PartInfo{Index: idx, EpisodeStart: start, EpisodeEnd: end, NumSteps: stats.steps}
+	for j, sub := range []string{StepsDir, EpisodesDir} {
+		path, _ := partPaths(r.cfg.Out, sub, idx)
+		sum, size, err := hashFile(path)
+		if err != nil {
+			return nil, nil
+		}
+		fi := FileInfo{Path: sub + "/" + partName(idx), Rows: rows[j], Bytes: size, SHA256: sum}
+		if j == 0 {
+			info.Steps = fi
+		} else {
+			info.Episodes = fi
+		}
+	}
+	return &partResult{info, stats}, nil
+}
+
+// manifest builds the manifest from the parts' results.
+func (r *run) manifest() *Manifest {
+	spec := r.spec
+	m := &Manifest{
+		DatasetID:     r.meta.datasetID,
+		EnvSpec:       spec,
+		AlgorithmName: r.cfg.Agent,
+		Author:        r.cfg.Author,
+		CodePermalink: CodePermalink,
+		DataFormat:    "parquet",
+
+		SchemaVersion:    SchemaVersion,
+		GalaxygymVersion: moduleVersion(),
+		EnvID:            spec.ID,
+		EnvParams:        r.params,
+		ActionNames:      spec.ActionNames,
+		NumPlayers:       spec.NumPlayers,
+		Agent: AgentInfo{Name: r.cfg.Agent, Version: r.meta.agentVersion,
+			Options: nonNil(r.cfg.AgentOptions)},
+		Seed:            r.cfg.Seed,
+		SeedRule:        SeedRule,
+		EpisodesPerPart: r.partSize,
+		ObsEncoding:     r.meta.obsEncoding.parquetName(),
+		Compression:     "ZSTD",
+		ZstdLevel:       string(r.meta.zstdLevel),
+		RowGroupRows:    stepsRowGroupRows,
+		CreatedBy:       r.cfg.CommandLine,
+	}
+	if m.CreatedBy == "" {
+		m.CreatedBy = r.cfg.CanonicalCommand()
+	}
+	low := make([]int, spec.ObsSize())
+	high := make([]int, spec.ObsSize())
+	for i := range high {
+		high[i] = 255
+		if i < len(spec.ObsHigh) {
+			high[i] = int(spec.ObsHigh[i])
+		}
+	}
+	m.ObservationSpace = Space{Type: "Box", DType: "uint8", Shape: spec.ObsShape, Low: low, High: high}
+	m.ActionSpace = Space{Type: "Discrete", DType: "int64", N: spec.NumActions()}
+
+	total := newPartStats(spec.NumPlayers)
+	first := true
+	for _, pr := range r.results {
+		m.Parts = append(m.Parts, pr.info)
+		s := pr.stats
+		m.TotalEpisodes += s.episodes
+		m.TotalSteps += s.steps
+		for i := range total.returnSum {
+			total.returnSum[i] += s.returnSum[i]
+			if first || s.returnMin[i] < total.returnMin[i] {
+				total.returnMin[i] = s.returnMin[i]
+			}
+			if first || s.returnMax[i] > total.returnMax[i] {
+				total.returnMax[i] = s.returnMax[i]
+			}
+		}
+		first = false
+		total.lengthMin = min(total.lengthMin, s.lengthMin)
+		total.lengthMax = max(total.lengthMax, s.lengthMax)
+		for k, v := range s.outcomes {
+			total.outcomes[k] += v
+		}
+	}
+	n := float64(m.TotalEpisodes)
+	mean := make([]float64, spec.NumPlayers)
+	for i, s := range total.returnSum {
+		mean[i] = s / n
+	}
+	m.Stats = Stats{
+		ReturnMean: mean,
+		ReturnMin:  total.returnMin,
+		ReturnMax:  total.returnMax,
+		LengthMean: float64(m.TotalSteps) / n,
+		LengthMin:  total.lengthMin,
+		LengthMax:  total.lengthMax,
+		Outcomes:   total.outcomes,
+	}
+	return m
+}
+
+// moduleVersion returns the galaxygym module version of the binary.
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Path == "github.com/galaxygym/galaxygym" && bi.Main.Version != "" {
+			return bi.Main.Version
+		}
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/galaxygym/galaxygym" {
+				return d.Version
+			}
+		}
+	}
+	return "(devel)"
+}

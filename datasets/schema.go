@@ -1,0 +1,138 @@
+package datasets
+
+// SchemaVersion is the version of the Parquet layout described in
+// docs/datasets.md: the columns of both tables, the footer keys and the
+// manifest. It changes when any of them changes incompatibly.
+const SchemaVersion = 1
+
+// Layout of a dataset directory.
+const (
+	ManifestFile = "manifest.json" // the dataset card, written last
+	StepsDir     = "steps"         // steps/part-NNNNN.parquet
+	EpisodesDir  = "episodes"      // episodes/part-NNNNN.parquet
+)
+
+// Column names of the steps table, in file order. One row per step, and
+// one more per episode holding the final observation (Minari's T+1
+// observations for T steps): see docs/datasets.md.
+const (
+	ColEpisodeID  = "episode_id"  // int64: global episode index, 0..total_episodes-1
+	ColStep       = "step"        // int32: 0..T within the episode; T marks the final row
+	ColPlayer     = "player"      // int32: player to act, whose view obs is; on the final row the last to act
+	ColObs        = "obs"         // FIXED_LEN_BYTE_ARRAY(ObsSize): the uint8 observation tensor, row-major
+	ColActionMask = "action_mask" // FIXED_LEN_BYTE_ARRAY(NumActions): 1 per legal action; all 0 on the final row
+	ColAction     = "action"      // int32: the action taken; -1 on the final row
+	ColReward     = "reward"      // float (32-bit): the acting player's reward for the step; 0 on the final row
+	ColRewards    = "rewards"     // list<float>: every player's reward for the step; zeros on the final row
+	ColTerminated = "terminated"  // bool: the step ended the game by its rules (last step only)
+	ColTruncated  = "truncated"   // bool: the step reached the turn limit (last step only)
+)
+
+// Column indexes of the steps table.
+const (
+	colEpisodeID = iota
+	colStep
+	colPlayer
+	colObs
+	colActionMask
+	colAction
+	colReward
+	colRewards
+	colTerminated
+	colTruncated
+	numStepColumns
+)
+
+// stepsRowGroupRows bounds the rows of a steps row group: a reader decodes
+// at most 64Ki observations (32 MiB for Galaxy Express) at once. A variable
+// so that tests can cross row groups with small datasets.
+var stepsRowGroupRows = 1 << 16
+
+// ObsEncoding selects the Parquet encoding of the obs column.
+type ObsEncoding string
+
+const (
+	// ObsSplit is BYTE_STREAM_SPLIT (byte k of every observation in stream
+	// k): the default, files 1.5-1.8 times smaller than with ObsPlain and
+	// no slower to write. Read by pyarrow (16 and later), apache arrow-go v18 and
+	// parquet-go; DuckDB (2.0) and some other engines cannot decode
+	// BYTE_STREAM_SPLIT on FIXED_LEN_BYTE_ARRAY columns (every other column
+	// reads fine).
+	ObsSplit ObsEncoding = "split"
+	// ObsPlain is PLAIN: readable by every Parquet reader, DuckDB included.
+	ObsPlain ObsEncoding = "plain"
+)
+
+// ZstdLevel is the zstd effort spent on the dataset's files
+// (klauspost/compress encoder levels).
+type ZstdLevel string
+
+const (
+	// ZstdFastest is about zstd level 1: 6-8% larger than ZstdDefault and
+	// barely faster on these pages.
+	ZstdFastest ZstdLevel = "fastest"
+	// ZstdDefault is about zstd level 3: 10% larger than ZstdBetter and
+	// 1.2-1.5 times faster to generate.
+	ZstdDefault ZstdLevel = "default"
+	// ZstdBetter is about zstd level 7, the default: the only level at which
+	// both the random and the heuristic agent's datasets stay under 16
+	// bytes per row, while the heuristic's still generates at 0.75-0.8
+	// million steps/s on 2 cores (docs/datasets.md, "Measured sizes and
+	// speeds").
+	ZstdBetter ZstdLevel = "better"
+)
+
+// parquetName returns the Parquet name of the encoding.
+func (o ObsEncoding) parquetName() string {
+	if o == ObsPlain {
+		return "PLAIN"
+	}
+	return "BYTE_STREAM_SPLIT"
+}
+
+// episodeRow is one row of the episodes table.
+type episodeRow struct {
+	// EpisodeID is the global episode index (the steps table's episode_id).
+	EpisodeID int64 `parquet:"episode_id,delta"`
+	// Seed is the environment seed (a uint64 stored as its int64 bits).
+	Seed int64 `parquet:"seed"`
+	// Agent is the agent's name.
+	Agent string `parquet:"agent,dict"`
+	// Length is the number of steps T (the steps table holds T+1 rows).
+	Length int32 `parquet:"length"`
+	// Returns holds every player's undiscounted return.
+	Returns []float64 `parquet:"returns,list"`
+	// Outcome is the env.Info outcome: win, loss, draw or truncated.
+	Outcome string `parquet:"outcome,dict"`
+	// Info is the env.Info JSON at the end of the episode.
+	Info string `parquet:"info"`
+}
+
+// Footer key/value metadata of both tables ("galaxygym." prefix). Values
+// are strings; JSON where noted.
+const (
+	KeySchemaVersion   = "galaxygym.schema_version"    // "1"
+	KeyTable           = "galaxygym.table"             // "steps" or "episodes"
+	KeyDatasetID       = "galaxygym.dataset_id"        // the manifest's dataset_id
+	KeyEnvID           = "galaxygym.env_id"            // e.g. "galaxy-express-v1"
+	KeyEnvVersion      = "galaxygym.env_version"       // the id's version number, e.g. "1"
+	KeyEnvParams       = "galaxygym.env_params"        // JSON object: every parameter, resolved
+	KeyNumPlayers      = "galaxygym.num_players"       // decimal
+	KeyObsShape        = "galaxygym.obs_shape"         // JSON array, e.g. [503]
+	KeyObsDType        = "galaxygym.obs_dtype"         // "uint8"
+	KeyObsEncoding     = "galaxygym.obs_encoding"      // "BYTE_STREAM_SPLIT" or "PLAIN"
+	KeyZstdLevel       = "galaxygym.zstd_level"        // "better", "default" or "fastest"
+	KeyNumActions      = "galaxygym.num_actions"       // decimal
+	KeyActionNames     = "galaxygym.action_names"      // JSON array of strings
+	KeyAgent           = "galaxygym.agent"             // agent name
+	KeyAgentVersion    = "galaxygym.agent_version"     // "" when the agent declares none
+	KeyAgentOptions    = "galaxygym.agent_options"     // JSON object
+	KeySeed            = "galaxygym.seed"              // the run seed, decimal uint64
+	KeySeedRule        = "galaxygym.seed_rule"         // SeedRule
+	KeyEpisodesPerPart = "galaxygym.episodes_per_part" // decimal
+	KeyPart            = "galaxygym.part"              // part index, decimal
+	KeyEpisodeStart    = "galaxygym.episode_start"     // first episode_id of the part
+	KeyEpisodeEnd      = "galaxygym.episode_end"       // one past the last episode_id
+	KeyNumSteps        = "galaxygym.num_steps"         // steps (transitions) in the part
+	KeyNumRows         = "galaxygym.num_rows"          // rows of the steps table: num_steps + episodes
+)
