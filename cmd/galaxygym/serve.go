@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/galaxygym/galaxygym/server"
+)
+
+func init() {
+	var (
+		addr            string
+		cfg             server.Config
+		shutdownTimeout time.Duration
+		verbose         bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the environments over websockets (protocol: docs/protocol.md)",
+		Long: "serve runs the galaxygym websocket server: one connection is one session holding a batch\n" +
+			"of environments that the client resets and steps (JSON control messages, binary steps;\n" +
+			"the byte-for-byte protocol is docs/protocol.md). It also serves /healthz and Prometheus\n" +
+			"/metrics, and /echo with --echo. Once listening it prints \"listening on HOST:PORT\" on\n" +
+			"stdout (use --addr 127.0.0.1:0 for a free port). SIGINT or SIGTERM stops accepting,\n" +
+			"finishes the steps in flight and closes every session with code 1001 (going away).",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.Token == "" {
+				cfg.Token = os.Getenv("GALAXYGYM_TOKEN")
+			}
+			level := slog.LevelWarn
+			if verbose {
+				level = slog.LevelInfo
+			}
+			cfg.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+			srv, err := server.New(cfg)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			errc := make(chan error, 1)
+			go func() {
+				errc <- srv.ListenAndServe(addr, func(a net.Addr) {
+					fmt.Fprintf(cmd.OutOrStdout(), "listening on %s\n", a)
+				})
+			}()
+			select {
+			case err := <-errc:
+				return err
+			case <-ctx.Done():
+			}
+			sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+			defer cancel()
+			if err := srv.Shutdown(sctx); err != nil {
+				return fmt.Errorf("shutdown: %w", err)
+			}
+			if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8765", "TCP address to listen on (port 0 picks a free port)")
+	f.StringVar(&cfg.Token, "token", "", "bearer token clients must send (default $GALAXYGYM_TOKEN; empty: no token)")
+	f.StringSliceVar(&cfg.AllowedOrigins, "allow-origin", nil, "browser origin allowed besides same-host ones (repeatable; * allows any)")
+	f.IntVar(&cfg.MaxEnvs, "max-envs", server.DefaultMaxEnvs, "most environments per session")
+	f.IntVar(&cfg.MaxSessions, "max-sessions", server.DefaultMaxSessions, "most concurrent sessions")
+	f.Int64Var(&cfg.ReadLimit, "read-limit", server.DefaultReadLimit, "largest client message in bytes (larger: close 1009)")
+	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "close a session idle this long (close 1008)")
+	f.DurationVar(&cfg.PingInterval, "ping-interval", server.DefaultPingInterval, "ping every session this often")
+	f.DurationVar(&cfg.PongTimeout, "pong-timeout", server.DefaultPongTimeout, "drop a session silent this long (no message, no pong)")
+	f.DurationVar(&cfg.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "deadline of every write to a client")
+	f.IntVar(&cfg.Workers, "workers", 0, "goroutines a large batch step is spread over (0: GOMAXPROCS)")
+	f.BoolVar(&cfg.Echo, "echo", false, "serve the /echo transport benchmark endpoint")
+	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
+	f.BoolVarP(&verbose, "verbose", "v", false, "log session events")
+	rootCmd.AddCommand(cmd)
+}

@@ -1,0 +1,72 @@
+"""galaxygym: Gymnasium environments for tabletop games, served over
+websockets by ``galaxygym serve`` (the Go server; protocol in
+docs/protocol.md).
+
+>>> import galaxygym
+>>> env = galaxygym.make("galaxy-express-v1")            # doctest: +SKIP
+>>> obs, info = env.reset(seed=0)                        # doctest: +SKIP
+>>> obs, reward, terminated, truncated, info = env.step(
+...     env.action_space.sample(mask=info["action_mask"]))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gymnasium.vector import AutoresetMode
+
+from ._client import DEFAULT_URL, OUTCOMES, PROTOCOL_VERSION, Layout, Reply, Session, episode_seed
+from .env import GalaxyGymEnv
+from .errors import (
+    AuthenticationError,
+    BadRequestError,
+    BadStateError,
+    ConnectionClosedError,
+    EpisodeOverError,
+    GalaxyGymError,
+    IllegalActionError,
+    InvalidParamError,
+    NotResetError,
+    ProtocolError,
+    ServerError,
+    ServerTimeoutError,
+    TooManyEnvsError,
+    TooManySessionsError,
+    UnknownEnvError,
+    VersionMismatchError,
+)
+from .vector import GalaxyGymVectorEnv
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "make", "make_vec", "list_envs", "episode_seed",
+    "GalaxyGymEnv", "GalaxyGymVectorEnv", "Session", "Layout", "Reply",
+    "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
+    "GalaxyGymError", "ServerError", "IllegalActionError", "EpisodeOverError", "NotResetError",
+    "UnknownEnvError", "InvalidParamError", "BadRequestError", "BadStateError", "TooManyEnvsError",
+    "TooManySessionsError", "ProtocolError", "VersionMismatchError", "ConnectionClosedError",
+    "AuthenticationError", "ServerTimeoutError",
+]
+
+
+def make(env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, **params: Any) -> GalaxyGymEnv:
+    """One environment with the Gymnasium Env API; see :class:`GalaxyGymEnv`
+    (its keyword arguments token, timeout, illegal_action and
+    illegal_action_reward are accepted here too; any other keyword is an
+    environment parameter)."""
+    return GalaxyGymEnv(env_id, url=url, render_mode=render_mode, **params)
+
+
+def make_vec(env_id: str, num_envs: int, url: str = DEFAULT_URL,
+             autoreset_mode: str | AutoresetMode = "next_step", **params: Any) -> GalaxyGymVectorEnv:
+    """num_envs environments on one connection with the Gymnasium VectorEnv
+    API; see :class:`GalaxyGymVectorEnv` (its keyword arguments render_mode,
+    copy, token and timeout are accepted here too)."""
+    return GalaxyGymVectorEnv(env_id, num_envs, url=url, autoreset_mode=autoreset_mode, **params)
+
+
+def list_envs(url: str = DEFAULT_URL, token: str | None = None) -> list[dict[str, Any]]:
+    """The specs of the environments the server at url offers."""
+    with Session(url, token=token) as s:
+        return s.list_envs()

@@ -1,0 +1,592 @@
+"""The wire protocol (docs/protocol.md, version 1) over one websocket.
+
+:class:`Session` is the low-level client the Gymnasium classes are built
+on: one connection, one batch of environments. Step and reset replies are
+decoded into :class:`Reply` objects whose arrays are ``np.frombuffer`` views
+of the received frame: writable, and never overwritten later (every reply is
+read into a new buffer), so they need no copy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import weakref
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import websocket
+
+from .errors import (
+    AuthenticationError,
+    ConnectionClosedError,
+    GalaxyGymError,
+    ProtocolError,
+    ServerTimeoutError,
+    error_from_reply,
+)
+
+__all__ = ["PROTOCOL_VERSION", "DEFAULT_URL", "OUTCOMES", "Layout", "Reply", "Session", "FrameReader",
+           "episode_seed"]
+
+#: The protocol version this client speaks.
+PROTOCOL_VERSION = 1
+
+#: Where ``galaxygym serve`` listens by default.
+DEFAULT_URL = "ws://127.0.0.1:8765"
+
+#: Outcome strings by outcome code (u8): 0 ongoing, 1 win, 2 loss, 3 draw,
+#: 4 truncated; any other code reads "other".
+OUTCOMES = np.array(["", "win", "loss", "draw", "truncated"] + ["other"] * 251, dtype=object)
+
+HEADER_SIZE = 24
+STEP_HEADER_SIZE = 8
+KIND_STEP = 1
+KIND_STEP_REPLY = 2
+KIND_RESET_REPLY = 3
+_MAGIC = b"GG"
+
+_CLOSE_NAMES = {
+    1000: "normal closure", 1001: "going away", 1002: "protocol error", 1003: "unsupported data",
+    1006: "abnormal closure", 1008: "policy violation", 1009: "message too big",
+    1011: "internal error", 1013: "try again later",
+}
+
+
+_M64 = (1 << 64) - 1
+
+
+def episode_seed(base: int, k: int) -> int:
+    """The seed of episode k of an environment whose seed chain starts at
+    base (docs/protocol.md, "Seeds"): base itself for k = 0, else SplitMix64
+    of base + k * 0x9E3779B97F4A7C15 (mod 2**64). Autoresets and resets with
+    a null seed move an environment to its next episode."""
+    if k == 0:
+        return base
+    z = (base + k * 0x9E3779B97F4A7C15) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Byte offsets of a reply's arrays (docs/protocol.md, "Step reply")."""
+
+    n: int
+    obs_size: int
+    num_actions: int
+    num_players: int
+
+    @property
+    def rewards(self) -> int:
+        return HEADER_SIZE
+
+    @property
+    def current_player(self) -> int:
+        return self.rewards + 4 * self.n * self.num_players
+
+    @property
+    def score(self) -> int:
+        return self.current_player + 4 * self.n
+
+    @property
+    def steps(self) -> int:
+        return self.score + 4 * self.n
+
+    @property
+    def terminated(self) -> int:
+        return self.steps + 4 * self.n
+
+    @property
+    def truncated(self) -> int:
+        return self.terminated + self.n
+
+    @property
+    def outcome(self) -> int:
+        return self.truncated + self.n
+
+    @property
+    def obs(self) -> int:
+        return self.outcome + self.n
+
+    @property
+    def mask(self) -> int:
+        return self.obs + self.n * self.obs_size
+
+    @property
+    def final_index(self) -> int:
+        return (self.mask + self.n * self.num_actions + 3) & ~3
+
+    def size(self, k: int = 0) -> int:
+        """Size in bytes of a reply with k final entries."""
+        return self.final_index + k * (13 + self.obs_size)
+
+
+class Reply:
+    """A decoded step or reset reply: numpy views of the frame (writable; a
+    later reply never overwrites them).
+
+    Attributes (N environments, P players, A actions, K final entries):
+        kind: 2 for a step reply, 3 for a reset reply.
+        rewards: float32 (N, P), every player's reward for the step.
+        current_player: int32 (N,), the player to act, -1 once terminal.
+        score: float32 (N,), the game's score of the current episode.
+        steps: int32 (N,), steps taken in the current episode.
+        terminated, truncated: bool (N,).
+        outcome: uint8 (N,) outcome codes (see OUTCOMES).
+        obs: uint8 (N, *obs_shape), the observation of the player to act
+            (of the last player to act once the episode is over).
+        mask: uint8 (N, A) legal-action masks (all zero once terminal).
+        final_index: int32 (K,), envs whose episode ended in this step
+            (same_step mode only); final_score, final_steps, final_outcome
+            (K,) and final_obs (K, *obs_shape) describe those episodes' ends.
+    """
+
+    __slots__ = ("kind", "rewards", "current_player", "score", "steps", "terminated", "truncated",
+                 "outcome", "obs", "mask", "final_index", "final_score", "final_steps",
+                 "final_outcome", "final_obs")
+
+
+def _keepalive_loop(ref: "weakref.ref[Session]", stop: threading.Event, interval: float) -> None:
+    """websocket-client answers the server's pings only while a read is under
+    way; an idle session sends unsolicited pongs (RFC 6455 5.5.3) instead,
+    so that the server's liveness check keeps it. The thread holds only a
+    weak reference: a session dropped without close() is still collected
+    (and its connection closed)."""
+    seen = -1
+    while not stop.wait(interval):
+        session = ref()
+        if session is None:
+            return
+        if session._sends == seen:
+            try:
+                session._ws.pong(b"")  # type: ignore[union-attr]
+            except Exception:
+                return
+        seen = session._sends
+        del session
+
+
+class FrameReader:
+    """Reads websocket frames sent by the server from a connected socket.
+
+    Replies are read here rather than by websocket-client's frame reader
+    (which galaxygym still uses for the handshake, and to frame and mask
+    what it sends) so that a payload lands in one fresh bytearray with a few
+    large recv_into calls: the numpy views of a reply are then writable and
+    no copy or join is needed. A server frame is never masked and the
+    protocol negotiates no extension."""
+
+    def __init__(self, sock: socket.socket):
+        self._sock = sock
+        self._hdr = memoryview(bytearray(10))
+
+    def _read_into(self, buf: memoryview) -> None:
+        recv_into = self._sock.recv_into
+        got, n = 0, len(buf)
+        while got < n:
+            k = recv_into(buf[got:], n - got)
+            if k == 0:
+                raise ConnectionClosedError("connection lost (end of stream)")
+            got += k
+
+    def read_frame(self) -> tuple[bool, int, bytearray]:
+        """One frame: (fin, opcode, payload)."""
+        hdr = self._hdr
+        self._read_into(hdr[:2])
+        b0, b1 = hdr[0], hdr[1]
+        if b0 & 0x70 or b1 & 0x80:
+            raise ProtocolError(f"server sent a frame with reserved bits or a mask (bytes {b0:02x} {b1:02x})")
+        n = b1 & 0x7F
+        if n == 126:
+            self._read_into(hdr[2:4])
+            n = int.from_bytes(hdr[2:4], "big")
+        elif n == 127:
+            self._read_into(hdr[2:10])
+            n = int.from_bytes(hdr[2:10], "big")
+            if n >= 1 << 40:
+                raise ProtocolError(f"server sent a frame of {n} bytes")
+        payload = bytearray(n)
+        if n:
+            self._read_into(memoryview(payload))
+        return bool(b0 & 0x80), b0 & 0x0F, payload
+
+
+class Session:
+    """One websocket session: handshake, then one batch of environments.
+
+    Args:
+        url: the server's websocket URL, e.g. ``ws://127.0.0.1:8765``.
+        token: bearer token (default: the GALAXYGYM_TOKEN environment variable).
+        timeout: seconds to wait for any reply before ServerTimeoutError.
+        connect_timeout: seconds to wait for the connection and handshake.
+    """
+
+    def __init__(self, url: str = DEFAULT_URL, token: str | None = None,
+                 timeout: float | None = 60.0, connect_timeout: float = 10.0):
+        self.url = url
+        self._closed = False
+        self._sends = 0  # messages sent; the keepalive pongs while it stands still
+        self._ws: websocket.WebSocket | None = None
+        self.layout: Layout | None = None
+        token = token if token is not None else os.environ.get("GALAXYGYM_TOKEN") or None
+        header = [f"Authorization: Bearer {token}"] if token else []
+        try:
+            self._ws = websocket.create_connection(
+                url, timeout=connect_timeout, header=header, suppress_origin=True,
+                enable_multithread=True, skip_utf8_validation=True,
+                sockopt=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
+                         (socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)))
+        except websocket.WebSocketBadStatusException as e:
+            status = getattr(e, "status_code", None)
+            if status in (401, 403):
+                what = "bearer token" if status == 401 else "origin"
+                raise AuthenticationError(f"{url} refused the {what} (HTTP {status})") from None
+            raise ConnectionClosedError(f"{url} refused the websocket upgrade (HTTP {status}): {e}") from None
+        except (socket.timeout, websocket.WebSocketTimeoutException):
+            raise ServerTimeoutError(f"connecting to {url} timed out after {connect_timeout} s") from None
+        except ConnectionRefusedError:
+            raise ConnectionClosedError(
+                f"cannot connect to {url}: connection refused (is `galaxygym serve` running?)") from None
+        except (OSError, websocket.WebSocketException) as e:
+            raise ConnectionClosedError(f"cannot connect to {url}: {e}") from None
+        self._pushback: tuple[bool, int, bytearray] | None = None
+        self._reader = FrameReader(self._ws.sock)
+        self._read_frame = self._reader.read_frame
+        try:
+            self.hello = self.request({"type": "hello", "version": PROTOCOL_VERSION,
+                                       "client": "galaxygym-python"})
+        except BaseException:
+            self._abort()
+            raise
+        self._ws.settimeout(timeout)
+        limits = self.hello.get("limits", {})
+        interval = min(float(limits.get("ping_interval_s", 20)), float(limits.get("pong_timeout_s", 60)) / 3)
+        self._stop = threading.Event()
+        self._keepalive = threading.Thread(target=_keepalive_loop,
+                                           args=(weakref.ref(self), self._stop, max(interval, 0.05)),
+                                           name="galaxygym-keepalive", daemon=True)
+        self._keepalive.start()
+
+    # -- transport ---------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """Whether the session is closed (by close() or by the server)."""
+        return self._closed
+
+    def _check_open(self) -> websocket.WebSocket:
+        if self._closed or self._ws is None:
+            raise ConnectionClosedError("the session is closed")
+        return self._ws
+
+    def _send(self, data: bytes | str, binary: bool) -> None:
+        ws = self._check_open()
+        self._sends += 1
+        try:
+            if binary:
+                ws.send_binary(data)  # type: ignore[arg-type]
+            else:
+                ws.send(data)
+        except (websocket.WebSocketTimeoutException, socket.timeout):
+            self._abort()
+            raise ServerTimeoutError(f"sending to {self.url} timed out") from None
+        except (OSError, websocket.WebSocketException) as e:
+            # The server may have said why before it went: read its close
+            # frame if one is waiting.
+            closing = self._pending_close()
+            self._abort()
+            if closing is not None:
+                raise closing from None
+            raise ConnectionClosedError(f"connection to {self.url} lost: {e}") from None
+
+    def _pending_close(self) -> ConnectionClosedError | None:
+        ws = self._ws
+        try:
+            ws.settimeout(0.2)  # type: ignore[union-attr]
+            for _ in range(64):
+                # Pings are not answered here: the socket is dead.
+                fin, op, payload = self._read_frame()
+                if op == websocket.ABNF.OPCODE_CLOSE:
+                    return self._close_error(payload)
+        except Exception:
+            pass
+        return None
+
+    def _close_error(self, data: bytes) -> ConnectionClosedError:
+        code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
+        reason = data[2:].decode("utf-8", "replace")
+        name = _CLOSE_NAMES.get(code or 0, "")
+        return ConnectionClosedError(
+            f"server closed the session with code {code} ({name}){': ' + reason if reason else ''}",
+            close_code=code, reason=reason)
+
+    def _recv(self) -> tuple[int, bytearray]:
+        ws = self._check_open()
+        ABNF = websocket.ABNF
+        parts: list[bytearray] = []
+        opcode = 0
+        try:
+            while True:
+                if self._pushback is not None:
+                    (fin, op, payload), self._pushback = self._pushback, None
+                else:
+                    fin, op, payload = self._read_frame()
+                if op in (ABNF.OPCODE_TEXT, ABNF.OPCODE_BINARY):
+                    if fin:
+                        return op, payload
+                    opcode, parts = op, [payload]
+                elif op == ABNF.OPCODE_CONT and parts:
+                    parts.append(payload)
+                    if fin:
+                        return opcode, bytearray().join(parts)
+                elif op == ABNF.OPCODE_PING:
+                    try:
+                        ws.pong(bytes(payload))
+                    except Exception:
+                        pass  # a dead socket shows on the next read
+                elif op == ABNF.OPCODE_CLOSE:
+                    try:
+                        ws.send_close()
+                    except Exception:
+                        pass
+                    self._abort()
+                    raise self._close_error(payload)
+                elif op != ABNF.OPCODE_PONG:
+                    raise ProtocolError(f"unexpected websocket frame opcode {op}")
+        except GalaxyGymError:
+            raise
+        except (websocket.WebSocketTimeoutException, socket.timeout):
+            self._abort()
+            raise ServerTimeoutError(f"no reply from {self.url} within the timeout") from None
+        except (OSError, websocket.WebSocketException) as e:
+            closing = self._pending_close()
+            self._abort()
+            if closing is not None:
+                raise closing from None
+            raise ConnectionClosedError(f"connection to {self.url} lost: {e or type(e).__name__}") from None
+
+    def _abort(self) -> None:
+        self._closed = True
+        stop = getattr(self, "_stop", None)
+        if stop is not None:
+            stop.set()
+        if self._ws is not None:
+            try:
+                self._ws.shutdown()
+            except Exception:
+                pass
+
+    def _text(self, data: bytes) -> dict[str, Any]:
+        try:
+            msg = json.loads(data)
+        except ValueError:
+            raise ProtocolError(f"server sent a text frame that is not JSON: {data[:80]!r}") from None
+        if not isinstance(msg, dict):
+            raise ProtocolError(f"server sent a JSON {type(msg).__name__}, want an object")
+        if msg.get("type") == "error":
+            raise error_from_reply(msg)
+        return msg
+
+    def request(self, msg: dict[str, Any], expect: str | None = None) -> dict[str, Any]:
+        """Sends a control message and returns its JSON reply; an error
+        reply raises the matching ServerError."""
+        self._send(json.dumps(msg, separators=(",", ":")), binary=False)
+        opcode, data = self._recv()
+        if opcode != websocket.ABNF.OPCODE_TEXT:
+            raise ProtocolError(f"server answered {msg.get('type')!r} with a binary frame")
+        reply = self._text(data)
+        want = expect or msg["type"]
+        if reply.get("type") != want:
+            raise ProtocolError(f"server answered {msg.get('type')!r} with {reply.get('type')!r}, want {want!r}")
+        return reply
+
+    def roundtrip(self, request: bytes) -> bytearray:
+        """Sends a binary request and returns the binary reply's payload:
+        the step hot path (an error reply raises its ServerError)."""
+        if self._closed:
+            raise ConnectionClosedError("the session is closed")
+        self._sends += 1
+        try:
+            self._ws.send_binary(request)  # type: ignore[union-attr]
+            fin, op, data = self._read_frame()
+        except (OSError, websocket.WebSocketException):
+            # Slow path: map the failure (timeout, lost, close frame).
+            self._sends -= 1
+            self._send(request, binary=True)
+            return self._binary_reply("step")
+        if fin and op == 2:
+            return data
+        self._pushback = (fin, op, data)
+        return self._binary_reply("step")
+
+    def _binary_reply(self, what: str) -> bytes:
+        opcode, data = self._recv()
+        if opcode == websocket.ABNF.OPCODE_TEXT:
+            msg = self._text(data)  # raises on an error reply
+            raise ProtocolError(f"server answered {what} with {msg.get('type')!r}, want a binary reply")
+        return data
+
+    # -- messages ----------------------------------------------------------
+
+    def list_envs(self) -> list[dict[str, Any]]:
+        """The registered environments' specs."""
+        return self.request({"type": "list"}, expect="envs")["specs"]
+
+    def make(self, env_id: str, num_envs: int = 1, params: dict[str, Any] | None = None,
+             autoreset_mode: str = "next_step") -> dict[str, Any]:
+        """Makes the session's batch; returns the made reply (spec, layout)."""
+        msg: dict[str, Any] = {"type": "make", "env": env_id, "num_envs": int(num_envs),
+                               "autoreset_mode": autoreset_mode}
+        if params:
+            msg["params"] = params
+        made = self.request(msg, expect="made")
+        spec = made["spec"]
+        self.spec = spec
+        self.num_envs = int(made["num_envs"])
+        self.obs_shape = tuple(int(d) for d in spec["obs_shape"])
+        lay = Layout(self.num_envs, int(np.prod(self.obs_shape)), len(spec["action_names"]),
+                     int(spec["num_players"]))
+        got = made.get("layout", {})
+        if got.get("obs") != lay.obs or got.get("final_index") != lay.final_index:
+            raise ProtocolError(f"server layout {got} differs from this client's {lay}")
+        self.layout = lay
+        self._offsets = (lay.rewards, lay.current_player, lay.score, lay.steps, lay.terminated,
+                         lay.truncated, lay.outcome, lay.obs, lay.mask, lay.final_index)
+        self._obs_batch_shape = (lay.n,) + self.obs_shape
+        self._no_finals = (np.zeros(0, np.int32), np.zeros(0, np.float32), np.zeros(0, np.int32),
+                           np.zeros(0, np.uint8), np.zeros((0,) + self.obs_shape, np.uint8))
+        for arr in self._no_finals:
+            arr.flags.writeable = False
+        self._hdr = (_MAGIC + bytes([PROTOCOL_VERSION]) + b"%c" % KIND_STEP
+                     + lay.n.to_bytes(4, "little"))
+        self._reply_hdr = b"".join(x.to_bytes(4, "little") for x in
+                                   (lay.n, lay.obs_size, lay.num_actions, lay.num_players))
+        return made
+
+    def _reply_prefix(self, kind: int) -> bytes:
+        """The first 24 bytes of a reply of kind with K = 0."""
+        return _MAGIC + bytes([PROTOCOL_VERSION, kind]) + self._reply_hdr + bytes(4)
+
+    def reset(self, seeds: Sequence[int | None] | None = None, mask: Sequence[bool] | None = None,
+              options: dict[str, Any] | None = None) -> Reply:
+        """Resets the environments selected by mask (default all) with
+        seeds (None entries continue each env's seed chain)."""
+        msg: dict[str, Any] = {"type": "reset"}
+        if seeds is not None:
+            msg["seeds"] = [None if s is None else int(s) for s in seeds]
+        if mask is not None:
+            msg["mask"] = [bool(m) for m in mask]
+        if options:
+            msg["options"] = options
+        self._send(json.dumps(msg, separators=(",", ":")), binary=False)
+        return self.decode(self._binary_reply("reset"), KIND_RESET_REPLY)
+
+    def step(self, actions: np.ndarray) -> Reply:
+        """Steps every environment; actions is an int array of shape (N,)."""
+        a = np.asarray(actions)
+        if a.shape != (self.layout.n,):  # type: ignore[union-attr]
+            if a.size == self.layout.n:  # type: ignore[union-attr]
+                a = a.reshape(self.layout.n)  # type: ignore[union-attr]
+            else:
+                raise ValueError(f"want {self.layout.n} actions, got shape {a.shape}")  # type: ignore[union-attr]
+        if a.dtype != np.int32:
+            if a.dtype.kind not in "iub":
+                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+            if a.size and (a.min() < -(1 << 31) or a.max() >= 1 << 31):
+                raise ValueError("action out of the int32 range")
+            a = a.astype("<i4")
+        return self.decode(self.roundtrip(self._hdr + a.tobytes()), KIND_STEP_REPLY)
+
+    def decode(self, data: bytes, kind: int) -> Reply:
+        """Decodes a step or reset reply frame into numpy views."""
+        lay = self.layout
+        assert lay is not None
+        if (len(data) < HEADER_SIZE or data[:2] != _MAGIC or data[2] != PROTOCOL_VERSION
+                or data[3] != kind or data[4:20] != self._reply_hdr):
+            raise ProtocolError(f"unexpected reply header {bytes(data[:HEADER_SIZE]).hex(' ')}")
+        k = int.from_bytes(data[20:24], "little")
+        if len(data) != lay.size(k):
+            raise ProtocolError(f"reply of {len(data)} bytes, want {lay.size(k)}")
+        n, p, a, o = lay.n, lay.num_players, lay.num_actions, lay.obs_size
+        o_rew, o_cp, o_score, o_steps, o_term, o_trunc, o_out, o_obs, o_mask, fi = self._offsets
+        fb = np.frombuffer
+        r = Reply()
+        r.kind = kind
+        r.rewards = fb(data, "<f4", n * p, o_rew).reshape(n, p)
+        r.current_player = fb(data, "<i4", n, o_cp)
+        r.score = fb(data, "<f4", n, o_score)
+        r.steps = fb(data, "<i4", n, o_steps)
+        flags = fb(data, np.uint8, 3 * n, o_term)
+        r.terminated = flags[:n].view(np.bool_)
+        r.truncated = flags[n:2 * n].view(np.bool_)
+        r.outcome = flags[2 * n:]
+        r.obs = fb(data, np.uint8, n * o, o_obs).reshape(self._obs_batch_shape)
+        r.mask = fb(data, np.uint8, n * a, o_mask).reshape(n, a)
+        if k == 0:
+            r.final_index, r.final_score, r.final_steps, r.final_outcome, r.final_obs = self._no_finals
+        else:
+            r.final_index = fb(data, "<i4", k, fi)
+            r.final_score = fb(data, "<f4", k, fi + 4 * k)
+            r.final_steps = fb(data, "<i4", k, fi + 8 * k)
+            r.final_outcome = fb(data, np.uint8, k, fi + 12 * k)
+            r.final_obs = fb(data, np.uint8, k * o, fi + 13 * k).reshape((k,) + self.obs_shape)
+        return r
+
+    def render(self, indices: Sequence[int] | None = None) -> list[str]:
+        """The text boards of the environments (default all)."""
+        msg: dict[str, Any] = {"type": "render"}
+        if indices is not None:
+            msg["indices"] = [int(i) for i in indices]
+        return self.request(msg)["frames"]
+
+    def info(self, indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
+        """Full episode infos (outcome, score, every statistic)."""
+        msg: dict[str, Any] = {"type": "info"}
+        if indices is not None:
+            msg["indices"] = [int(i) for i in indices]
+        return self.request(msg)["infos"]
+
+    def get_state(self, index: int = 0) -> dict[str, Any]:
+        """Environment index's snapshot, loadable through reset options."""
+        return self.request({"type": "get_state", "index": int(index)}, expect="state")["state"]
+
+    def close(self) -> None:
+        """Closes the session; idempotent, never raises."""
+        if self._closed:
+            return
+        self._closed = True
+        stop = getattr(self, "_stop", None)
+        if stop is not None:
+            stop.set()
+        ws = self._ws
+        if ws is None:
+            return
+        try:
+            ws.settimeout(2.0)
+            ws.send(json.dumps({"type": "close"}))
+            ws.close(timeout=1.0)
+        except Exception:
+            pass
+        finally:
+            try:
+                ws.shutdown()
+            except Exception:
+                pass
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self._abort()
+        except Exception:
+            pass
+

@@ -1,0 +1,225 @@
+"""A single galaxygym environment with the Gymnasium API."""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ._client import DEFAULT_URL, HEADER_SIZE, KIND_STEP_REPLY, OUTCOMES, Reply, Session
+from .errors import EpisodeOverError, IllegalActionError, NotResetError, ProtocolError
+
+_I32 = struct.Struct("<i")
+
+__all__ = ["GalaxyGymEnv", "spaces_from_spec"]
+
+
+def spaces_from_spec(spec: dict[str, Any]) -> tuple[spaces.Box, spaces.Discrete]:
+    """The observation space (Box of uint8 with the spec's true upper
+    bounds) and action space (Discrete) of one environment."""
+    shape = tuple(int(d) for d in spec["obs_shape"])
+    high = np.asarray(spec["obs_high"], dtype=np.uint8).reshape(shape)
+    obs_space = spaces.Box(low=np.zeros(shape, np.uint8), high=high, shape=shape, dtype=np.uint8)
+    return obs_space, spaces.Discrete(len(spec["action_names"]))
+
+
+def _state_option(state: Any) -> Any:
+    if isinstance(state, (str, bytes)):
+        return json.loads(state)
+    return state
+
+
+class GalaxyGymEnv(gym.Env):
+    """One environment served by ``galaxygym serve``, with the Gymnasium API.
+
+    ``reset(seed=None, options=None) -> (obs, info)`` and
+    ``step(action) -> (obs, reward, terminated, truncated, info)``. The
+    observation is a uint8 array of the spec's obs_shape, seen by the player
+    to act (by the last player to act once the episode is over); the reward
+    is that acting player's. ``info`` holds ``action_mask`` (int8, 1 for a
+    legal action, usable as ``action_space.sample(mask=...)``),
+    ``current_player`` (-1 once over), ``score``, ``outcome`` ("", "win",
+    "loss", "draw", "truncated"), ``steps`` and ``rewards`` (every player's).
+
+    Reset options: ``{"state": snapshot}`` starts from a serialized state: a
+    snapshot from :meth:`get_state` (or ``galaxygym`` Go's Env.MarshalJSON)
+    or the game's own state JSON, as a dict or a JSON string.
+
+    Args:
+        env_id: a registered environment id, e.g. ``"galaxy-express-v1"``.
+        url: the server's websocket URL.
+        render_mode: None or ``"ansi"`` (render() returns the text board).
+        token: bearer token (default $GALAXYGYM_TOKEN).
+        timeout: seconds to wait for a reply.
+        illegal_action: ``"raise"`` (default): an illegal action raises
+            IllegalActionError and changes nothing. ``"terminate"``: it ends
+            the episode instead (as PettingZoo's classic games do): the step
+            returns the unchanged observation, ``illegal_action_reward``,
+            terminated=True and ``info["illegal_action"] = True``; reset
+            before stepping again.
+        illegal_action_reward: the reward of an illegal action under
+            ``"terminate"`` (default: the spec's minimum step reward).
+        **params: the environment's parameters (see ``galaxygym envs``).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, *,
+                 token: str | None = None, timeout: float | None = 60.0,
+                 illegal_action: str = "raise", illegal_action_reward: float | None = None,
+                 **params: Any):
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(f"illegal_action {illegal_action!r}: want 'raise' or 'terminate'")
+        self._session = Session(url, token=token, timeout=timeout)
+        try:
+            made = self._session.make(env_id, 1, params, autoreset_mode="disabled")
+        except BaseException:
+            self._session.close()
+            raise
+        self.env_id = env_id
+        #: The server's spec of the environment (a dict; see docs/protocol.md).
+        self.game_spec: dict[str, Any] = made["spec"]
+        #: The resolved parameters, defaults included.
+        self.params: dict[str, Any] = made["params"]
+        self.num_players = int(self.game_spec["num_players"])
+        self.action_names: list[str] = list(self.game_spec["action_names"])
+        self.observation_space, self.action_space = spaces_from_spec(self.game_spec)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_action_reward = float(
+            self.game_spec["reward_range"][0] if illegal_action_reward is None else illegal_action_reward)
+        self._over = False  # an illegal action ended the episode ("terminate")
+        # The last reply, decoded: the step path reads one struct and two
+        # arrays instead of going through Session.decode.
+        self._obs: np.ndarray | None = None
+        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+        self._player = -1
+        self._fields: tuple = ()
+        lay = self._session.layout
+        self._obs_shape = self.observation_space.shape
+        p = self.num_players
+        # rewards f32[P], current_player i32, score f32, steps i32 (4-byte
+        # arrays, contiguous for N = 1), then terminated, truncated, outcome u8.
+        self._scalars = struct.Struct("<" + "f" * p + "ifiBBB")
+        self._reply_prefix = self._session._reply_prefix(KIND_STEP_REPLY)
+        self._reply_size = lay.size(0)
+        self._obs_off, self._mask_off, self._obs_size = lay.obs, lay.mask, lay.obs_size
+
+    # -- Gymnasium API -----------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        opts = dict(options or {})
+        state = opts.pop("state", None)
+        if opts:
+            raise ValueError(f"unknown reset options {sorted(opts)}; known: ['state']")
+        if seed is None:
+            seed = int(self.np_random.integers(0, 2**63))
+        wire = {"state": _state_option(state)} if state is not None else None
+        r = self._session.reset([int(seed)], options=wire)
+        self._over = False
+        self._set(r)
+        return self._obs, self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._obs is None:
+            raise NotResetError("call reset() before step()", code="not_reset")
+        if self._over:
+            raise EpisodeOverError("the episode ended with an illegal action; call reset()", code="episode_over")
+        a = int(action)
+        actor = self._player
+        session = self._session
+        try:
+            if not -(1 << 31) <= a < 1 << 31:
+                raise IllegalActionError(f"action {a} out of range [0, {self.action_space.n})",
+                                         code="illegal_action", index=0, action=a)
+            data = session.roundtrip(session._hdr + _I32.pack(a))
+        except IllegalActionError as e:
+            if self.illegal_action != "terminate":
+                raise
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            info["error"] = str(e)
+            info["action_mask"] = np.zeros_like(info["action_mask"])
+            return self._obs.copy(), self.illegal_action_reward, True, False, info
+        if len(data) != self._reply_size or data[:HEADER_SIZE] != self._reply_prefix:
+            raise ProtocolError(f"unexpected step reply header {bytes(data[:HEADER_SIZE]).hex(' ')}")
+        f = self._scalars.unpack_from(data, HEADER_SIZE)
+        self._fields = f
+        p = self.num_players
+        self._player = f[p]
+        obs = np.frombuffer(data, np.uint8, self._obs_size, self._obs_off)
+        self._obs = obs if len(self._obs_shape) == 1 else obs.reshape(self._obs_shape)
+        self._mask = np.frombuffer(data, np.int8, self.action_space.n, self._mask_off)
+        reward = float(f[actor]) if actor >= 0 else 0.0
+        # The observation is a writable view of this reply's own buffer,
+        # which nothing reuses: no copy is needed.
+        return self._obs, reward, f[p + 3] == 1, f[p + 4] == 1, self._info()
+
+    def render(self) -> str | None:
+        """The text board in render_mode "ansi"; None otherwise."""
+        if self.render_mode != "ansi":
+            return None
+        return self._session.render([0])[0]
+
+    def close(self) -> None:
+        """Closes the session; safe to call more than once."""
+        if getattr(self, "_session", None) is not None:
+            self._session.close()
+        super().close()
+
+    # -- extras ------------------------------------------------------------
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask as a bool array (for MaskablePPO)."""
+        if self._obs is None:
+            raise NotResetError("call reset() before action_masks()", code="not_reset")
+        if self._over:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return self._mask.astype(bool)
+
+    def get_state(self) -> dict[str, Any]:
+        """The environment's snapshot (hidden information included): pass it
+        back as ``reset(options={"state": snapshot})``."""
+        return self._session.get_state(0)
+
+    def episode_info(self) -> dict[str, Any]:
+        """The full episode info: outcome, score and every statistic."""
+        return self._session.info([0])[0]
+
+    @property
+    def session(self) -> Session:
+        """The underlying protocol session."""
+        return self._session
+
+    def _set(self, r: Reply) -> None:
+        """Keeps a decoded reset reply as the current state."""
+        p = self.num_players
+        self._obs = r.obs[0]
+        self._mask = r.mask[0].view(np.int8)
+        self._player = int(r.current_player[0])
+        self._fields = (*r.rewards[0].tolist(), self._player, float(r.score[0]), int(r.steps[0]),
+                        int(r.terminated[0]), int(r.truncated[0]), int(r.outcome[0]))
+        assert len(self._fields) == p + 6
+
+    def _info(self) -> dict[str, Any]:
+        f, p = self._fields, self.num_players
+        return {
+            "action_mask": self._mask.copy(),
+            "current_player": f[p],
+            "score": float(f[p + 1]),
+            "outcome": OUTCOMES[f[p + 5]],
+            "steps": f[p + 2],
+            "rewards": np.array(f[:p], dtype=np.float64),
+        }
+
+    def __repr__(self) -> str:
+        return f"<GalaxyGymEnv {self.env_id} at {self._session.url}>"

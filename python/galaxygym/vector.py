@@ -1,0 +1,229 @@
+"""A batch of galaxygym environments on one connection, with Gymnasium's
+VectorEnv API."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ._client import DEFAULT_URL, OUTCOMES, Reply, Session
+from .env import _state_option, spaces_from_spec
+
+__all__ = ["GalaxyGymVectorEnv"]
+
+_MODES = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+    "disabled": AutoresetMode.DISABLED,
+}
+
+
+def _mode_name(mode: str | AutoresetMode) -> str:
+    if isinstance(mode, AutoresetMode):
+        return {v: k for k, v in _MODES.items()}[mode]
+    name = str(mode).lower().replace("-", "_")
+    name = {"nextstep": "next_step", "samestep": "same_step"}.get(name, name)
+    if name not in _MODES:
+        raise ValueError(f"autoreset_mode {mode!r} is not one of {list(_MODES)} or a gymnasium AutoresetMode")
+    return name
+
+
+class GalaxyGymVectorEnv(VectorEnv):
+    """``num_envs`` environments of one id, stepped in one binary round trip.
+
+    Gymnasium VectorEnv semantics: ``reset(seed=None, options=None) -> (obs,
+    infos)`` and ``step(actions) -> (obs, rewards, terminations, truncations,
+    infos)`` with batched arrays; ``metadata["autoreset_mode"]`` is the
+    gymnasium AutoresetMode chosen (NEXT_STEP by default). ``infos`` is a
+    dict of arrays, each key with a ``_key`` bool mask: ``action_mask``
+    (int8, (N, A)), ``current_player``, ``score``, ``outcome`` (strings),
+    ``steps`` and ``rewards`` (every player's, (N, P)); in SAME_STEP mode
+    also ``final_obs`` (object array) and ``final_info`` (score, outcome,
+    steps) for the environments whose episode ended in the step.
+
+    rewards[i] is the reward of the player who acted in environment i.
+
+    reset: ``seed`` an int seeds env i with seed + i, a list seeds each env
+    (None: that env goes on with its seed chain), None continues every
+    env's chain (deterministic after a seeded reset; see docs/protocol.md).
+    Options: ``reset_mask`` (bool (N,): reset only those, as Gymnasium's
+    DISABLED mode needs), ``state`` (one snapshot for every env reset) or
+    ``states`` (a list of N snapshots or None).
+
+    Args:
+        env_id: a registered environment id.
+        num_envs: the batch size N.
+        url: the server's websocket URL.
+        autoreset_mode: "next_step", "same_step", "disabled" or an
+            AutoresetMode.
+        render_mode: None or "ansi" (render() returns one board per env).
+        copy: observations and infos are always fresh arrays that no later
+            step overwrites (writable views into that step's received frame),
+            so the default False copies nothing; True copies every array so
+            that each owns its memory.
+        token: bearer token (default $GALAXYGYM_TOKEN).
+        timeout: seconds to wait for a reply.
+        **params: the environments' parameters.
+    """
+
+    def __init__(self, env_id: str, num_envs: int, url: str = DEFAULT_URL,
+                 autoreset_mode: str | AutoresetMode = "next_step", render_mode: str | None = None, *,
+                 copy: bool = False, token: str | None = None, timeout: float | None = 60.0,
+                 **params: Any):
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r} is not 'ansi' or None")
+        mode = _mode_name(autoreset_mode)
+        self._session = Session(url, token=token, timeout=timeout)
+        try:
+            made = self._session.make(env_id, int(num_envs), params, autoreset_mode=mode)
+        except BaseException:
+            self._session.close()
+            raise
+        self.env_id = env_id
+        self.num_envs = int(made["num_envs"])
+        #: The server's spec of the environments (a dict).
+        self.game_spec: dict[str, Any] = made["spec"]
+        #: The resolved parameters, defaults included.
+        self.params: dict[str, Any] = made["params"]
+        self.num_players = int(self.game_spec["num_players"])
+        self.action_names: list[str] = list(self.game_spec["action_names"])
+        self.single_observation_space, self.single_action_space = spaces_from_spec(self.game_spec)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.metadata = {"autoreset_mode": _MODES[mode], "render_modes": ["ansi"]}
+        self.autoreset_mode = _MODES[mode]
+        self.render_mode = render_mode
+        self.copy = copy
+        self._reply: Reply | None = None
+        self._actor = np.zeros(self.num_envs, dtype=np.int32)
+        self._rows = np.arange(self.num_envs)
+        self._every = np.ones(self.num_envs, dtype=bool)
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        n = self.num_envs
+        seeds: list[int | None] | None
+        if seed is None:
+            seeds = None
+        elif isinstance(seed, (int, np.integer)):
+            super().reset(seed=int(seed))
+            seeds = [int(seed) + i for i in range(n)]
+        else:
+            seeds = [None if s is None else int(s) for s in seed]
+            if len(seeds) != n:
+                raise ValueError(f"{len(seeds)} seeds for {n} environments")
+        opts = dict(options or {})
+        reset_mask = opts.pop("reset_mask", None)
+        wire: dict[str, Any] = {}
+        if "state" in opts:
+            wire["state"] = _state_option(opts.pop("state"))
+        if "states" in opts:
+            states = opts.pop("states")
+            wire["states"] = [None if s is None else _state_option(s) for s in states]
+        if opts:
+            raise ValueError(f"unknown reset options {sorted(opts)}; known: reset_mask, state, states")
+        mask = None
+        if reset_mask is not None:
+            mask = np.asarray(reset_mask, dtype=bool)
+            if mask.shape != (n,):
+                raise ValueError(f"reset_mask of shape {mask.shape}, want ({n},)")
+        r = self._session.reset(seeds, mask=None if mask is None else mask.tolist(), options=wire or None)
+        self._reply = r
+        self._actor = r.current_player
+        infos = self._infos(r)
+        if mask is not None:
+            for key in [k for k in infos if not k.startswith("_")]:
+                infos["_" + key] = mask.copy()
+        return self._obs(r), infos
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        r = self._session.step(actions)
+        actor = self._actor
+        if self.num_players == 1:
+            rewards = r.rewards[:, 0].astype(np.float64)
+        else:
+            rewards = np.where(actor >= 0, r.rewards[self._rows, np.maximum(actor, 0)], 0).astype(np.float64)
+        self._reply = r
+        self._actor = r.current_player
+        return self._obs(r), rewards, r.terminated.copy(), r.truncated.copy(), self._infos(r)
+
+    def render(self) -> tuple[str, ...] | None:
+        """One text board per environment in render_mode "ansi"."""
+        if self.render_mode != "ansi":
+            return None
+        return tuple(self._session.render())
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._session.close()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action masks, bool (N, A) (for MaskablePPO)."""
+        if self._reply is None:
+            raise RuntimeError("call reset() before action_masks()")
+        return self._reply.mask.astype(bool)
+
+    def get_state(self, index: int) -> dict[str, Any]:
+        """Environment index's snapshot, for reset options state/states."""
+        return self._session.get_state(index)
+
+    def episode_info(self, indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
+        """Full episode infos (outcome, score and every statistic)."""
+        return self._session.info(indices)
+
+    @property
+    def session(self) -> Session:
+        """The underlying protocol session."""
+        return self._session
+
+    def _obs(self, r: Reply) -> np.ndarray:
+        return r.obs.copy() if self.copy else r.obs
+
+    def _infos(self, r: Reply) -> dict[str, Any]:
+        n = self.num_envs
+        mask = r.mask.view(np.int8)
+        every = self._every
+        infos: dict[str, Any] = {
+            "action_mask": mask.copy() if self.copy else mask,
+            "current_player": r.current_player.copy(),
+            "score": r.score.copy(),
+            "outcome": OUTCOMES[r.outcome],
+            "steps": r.steps.copy(),
+            "rewards": r.rewards.copy(),
+            "_action_mask": every.copy(),
+            "_current_player": every.copy(),
+            "_score": every.copy(),
+            "_outcome": every.copy(),
+            "_steps": every.copy(),
+            "_rewards": every.copy(),
+        }
+        k = len(r.final_index)
+        if k:
+            idx = r.final_index
+            done = np.zeros(n, dtype=bool)
+            done[idx] = True
+            final_obs = np.full(n, None, dtype=object)
+            for j, i in enumerate(idx):
+                final_obs[i] = r.final_obs[j].copy()
+            score = np.zeros(n, dtype=np.float32)
+            score[idx] = r.final_score
+            steps = np.zeros(n, dtype=np.int32)
+            steps[idx] = r.final_steps
+            outcome = np.full(n, None, dtype=object)
+            outcome[idx] = OUTCOMES[r.final_outcome]
+            infos["final_obs"], infos["_final_obs"] = final_obs, done
+            infos["final_info"] = {"score": score, "_score": done.copy(), "outcome": outcome,
+                                   "_outcome": done.copy(), "steps": steps, "_steps": done.copy()}
+            infos["_final_info"] = done.copy()
+        return infos
+
+    def __enter__(self) -> "GalaxyGymVectorEnv":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"GalaxyGymVectorEnv({self.env_id}, num_envs={self.num_envs}, url={self._session.url})"

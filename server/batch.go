@@ -1,0 +1,398 @@
+package server
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"sync"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// batch is a session's N environments of one id with the reply buffer they
+// are encoded into. It is used by one session goroutine at a time; during a
+// step, disjoint ranges of environments are stepped by pool workers.
+type batch struct {
+	spec   *env.Spec
+	params env.Params
+	mode   AutoresetMode
+	lay    Layout
+
+	envs    []*env.Env
+	base    []uint64 // seed chain base per env
+	episode []uint64 // episode counter per env (0 = the base seed)
+	seeded  []bool   // reset at least once
+	actor   []int32  // last player to act, whose view a terminal obs shows
+	actions []int32  // decoded actions of the current step request
+
+	reply []byte // Layout.MaxSize bytes, reused by every reply
+
+	// SameStep scratch: the final observation and info of each env whose
+	// episode ended in the current step, compacted into the final section.
+	fin        []bool
+	finObs     []byte
+	finScore   []float32
+	finSteps   []int32
+	finOutcome []uint8
+
+	chunks []chunk
+	wg     sync.WaitGroup
+}
+
+// chunk is one range of a batch stepped by one goroutine, with its own
+// Info scratch so that filling infos allocates nothing.
+type chunk struct {
+	b      *batch
+	lo, hi int
+	info   env.Info
+}
+
+func (c *chunk) run() {
+	c.b.stepRange(c.lo, c.hi, &c.info)
+	c.b.wg.Done()
+}
+
+// minChunk is the smallest number of environments worth handing to another
+// goroutine.
+const minChunk = 128
+
+// newBatch makes n environments of id with params; seeds supplies each
+// environment's initial base seed (used by a reset with a null seed).
+func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int) (*batch, *Error) {
+	first, err := env.Make(id, params)
+	if err != nil {
+		return nil, fromEnvError(err)
+	}
+	spec := first.Spec()
+	b := &batch{
+		spec:    spec,
+		params:  first.Params(),
+		mode:    mode,
+		lay:     NewLayout(n, spec.ObsSize(), spec.NumActions(), spec.NumPlayers),
+		envs:    make([]*env.Env, n),
+		base:    make([]uint64, n),
+		episode: make([]uint64, n),
+		seeded:  make([]bool, n),
+		actor:   make([]int32, n),
+		actions: make([]int32, n),
+	}
+	b.envs[0] = first
+	for i := 1; i < n; i++ {
+		e, err := env.Make(id, params)
+		if err != nil {
+			return nil, fromEnvError(err)
+		}
+		b.envs[i] = e
+	}
+	for i := range b.base {
+		b.base[i] = seeds()
+	}
+	b.reply = make([]byte, b.lay.MaxSize())
+	if mode == SameStep {
+		b.fin = make([]bool, n)
+		b.finObs = make([]byte, n*b.lay.O)
+		b.finScore = make([]float32, n)
+		b.finSteps = make([]int32, n)
+		b.finOutcome = make([]uint8, n)
+	}
+	k := max(1, min(workers, n/minChunk))
+	b.chunks = make([]chunk, k)
+	for c := range b.chunks {
+		b.chunks[c] = chunk{b: b, lo: n * c / k, hi: n * (c + 1) / k}
+	}
+	return b, nil
+}
+
+// validateStep checks the decoded actions against every environment before
+// any is stepped.
+func (b *batch) validateStep() *Error {
+	for i, a := range b.actions {
+		e := b.envs[i]
+		if !b.seeded[i] {
+			err := errorf(CodeNotReset, "environment %d has not been reset", i)
+			err.Index = i
+			return err
+		}
+		if e.Done() {
+			if b.mode == Disabled {
+				err := errorf(CodeEpisodeOver, "environment %d: episode is over and autoreset is disabled; reset it", i)
+				err.Index = i
+				return err
+			}
+			continue // autoreset: the action is ignored
+		}
+		if a < 0 || int(a) >= b.lay.A {
+			err := errorf(CodeIllegalAction, "environment %d: action %d out of range [0, %d)", i, a, b.lay.A)
+			err.Index, err.Action = i, int(a)
+			return err
+		}
+		if e.Mask()[a] == 0 {
+			err := errorf(CodeIllegalAction, "environment %d: action %d (%s) is not legal in this state", i, a, b.spec.ActionNames[a])
+			err.Index, err.Action = i, int(a)
+			return err
+		}
+	}
+	return nil
+}
+
+// step steps every environment with the validated actions, using pool to
+// spread large batches over goroutines, and returns the encoded reply.
+func (b *batch) step(p *pool) []byte {
+	if len(b.chunks) == 1 {
+		b.stepRange(0, b.lay.N, &b.chunks[0].info)
+	} else {
+		b.wg.Add(len(b.chunks) - 1)
+		for c := 1; c < len(b.chunks); c++ {
+			if !p.submit(&b.chunks[c]) {
+				b.chunks[c].run()
+			}
+		}
+		c := &b.chunks[0]
+		b.stepRange(c.lo, c.hi, &c.info)
+		b.wg.Wait()
+	}
+	k := 0
+	if b.mode == SameStep {
+		k = b.compactFinals()
+	}
+	_, _, _, _, size := b.lay.Final(k)
+	b.lay.putHeader(b.reply, KindStepReply, k)
+	return b.reply[:size]
+}
+
+func (b *batch) stepRange(lo, hi int, info *env.Info) {
+	l := &b.lay
+	buf := b.reply
+	for i := lo; i < hi; i++ {
+		e := b.envs[i]
+		rew := buf[l.Rewards+4*l.P*i : l.Rewards+4*l.P*(i+1)]
+		var term, trunc bool
+		if e.Done() {
+			b.autoreset(i)
+			clear(rew)
+		} else {
+			actor := e.CurrentPlayer()
+			b.actor[i] = int32(actor)
+			res, err := e.Step(int(b.actions[i]))
+			if err != nil {
+				panic("server: validated step failed: " + err.Error())
+			}
+			for p, r := range res.Rewards {
+				binary.LittleEndian.PutUint32(rew[4*p:], math.Float32bits(float32(r)))
+			}
+			term, trunc = res.Terminated, res.Truncated
+			if (term || trunc) && b.mode == SameStep {
+				b.fin[i] = true
+				e.Observe(actor, b.finObs[l.O*i:l.O*(i+1)])
+				e.FillInfo(info)
+				b.finScore[i] = float32(info.Score)
+				b.finOutcome[i] = outcomeCode(info.Outcome)
+				b.finSteps[i] = int32(e.Steps())
+				b.autoreset(i)
+			}
+		}
+		buf[l.Terminated+i] = b2u8(term)
+		buf[l.Truncated+i] = b2u8(trunc)
+		b.writeState(i, info)
+	}
+}
+
+// compactFinals writes the final section of a SameStep reply and returns K.
+func (b *batch) compactFinals() int {
+	l := &b.lay
+	k := 0
+	for _, f := range b.fin {
+		if f {
+			k++
+		}
+	}
+	if k == 0 {
+		return 0
+	}
+	score, steps, outcome, obs, _ := l.Final(k)
+	buf := b.reply
+	le := binary.LittleEndian
+	j := 0
+	for i, f := range b.fin {
+		if !f {
+			continue
+		}
+		b.fin[i] = false
+		le.PutUint32(buf[l.FinalIndex+4*j:], uint32(i))
+		le.PutUint32(buf[score+4*j:], math.Float32bits(b.finScore[i]))
+		le.PutUint32(buf[steps+4*j:], uint32(b.finSteps[i]))
+		buf[outcome+j] = b.finOutcome[i]
+		copy(buf[obs+l.O*j:obs+l.O*(j+1)], b.finObs[l.O*i:l.O*(i+1)])
+		j++
+	}
+	return k
+}
+
+// autoreset starts environment i's next episode of its seed chain.
+func (b *batch) autoreset(i int) {
+	b.episode[i]++
+	b.envs[i].Reset(EpisodeSeed(b.base[i], b.episode[i]))
+}
+
+// writeState encodes environment i's observation (of the player to act, or
+// of the last actor once the episode is over), mask, current player and
+// compact info into the reply buffer.
+func (b *batch) writeState(i int, info *env.Info) {
+	l := &b.lay
+	buf := b.reply
+	e := b.envs[i]
+	cp := e.CurrentPlayer()
+	p := cp
+	if p < 0 {
+		p = int(b.actor[i])
+	}
+	_ = e.Observe(p, buf[l.Obs+l.O*i:l.Obs+l.O*(i+1)])
+	copy(buf[l.Mask+l.A*i:l.Mask+l.A*(i+1)], e.Mask())
+	e.FillInfo(info)
+	le := binary.LittleEndian
+	le.PutUint32(buf[l.CurrentPlayer+4*i:], uint32(int32(cp)))
+	le.PutUint32(buf[l.Score+4*i:], math.Float32bits(float32(info.Score)))
+	le.PutUint32(buf[l.Steps+4*i:], uint32(e.Steps()))
+	buf[l.Outcome+i] = outcomeCode(info.Outcome)
+}
+
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// reset applies a reset message: it validates every part of it first, so
+// that a bad seed list, mask or state leaves every environment as it was,
+// then resets the selected environments and returns the encoded reply.
+func (b *batch) reset(c *Control) ([]byte, *Error) {
+	n := b.lay.N
+	if c.Seeds != nil && len(c.Seeds) != n {
+		return nil, errorf(CodeBadRequest, "reset has %d seeds; the session holds %d environments", len(c.Seeds), n)
+	}
+	if c.Mask != nil && len(c.Mask) != n {
+		return nil, errorf(CodeBadRequest, "reset mask has %d entries; the session holds %d environments", len(c.Mask), n)
+	}
+	var opts ResetOptions
+	if c.Options != nil {
+		opts = *c.Options
+	}
+	if opts.States != nil && len(opts.States) != n {
+		return nil, errorf(CodeBadRequest, "reset options.states has %d entries; the session holds %d environments", len(opts.States), n)
+	}
+	if len(opts.State) > 0 && string(opts.State) != "null" && opts.States != nil {
+		return nil, errorf(CodeBadRequest, "reset options may hold state or states, not both")
+	}
+	selected := func(i int) bool { return c.Mask == nil || c.Mask[i] }
+	stateOf := func(i int) json.RawMessage {
+		if opts.States != nil {
+			if s := opts.States[i]; len(s) > 0 && string(s) != "null" {
+				return s
+			}
+			return nil
+		}
+		if string(opts.State) == "null" {
+			return nil
+		}
+		return opts.State
+	}
+	// Phase 1: work out every selected env's seed chain and load states into
+	// clones; nothing of the batch changes yet.
+	type plan struct {
+		base, episode uint64
+		loaded        *env.Env
+	}
+	plans := make([]plan, n)
+	for i := 0; i < n; i++ {
+		if !selected(i) {
+			continue
+		}
+		pl := plan{base: b.base[i], episode: b.episode[i]}
+		switch {
+		case c.Seeds != nil && c.Seeds[i] != nil:
+			pl.base, pl.episode = *c.Seeds[i], 0
+		case b.seeded[i]:
+			pl.episode++
+		}
+		if raw := stateOf(i); raw != nil {
+			e := b.envs[i].Clone()
+			if err := loadState(e, raw, EpisodeSeed(pl.base, pl.episode)); err != nil {
+				perr := fromEnvError(err)
+				perr.Index = i
+				return nil, perr
+			}
+			pl.loaded = e
+		}
+		plans[i] = pl
+	}
+	// Phase 2: commit.
+	info := &b.chunks[0].info
+	l := &b.lay
+	buf := b.reply
+	for i := 0; i < n; i++ {
+		e := b.envs[i]
+		if selected(i) {
+			pl := plans[i]
+			b.base[i], b.episode[i], b.seeded[i] = pl.base, pl.episode, true
+			if pl.loaded != nil {
+				b.envs[i] = pl.loaded
+				e = pl.loaded
+			} else {
+				e.Reset(EpisodeSeed(pl.base, pl.episode))
+			}
+			b.actor[i] = 0
+		}
+		clear(buf[l.Rewards+4*l.P*i : l.Rewards+4*l.P*(i+1)])
+		buf[l.Terminated+i] = b2u8(e.Terminated())
+		buf[l.Truncated+i] = b2u8(e.Truncated())
+		if b.seeded[i] {
+			b.writeState(i, info)
+		} else {
+			b.writeUnreset(i)
+		}
+	}
+	b.lay.putHeader(buf, KindResetReply, 0)
+	return buf[:l.FixedSize], nil
+}
+
+// writeUnreset encodes an environment that has never been reset (a masked
+// reset left it out): zero observation and mask, current player -1.
+func (b *batch) writeUnreset(i int) {
+	l := &b.lay
+	buf := b.reply
+	clear(buf[l.Obs+l.O*i : l.Obs+l.O*(i+1)])
+	clear(buf[l.Mask+l.A*i : l.Mask+l.A*(i+1)])
+	le := binary.LittleEndian
+	le.PutUint32(buf[l.CurrentPlayer+4*i:], ^uint32(0)) // -1: env.Terminal
+	le.PutUint32(buf[l.Score+4*i:], 0)
+	le.PutUint32(buf[l.Steps+4*i:], 0)
+	buf[l.Outcome+i] = OutcomeOngoing
+}
+
+// loadState loads raw, an environment snapshot or a game state, into e. A
+// game state is wrapped into a snapshot of a fresh episode with the given
+// seed and e's parameters.
+func loadState(e *env.Env, raw json.RawMessage, seed uint64) error {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return &env.StateError{Env: e.Spec().ID, Reason: "state is not a JSON object", Err: err}
+	}
+	if _, ok := probe["env"]; ok {
+		return e.Load(raw)
+	}
+	snap, err := json.Marshal(struct {
+		Env        string          `json:"env"`
+		Params     env.Params      `json:"params"`
+		Seed       uint64          `json:"seed"`
+		Steps      int             `json:"steps"`
+		Returns    []float64       `json:"returns"`
+		Terminated bool            `json:"terminated"`
+		Truncated  bool            `json:"truncated"`
+		State      json.RawMessage `json:"state"`
+	}{e.Spec().ID, e.Params(), seed, 0, make([]float64, e.Spec().NumPlayers), false, false, raw})
+	if err != nil {
+		return &env.StateError{Env: e.Spec().ID, Reason: "cannot wrap state", Err: err}
+	}
+	return e.Load(snap)
+}

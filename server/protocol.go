@@ -1,0 +1,319 @@
+package server
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+)
+
+// Version is the protocol version this server speaks. A client states the
+// version it speaks in its hello message; any other value is refused with
+// [CodeVersionMismatch] and close code 1002. See docs/protocol.md.
+const Version = 1
+
+// Magic is the first two bytes of every binary frame, in both directions
+// ("GG").
+const Magic = "GG"
+
+// Binary frame kinds: byte 3 of every binary frame (byte 2 is [Version]).
+const (
+	// KindStep is a step request, client to server.
+	KindStep = 1
+	// KindStepReply is the reply to a step request, server to client.
+	KindStepReply = 2
+	// KindResetReply is the reply to a reset control message, server to
+	// client. It has the step reply's layout.
+	KindResetReply = 3
+)
+
+// StepHeaderSize is the size in bytes of a step request's header; the N
+// little-endian int32 actions follow it, so a step request has exactly
+// StepHeaderSize + 4*N bytes.
+const StepHeaderSize = 8
+
+// ReplyHeaderSize is the size in bytes of the header of a step or reset
+// reply; see [Layout] for the arrays that follow it.
+const ReplyHeaderSize = 24
+
+// Outcome codes of the outcome and final_outcome arrays of a reply (u8),
+// one per [env.Info] Outcome string.
+const (
+	OutcomeOngoing   = 0 // "" : the episode is running
+	OutcomeWin       = 1 // "win"
+	OutcomeLoss      = 2 // "loss"
+	OutcomeDraw      = 3 // "draw"
+	OutcomeTruncated = 4 // "truncated": cut by max_turns
+	OutcomeOther     = 255
+)
+
+// OutcomeNames maps the outcome codes 0-4 to the [env.Info] Outcome strings.
+var OutcomeNames = [...]string{"", "win", "loss", "draw", "truncated"}
+
+func outcomeCode(s string) uint8 {
+	for i, n := range OutcomeNames {
+		if n == s {
+			return uint8(i)
+		}
+	}
+	return OutcomeOther
+}
+
+// AutoresetMode says what happens to an environment of a batch whose
+// episode ended; it follows Gymnasium 1.x's gymnasium.vector.AutoresetMode.
+type AutoresetMode int
+
+const (
+	// NextStep (the default, "next_step"): the step that ends an episode
+	// returns its final observation, reward and terminated/truncated; the
+	// next step request resets that environment, ignoring its action, and
+	// returns the first observation with reward 0 and terminated = truncated
+	// = false.
+	NextStep AutoresetMode = iota
+	// SameStep ("same_step"): the step that ends an episode resets the
+	// environment at once; the reply carries the first observation of the new
+	// episode beside the final step's reward and terminated/truncated, and
+	// the final observation and info in its final section.
+	SameStep
+	// Disabled ("disabled"): a finished environment stays finished until a
+	// reset message resets it; stepping it is a [CodeEpisodeOver] error.
+	Disabled
+)
+
+var modeNames = [...]string{"next_step", "same_step", "disabled"}
+
+// String returns the mode's wire name: "next_step", "same_step" or
+// "disabled".
+func (m AutoresetMode) String() string {
+	if m >= 0 && int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("AutoresetMode(%d)", int(m))
+}
+
+// ParseAutoresetMode parses a wire name; "" means [NextStep].
+func ParseAutoresetMode(s string) (AutoresetMode, error) {
+	if s == "" {
+		return NextStep, nil
+	}
+	for i, n := range modeNames {
+		if n == s {
+			return AutoresetMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("server: autoreset_mode %q is not one of %v", s, modeNames)
+}
+
+// EpisodeSeed returns the seed of episode k of an environment whose base
+// seed is base. Episode 0 is seeded with base itself, so that a reset with
+// seed s gives exactly env.Reset(s); every later episode (an autoreset, or a
+// reset message with a null seed) with SplitMix64 of base + k*0x9E3779B97F4A7C15:
+//
+//	z := base + k*0x9E3779B97F4A7C15
+//	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+//	z = (z ^ z>>27) * 0x94D049BB133111EB
+//	seed = z ^ z>>31
+//
+// all arithmetic modulo 2^64.
+func EpisodeSeed(base, k uint64) uint64 {
+	if k == 0 {
+		return base
+	}
+	z := base + k*0x9E3779B97F4A7C15
+	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+	z = (z ^ z>>27) * 0x94D049BB133111EB
+	return z ^ z>>31
+}
+
+// Layout gives the byte offsets of the arrays of a step or reset reply for
+// a batch of N environments with O observation bytes, A actions and P
+// players. Every array is contiguous, little-endian and row-major (env
+// first); 4-byte arrays come first so that all of them are 4-byte aligned.
+// The final section holds K entries (K is in the header, byte 20) and
+// starts at FinalIndex, a multiple of 4 computed from the fixed part.
+type Layout struct {
+	N int `json:"num_envs"`    // environments
+	O int `json:"obs_size"`    // observation bytes per environment
+	A int `json:"num_actions"` // actions (mask bytes) per environment
+	P int `json:"num_players"` // players (rewards) per environment
+	// Offsets of the fixed arrays (bytes from the start of the frame).
+	Rewards       int `json:"rewards"`        // f32[N*P], 24
+	CurrentPlayer int `json:"current_player"` // i32[N], Rewards + 4NP
+	Score         int `json:"score"`          // f32[N], CurrentPlayer + 4N
+	Steps         int `json:"steps"`          // i32[N], Score + 4N
+	Terminated    int `json:"terminated"`     // u8[N], Steps + 4N
+	Truncated     int `json:"truncated"`      // u8[N], Terminated + N
+	Outcome       int `json:"outcome"`        // u8[N], Truncated + N
+	Obs           int `json:"obs"`            // u8[N*O], Outcome + N
+	Mask          int `json:"mask"`           // u8[N*A], Obs + NO
+	// FinalIndex is where the final section starts: align4(Mask + NA).
+	FinalIndex int `json:"final_index"`
+	// FixedSize is the size of a reply with K = 0 (equal to FinalIndex).
+	FixedSize int `json:"fixed_size"`
+}
+
+// NewLayout computes the layout for n environments of o observation bytes,
+// a actions and p players.
+func NewLayout(n, o, a, p int) Layout {
+	var l Layout
+	l.N, l.O, l.A, l.P = n, o, a, p
+	l.Rewards = ReplyHeaderSize
+	l.CurrentPlayer = l.Rewards + 4*n*p
+	l.Score = l.CurrentPlayer + 4*n
+	l.Steps = l.Score + 4*n
+	l.Terminated = l.Steps + 4*n
+	l.Truncated = l.Terminated + n
+	l.Outcome = l.Truncated + n
+	l.Obs = l.Outcome + n
+	l.Mask = l.Obs + n*o
+	l.FinalIndex = align4(l.Mask + n*a)
+	l.FixedSize = l.FinalIndex
+	return l
+}
+
+func align4(x int) int { return (x + 3) &^ 3 }
+
+// Final returns the offsets of the final section's arrays for k entries:
+// index i32[K] at FinalIndex, score f32[K], steps i32[K], outcome u8[K],
+// then obs u8[K*O]; and the frame's total size.
+func (l *Layout) Final(k int) (score, steps, outcome, obs, size int) {
+	score = l.FinalIndex + 4*k
+	steps = score + 4*k
+	outcome = steps + 4*k
+	obs = outcome + k
+	size = obs + k*l.O
+	return
+}
+
+// MaxSize is the size of a reply whose final section is full (K = N).
+func (l *Layout) MaxSize() int {
+	_, _, _, _, size := l.Final(l.N)
+	return size
+}
+
+// putHeader writes a reply header of kind with k final entries.
+func (l *Layout) putHeader(b []byte, kind byte, k int) {
+	b[0], b[1], b[2], b[3] = Magic[0], Magic[1], Version, kind
+	le := binary.LittleEndian
+	le.PutUint32(b[4:], uint32(l.N))
+	le.PutUint32(b[8:], uint32(l.O))
+	le.PutUint32(b[12:], uint32(l.A))
+	le.PutUint32(b[16:], uint32(l.P))
+	le.PutUint32(b[20:], uint32(k))
+}
+
+// AppendStepRequest appends a step request for actions to b: the header
+// "GG", Version, KindStep, u32 N, then N int32 actions.
+func AppendStepRequest(b []byte, actions []int32) []byte {
+	b = append(b, Magic[0], Magic[1], Version, KindStep)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(actions)))
+	for _, a := range actions {
+		b = binary.LittleEndian.AppendUint32(b, uint32(a))
+	}
+	return b
+}
+
+// DecodeStepRequest checks that msg is a well-formed step request for a
+// batch of len(actions) environments and decodes its actions into actions.
+// It returns an [*Error] with [CodeUnsupportedFrame] when msg does not start
+// with a step request's magic, version and kind, and [CodeMalformed] when
+// its N or its length is wrong. Action values are not checked here.
+func DecodeStepRequest(msg []byte, actions []int32) error {
+	if len(msg) < 4 || msg[0] != Magic[0] || msg[1] != Magic[1] || msg[3] != KindStep {
+		return errorf(CodeUnsupportedFrame, "binary frame is not a step request (want bytes 47 47 %02x %02x)", Version, KindStep)
+	}
+	if msg[2] != Version {
+		return errorf(CodeVersionMismatch, "step request of protocol version %d; this session speaks %d", msg[2], Version)
+	}
+	if len(msg) < StepHeaderSize {
+		return errorf(CodeMalformed, "step request of %d bytes is shorter than its %d-byte header", len(msg), StepHeaderSize)
+	}
+	n := binary.LittleEndian.Uint32(msg[4:])
+	if uint64(n) != uint64(len(actions)) {
+		return errorf(CodeMalformed, "step request for %d environments; the session holds %d", n, len(actions))
+	}
+	if want := StepHeaderSize + 4*len(actions); len(msg) != want {
+		return errorf(CodeMalformed, "step request of %d bytes; want %d (8 + 4*%d)", len(msg), want, len(actions))
+	}
+	for i := range actions {
+		actions[i] = int32(binary.LittleEndian.Uint32(msg[StepHeaderSize+4*i:]))
+	}
+	return nil
+}
+
+// Control message types (the "type" field of a JSON text frame).
+const (
+	MsgHello    = "hello"     // both ways: version handshake
+	MsgList     = "list"      // client: list environments; reply "envs"
+	MsgEnvs     = "envs"      // server: the registered specs
+	MsgMake     = "make"      // client: build the batch; reply "made"
+	MsgMade     = "made"      // server: the session's spec and layout
+	MsgReset    = "reset"     // client: reset (all or masked); binary reply
+	MsgRender   = "render"    // client: text boards; reply "render"
+	MsgGetState = "get_state" // client: an environment's snapshot; reply "state"
+	MsgState    = "state"     // server: the snapshot
+	MsgInfo     = "info"      // client: full episode infos; reply "info"
+	MsgClose    = "close"     // client: end the session; reply "closed"
+	MsgClosed   = "closed"    // server: acknowledges close, then closes 1000
+	MsgError    = "error"     // server: a typed error
+)
+
+// Control is a decoded client control message. Fields not used by a
+// message's type must be absent.
+type Control struct {
+	Type string `json:"type"`
+	// hello
+	Version *int   `json:"version,omitempty"`
+	Client  string `json:"client,omitempty"`
+	// make
+	Env           string         `json:"env,omitempty"`
+	NumEnvs       *int           `json:"num_envs,omitempty"`
+	Params        map[string]any `json:"params,omitempty"`
+	AutoresetMode string         `json:"autoreset_mode,omitempty"`
+	// reset: Seeds has N entries (null keeps the env's seed chain going),
+	// Mask N booleans (absent: reset all), Options the reset options.
+	Seeds   []*uint64     `json:"seeds,omitempty"`
+	Mask    []bool        `json:"mask,omitempty"`
+	Options *ResetOptions `json:"options,omitempty"`
+	// render, info: the environments (absent: all); get_state: one.
+	Indices []int `json:"indices,omitempty"`
+	Index   *int  `json:"index,omitempty"`
+}
+
+// ResetOptions are the options of a reset message.
+type ResetOptions struct {
+	// State, when set, is loaded into every environment the reset resets
+	// instead of dealing a new episode: an environment snapshot (the JSON
+	// of env.Env.MarshalJSON, as get_state returns it) or the game's own
+	// state JSON (env.State.MarshalJSON).
+	State json.RawMessage `json:"state,omitempty"`
+	// States, when set, has N entries: a snapshot or game state for each
+	// environment, or null to reset that one from its seed.
+	States []json.RawMessage `json:"states,omitempty"`
+}
+
+// DecodeControl decodes a JSON text frame into a [Control]. Unknown fields,
+// trailing data and a missing or unknown type are [CodeMalformed] or
+// [CodeUnknownMessage] errors.
+func DecodeControl(data []byte) (*Control, error) {
+	var c Control
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, errorf(CodeMalformed, "malformed control message: %v", err)
+	}
+	if dec.More() {
+		return nil, errorf(CodeMalformed, "malformed control message: data after the JSON object")
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, errorf(CodeMalformed, "malformed control message: data after the JSON object")
+	}
+	switch c.Type {
+	case MsgHello, MsgList, MsgMake, MsgReset, MsgRender, MsgGetState, MsgInfo, MsgClose:
+	case "":
+		return nil, errorf(CodeMalformed, `control message has no "type"`)
+	default:
+		return nil, errorf(CodeUnknownMessage, "unknown control message type %q", c.Type)
+	}
+	return &c, nil
+}

@@ -1,0 +1,527 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// Defaults of the [Config] limits, used where a field is zero.
+const (
+	DefaultMaxEnvs          = 4096
+	DefaultMaxSessions      = 64
+	DefaultReadLimit        = 4 << 20 // bytes
+	DefaultIdleTimeout      = 10 * time.Minute
+	DefaultPingInterval     = 20 * time.Second
+	DefaultPongTimeout      = 60 * time.Second
+	DefaultWriteTimeout     = 10 * time.Second
+	DefaultHandshakeTimeout = 10 * time.Second
+)
+
+// Config holds a server's settings. The zero value is usable: every zero
+// limit takes its Default* value.
+type Config struct {
+	// MaxEnvs is the largest num_envs a make may ask for.
+	MaxEnvs int
+	// MaxSessions is the largest number of concurrent websocket sessions
+	// (the /echo endpoint's included); one more is closed with 1013.
+	MaxSessions int
+	// ReadLimit is the largest client message in bytes; a larger one is
+	// closed with 1009. It must hold a step request (8 + 4*MaxEnvs bytes).
+	ReadLimit int64
+	// IdleTimeout closes (1008) a session that sent no message for this long.
+	IdleTimeout time.Duration
+	// PingInterval is how often the server pings each session.
+	PingInterval time.Duration
+	// PongTimeout closes a session from which nothing (a message or a pong)
+	// arrived for this long: the liveness check.
+	PongTimeout time.Duration
+	// WriteTimeout bounds every write to a client.
+	WriteTimeout time.Duration
+	// HandshakeTimeout bounds the HTTP upgrade.
+	HandshakeTimeout time.Duration
+	// Token, when not empty, is the bearer token every websocket and
+	// /metrics request must carry: "Authorization: Bearer TOKEN", or the
+	// query parameter token=TOKEN for browsers. /healthz needs none.
+	Token string
+	// AllowedOrigins lists the browser origins (e.g. "https://example.org",
+	// or "*" for any) allowed besides requests without an Origin header and
+	// same-host origins.
+	AllowedOrigins []string
+	// Echo enables the /echo websocket endpoint that measures the transport
+	// alone (see docs/protocol.md, "Echo").
+	Echo bool
+	// Workers is the number of goroutines a large batch's step is spread
+	// over (default GOMAXPROCS). Results do not depend on it.
+	Workers int
+	// Logger receives session events; nil discards them.
+	Logger *slog.Logger
+}
+
+func (c *Config) fill() error {
+	if c.MaxEnvs == 0 {
+		c.MaxEnvs = DefaultMaxEnvs
+	}
+	if c.MaxSessions == 0 {
+		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.ReadLimit == 0 {
+		c.ReadLimit = DefaultReadLimit
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.PingInterval == 0 {
+		c.PingInterval = DefaultPingInterval
+	}
+	if c.PongTimeout == 0 {
+		c.PongTimeout = max(DefaultPongTimeout, 3*c.PingInterval)
+	}
+	if c.WriteTimeout == 0 {
+		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.HandshakeTimeout == 0 {
+		c.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	switch {
+	case c.MaxEnvs < 1, c.MaxSessions < 1, c.Workers < 1:
+		return &ConfigError{"max envs, max sessions and workers must be at least 1"}
+	case c.ReadLimit < int64(StepHeaderSize+4*c.MaxEnvs):
+		return &ConfigError{fmt.Sprintf("read limit %d bytes cannot hold a step request for %d envs (%d bytes)",
+			c.ReadLimit, c.MaxEnvs, StepHeaderSize+4*c.MaxEnvs)}
+	case c.IdleTimeout < 0, c.PingInterval < 0, c.PongTimeout <= c.PingInterval, c.WriteTimeout < 0:
+		return &ConfigError{"timeouts must be positive and the pong timeout longer than the ping interval"}
+	}
+	return nil
+}
+
+// ConfigError reports an invalid [Config].
+type ConfigError struct{ Reason string }
+
+// Error returns "server: bad config: REASON".
+func (e *ConfigError) Error() string { return "server: bad config: " + e.Reason }
+
+// Server serves the galaxygym websocket protocol (docs/protocol.md) on "/",
+// plus /healthz, /metrics and optionally /echo. Create it with [New]; it is
+// safe for concurrent use.
+type Server struct {
+	cfg      Config
+	upgrader websocket.Upgrader
+	handler  http.Handler
+	reg      *prometheus.Registry
+	m        *metrics
+	pool     *pool
+
+	mu       sync.Mutex
+	sessions map[*session]struct{}
+	closing  bool
+	http     *http.Server
+	wg       sync.WaitGroup // session goroutines
+
+	seedMu sync.Mutex
+	seeds  *mrand.ChaCha8
+
+	// stepHook, set by tests before any session starts, runs in every
+	// step while the session lock is held (the step is in flight).
+	stepHook func()
+}
+
+// New returns a server with cfg (zero fields take their defaults), or a
+// [*ConfigError].
+func New(cfg Config) (*Server, error) {
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
+	var key [32]byte
+	_, _ = rand.Read(key[:])
+	s := &Server{
+		cfg:      cfg,
+		reg:      prometheus.NewRegistry(),
+		sessions: map[*session]struct{}{},
+		seeds:    mrand.NewChaCha8(key),
+		pool:     newPool(cfg.Workers - 1),
+	}
+	s.m = newMetrics(s.reg)
+	s.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	s.upgrader = websocket.Upgrader{
+		HandshakeTimeout: cfg.HandshakeTimeout,
+		ReadBufferSize:   16 << 10,
+		WriteBufferSize:  64 << 10,
+		CheckOrigin:      s.checkOrigin,
+		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+			s.m.errors.WithLabelValues("upgrade").Inc()
+			http.Error(w, "server: "+reason.Error(), status)
+		},
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/{$}", s.serveWS)
+	mux.HandleFunc("/healthz", s.serveHealth)
+	mux.Handle("/metrics", s.auth(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg})))
+	if cfg.Echo {
+		mux.HandleFunc("/echo", s.serveEcho)
+	}
+	s.handler = mux
+	return s, nil
+}
+
+// Config returns the server's configuration with defaults filled in.
+func (s *Server) Config() Config { return s.cfg }
+
+// Handler returns the server's HTTP handler, for use with an http.Server or
+// httptest; [Server.Shutdown] still closes its sessions.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Registry returns the Prometheus registry /metrics serves.
+func (s *Server) Registry() *prometheus.Registry { return s.reg }
+
+// ListenAndServe listens on the TCP address addr and serves until
+// [Server.Shutdown]; it then returns http.ErrServerClosed. ready, when not
+// nil, is called with the bound address once listening (addr may use port
+// 0).
+func (s *Server) ListenAndServe(addr string, ready func(net.Addr)) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("server: listen: %w", err)
+	}
+	if ready != nil {
+		ready(l.Addr())
+	}
+	return s.Serve(l)
+}
+
+// Serve serves connections accepted from l until [Server.Shutdown].
+func (s *Server) Serve(l net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: s.cfg.HandshakeTimeout,
+		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
+	}
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		l.Close()
+		return http.ErrServerClosed
+	}
+	s.http = hs
+	s.mu.Unlock()
+	return hs.Serve(l)
+}
+
+// Shutdown stops accepting connections, lets every step in flight finish
+// and its reply go out, then closes every session with 1001 (going away)
+// and waits for them to end, or until ctx is done, when it drops the rest.
+// It returns ctx's error in that case.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	hs := s.http
+	list := make([]*session, 0, len(s.sessions))
+	for ss := range s.sessions {
+		list = append(list, ss)
+	}
+	s.mu.Unlock()
+	var herr error
+	if hs != nil {
+		herr = hs.Shutdown(ctx)
+	}
+	for _, ss := range list {
+		go ss.goAway(websocket.CloseGoingAway, "server: shutting down")
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+		s.mu.Lock()
+		for ss := range s.sessions {
+			ss.conn.NetConn().Close()
+		}
+		s.mu.Unlock()
+	}
+	s.pool.stop()
+	if err == nil && herr != nil && !errors.Is(herr, http.ErrServerClosed) {
+		err = herr
+	}
+	return err
+}
+
+// Sessions returns the number of open sessions.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+func (s *Server) newSeed() uint64 {
+	s.seedMu.Lock()
+	defer s.seedMu.Unlock()
+	return s.seeds.Uint64()
+}
+
+// checkOrigin allows requests without an Origin header (non-browser
+// clients), same-host origins, and the configured allowed origins.
+func (s *Server) checkOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	for _, o := range s.cfg.AllowedOrigins {
+		if o == "*" || strings.EqualFold(o, origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	return err == nil && strings.EqualFold(u.Host, r.Host)
+}
+
+// authorized checks the bearer token, when one is configured.
+func (s *Server) authorized(r *http.Request) bool {
+	if s.cfg.Token == "" {
+		return true
+	}
+	got := r.URL.Query().Get("token")
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, tok, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return false
+		}
+		got = strings.TrimSpace(tok)
+	}
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) == 1
+}
+
+func (s *Server) auth(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(r) {
+			s.unauthorized(w)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) unauthorized(w http.ResponseWriter) {
+	s.m.errors.WithLabelValues("unauthorized").Inc()
+	w.Header().Set("WWW-Authenticate", `Bearer realm="galaxygym"`)
+	http.Error(w, "server: missing or wrong bearer token", http.StatusUnauthorized)
+}
+
+func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	closing, n := s.closing, len(s.sessions)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	status := "ok"
+	if closing {
+		status = "shutting_down"
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	fmt.Fprintf(w, `{"status":%q,"version":%d,"sessions":%d,"envs":%s}`+"\n", status, Version, n, mustJSON(env.IDs()))
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// upgrade runs the checks every websocket endpoint shares and upgrades; it
+// returns nil when it has already answered the request.
+func (s *Server) upgrade(w http.ResponseWriter, r *http.Request) *websocket.Conn {
+	if !websocket.IsWebSocketUpgrade(r) {
+		w.Header().Set("Upgrade", "websocket")
+		http.Error(w, fmt.Sprintf("galaxygym websocket server, protocol version %d: connect with a websocket client (see docs/protocol.md)", Version),
+			http.StatusUpgradeRequired)
+		return nil
+	}
+	if !s.authorized(r) {
+		s.unauthorized(w)
+		return nil
+	}
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if closing {
+		http.Error(w, "server: shutting down", http.StatusServiceUnavailable)
+		return nil
+	}
+	conn, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return nil // the upgrader has answered
+	}
+	if tc, ok := conn.NetConn().(*net.TCPConn); ok {
+		// Large replies go out in one write instead of waiting on the
+		// client to drain a small socket buffer.
+		_ = tc.SetWriteBuffer(sendBuffer)
+		_ = tc.SetNoDelay(true)
+	}
+	return conn
+}
+
+// register adds a session, or refuses it (too many sessions or shutting
+// down) with an error frame and close code 1013 or 1001.
+func (s *Server) register(ss *session) bool {
+	s.mu.Lock()
+	full := len(s.sessions) >= s.cfg.MaxSessions
+	closing := s.closing
+	if !full && !closing {
+		s.sessions[ss] = struct{}{}
+		s.wg.Add(1)
+	}
+	s.mu.Unlock()
+	switch {
+	case closing:
+		ss.refuse(websocket.CloseGoingAway, errorf(CodeInternal, "shutting down"))
+		return false
+	case full:
+		ss.refuse(websocket.CloseTryAgainLater,
+			errorf(CodeTooManySessions, "the server holds its maximum of %d sessions", s.cfg.MaxSessions))
+		return false
+	}
+	s.m.sessions.Inc()
+	s.m.sessionsTotal.Inc()
+	return true
+}
+
+func (s *Server) unregister(ss *session) {
+	s.mu.Lock()
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+	s.m.sessions.Dec()
+	s.wg.Done()
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	conn := s.upgrade(w, r)
+	if conn == nil {
+		return
+	}
+	ss := newSession(s, conn, r.RemoteAddr)
+	if !s.register(ss) {
+		return
+	}
+	defer s.unregister(ss)
+	log := s.cfg.Logger.With("remote", r.RemoteAddr)
+	log.Info("session opened")
+	ss.run(ss.handle)
+	log.Info("session closed", "env", ss.id)
+}
+
+// serveEcho is the transport benchmark endpoint: see docs/protocol.md.
+func (s *Server) serveEcho(w http.ResponseWriter, r *http.Request) {
+	conn := s.upgrade(w, r)
+	if conn == nil {
+		return
+	}
+	ss := newSession(s, conn, r.RemoteAddr)
+	if !s.register(ss) {
+		return
+	}
+	defer s.unregister(ss)
+	var out []byte
+	ss.run(func(mt int, msg []byte) bool {
+		reply := msg
+		if len(msg) >= 8 && string(msg[:4]) == "ECHO" {
+			n := int(uint32(msg[4]) | uint32(msg[5])<<8 | uint32(msg[6])<<16 | uint32(msg[7])<<24)
+			if n > 64<<20 {
+				ss.sendError(errorf(CodeBadRequest, "echo reply of %d bytes is over 64 MiB", n))
+				return true
+			}
+			if cap(out) < n {
+				out = make([]byte, n)
+			}
+			out = out[:n]
+			copy(out, msg)
+			reply = out
+		}
+		return ss.write(mt, reply) == nil
+	})
+}
+
+// sendBuffer is the socket send buffer of a session: a reply to 1024
+// environments is about 600 KB.
+const sendBuffer = 4 << 20
+
+// pool runs batch chunks on a fixed set of goroutines.
+type pool struct {
+	work chan *chunk
+	once sync.Once
+}
+
+func newPool(n int) *pool {
+	p := &pool{work: make(chan *chunk)}
+	for i := 0; i < n; i++ {
+		go func() {
+			for c := range p.work {
+				c.run()
+			}
+		}()
+	}
+	return p
+}
+
+// submit hands c to an idle worker; it returns false (the caller runs c)
+// when none is idle.
+func (p *pool) submit(c *chunk) (ok bool) {
+	defer func() {
+		if recover() != nil { // stopped
+			ok = false
+		}
+	}()
+	select {
+	case p.work <- c:
+		return true
+	default:
+		return false
+	}
+}
+
+func (p *pool) stop() { p.once.Do(func() { close(p.work) }) }
+
+// readAll reads r into buf's storage, growing it as needed.
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}

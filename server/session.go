@@ -1,0 +1,457 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// session is one websocket connection: the handshake state and at most one
+// batch of environments.
+type session struct {
+	srv    *Server
+	conn   *websocket.Conn
+	remote string
+
+	// mu is held while a message is handled; goAway takes it so that a
+	// step in flight finishes and its reply goes out before the close.
+	mu      sync.Mutex
+	closing bool
+	done    chan struct{} // closed when the read loop has returned
+
+	lastActive atomic.Int64 // unix nanoseconds of the last message
+	deadline   time.Time    // current read deadline (read goroutine only)
+
+	hello bool
+	b     *batch
+	id    string
+	steps prometheus.Counter
+	reqs  prometheus.Counter
+	in    []byte // reused read buffer
+}
+
+func newSession(s *Server, conn *websocket.Conn, remote string) *session {
+	return &session{srv: s, conn: conn, remote: remote, done: make(chan struct{})}
+}
+
+// refuse sends err and closes with code, without running the session.
+func (ss *session) refuse(code int, err *Error) {
+	ss.srv.m.errors.WithLabelValues(string(err.Code)).Inc()
+	ss.conn.SetWriteDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
+	_ = ss.conn.WriteMessage(websocket.TextMessage, errorJSON(err))
+	ss.closeAndDrain(code, err.Error())
+	close(ss.done)
+}
+
+// run reads messages until the connection ends, calling handle for each
+// with the session lock held; handle returns false once it has closed the
+// connection.
+func (ss *session) run(handle func(mt int, msg []byte) bool) {
+	defer close(ss.done)
+	defer ss.conn.Close()
+	cfg := &ss.srv.cfg
+	ss.conn.SetReadLimit(cfg.ReadLimit)
+	ss.extendDeadline(time.Now())
+	ss.conn.SetPongHandler(func(string) error {
+		ss.extendDeadline(time.Now())
+		return nil
+	})
+	ss.lastActive.Store(time.Now().UnixNano())
+	stop := make(chan struct{})
+	defer close(stop)
+	go ss.keepalive(stop)
+	for {
+		mt, r, err := ss.conn.NextReader()
+		if err == nil {
+			ss.in, err = readAll(r, ss.in)
+		}
+		if err != nil {
+			if errors.Is(err, websocket.ErrReadLimit) {
+				ss.srv.m.errors.WithLabelValues("message_too_big").Inc() // gorilla has sent 1009
+			}
+			return
+		}
+		now := time.Now()
+		ss.lastActive.Store(now.UnixNano())
+		ss.extendDeadline(now)
+		ss.mu.Lock()
+		if ss.closing {
+			ss.mu.Unlock()
+			return
+		}
+		ok := handle(mt, ss.in)
+		ss.mu.Unlock()
+		if !ok {
+			return
+		}
+	}
+}
+
+// extendDeadline pushes the read deadline to now + PongTimeout; it skips
+// the system call when the deadline would move by less than a quarter of
+// the timeout (at most a second).
+func (ss *session) extendDeadline(now time.Time) {
+	d := now.Add(ss.srv.cfg.PongTimeout)
+	if d.Sub(ss.deadline) >= min(time.Second, ss.srv.cfg.PongTimeout/4) {
+		ss.deadline = d
+		ss.conn.SetReadDeadline(d)
+	}
+}
+
+// keepalive pings the client every PingInterval and closes an idle session.
+func (ss *session) keepalive(stop chan struct{}) {
+	cfg := &ss.srv.cfg
+	t := time.NewTicker(cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-t.C:
+			if now.Sub(time.Unix(0, ss.lastActive.Load())) > cfg.IdleTimeout {
+				ss.srv.m.errors.WithLabelValues("idle_timeout").Inc()
+				ss.goAway(websocket.ClosePolicyViolation, "server: idle timeout")
+				return
+			}
+			if err := ss.conn.WriteControl(websocket.PingMessage, nil, now.Add(cfg.WriteTimeout)); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// goAway closes the session from outside its read loop: it waits for the
+// message being handled, sends a close frame with code and reason, waits
+// briefly for the client's close reply, then drops the connection.
+func (ss *session) goAway(code int, reason string) {
+	ss.mu.Lock()
+	already := ss.closing
+	ss.closing = true
+	ss.mu.Unlock()
+	if already {
+		return
+	}
+	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
+		time.Now().Add(ss.srv.cfg.WriteTimeout))
+	select {
+	case <-ss.done:
+	case <-time.After(time.Second):
+	}
+	ss.conn.NetConn().Close()
+}
+
+// closeAndDrain sends a close frame from the read goroutine and reads until
+// the client's close reply (or a second) so that the client sees the code.
+func (ss *session) closeAndDrain(code int, reason string) {
+	if len(reason) > 120 { // a close frame's payload is at most 125 bytes
+		reason = reason[:120]
+	}
+	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
+		time.Now().Add(ss.srv.cfg.WriteTimeout))
+	ss.conn.SetReadDeadline(time.Now().Add(time.Second))
+	for {
+		if _, _, err := ss.conn.NextReader(); err != nil {
+			break
+		}
+	}
+	ss.conn.Close()
+}
+
+func (ss *session) write(mt int, data []byte) error {
+	ss.conn.SetWriteDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
+	return ss.conn.WriteMessage(mt, data)
+}
+
+func (ss *session) writeJSON(v any) bool {
+	b, err := json.Marshal(v)
+	if err != nil {
+		ss.sendError(errorf(CodeInternal, "encoding reply: %v", err))
+		return true
+	}
+	return ss.write(websocket.TextMessage, b) == nil
+}
+
+// sendError sends an error reply; it returns false when the write failed.
+func (ss *session) sendError(e *Error) bool {
+	ss.srv.m.errors.WithLabelValues(string(e.Code)).Inc()
+	return ss.write(websocket.TextMessage, errorJSON(e)) == nil
+}
+
+// fail sends an error reply and closes the connection with code.
+func (ss *session) fail(code int, e *Error) bool {
+	ss.sendError(e)
+	ss.closeAndDrain(code, e.Error())
+	return false
+}
+
+func errorJSON(e *Error) []byte {
+	b := []byte(`{"type":"error","code":`)
+	b = strconv.AppendQuote(b, string(e.Code))
+	b = append(b, `,"message":`...)
+	b = strconv.AppendQuote(b, e.Error())
+	if e.Index >= 0 {
+		b = append(b, `,"index":`...)
+		b = strconv.AppendInt(b, int64(e.Index), 10)
+	}
+	if e.Code == CodeIllegalAction {
+		b = append(b, `,"action":`...)
+		b = strconv.AppendInt(b, int64(e.Action), 10)
+	}
+	return append(b, '}')
+}
+
+// handle dispatches one message; it returns false once the connection is
+// closed.
+func (ss *session) handle(mt int, msg []byte) bool {
+	if mt == websocket.BinaryMessage {
+		if !ss.hello {
+			return ss.fail(websocket.CloseProtocolError, errorf(CodeHandshakeRequired, "the first message must be a hello"))
+		}
+		return ss.handleStep(msg)
+	}
+	c, perr := DecodeControl(msg)
+	if !ss.hello && (perr != nil || c.Type != MsgHello) {
+		return ss.fail(websocket.CloseProtocolError, errorf(CodeHandshakeRequired,
+			`the first message must be {"type":"hello","version":%d}`, Version))
+	}
+	if perr != nil {
+		return ss.sendError(perr.(*Error))
+	}
+	switch c.Type {
+	case MsgHello:
+		return ss.handleHello(c)
+	case MsgList:
+		return ss.handleList()
+	case MsgMake:
+		return ss.handleMake(c)
+	case MsgReset:
+		return ss.handleReset(c)
+	case MsgRender:
+		return ss.handleRender(c)
+	case MsgInfo:
+		return ss.handleInfo(c)
+	case MsgGetState:
+		return ss.handleGetState(c)
+	case MsgClose:
+		ss.writeJSON(map[string]string{"type": MsgClosed})
+		ss.closeAndDrain(websocket.CloseNormalClosure, "")
+		return false
+	}
+	return ss.sendError(errorf(CodeUnknownMessage, "unknown control message type %q", c.Type))
+}
+
+func (ss *session) handleHello(c *Control) bool {
+	if c.Version == nil || *c.Version != Version {
+		got := "none"
+		if c.Version != nil {
+			got = strconv.Itoa(*c.Version)
+		}
+		return ss.fail(websocket.CloseProtocolError, errorf(CodeVersionMismatch,
+			"client speaks protocol version %s; this server speaks version %d", got, Version))
+	}
+	ss.hello = true
+	cfg := &ss.srv.cfg
+	return ss.writeJSON(map[string]any{
+		"type":    MsgHello,
+		"version": Version,
+		"server":  "galaxygym",
+		"limits": map[string]any{
+			"max_envs":          cfg.MaxEnvs,
+			"max_sessions":      cfg.MaxSessions,
+			"max_message_bytes": cfg.ReadLimit,
+			"idle_timeout_s":    cfg.IdleTimeout.Seconds(),
+			"ping_interval_s":   cfg.PingInterval.Seconds(),
+			"pong_timeout_s":    cfg.PongTimeout.Seconds(),
+		},
+		"envs": env.IDs(),
+	})
+}
+
+// WireSpec is the JSON form of an [env.Spec] in list and made replies: the
+// Spec's fields with obs_high as an array of integers, plus, in a made
+// reply, the session's autoreset mode.
+type WireSpec struct {
+	*env.Spec
+	ObsHigh       []int  `json:"obs_high"`
+	AutoresetMode string `json:"autoreset_mode,omitempty"`
+}
+
+func wireSpec(s *env.Spec, mode string) WireSpec {
+	hi := make([]int, len(s.ObsHigh))
+	for i, v := range s.ObsHigh {
+		hi[i] = int(v)
+	}
+	return WireSpec{s, hi, mode}
+}
+
+func (ss *session) handleList() bool {
+	specs := []WireSpec{}
+	for _, id := range env.IDs() {
+		g, err := env.Lookup(id)
+		if err == nil {
+			specs = append(specs, wireSpec(g.Spec(), ""))
+		}
+	}
+	return ss.writeJSON(map[string]any{"type": MsgEnvs, "specs": specs})
+}
+
+func (ss *session) handleMake(c *Control) bool {
+	cfg := &ss.srv.cfg
+	if c.Env == "" {
+		return ss.sendError(errorf(CodeBadRequest, `make needs "env"`))
+	}
+	n := 1
+	if c.NumEnvs != nil {
+		n = *c.NumEnvs
+	}
+	if n < 1 {
+		return ss.sendError(errorf(CodeBadRequest, "num_envs %d: want at least 1", n))
+	}
+	if n > cfg.MaxEnvs {
+		return ss.sendError(errorf(CodeTooManyEnvs, "num_envs %d is over this server's maximum of %d", n, cfg.MaxEnvs))
+	}
+	mode, err := ParseAutoresetMode(c.AutoresetMode)
+	if err != nil {
+		return ss.sendError(errorf(CodeBadRequest, "autoreset_mode %q is not one of %v", c.AutoresetMode, modeNames))
+	}
+	b, perr := newBatch(c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers)
+	if perr != nil {
+		return ss.sendError(perr)
+	}
+	ss.b, ss.id = b, c.Env
+	ss.steps = ss.srv.m.envSteps.WithLabelValues(c.Env)
+	ss.reqs = ss.srv.m.stepRequests.WithLabelValues(c.Env)
+	return ss.writeJSON(map[string]any{
+		"type":               MsgMade,
+		"env":                c.Env,
+		"num_envs":           n,
+		"autoreset_mode":     mode.String(),
+		"params":             b.params,
+		"spec":               wireSpec(b.spec, mode.String()),
+		"layout":             b.lay,
+		"step_request_bytes": StepHeaderSize + 4*n,
+	})
+}
+
+func (ss *session) handleReset(c *Control) bool {
+	if ss.b == nil {
+		return ss.sendError(errorf(CodeNotMade, "reset before make"))
+	}
+	reply, perr := ss.b.reset(c)
+	if perr != nil {
+		return ss.sendError(perr)
+	}
+	ss.srv.m.resets.WithLabelValues(ss.id).Inc()
+	return ss.write(websocket.BinaryMessage, reply) == nil
+}
+
+func (ss *session) handleStep(msg []byte) bool {
+	start := time.Now()
+	b := ss.b
+	if b == nil {
+		if len(msg) >= 4 && msg[0] == Magic[0] && msg[1] == Magic[1] && msg[3] == KindStep {
+			return ss.sendError(errorf(CodeNotMade, "step before make"))
+		}
+		return ss.fail(websocket.CloseUnsupportedData, errorf(CodeUnsupportedFrame, "binary frame is not a step request"))
+	}
+	if err := DecodeStepRequest(msg, b.actions); err != nil {
+		e := err.(*Error)
+		switch e.Code {
+		case CodeUnsupportedFrame:
+			return ss.fail(websocket.CloseUnsupportedData, e)
+		case CodeVersionMismatch:
+			return ss.fail(websocket.CloseProtocolError, e)
+		}
+		return ss.sendError(e)
+	}
+	if e := b.validateStep(); e != nil {
+		return ss.sendError(e)
+	}
+	if hook := ss.srv.stepHook; hook != nil {
+		hook()
+	}
+	reply := b.step(ss.srv.pool)
+	ok := ss.write(websocket.BinaryMessage, reply) == nil
+	ss.steps.Add(float64(b.lay.N))
+	ss.reqs.Inc()
+	ss.srv.m.stepDuration.Observe(time.Since(start).Seconds())
+	return ok
+}
+
+// indices resolves an optional index list against the batch.
+func (ss *session) indices(list []int) ([]int, *Error) {
+	n := ss.b.lay.N
+	if list == nil {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	for _, i := range list {
+		if i < 0 || i >= n {
+			return nil, errorf(CodeBadRequest, "index %d out of range [0, %d)", i, n)
+		}
+	}
+	return list, nil
+}
+
+func (ss *session) handleRender(c *Control) bool {
+	if ss.b == nil {
+		return ss.sendError(errorf(CodeNotMade, "render before make"))
+	}
+	idx, perr := ss.indices(c.Indices)
+	if perr != nil {
+		return ss.sendError(perr)
+	}
+	frames := make([]string, len(idx))
+	for k, i := range idx {
+		frames[k] = ss.b.envs[i].String()
+	}
+	return ss.writeJSON(map[string]any{"type": MsgRender, "frames": frames})
+}
+
+func (ss *session) handleInfo(c *Control) bool {
+	if ss.b == nil {
+		return ss.sendError(errorf(CodeNotMade, "info before make"))
+	}
+	idx, perr := ss.indices(c.Indices)
+	if perr != nil {
+		return ss.sendError(perr)
+	}
+	infos := make([]json.RawMessage, len(idx))
+	var in env.Info
+	for k, i := range idx {
+		ss.b.envs[i].FillInfo(&in)
+		infos[k] = in.AppendJSON(nil)
+	}
+	return ss.writeJSON(map[string]any{"type": MsgInfo, "infos": infos})
+}
+
+func (ss *session) handleGetState(c *Control) bool {
+	if ss.b == nil {
+		return ss.sendError(errorf(CodeNotMade, "get_state before make"))
+	}
+	if c.Index == nil {
+		return ss.sendError(errorf(CodeBadRequest, `get_state needs "index"`))
+	}
+	i := *c.Index
+	if i < 0 || i >= ss.b.lay.N {
+		return ss.sendError(errorf(CodeBadRequest, "index %d out of range [0, %d)", i, ss.b.lay.N))
+	}
+	snap, err := ss.b.envs[i].MarshalJSON()
+	if err != nil {
+		perr := fromEnvError(err)
+		perr.Index = i
+		return ss.sendError(perr)
+	}
+	return ss.writeJSON(map[string]any{"type": MsgState, "index": i, "state": json.RawMessage(snap)})
+}
