@@ -87,28 +87,6 @@ func TestStopSquaresRules(t *testing.T) {
 	}
 }
 
-func BenchmarkCanStopTable(b *testing.B) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	type q struct {
-		ship, speed int
-		coins       uint16
-		planets     uint64
-	}
-	qs := make([]q, 1024)
-	for i := range qs {
-		qs[i] = q{rng.IntN(Squares), rng.IntN(maxSpeed + 1), uint16(rng.IntN(1 << 12)), rng.Uint64() & rng.Uint64() & rng.Uint64() & full48}
-	}
-	b.ResetTimer()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		x := qs[i&1023]
-		if CanStop(x.ship, x.speed, x.coins, x.planets) {
-			n++
-		}
-	}
-	_ = n
-}
-
 // legalMaskNaive is LegalMask for the coin phase written directly from the
 // dedupe rule, one direction at a time.
 func legalMaskNaive(s *State, dst []uint8) {
