@@ -256,6 +256,20 @@ func (e *Env) String() string {
 	return e.state.String()
 }
 
+// LoadState starts a new episode from a bare game state (the "state" member
+// of a snapshot, as the game's own MarshalJSON writes it) under the Env's
+// current parameters: no steps taken, zero returns, seed recorded as the
+// episode's seed. It returns a [*StateError] (or the game's error) for a
+// state the game cannot read, and then leaves the Env as it was.
+func (e *Env) LoadState(data []byte, seed uint64) error {
+	st, err := e.game.LoadState(e.params, data)
+	if err != nil {
+		return err
+	}
+	e.setState(st, seed)
+	return nil
+}
+
 // snapshot is the JSON form of an Env.
 type snapshot struct {
 	Env        string          `json:"env"`

@@ -381,18 +381,5 @@ func loadState(e *env.Env, raw json.RawMessage, seed uint64) error {
 	if _, ok := probe["env"]; ok {
 		return e.Load(raw)
 	}
-	snap, err := json.Marshal(struct {
-		Env        string          `json:"env"`
-		Params     env.Params      `json:"params"`
-		Seed       uint64          `json:"seed"`
-		Steps      int             `json:"steps"`
-		Returns    []float64       `json:"returns"`
-		Terminated bool            `json:"terminated"`
-		Truncated  bool            `json:"truncated"`
-		State      json.RawMessage `json:"state"`
-	}{e.Spec().ID, e.Params(), seed, 0, make([]float64, e.Spec().NumPlayers), false, false, raw})
-	if err != nil {
-		return &env.StateError{Env: e.Spec().ID, Reason: "cannot wrap state", Err: err}
-	}
-	return e.Load(snap)
+	return e.LoadState(raw, seed)
 }

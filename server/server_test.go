@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -682,11 +683,13 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	inStep := make(chan struct{})
 	release := make(chan struct{})
+	var held atomic.Bool
 	srv.stepHook = func() {
-		select {
-		case inStep <- struct{}{}:
+		// Hold the first step (a blocking send: the test may not be
+		// waiting yet); later steps pass.
+		if held.CompareAndSwap(false, true) {
+			inStep <- struct{}{}
 			<-release
-		default:
 		}
 	}
 	errc := make(chan error, 1)
