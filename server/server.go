@@ -421,13 +421,24 @@ func (s *Server) unregister(ss *session) {
 	s.wg.Done()
 }
 
-func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+// accept upgrades the request and registers its session; it returns nil
+// when the upgrade or the session limit refused it (the client has been
+// answered). The caller must unregister a session it gets.
+func (s *Server) accept(w http.ResponseWriter, r *http.Request) *session {
 	conn := s.upgrade(w, r)
 	if conn == nil {
-		return
+		return nil
 	}
 	ss := newSession(s, conn, r.RemoteAddr)
 	if !s.register(ss) {
+		return nil
+	}
+	return ss
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	ss := s.accept(w, r)
+	if ss == nil {
 		return
 	}
 	defer s.unregister(ss)
@@ -439,12 +450,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 
 // serveEcho is the transport benchmark endpoint: see docs/protocol.md.
 func (s *Server) serveEcho(w http.ResponseWriter, r *http.Request) {
-	conn := s.upgrade(w, r)
-	if conn == nil {
-		return
-	}
-	ss := newSession(s, conn, r.RemoteAddr)
-	if !s.register(ss) {
+	ss := s.accept(w, r)
+	if ss == nil {
 		return
 	}
 	defer s.unregister(ss)
