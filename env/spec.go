@@ -1,6 +1,7 @@
 package env
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -28,7 +29,7 @@ type Spec struct {
 	ObsDType string `json:"obs_dtype"`
 	// ObsHigh holds the inclusive upper bound of every observation element
 	// (the lower bound is 0): the true bounds of a Gymnasium Box.
-	ObsHigh []uint8 `json:"obs_high"`
+	ObsHigh Bounds `json:"obs_high"`
 	// MaxEpisodeSteps bounds the number of steps of an episode under the
 	// default parameters (truncation included).
 	MaxEpisodeSteps int `json:"max_episode_steps"`
@@ -209,4 +210,40 @@ func (ps *ParamSpec) coerce(v any) (any, error) {
 		return x, nil
 	}
 	return nil, fmt.Errorf("parameter kind %q unknown", ps.Kind)
+}
+
+// Bounds are per-element inclusive bounds of a uint8 tensor, flat. In JSON
+// they are an array of integers (not the base64 string encoding/json gives
+// a []uint8), so that Python and JavaScript readers can use them directly.
+type Bounds []uint8
+
+// MarshalJSON writes the bounds as an array of integers 0..255.
+func (b Bounds) MarshalJSON() ([]byte, error) {
+	out := make([]byte, 0, 2+4*len(b))
+	out = append(out, '[')
+	for i, v := range b {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendUint(out, uint64(v), 10)
+	}
+	return append(out, ']'), nil
+}
+
+// UnmarshalJSON reads an array of integers 0..255; anything else is an
+// error.
+func (b *Bounds) UnmarshalJSON(data []byte) error {
+	var ints []int
+	if err := json.Unmarshal(data, &ints); err != nil {
+		return fmt.Errorf("env: bounds: want an array of integers 0..255: %w", err)
+	}
+	v := make([]uint8, len(ints))
+	for i, x := range ints {
+		if x < 0 || x > 255 {
+			return fmt.Errorf("env: bounds: element %d = %d is outside 0..255", i, x)
+		}
+		v[i] = uint8(x)
+	}
+	*b = v
+	return nil
 }

@@ -276,21 +276,14 @@ func (ss *session) handleHello(c *Control) bool {
 }
 
 // WireSpec is the JSON form of an [env.Spec] in list and made replies: the
-// Spec's fields with obs_high as an array of integers, plus, in a made
-// reply, the session's autoreset mode.
+// Spec's fields (obs_high is an array of integers) plus, in a made reply,
+// the session's autoreset mode.
 type WireSpec struct {
 	*env.Spec
-	ObsHigh       []int  `json:"obs_high"`
 	AutoresetMode string `json:"autoreset_mode,omitempty"`
 }
 
-func wireSpec(s *env.Spec, mode string) WireSpec {
-	hi := make([]int, len(s.ObsHigh))
-	for i, v := range s.ObsHigh {
-		hi[i] = int(v)
-	}
-	return WireSpec{s, hi, mode}
-}
+func wireSpec(s *env.Spec, mode string) WireSpec { return WireSpec{s, mode} }
 
 func (ss *session) handleList() bool {
 	specs := []WireSpec{}
