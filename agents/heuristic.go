@@ -87,28 +87,13 @@ func init() {
 		for b := 0; b < hSquares; b++ {
 			relOff[a][b] = canonOff(b%hCols-a%hCols, b/hCols-a/hCols)
 		}
-		r, c := a/hCols, a%hCols
 		for ns := 0; ns < nSpd; ns++ {
-			slideTo[a][ns] = [4]int8{
-				int8(((r-ns%hRows+hRows)%hRows)*hCols + c),
-				int8(r*hCols + (c+ns)%hCols),
-				int8(((r+ns)%hRows)*hCols + c),
-				int8(r*hCols + (c-ns%hCols+hCols)%hCols),
-			}
-		}
-		for w := 0; w < 2; w++ {
-			m := uint64(1) << a
 			for d := 0; d < 4; d++ {
-				nr, nc := r+[4]int{-1, 0, 1, 0}[d], c+[4]int{0, 1, 0, -1}[d]
-				if w == 1 {
-					nr, nc = (nr+hRows)%hRows, (nc+hCols)%hCols
-				} else if nr < 0 || nr >= hRows || nc < 0 || nc >= hCols {
-					continue
-				}
-				m |= 1 << (nr*hCols + nc)
+				slideTo[a][ns][d] = int8(ge.Slide(a, d, ns))
 			}
-			scanSet[w][a] = m
 		}
+		scanSet[0][a] = ge.ScanSet(a, false)
+		scanSet[1][a] = ge.ScanSet(a, true)
 	}
 	for o := 0; o < nOff; o++ {
 		cx, cy := o%5, o/5

@@ -162,3 +162,18 @@ func squareName(sq int) string {
 }
 
 func popcount(b uint64) int { return bits.OnesCount64(b) }
+
+// Slide returns the square (0..47) reached from square sq by a Warp Slide
+// of n >= 0 squares in direction dir (North, East, South or West), wrapping
+// around the edges (seed: "Movement on the board wraps around").
+func Slide(sq, dir, n int) int { return slideSquare(sq, dir, n) }
+
+// ScanSet returns, as a 48-bit board set, the squares scanned from square
+// sq after a slide: sq itself and its orthogonal neighbours, across the
+// board edges only when wrap is true (the scan_wrap parameter).
+func ScanSet(sq int, wrap bool) uint64 {
+	if wrap {
+		return scanTables[1][sq]
+	}
+	return scanTables[0][sq]
+}
