@@ -7,7 +7,24 @@ EPISODES ?= 1000000
 SEED     ?= 0
 OUT      ?= datasets/out/$(ENV)-$(AGENT)
 
-.PHONY: all build run test test-go vet bench clean
+# Python side (`make venv`, `make test-python`): the client, its tests and the
+# training notebook run in VENV. TORCH picks where PyTorch comes from:
+#   auto   (default) Debian's python3-torch when SYS_PYTHON can import it, or can
+#          be made to (apt-get, only as root); otherwise the PyPI wheel
+#   debian Debian's python3-torch through a --system-site-packages venv of
+#          SYS_PYTHON (bookworm: torch 1.13.1, 152 MB download, ~0.8 GB on disk),
+#          with OpenBLAS (libopenblas0-pthread: without it torch falls back
+#          to the reference BLAS and trains ~20x slower)
+#   pypi   the PyPI wheel in a plain venv of PYTHON (~3 GB of CUDA libraries
+#          downloaded, ~5.4 GB on disk, though only the CPU is used here)
+#   none   no torch (the notebook test then skips)
+PYTHON     ?= python3
+SYS_PYTHON ?= /usr/bin/python3
+VENV       ?= .venv
+TORCH      ?= auto
+VENV_STAMP := $(VENV)/.galaxygym-installed
+
+.PHONY: all build run test test-go test-python venv notebook vet bench clean
 
 all: build
 
@@ -19,7 +36,7 @@ build:
 run: build
 	$(BIN) generate --env $(ENV) --agent $(AGENT) --episodes $(EPISODES) --seed $(SEED) --out $(OUT)
 
-test: vet test-go
+test: vet test-go test-python
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -29,9 +46,63 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
+# Creates VENV and installs ./python[test] and torch (see TORCH above); the
+# stamp file makes a second run a no-op until python/pyproject.toml changes.
+venv: $(VENV_STAMP)
+
+$(VENV_STAMP): python/pyproject.toml
+	@set -e; torch="$(TORCH)"; \
+	debian_ok() { [ -x "$(SYS_PYTHON)" ] && "$(SYS_PYTHON)" -c 'import torch, ensurepip' 2>/dev/null; }; \
+	if [ "$$torch" = auto ] || [ "$$torch" = debian ]; then \
+	  need=""; debian_ok || need="python3-torch python3-venv"; \
+	  if command -v dpkg-query >/dev/null && ! dpkg-query -W -f '$${Status}' libopenblas0-pthread 2>/dev/null | grep -q 'ok installed'; then \
+	    need="$$need libopenblas0-pthread"; \
+	  fi; \
+	  if [ -n "$$need" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "venv: apt-get install $$need"; \
+	    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	      --no-install-recommends $$need >/dev/null || echo "venv: apt-get failed"; \
+	  fi; \
+	  if debian_ok; then torch=debian; \
+	  elif [ "$$torch" = debian ]; then echo "venv: TORCH=debian but $(SYS_PYTHON) cannot import torch (as root: apt-get install python3-torch python3-venv libopenblas0-pthread)"; exit 1; \
+	  else torch=pypi; fi; \
+	fi; \
+	echo "venv: $(VENV) with torch from $$torch"; \
+	if [ "$$torch" = debian ]; then \
+	  "$(SYS_PYTHON)" -m venv --clear --system-site-packages $(VENV); \
+	  pins=""; \
+	  if [ "$$("$(SYS_PYTHON)" -c 'import numpy; print(numpy.__version__.split(".")[0])')" = 1 ]; then \
+	    pins="numpy<2 pyarrow<26"; \
+	  fi; \
+	  $(VENV)/bin/python -m pip install -q -e './python[test,train]' $$pins; \
+	elif [ "$$torch" = pypi ]; then \
+	  $(PYTHON) -m venv --clear $(VENV); \
+	  $(VENV)/bin/python -m pip install -q -e './python[test,train]'; \
+	else \
+	  $(PYTHON) -m venv --clear $(VENV); \
+	  $(VENV)/bin/python -m pip install -q -e './python[test]'; \
+	fi; \
+	$(VENV)/bin/python -c 'import galaxygym, nbclient, matplotlib; print("venv: ok")'; \
+	echo "$$torch" > $@
+
+# The Python tests (client, vector env, the training notebook at a small
+# budget) against the freshly built server.
+test-python: build venv
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) $(VENV)/bin/python -m pytest -q python/tests
+
+# Runs the training notebook at its full budget (about 10 minutes on 2 cores);
+# the executed copy, the learning curve and the weights land in notebooks/out/.
+notebook: build venv
+	mkdir -p notebooks/out
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) $(VENV)/bin/python -c 'import nbformat, nbclient; \
+	nb = nbformat.read("notebooks/train_galaxy_express.ipynb", as_version=4); \
+	nbclient.NotebookClient(nb, timeout=None, kernel_name="python3", resources={"metadata": {"path": "notebooks"}}).execute(); \
+	nbformat.write(nb, "notebooks/out/train_galaxy_express.ipynb")'
+	@echo "notebook: notebooks/out/{train_galaxy_express.ipynb,learning_curve.png,results.json,policy.pt,policy.npz}"
+
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./agents/... ./datasets/...
 
 clean:
-	rm -rf bin datasets/out
+	rm -rf bin datasets/out $(VENV)
