@@ -243,19 +243,21 @@ func DecodeStepRequest(msg []byte, actions []int32) error {
 
 // Control message types (the "type" field of a JSON text frame).
 const (
-	MsgHello    = "hello"     // both ways: version handshake
-	MsgList     = "list"      // client: list environments; reply "envs"
-	MsgEnvs     = "envs"      // server: the registered specs
-	MsgMake     = "make"      // client: build the batch; reply "made"
-	MsgMade     = "made"      // server: the session's spec and layout
-	MsgReset    = "reset"     // client: reset (all or masked); binary reply
-	MsgRender   = "render"    // client: text boards; reply "render"
-	MsgGetState = "get_state" // client: an environment's snapshot; reply "state"
-	MsgState    = "state"     // server: the snapshot
-	MsgInfo     = "info"      // client: full episode infos; reply "info"
-	MsgClose    = "close"     // client: end the session; reply "closed"
-	MsgClosed   = "closed"    // server: acknowledges close, then closes 1000
-	MsgError    = "error"     // server: a typed error
+	MsgHello    = "hello"       // both ways: version handshake
+	MsgList     = "list"        // client: list environments; reply "envs"
+	MsgEnvs     = "envs"        // server: the registered specs
+	MsgMake     = "make"        // client: build the batch; reply "made"
+	MsgMade     = "made"        // server: the session's spec and layout
+	MsgReset    = "reset"       // client: reset (all or masked); binary reply
+	MsgRender   = "render"      // client: text boards; reply "render"
+	MsgGetState = "get_state"   // client: an environment's snapshot; reply "state"
+	MsgState    = "state"       // server: the snapshot
+	MsgInfo     = "info"        // client: full episode infos; reply "info"
+	MsgObserve  = "observe"     // client: one player's observation of one env; reply "observation"
+	MsgObs      = "observation" // server: the observation
+	MsgClose    = "close"       // client: end the session; reply "closed"
+	MsgClosed   = "closed"      // server: acknowledges close, then closes 1000
+	MsgError    = "error"       // server: a typed error
 )
 
 // Control is a decoded client control message. Fields not used by a
@@ -278,6 +280,8 @@ type Control struct {
 	// render, info: the environments (absent: all); get_state: one.
 	Indices []int `json:"indices,omitempty"`
 	Index   *int  `json:"index,omitempty"`
+	// observe: the player whose view of environment Index is wanted.
+	Player *int `json:"player,omitempty"`
 }
 
 // ResetOptions are the options of a reset message.
@@ -309,7 +313,7 @@ func DecodeControl(data []byte) (*Control, error) {
 		return nil, errorf(CodeMalformed, "malformed control message: data after the JSON object")
 	}
 	switch c.Type {
-	case MsgHello, MsgList, MsgMake, MsgReset, MsgRender, MsgGetState, MsgInfo, MsgClose:
+	case MsgHello, MsgList, MsgMake, MsgReset, MsgRender, MsgGetState, MsgInfo, MsgObserve, MsgClose:
 	case "":
 		return nil, errorf(CodeMalformed, `control message has no "type"`)
 	default:

@@ -83,6 +83,7 @@ func FuzzDecodeControl(f *testing.F) {
 		`{"type":"reset","options":{"state":{"env":"galaxy-express-v1","state":{}}}}`,
 		`{"type":"render","indices":[0,2]}`,
 		`{"type":"get_state","index":1}`,
+		`{"type":"observe","index":1,"player":0}`,
 		`{"type":"close"}`,
 		`{"type":1}`,
 		`[]`,
@@ -100,7 +101,7 @@ func FuzzDecodeControl(f *testing.F) {
 			return
 		}
 		switch c.Type {
-		case MsgHello, MsgList, MsgMake, MsgReset, MsgRender, MsgGetState, MsgInfo, MsgClose:
+		case MsgHello, MsgList, MsgMake, MsgReset, MsgRender, MsgGetState, MsgInfo, MsgObserve, MsgClose:
 		default:
 			t.Fatalf("accepted type %q", c.Type)
 		}

@@ -316,6 +316,28 @@ func getState(t *testing.T, c *websocket.Conn, i int) string {
 	return string(b)
 }
 
+func TestObserveAnswersAPlayersView(t *testing.T) {
+	_, url := startServer(t, Config{})
+	c, m := openSession(t, url, 2, "")
+	r := decodeReply(t, resetSeeds(t, c, 4, 5), m.Layout)
+	for i := 0; i < 2; i++ {
+		sendJSON(t, c, map[string]any{"type": "observe", "index": i, "player": 0})
+		msg := recvJSON(t, c)
+		if msg["type"] != MsgObs || msg["index"] != float64(i) || msg["player"] != 0.0 {
+			t.Fatalf("observe reply %v", msg)
+		}
+		got := msg["obs"].([]any)
+		if len(got) != len(r.obs[i]) {
+			t.Fatalf("observe: %d bytes, want %d", len(got), len(r.obs[i]))
+		}
+		for k, v := range got {
+			if uint8(v.(float64)) != r.obs[i][k] {
+				t.Fatalf("env %d: observe byte %d = %v, the step reply has %d", i, k, v, r.obs[i][k])
+			}
+		}
+	}
+}
+
 func TestIllegalActionLeavesStateUnchanged(t *testing.T) {
 	_, url := startServer(t, Config{})
 	c, m := openSession(t, url, 3, "")
@@ -453,6 +475,9 @@ func TestBadMessages(t *testing.T) {
 		{`{"type":"render","indices":[2]}`, CodeBadRequest},
 		{`{"type":"get_state"}`, CodeBadRequest},
 		{`{"type":"get_state","index":-1}`, CodeBadRequest},
+		{`{"type":"observe","index":0}`, CodeBadRequest},
+		{`{"type":"observe","index":2,"player":0}`, CodeBadRequest},
+		{`{"type":"observe","index":0,"player":1}`, CodeBadRequest},
 	} {
 		sendRaw(t, c, tc.msg)
 		expectError(t, c, tc.code)

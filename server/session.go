@@ -240,6 +240,8 @@ func (ss *session) handle(mt int, msg []byte) bool {
 		return ss.handleInfo(c)
 	case MsgGetState:
 		return ss.handleGetState(c)
+	case MsgObserve:
+		return ss.handleObserve(c)
 	case MsgClose:
 		ss.writeJSON(map[string]string{"type": MsgClosed})
 		ss.closeAndDrain(websocket.CloseNormalClosure, "")
@@ -427,6 +429,36 @@ func (ss *session) handleInfo(c *Control) bool {
 		infos[k] = in.AppendJSON(nil)
 	}
 	return ss.writeJSON(map[string]any{"type": MsgInfo, "infos": infos})
+}
+
+// handleObserve answers one player's observation of one environment, for
+// clients (PettingZoo's AEC observe) that need the view of a player who is
+// not the one to act; the step reply carries only the acting player's.
+func (ss *session) handleObserve(c *Control) bool {
+	if ss.b == nil {
+		return ss.sendError(errorf(CodeNotMade, "observe before make"))
+	}
+	if c.Index == nil || c.Player == nil {
+		return ss.sendError(errorf(CodeBadRequest, `observe needs "index" and "player"`))
+	}
+	i, p := *c.Index, *c.Player
+	if i < 0 || i >= ss.b.lay.N {
+		return ss.sendError(errorf(CodeBadRequest, "index %d out of range [0, %d)", i, ss.b.lay.N))
+	}
+	if p < 0 || p >= ss.b.lay.P {
+		return ss.sendError(errorf(CodeBadRequest, "player %d out of range [0, %d)", p, ss.b.lay.P))
+	}
+	obs := make([]uint8, ss.b.lay.O)
+	if err := ss.b.envs[i].Observe(p, obs); err != nil {
+		perr := fromEnvError(err)
+		perr.Index = i
+		return ss.sendError(perr)
+	}
+	ints := make([]int, len(obs)) // a JSON array of numbers, not base64
+	for k, v := range obs {
+		ints[k] = int(v)
+	}
+	return ss.writeJSON(map[string]any{"type": MsgObs, "index": i, "player": p, "obs": ints})
 }
 
 func (ss *session) handleGetState(c *Control) bool {

@@ -36,12 +36,13 @@ from .errors import (
     VersionMismatchError,
 )
 from .vector import GalaxyGymVectorEnv
+from .aec import GalaxyGymAECEnv
 
 __version__ = "0.1.0"
 
 __all__ = [
     "make", "make_vec", "list_envs", "episode_seed",
-    "GalaxyGymEnv", "GalaxyGymVectorEnv", "Session", "Layout", "Reply",
+    "aec_env", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
     "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
     "GalaxyGymError", "ServerError", "IllegalActionError", "EpisodeOverError", "NotResetError",
     "UnknownEnvError", "InvalidParamError", "BadRequestError", "BadStateError", "TooManyEnvsError",
@@ -64,6 +65,13 @@ def make_vec(env_id: str, num_envs: int, url: str = DEFAULT_URL,
     API; see :class:`GalaxyGymVectorEnv` (its keyword arguments render_mode,
     copy, token and timeout are accepted here too)."""
     return GalaxyGymVectorEnv(env_id, num_envs, url=url, autoreset_mode=autoreset_mode, **params)
+
+
+def aec_env(env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, **params: Any) -> GalaxyGymAECEnv:
+    """One environment with the PettingZoo AEC API (a ``pettingzoo.AECEnv``;
+    agents ``"player_0"`` ...); see :class:`GalaxyGymAECEnv`. Works for every
+    environment, one player or many, so one client loop fits all."""
+    return GalaxyGymAECEnv(env_id, url=url, render_mode=render_mode, **params)
 
 
 def list_envs(url: str = DEFAULT_URL, token: str | None = None) -> list[dict[str, Any]]:

@@ -1,0 +1,100 @@
+"""galaxygym.aec_env: the PettingZoo AEC API, checked by PettingZoo's own
+api_test and by full games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo import AECEnv
+from pettingzoo.test import api_test
+
+import galaxygym
+from conftest import ENV_ID
+
+
+@pytest.fixture
+def aec(server):
+    env = galaxygym.aec_env(ENV_ID, url=server.url)
+    yield env
+    env.close()
+
+
+def test_is_a_pettingzoo_aec_env(aec):
+    assert isinstance(aec, AECEnv)
+    assert aec.possible_agents == ["player_0"]
+    space = aec.observation_space("player_0")
+    assert space["observation"].shape == (503,) and space["observation"].dtype == np.uint8
+    assert space["action_mask"].shape == (56,)
+    assert aec.action_space("player_0").n == 56
+
+
+def test_pettingzoo_api_test(aec):
+    api_test(aec, num_cycles=200)
+
+
+def play(env, seed, rng):
+    env.reset(seed=seed)
+    total, steps, last = 0.0, 0, None
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        total += reward
+        if terminated or truncated:
+            last = (obs, info)
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert env.observation_space(agent).contains(obs)
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+    return total, steps, last
+
+
+def test_full_games_match_the_gymnasium_env(server):
+    """A game through aec_env is the same game as through make: same
+    observations, rewards summing to the score, same outcome."""
+    rng = np.random.default_rng(1)
+    with galaxygym.aec_env(ENV_ID, url=server.url) as aec, galaxygym.make(ENV_ID, url=server.url) as gym_env:
+        for seed in range(5):
+            aec.reset(seed=seed)
+            obs, info = gym_env.reset(seed=seed)
+            total = 0.0
+            for agent in aec.agent_iter():
+                o, reward, terminated, truncated, ainfo = aec.last()
+                total += reward
+                if terminated or truncated:
+                    assert ainfo["outcome"] in ("win", "loss", "truncated")
+                    assert ainfo["outcome"] == info["outcome"]
+                    assert total == pytest.approx(info["score"])
+                    aec.step(None)
+                    continue
+                np.testing.assert_array_equal(o["observation"], obs)
+                np.testing.assert_array_equal(o["action_mask"], info["action_mask"])
+                a = int(rng.choice(np.flatnonzero(o["action_mask"])))
+                aec.step(a)
+                obs, _, _, _, info = gym_env.step(a)
+            assert aec.agents == []
+
+
+def test_deterministic_by_seed(server):
+    with galaxygym.aec_env(ENV_ID, url=server.url) as env:
+        a = play(env, 11, np.random.default_rng(3))
+        b = play(env, 11, np.random.default_rng(3))
+    assert a[0] == b[0] and a[1] == b[1]
+    np.testing.assert_array_equal(a[2][0]["observation"], b[2][0]["observation"])
+
+
+def test_illegal_action_raises_and_changes_nothing(aec):
+    aec.reset(seed=2)
+    obs = aec.observe("player_0")
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(galaxygym.IllegalActionError):
+        aec.step(bad)
+    after = aec.observe("player_0")
+    np.testing.assert_array_equal(after["observation"], obs["observation"])
+    assert aec.agent_selection == "player_0" and not aec.terminations["player_0"]
+
+
+def test_dead_agent_must_step_none(aec):
+    total, steps, last = play(aec, 4, np.random.default_rng(0))
+    assert steps > 0 and last is not None
+    assert not last[0]["action_mask"].any()  # no legal action once over
