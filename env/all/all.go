@@ -3,5 +3,6 @@
 package all
 
 import (
-	_ "github.com/galaxygym/galaxygym/env/galaxyexpress" // galaxy-express-v1
+	_ "github.com/galaxygym/galaxygym/env/galaxyexpress"  // galaxy-express-v1
+	_ "github.com/galaxygym/galaxygym/env/galaxyfighters" // galaxy-fighters-v1, -3p-v1, -2p-v1
 )

@@ -1,0 +1,241 @@
+package galaxyfighters
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// The registered ids: one per number of players, because env.Spec fixes
+// NumPlayers per id (see doc.go).
+const (
+	ID   = "galaxy-fighters-v1"    // 4 players, one ship each
+	ID3P = "galaxy-fighters-3p-v1" // 3 players; the fourth ship passes round
+	ID2P = "galaxy-fighters-2p-v1" // 2 players, two ships each
+)
+
+// DefaultMaxTurns is the default truncation limit in ship turns.
+const DefaultMaxTurns = 200
+
+// MaxEpisodeSteps bounds an episode under the default parameters: twelve
+// setup choices, at most seven steps a turn (a refit's two choices and five
+// commands) and at most 40 spill-over choices (each fills an invader space).
+const MaxEpisodeSteps = 3*NumSeats + 7*DefaultMaxTurns + NumSeats*maxInvaders
+
+// Game is the Galaxy Fighters rules for a number of players.
+type Game struct{ players int }
+
+func init() {
+	env.Register(Game{4})
+	env.Register(Game{3})
+	env.Register(Game{2})
+}
+
+var specs = [5]*env.Spec{2: buildSpec(2), 3: buildSpec(3), 4: buildSpec(4)}
+
+// IDFor returns the id of the game for 2-4 players.
+func IDFor(players int) string {
+	switch players {
+	case 2:
+		return ID2P
+	case 3:
+		return ID3P
+	}
+	return ID
+}
+
+// ActionNames lists the action names, index = action.
+var ActionNames = func() []string {
+	n := make([]string, NumActions)
+	for w := 0; w < numWeapons; w++ {
+		n[ActionWeapon+w] = "weapon-" + WeaponNames[w]
+	}
+	for b := 0; b < numBonusTiles; b++ {
+		n[ActionBonus+b] = "bonus-" + faceCodes[b]
+	}
+	for e := 0; e < numEngines; e++ {
+		n[ActionEngine+e] = "engine-" + EngineNames[e]
+	}
+	n[ActionFire] = "fire"
+	for m := 0; m < 8; m++ {
+		n[ActionMove+m] = "move-" + MoveNames[m]
+	}
+	n[ActionUseWeapon] = "use-weapon"
+	for z := 4; z <= 8; z++ {
+		n[ActionMissile+z-4] = fmt.Sprintf("missile-zone-%d", z)
+	}
+	n[ActionSDS] = "shielded-defense"
+	n[ActionDeflector] = "deflector"
+	for z := 1; z <= 3; z++ {
+		for c := 1; c <= 5; c++ {
+			n[ActionWarp+(z-1)*5+c-1] = fmt.Sprintf("warp-zone-%d-col-%d", z, c)
+		}
+	}
+	n[ActionEndTurn] = "end-turn"
+	n[ActionSpill] = "spill-left"
+	n[ActionSpill+1] = "spill-right"
+	return n
+}()
+
+var missionNames = []string{"rookie", "expert", "ace"}
+
+func buildSpec(players int) *env.Spec {
+	id := IDFor(players)
+	return &env.Spec{
+		ID:              id,
+		Name:            "Galaxy Fighters",
+		NumPlayers:      players,
+		ActionNames:     ActionNames,
+		ObsShape:        []int{ObsSize},
+		ObsDType:        "uint8",
+		ObsHigh:         obsHigh(),
+		MaxEpisodeSteps: MaxEpisodeSteps,
+		RewardRange:     [2]float64{-1 - maxShaping, 1 + maxShaping},
+		ReturnRange:     [2]float64{-1, 1},
+		Params: []env.ParamSpec{
+			{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
+				Doc: "truncate the episode after this many ship turns"},
+			{Name: "mission", Kind: env.String, Default: "expert", Choices: missionNames,
+				Doc: "difficulty: rookie (3 districts, 3 backup ships, 15 spawn cards), expert (2, 3, 20), ace (1, 2, 25)"},
+			{Name: "districts_to_lose", Kind: env.Int, Default: 0, Min: 0, Max: 4,
+				Doc: "custom mix: invaded districts that lose the game (0: the mission's)"},
+			{Name: "backup_ships", Kind: env.Int, Default: -1, Min: -1, Max: maxBackup,
+				Doc: "custom mix: ship cards in the shipyard (-1: the mission's)"},
+			{Name: "spawn_deck", Kind: env.Int, Default: 0, Min: 0, Max: maxDeckSize,
+				Doc: "custom mix: spawn deck size (0: the mission's)"},
+			{Name: "invader_spaces", Kind: env.Int, Default: 10, Min: 6, Max: maxInvaders,
+				Doc: "invader spaces beside each district (the seed says 10, and later 6)"},
+			{Name: "win_on", Kind: env.String, Default: "clear", Choices: []string{"clear", "last_card"},
+				Doc: "win once the spawn deck is exhausted and no alien is left (clear), or at the end of the turn that drew the last card (last_card)"},
+			{Name: "shaping", Kind: env.Float, Default: 0.0, Min: 0, Max: 0.1,
+				Doc: "dense reward to every player per step: shaping * (aliens destroyed - aliens invading), clipped to [-0.5, 0.5]"},
+		},
+		Description: fmt.Sprintf("Galaxy Fighters (Gamey, 2024), cooperative, %d players: four hero ships defend the four "+
+			"districts of Galaxy City against waves of Exovon aliens spawned from a deck of cards; roll command dice to "+
+			"fire, move and use weapon systems and ship specials; win by outlasting the spawn deck.", players),
+	}
+}
+
+// Config is a resolved parameter set, for ParsePosition.
+type Config struct{ c *config }
+
+// DefaultConfig returns the default parameters for players (2-4).
+func DefaultConfig(players int) *Config {
+	p, err := specs[players].Resolve(nil)
+	if err != nil {
+		panic(err)
+	}
+	return NewConfig(players, p)
+}
+
+// NewConfig resolves the game parameters for players.
+func NewConfig(players int, p env.Params) *Config {
+	m := Missions[1]
+	for _, x := range Missions {
+		if x.Name == p.Str("mission") {
+			m = x
+		}
+	}
+	c := &config{players: players, mission: m.Name, districtsToLose: m.DistrictsToLose, backup: m.BackupShips,
+		deckSize: m.SpawnDeck, invaderCap: p.Int("invader_spaces"), winOnClear: p.Str("win_on") == "clear",
+		shaping: p.Float("shaping")}
+	if v := p.Int("districts_to_lose"); v > 0 {
+		c.districtsToLose = v
+	}
+	if v := p.Int("backup_ships"); v >= 0 {
+		c.backup = v
+	}
+	if v := p.Int("spawn_deck"); v > 0 {
+		c.deckSize = v
+	}
+	return &Config{c}
+}
+
+// Spec returns the environment description.
+func (g Game) Spec() *env.Spec { return specs[g.players] }
+
+// NewState deals a new game from seed.
+func (g Game) NewState(p env.Params, seed uint64) env.State {
+	return newState(NewConfig(g.players, p).c, seed)
+}
+
+type stateJSON struct {
+	Position string `json:"position"`
+}
+
+// MarshalJSON serializes the state as {"position": notation}.
+func (s *State) MarshalJSON() ([]byte, error) { return json.Marshal(stateJSON{s.Position()}) }
+
+// LoadState reads a state written by MarshalJSON.
+func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
+	var j stateJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, &env.StateError{Env: IDFor(g.players), Reason: "malformed state", Err: err}
+	}
+	s, err := ParsePosition(j.Position, NewConfig(g.players, p))
+	if err != nil {
+		return nil, &env.StateError{Env: IDFor(g.players), Reason: "invalid position", Err: err}
+	}
+	return s, nil
+}
+
+// Info fills the episode statistics.
+func (s *State) Info(dst *env.Info) {
+	switch s.outcome {
+	case won:
+		dst.Outcome, dst.Score = env.OutcomeWin, 1
+	case lost:
+		dst.Outcome, dst.Score = env.OutcomeLoss, -1
+	default:
+		dst.Outcome, dst.Score = env.OutcomeOngoing, 0
+	}
+	dst.Stats = append(dst.Stats,
+		env.Stat{Name: "aliens_destroyed", Value: float64(s.destroyed)},
+		env.Stat{Name: "crashes", Value: float64(s.crashes)},
+		env.Stat{Name: "invasions", Value: float64(s.invasions)},
+		env.Stat{Name: "districts_invaded", Value: float64(s.DistrictsInvaded())},
+		env.Stat{Name: "ships_lost", Value: float64(s.shipsLost)},
+		env.Stat{Name: "turns", Value: float64(s.turns)},
+		env.Stat{Name: "spawn_left", Value: float64(s.deckN)},
+		env.Stat{Name: "shipyard_left", Value: float64(s.yardN)},
+		env.Stat{Name: "aliens_on_board", Value: float64(s.aliens)},
+	)
+	dst.Labels = append(dst.Labels, env.Label{Name: "mission", Value: s.cfg.mission})
+}
+
+// String renders the position (global frame, Rocketown at the bottom),
+// without hidden information.
+func (s *State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Galaxy Fighters (%s), turn %d, %s: seat %d %s, player %d\n", s.cfg.mission, s.turns+1,
+		PhaseNames[s.phase], s.cur, SeatNames[s.cur], s.CurrentPlayer())
+	for r := 0; r < Side; r++ {
+		var line strings.Builder
+		for c := 0; c < Side; c++ {
+			t := s.cellToken(r*Side + c)
+			if t == "#" {
+				t = " "
+			}
+			fmt.Fprintf(&line, "%-5s", t)
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	for k := range s.ships {
+		sh := &s.ships[k]
+		fmt.Fprintf(&b, "seat %d %-10s %-10s %-11s %-10s bonus %-7s invaders %d/%d\n", k, SeatNames[k], ModelNames[sh.model],
+			codeOf(WeaponNames[:], sh.weapon), codeOf(EngineNames[:], sh.engine), codeOf(faceCodes[:], sh.bonus),
+			s.invaders[k], s.cfg.invaderCap)
+	}
+	fmt.Fprintf(&b, "commands fire %d move %d special %d fire-or-special %d (used %d); spawn deck %d, shipyard %d, aliens %d",
+		s.pool[FaceFire], s.pool[FaceMove], s.pool[FaceSpecial], s.pool[FaceWild], s.used, s.deckN, s.yardN, s.aliens)
+	if s.outcome == won {
+		b.WriteString("; won")
+	} else if s.outcome == lost {
+		b.WriteString("; lost")
+	}
+	b.WriteByte('\n')
+	return b.String()
+}

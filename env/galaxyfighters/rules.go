@@ -1,0 +1,558 @@
+package galaxyfighters
+
+// Actions: one Discrete space for every phase.
+const (
+	ActionWeapon    = 0  // + WideBeam, LaserBeam, SpreadShot (setup/refit)
+	ActionBonus     = 3  // + FaceFire, FaceMove, FaceSpecial (setup)
+	ActionEngine    = 6  // + Thrusters, Deflector, WarpDrive (setup/refit)
+	ActionFire      = 9  // Fire: the closest alien in the ship's column
+	ActionMove      = 10 // + direction 0-7 (n, ne, e, se, s, sw, w, nw)
+	ActionUseWeapon = 18 // Special: the ship's weapon system
+	ActionMissile   = 19 // + zone-4 (zones 4-8): Astro Wing's Missile Command
+	ActionSDS       = 24 // Phalanx: a Shielded Defense System tile ahead
+	ActionDeflector = 25 // engine: Deflector shield
+	ActionWarp      = 26 // + (zone-1)*5 + col-1: engine Warp Drive to zone 1-3, col 1-5
+	ActionEndTurn   = 41 // end the command phase (then the approach)
+	ActionSpill     = 42 // + 0 left, 1 right: where a spilling alien goes
+	NumActions      = 44
+)
+
+// LegalMask writes the legal actions.
+func (s *State) LegalMask(dst []uint8) int {
+	clear(dst[:NumActions])
+	n := 0
+	set := func(a int) { dst[a] = 1; n++ }
+	sh := &s.ships[s.cur]
+	switch s.phase {
+	case PhaseWeapon:
+		for w := 0; w < numWeapons; w++ {
+			set(ActionWeapon + w)
+		}
+	case PhaseBonus:
+		for b := 0; b < numBonusTiles; b++ {
+			set(ActionBonus + b)
+		}
+	case PhaseEngine:
+		for _, e := range ModelEngines[sh.model] {
+			set(ActionEngine + e)
+		}
+	case PhaseCommand:
+		for a := ActionFire; a < ActionEndTurn; a++ {
+			if s.commandLegal(a) {
+				set(a)
+			}
+		}
+		if s.used > 0 || n == 0 {
+			set(ActionEndTurn)
+		}
+	case PhaseSpill:
+		set(ActionSpill)
+		set(ActionSpill + 1)
+	}
+	return n
+}
+
+func (s *State) specials() int { return int(s.pool[FaceSpecial] + s.pool[FaceWild]) }
+
+// commandLegal reports whether command action a (ActionFire..ActionWarp)
+// is legal: its symbols are available and it has an effect.
+func (s *State) commandLegal(a int) bool {
+	seat := int(s.cur)
+	sh := &s.ships[seat]
+	switch {
+	case a == ActionFire:
+		return s.pool[FaceFire]+s.pool[FaceWild] > 0 && s.fireTarget(seat) >= 0
+	case a < ActionUseWeapon:
+		if s.pool[FaceMove] == 0 && (sh.engine != Thrusters || s.specials() == 0) {
+			return false
+		}
+		n := neighbour(seat, int(sh.cell), a-ActionMove)
+		return n >= 0 && s.free(n)
+	case a == ActionUseWeapon:
+		return s.specials() >= costWeapon && s.weaponHits(seat, false)
+	case a < ActionSDS:
+		return sh.model == AstroWing && s.specials() >= costMissile && s.missileHits(seat, a-ActionMissile+4, false)
+	case a == ActionSDS:
+		if sh.model != Phalanx || s.specials() < costSDS || (sh.sds[0] >= 0 && sh.sds[1] >= 0) {
+			return false
+		}
+		n := neighbour(seat, int(sh.cell), 0)
+		return n >= 0 && s.free(n)
+	case a == ActionDeflector:
+		return sh.engine == Deflector && !sh.shielded && s.specials() >= costDeflector
+	default: // warp
+		if sh.engine != WarpDrive || s.specials() < costWarp {
+			return false
+		}
+		k := a - ActionWarp
+		return s.free(AtmCell(seat, k/5+1, k%5+1))
+	}
+}
+
+// Apply plays a legal action.
+func (s *State) Apply(action int, rewards []float64) {
+	destroyed, invasions := s.destroyed, s.invasions
+	sh := &s.ships[s.cur]
+	switch s.phase {
+	case PhaseWeapon:
+		sh.weapon = int8(action - ActionWeapon)
+		s.setupNext()
+	case PhaseBonus:
+		sh.bonus = int8(action - ActionBonus)
+		s.setupNext()
+	case PhaseEngine:
+		sh.engine = int8(action - ActionEngine)
+		s.setupNext()
+	case PhaseCommand:
+		if action == ActionEndTurn {
+			s.endCommand()
+		} else {
+			s.command(action)
+			s.used++
+			if s.pool == [numFaces]int8{} {
+				s.endCommand()
+			} else if s.cfg.winOnClear && s.deckN == 0 && s.aliens == 0 {
+				s.end(won)
+			}
+		}
+	case PhaseSpill:
+		src := int(s.spillSrc)
+		s.spill[src]--
+		s.invaders[(src+1+2*(action-ActionSpill))%NumSeats]++
+		s.resolveSpills()
+	}
+	r := 0.0
+	if s.cfg.shaping != 0 {
+		r = s.cfg.shaping * float64(int(s.destroyed-destroyed)-int(s.invasions-invasions))
+		r = min(max(r, -maxShaping), maxShaping)
+	}
+	switch {
+	case s.phase == PhaseOver && s.outcome == won:
+		r++
+	case s.phase == PhaseOver && s.outcome == lost:
+		r--
+	}
+	if r != 0 {
+		for i := range rewards {
+			rewards[i] += r
+		}
+	}
+}
+
+// maxShaping bounds the shaping part of one step's reward.
+const maxShaping = 0.5
+
+// Truncate pays nothing: the team neither won nor lost.
+func (s *State) Truncate(rewards []float64) {}
+
+func (s *State) end(outcome int8) {
+	s.outcome = outcome
+	s.phase = PhaseOver
+}
+
+// setupNext moves to the next setup decision, then to the game.
+func (s *State) setupNext() {
+	sh := &s.ships[s.cur]
+	switch {
+	case sh.weapon < 0:
+		s.phase = PhaseWeapon
+	case sh.bonus < 0:
+		s.phase = PhaseBonus
+	case sh.engine < 0:
+		s.phase = PhaseEngine
+	case !s.started && s.cur < NumSeats-1:
+		s.cur++
+		s.phase = PhaseWeapon
+	case !s.started:
+		s.started = true
+		s.cur = 0
+		s.beginTurn()
+	default:
+		s.spawnAndRoll()
+	}
+}
+
+// beginTurn starts the turn of ship s.cur: shields end, a replaced ship is
+// refitted, then spawn and command.
+func (s *State) beginTurn() {
+	sh := &s.ships[s.cur]
+	sh.shielded = false
+	if sh.weapon < 0 || sh.engine < 0 {
+		s.setupNext()
+		return
+	}
+	s.spawnAndRoll()
+}
+
+// spawnAndRoll plays the spawn phase and rolls the command dice.
+func (s *State) spawnAndRoll() {
+	s.card = -1
+	if s.deckN > 0 {
+		s.deckN--
+		s.card = s.deck[s.deckN]
+		s.placeCard(int(s.card), int(s.cur))
+	}
+	s.pool = [numFaces]int8{}
+	for i := 0; i < numDice; i++ {
+		s.pool[DieFaces[s.intN(len(DieFaces))]]++
+	}
+	s.pool[s.ships[s.cur].bonus]++
+	s.used = 0
+	s.phase = PhaseCommand
+}
+
+// spend uses n symbols of face (Fire: Fire then wild; Special: Special
+// then wild; Move: Move, then Special then wild through Thrusters).
+func (s *State) spend(face, n int) {
+	for ; n > 0; n-- {
+		switch {
+		case s.pool[face] > 0:
+			s.pool[face]--
+		case face == FaceMove && s.pool[FaceSpecial] > 0:
+			s.pool[FaceSpecial]--
+		default:
+			s.pool[FaceWild]--
+		}
+	}
+}
+
+// command plays a command action.
+func (s *State) command(a int) {
+	seat := int(s.cur)
+	sh := &s.ships[seat]
+	switch {
+	case a == ActionFire:
+		s.spend(FaceFire, 1)
+		s.hitTop(s.fireTarget(seat))
+	case a < ActionUseWeapon:
+		s.spend(FaceMove, 1)
+		s.moveShip(seat, neighbour(seat, int(sh.cell), a-ActionMove))
+	case a == ActionUseWeapon:
+		s.spend(FaceSpecial, costWeapon)
+		s.weaponHits(seat, true)
+	case a < ActionSDS:
+		s.spend(FaceSpecial, costMissile)
+		s.missileHits(seat, a-ActionMissile+4, true)
+	case a == ActionSDS:
+		s.spend(FaceSpecial, costSDS)
+		i := 0
+		if sh.sds[0] >= 0 {
+			i = 1
+		}
+		sh.sds[i] = int8(neighbour(seat, int(sh.cell), 0))
+	case a == ActionDeflector:
+		s.spend(FaceSpecial, costDeflector)
+		sh.shielded = true
+	default:
+		s.spend(FaceSpecial, costWarp)
+		k := a - ActionWarp
+		s.moveShip(seat, AtmCell(seat, k/5+1, k%5+1))
+	}
+}
+
+func (s *State) moveShip(seat, to int) {
+	sh := &s.ships[seat]
+	prev := int(sh.cell)
+	sh.cell = int8(to)
+	if sh.drone >= 0 {
+		s.placeDrone(seat, prev)
+	}
+}
+
+// ray walks from global cell in seat's local direction (dr, dc) and returns
+// the cells it crosses, in order, up to (not including) an SDS tile or the
+// edge, and not beyond local row minRow. It calls f on every cell; f
+// returns false to stop.
+func (s *State) ray(seat, cell, dr, dc, minRow int, f func(c int) bool) {
+	l := Local(seat, cell)
+	r, c := l/Side, l%Side
+	for {
+		r, c = r+dr, c+dc
+		if r < minRow || r >= Side || c < 0 || c >= Side {
+			return
+		}
+		g := Global(seat, r*Side+c)
+		if !onBoard[g] || s.sdsAt(g) {
+			return
+		}
+		if !f(g) {
+			return
+		}
+	}
+}
+
+// firstAlien returns the first cell holding an alien along a ray, or -1.
+func (s *State) firstAlien(seat, cell, dr, dc, minRow int) int {
+	found := -1
+	s.ray(seat, cell, dr, dc, minRow, func(c int) bool {
+		if s.h[c] > 0 {
+			found = c
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// fireTarget is the closest alien straight ahead of seat's ship, up to
+// zone 8, or -1.
+func (s *State) fireTarget(seat int) int {
+	return s.firstAlien(seat, int(s.ships[seat].cell), -1, 0, 3)
+}
+
+// weaponHits reports whether seat's weapon system would hit anything, and
+// fires it when apply is set.
+func (s *State) weaponHits(seat int, apply bool) bool {
+	sh := &s.ships[seat]
+	cell := int(sh.cell)
+	switch sh.weapon {
+	case WideBeam:
+		t := s.fireTarget(seat)
+		if t < 0 {
+			return false
+		}
+		if apply {
+			row := Local(seat, t) / Side
+			for c := 0; c < Side; c++ {
+				if g := Global(seat, row*Side+c); onBoard[g] {
+					s.hitTop(g)
+				}
+			}
+		}
+		return true
+	case LaserBeam:
+		hit := false
+		s.ray(seat, cell, -1, 0, 0, func(c int) bool {
+			if s.h[c] > 0 {
+				hit = true
+				if apply {
+					s.hitTop(c)
+				} else {
+					return false
+				}
+			}
+			return true
+		})
+		return hit
+	default: // SpreadShot
+		var t [3]int
+		for i, dc := range [3]int{0, -1, 1} {
+			t[i] = s.firstAlien(seat, cell, -1, dc, 3)
+		}
+		if t[0] < 0 && t[1] < 0 && t[2] < 0 {
+			return false
+		}
+		if apply {
+			for _, c := range t {
+				if c >= 0 {
+					s.hitTop(c)
+				}
+			}
+		}
+		return true
+	}
+}
+
+// missileHits reports whether Missile Command on zone (4-8) hits anything
+// (the deep-space spaces of that zone only), firing when apply is set.
+func (s *State) missileHits(seat, zone int, apply bool) bool {
+	row := Side - zone
+	hit := false
+	for c := 3; c <= 7; c++ {
+		g := Global(seat, row*Side+c)
+		if s.h[g] > 0 {
+			hit = true
+			if apply {
+				s.hitTop(g)
+			}
+		}
+	}
+	return hit
+}
+
+// endCommand plays the approach phase, the spill-overs, then the turn's end.
+func (s *State) endCommand() {
+	s.pool = [numFaces]int8{}
+	s.approach()
+	s.spillSrc = int8(s.cur)
+	s.resolveSpills()
+}
+
+// approach moves the aliens facing the current seat, zone 1 first, left to
+// right in the seat's view; a stack whose top alien faces the seat
+// frenzies: every alien of it moves, top first, each by its own facing.
+func (s *State) approach() {
+	seat := int(s.cur)
+	var buf [maxStack]uint8
+	for lr := Side - 1; lr >= 0 && !s.noShip; lr-- {
+		for lc := 0; lc < Side && !s.noShip; lc++ {
+			g := Global(seat, lr*Side+lc)
+			h := int(s.h[g])
+			if h == 0 {
+				continue
+			}
+			top := s.st[g][h-1]
+			if top&movedBit != 0 || FacedSeat(alienDir(top)) != seat {
+				continue
+			}
+			n := 0
+			for s.h[g] > 0 && s.st[g][s.h[g]-1]&movedBit == 0 {
+				s.h[g]--
+				s.aliens--
+				buf[n] = s.st[g][s.h[g]]
+				n++
+			}
+			for i := 0; i < n && !s.noShip; i++ {
+				s.moveAlien(buf[i], g)
+			}
+		}
+	}
+	for g := range s.h {
+		for i := 0; i < int(s.h[g]); i++ {
+			s.st[g][i] &^= movedBit
+		}
+	}
+}
+
+// moveAlien flies alien a from cell by its speed in its facing: it
+// invades when it leaves the board past a district's zone 1, drifts away
+// into a corner, crashes into a ship, is destroyed entering a Shielded
+// Defense System tile's space or stopping on a drone, and otherwise lands
+// on top of the stack where it stops.
+func (s *State) moveAlien(a uint8, cell int) {
+	d := alienDir(a)
+	c := cell
+	for i := 0; i < Speed[alienType(a)]; i++ {
+		n, ok, out := step(c, d)
+		if !ok {
+			if out {
+				s.invade(FacedSeat(d))
+			} else {
+				s.drifted++
+			}
+			return
+		}
+		c = n
+		if k := s.shipAt(c); k >= 0 {
+			s.crash(k)
+			return
+		}
+		if s.sdsAt(c) {
+			s.destroyed++
+			return
+		}
+	}
+	if s.droneAt(c) {
+		s.destroyed++
+		return
+	}
+	s.push(c, a|movedBit)
+}
+
+// invade places an invader beside district d, or queues it to spill over.
+func (s *State) invade(d int) {
+	s.invasions++
+	if int(s.invaders[d]) < s.cfg.invaderCap {
+		s.invaders[d]++
+	} else {
+		s.spill[d]++
+	}
+}
+
+// crash: an alien flew into seat's ship. The alien is destroyed; an
+// unshielded ship too, replaced from the shipyard on its home space,
+// shielded, the space cleared.
+func (s *State) crash(seat int) {
+	s.crashes++
+	sh := &s.ships[seat]
+	if sh.shielded {
+		return
+	}
+	s.shipsLost++
+	sh.drone, sh.sds = -1, [2]int8{-1, -1}
+	if s.yardN == 0 {
+		s.noShip = true
+		return
+	}
+	s.yardN--
+	home := HomeCell(seat)
+	*sh = ship{model: s.yard[s.yardN], weapon: -1, engine: -1, bonus: sh.bonus, cell: int8(home),
+		shielded: true, drone: -1, sds: [2]int8{-1, -1}}
+	s.clearCell(home)
+	for k := range s.ships { // clear every tile on the home space
+		o := &s.ships[k]
+		if o.drone == int8(home) {
+			o.drone = -1
+		}
+		for i := range o.sds {
+			if o.sds[i] == int8(home) {
+				o.sds[i] = -1
+			}
+		}
+	}
+	if sh.model == Gladius {
+		s.placeDrone(seat, -1)
+	}
+}
+
+// resolveSpills places the aliens waiting beside full districts, starting
+// with s.spillSrc: to the only neighbour with room, or by the current
+// player's choice when both have room; with none, to the opposite district
+// if it has room, else the alien is lost. Then the turn ends.
+func (s *State) resolveSpills() {
+	if s.lossReached() {
+		s.finishTurn()
+		return
+	}
+	for i := 0; i < NumSeats; i++ {
+		src := (int(s.spillSrc) + i) % NumSeats
+		for s.spill[src] > 0 {
+			left, right := (src+1)%NumSeats, (src+3)%NumSeats
+			roomL := int(s.invaders[left]) < s.cfg.invaderCap
+			roomR := int(s.invaders[right]) < s.cfg.invaderCap
+			if roomL && roomR {
+				s.spillSrc = int8(src)
+				s.phase = PhaseSpill
+				return
+			}
+			s.spill[src]--
+			switch opp := (src + 2) % NumSeats; {
+			case roomL:
+				s.invaders[left]++
+			case roomR:
+				s.invaders[right]++
+			case int(s.invaders[opp]) < s.cfg.invaderCap:
+				s.invaders[opp]++
+			}
+			if s.lossReached() {
+				s.finishTurn()
+				return
+			}
+		}
+	}
+	s.finishTurn()
+}
+
+func (s *State) lossReached() bool {
+	return s.noShip || s.DistrictsInvaded() >= s.cfg.districtsToLose
+}
+
+// finishTurn ends the turn: loss, win, or the next ship's turn.
+func (s *State) finishTurn() {
+	s.spill = [NumSeats]uint8{}
+	s.spillSrc = -1
+	s.turns++
+	if s.cur == NumSeats-1 {
+		s.turns3++
+	}
+	switch {
+	case s.lossReached():
+		s.end(lost)
+		return
+	case s.deckN == 0 && (!s.cfg.winOnClear || s.aliens == 0):
+		s.end(won)
+		return
+	}
+	s.cur = (s.cur + 1) % NumSeats
+	s.beginTurn()
+}
