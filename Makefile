@@ -100,6 +100,20 @@ notebook: build venv
 	nbformat.write(nb, "notebooks/out/train_galaxy_express.ipynb")'
 	@echo "notebook: notebooks/out/{train_galaxy_express.ipynb,learning_curve.png,results.json,policy.pt,policy.npz}"
 
+# The leaderboard of docs/benchmarks.md: every agent on the same seeded games
+# (galaxygym eval), the markdown tables rewritten between the doc's markers.
+# Budget: BENCH_EPISODES episodes per agent for random and heuristic (10,000:
+# 1-2 s on 2 cores), SEARCH_EPISODES for the table with mcts (200: 4-15 s).
+BENCH_EPISODES  ?= 10000
+SEARCH_EPISODES ?= 200
+
+.PHONY: benchmarks
+benchmarks: build
+	$(BIN) eval --env galaxy-express-v1 --agents random,heuristic --episodes $(BENCH_EPISODES) --seed 0 \
+	    --format markdown --doc docs/benchmarks.md
+	$(BIN) eval --env galaxy-express-v1 --agents heuristic,mcts --episodes $(SEARCH_EPISODES) --seed 0 \
+	    --format markdown --doc docs/benchmarks.md --doc-section leaderboard-search
+
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./agents/... ./datasets/...

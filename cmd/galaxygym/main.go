@@ -1,6 +1,8 @@
 // Command galaxygym is the galaxygym command line: it lists the registered
 // environments and agents (envs), generates Parquet datasets of agent play
-// (generate) and measures rollout throughput (bench).
+// (generate), measures rollout throughput (bench), compares agents over the
+// same seeded episodes (eval) and serves environments over websockets
+// (serve).
 //
 // Run `galaxygym help` for the subcommands and their flags.
 package main
