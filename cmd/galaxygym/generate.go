@@ -27,6 +27,7 @@ type runFlags struct {
 	seed      uint64
 	agentOpts []string
 	envParams []string
+	weights   string
 }
 
 func (f *runFlags) register(cmd *cobra.Command, agent string, episodes int64) {
@@ -37,6 +38,8 @@ func (f *runFlags) register(cmd *cobra.Command, agent string, episodes int64) {
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "goroutines playing episodes (the output does not depend on it)")
 	fl.Uint64Var(&f.seed, "seed", 0, "run seed; every episode's seeds derive from it and the episode index")
 	fl.StringArrayVar(&f.agentOpts, "agent-opt", nil, "agent option key=value (repeatable)")
+	fl.StringVar(&f.weights, "weights", "", "the policy agent's weights file (.npz, docs/policy-format.md): "+
+		"shorthand for --agent-opt weights=FILE")
 	fl.StringArrayVar(&f.envParams, "env-param", nil, "environment parameter name=value (repeatable)")
 }
 
@@ -46,6 +49,15 @@ func (f *runFlags) config() (datasets.Config, error) {
 	opts, err := parseKV("--agent-opt", f.agentOpts)
 	if err != nil {
 		return cfg, err
+	}
+	if f.weights != "" {
+		if f.agent != "policy" {
+			return cfg, fmt.Errorf("--weights is an option of --agent policy, not of --agent %s", f.agent)
+		}
+		if w, ok := opts["weights"]; ok && w != f.weights {
+			return cfg, fmt.Errorf("--weights %s and --agent-opt weights=%s disagree", f.weights, w)
+		}
+		opts["weights"] = f.weights
 	}
 	if len(opts) > 0 {
 		cfg.AgentOptions = agents.Options(opts)

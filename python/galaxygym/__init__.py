@@ -17,6 +17,7 @@ from gymnasium.vector import AutoresetMode
 
 from ._client import DEFAULT_URL, OUTCOMES, PROTOCOL_VERSION, Layout, Reply, Session, episode_seed
 from .env import GalaxyGymEnv
+from .policy import export_policy, load_policy, policy_probs
 from .errors import (
     AuthenticationError,
     BadRequestError,
@@ -41,7 +42,7 @@ from .aec import GalaxyGymAECEnv
 __version__ = "0.1.0"
 
 __all__ = [
-    "make", "make_vec", "list_envs", "episode_seed",
+    "make", "make_vec", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
     "aec_env", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
     "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
     "GalaxyGymError", "ServerError", "IllegalActionError", "EpisodeOverError", "NotResetError",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -69,10 +70,19 @@ def test_notebook_runs_with_a_small_budget(server, server_bin, tmp_path, monkeyp
         assert -200 <= ev["mean_return"] <= 130
     assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
-    # policy.npz: the documented export, consistent with the env's spec.
+    # policy.npz: the documented export (docs/policy-format.md), consistent with the env's spec.
     with np.load(out / "policy.npz") as z:
         assert z["obs_scale"].shape == (503,) and z["obs_scale"].dtype == np.float32
         assert z["layer0.weight"].shape == (32, 503)
         assert z["layer1.weight"].shape == (32, 32)
         assert z["layer2.weight"].shape == (56, 32) and z["layer2.bias"].shape == (56,)
-        assert all(z[k].dtype == np.float32 for k in z.files)
+        assert all(z[k].dtype == np.float32 for k in z.files if k != "meta")
+        assert z["meta"].dtype == np.uint8
+        assert json.loads(z["meta"].tobytes()) == {
+            "format": "galaxygym-mlp-policy", "version": 1, "env_id": "galaxy-express-v1", "obs_shape": [503],
+            "num_actions": 56, "activation": "tanh"}
+    # The Go policy agent plays it.
+    gen = subprocess.run([server_bin, "generate", "--agent", "policy", "--weights", str(out / "policy.npz"),
+                          "--episodes", "10", "--workers", "1", "--out", str(tmp_path / "ds")],
+                         capture_output=True, text=True)
+    assert gen.returncode == 0 and gen.stdout.startswith("10 episodes, "), gen.stderr

@@ -1,0 +1,523 @@
+package agents
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+func init() {
+	Register("policy", "a neural-network policy (MLP over the observation, masked softmax) from an .npz weights "+
+		"file (option weights, docs/policy-format.md), e.g. the training notebook's policy.npz; plays every "+
+		"environment whose spec the file matches",
+		func(spec *env.Spec, opts Options) (Agent, error) { return NewPolicy(spec, opts) })
+}
+
+// The format a weights file declares in its metadata (docs/policy-format.md).
+const (
+	PolicyFormat        = "galaxygym-mlp-policy"
+	PolicyFormatVersion = 1
+)
+
+// PolicyMeta is the optional "meta" array of a weights file: a 1-D uint8
+// array holding this JSON object in UTF-8. When present, every field is
+// required and checked.
+type PolicyMeta struct {
+	Format     string `json:"format"`      // PolicyFormat
+	Version    int    `json:"version"`     // 1 to PolicyFormatVersion
+	EnvID      string `json:"env_id"`      // the environment the policy plays, e.g. "galaxy-express-v1"
+	ObsShape   []int  `json:"obs_shape"`   // that environment's observation shape
+	NumActions int    `json:"num_actions"` // that environment's number of actions
+	Activation string `json:"activation"`  // between layers: "tanh" or "relu"
+}
+
+// The kinds of [*PolicyFileError]; test them with errors.Is.
+var (
+	ErrPolicyFile      = errors.New("unreadable weights file") // I/O, not an .npz, a malformed .npy
+	ErrPolicyMissing   = errors.New("missing array")
+	ErrPolicyDType     = errors.New("wrong dtype")
+	ErrPolicyShape     = errors.New("wrong shape")
+	ErrPolicyNotFinite = errors.New("non-finite value")
+	ErrPolicyMeta      = errors.New("bad metadata")
+	ErrPolicyEnv       = errors.New("weights for another environment")
+)
+
+// PolicyFileError reports a weights file the policy agent cannot use.
+type PolicyFileError struct {
+	Path   string // the file, as given
+	Array  string // the array at fault ("layer1.weight"), "" for the whole file
+	Kind   error  // one of the ErrPolicy* values
+	Reason string
+	Err    error // the underlying error, if any
+}
+
+func (e *PolicyFileError) Error() string {
+	var b strings.Builder
+	b.WriteString("agents: policy: ")
+	b.WriteString(e.Path)
+	if e.Array != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Array)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Reason)
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns Kind and Err.
+func (e *PolicyFileError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}
+
+// policyNet is a weights file, read and checked in itself; it is shared,
+// read-only, by every Policy made from the same file.
+type policyNet struct {
+	sha256 string
+	meta   *PolicyMeta // nil when the file has none
+	relu   bool        // the activation is relu (else tanh)
+	scale  []float64   // obs_scale
+	sizes  []int       // sizes[0]: observation size; sizes[i+1]: outputs of layer i
+	w0t    *mat.Dense  // layer 0 transposed (in x out): a nonzero observation byte j adds row j
+	w      []*mat.Dense
+	b      []*mat.VecDense
+}
+
+var layerKey = regexp.MustCompile(`^layer(\d+)\.(weight|bias)$`)
+
+// readPolicyFile reads and checks a weights file (not against an env).
+func readPolicyFile(path string) (*policyNet, error) {
+	fail := func(array string, kind error, err error, format string, args ...any) error {
+		return &PolicyFileError{Path: path, Array: array, Kind: kind, Reason: fmt.Sprintf(format, args...), Err: err}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fail("", ErrPolicyFile, err, "cannot read")
+	}
+	sum := sha256.Sum256(data)
+	n := &policyNet{sha256: hex.EncodeToString(sum[:])}
+	f, err := openNPZ(data)
+	if err != nil {
+		return nil, fail("", ErrPolicyFile, err, "not an .npz archive")
+	}
+	read := func(name string) (*npyArray, error) {
+		if !f.has(name) {
+			return nil, fail(name, ErrPolicyMissing, nil, "missing")
+		}
+		a, err := f.read(name)
+		if err != nil {
+			return nil, fail(name, ErrPolicyFile, err, "cannot read")
+		}
+		return a, nil
+	}
+	// floats32 reads a float32 array of the given shape (-1: any size) as float64s.
+	floats32 := func(name string, shape ...int) ([]float64, []int, error) {
+		a, err := read(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if dtypeName(a.dtype) != "float32" {
+			return nil, nil, fail(name, ErrPolicyDType, nil, "dtype %s, want float32", dtypeName(a.dtype))
+		}
+		ok := len(a.shape) == len(shape)
+		for i := 0; ok && i < len(shape); i++ {
+			ok = a.shape[i] >= 1 && (shape[i] < 0 || a.shape[i] == shape[i])
+		}
+		if !ok {
+			return nil, nil, fail(name, ErrPolicyShape, nil, "shape %s, want %s", shapeString(a.shape), shapeString(shape))
+		}
+		v := a.float64s()
+		for i, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, nil, fail(name, ErrPolicyNotFinite, nil, "element %d is %v", i, x)
+			}
+		}
+		return v, a.shape, nil
+	}
+
+	if f.has("meta") {
+		a, err := read("meta")
+		if err != nil {
+			return nil, err
+		}
+		if dtypeName(a.dtype) != "uint8" || len(a.shape) != 1 {
+			return nil, fail("meta", ErrPolicyMeta, nil, "%s %s, want 1-D uint8 (UTF-8 JSON)",
+				dtypeName(a.dtype), shapeString(a.shape))
+		}
+		m := new(PolicyMeta)
+		if err := json.Unmarshal(a.data, m); err != nil {
+			return nil, fail("meta", ErrPolicyMeta, err, "not a JSON object")
+		}
+		switch {
+		case m.Format != PolicyFormat:
+			return nil, fail("meta", ErrPolicyMeta, nil, "format %q, want %q", m.Format, PolicyFormat)
+		case m.Version < 1 || m.Version > PolicyFormatVersion:
+			return nil, fail("meta", ErrPolicyMeta, nil, "format version %d: this build reads versions 1 to %d", m.Version, PolicyFormatVersion)
+		case m.EnvID == "":
+			return nil, fail("meta", ErrPolicyMeta, nil, "no env_id")
+		case len(m.ObsShape) == 0 || slices.ContainsFunc(m.ObsShape, func(d int) bool { return d < 1 }):
+			return nil, fail("meta", ErrPolicyMeta, nil, "obs_shape %v: want positive dimensions", m.ObsShape)
+		case m.NumActions < 1:
+			return nil, fail("meta", ErrPolicyMeta, nil, "num_actions %d", m.NumActions)
+		case m.Activation != "tanh" && m.Activation != "relu":
+			return nil, fail("meta", ErrPolicyMeta, nil, "activation %q: want tanh or relu", m.Activation)
+		}
+		n.meta = m
+		n.relu = m.Activation == "relu"
+	}
+
+	scale, shape, err := floats32("obs_scale", -1)
+	if err != nil {
+		return nil, err
+	}
+	n.scale = scale
+	n.sizes = []int{shape[0]}
+	numLayers := 0
+	for f.has(fmt.Sprintf("layer%d.weight", numLayers)) {
+		numLayers++
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.keys)) {
+		if m := layerKey.FindStringSubmatch(k); m != nil {
+			if i, err := strconv.Atoi(m[1]); err != nil || i >= numLayers {
+				return nil, fail(fmt.Sprintf("layer%d.weight", numLayers), ErrPolicyMissing, nil,
+					"missing (the file has %s)", k)
+			}
+		}
+	}
+	if numLayers == 0 {
+		return nil, fail("layer0.weight", ErrPolicyMissing, nil, "missing")
+	}
+	for i := range numLayers {
+		in := n.sizes[i]
+		w, shape, err := floats32(fmt.Sprintf("layer%d.weight", i), -1, in)
+		if err != nil {
+			return nil, err
+		}
+		out := shape[0]
+		b, _, err := floats32(fmt.Sprintf("layer%d.bias", i), out)
+		if err != nil {
+			return nil, err
+		}
+		n.sizes = append(n.sizes, out)
+		n.b = append(n.b, mat.NewVecDense(out, b))
+		if i == 0 {
+			t := make([]float64, len(w))
+			for r := range out {
+				for c := range in {
+					t[c*out+r] = w[r*in+c]
+				}
+			}
+			n.w0t = mat.NewDense(in, out, t)
+			n.w = append(n.w, nil)
+		} else {
+			n.w = append(n.w, mat.NewDense(out, in, w))
+		}
+	}
+	if m := n.meta; m != nil {
+		if size := prod(m.ObsShape); size != n.sizes[0] {
+			return nil, fail("obs_scale", ErrPolicyShape, nil, "%d elements, but meta obs_shape %v has %d",
+				n.sizes[0], m.ObsShape, size)
+		}
+		if out := n.sizes[numLayers]; out != m.NumActions {
+			return nil, fail(fmt.Sprintf("layer%d.weight", numLayers-1), ErrPolicyShape, nil,
+				"%d outputs, but meta num_actions is %d", out, m.NumActions)
+		}
+	}
+	return n, nil
+}
+
+// check reports whether the file fits spec.
+func (n *policyNet) check(path string, spec *env.Spec) error {
+	fail := func(array string, kind error, format string, args ...any) error {
+		return &PolicyFileError{Path: path, Array: array, Kind: kind, Reason: fmt.Sprintf(format, args...)}
+	}
+	if m := n.meta; m != nil {
+		if m.EnvID != spec.ID {
+			return fail("meta", ErrPolicyEnv, "env_id %s, but the environment is %s", m.EnvID, spec.ID)
+		}
+		if !slices.Equal(m.ObsShape, spec.ObsShape) {
+			return fail("meta", ErrPolicyShape, "obs_shape %v, but %s observations have shape %v", m.ObsShape, spec.ID, spec.ObsShape)
+		}
+	}
+	if n.sizes[0] != spec.ObsSize() {
+		return fail("obs_scale", ErrPolicyShape, "%d elements, but %s observations have %d bytes",
+			n.sizes[0], spec.ID, spec.ObsSize())
+	}
+	last := len(n.sizes) - 1
+	if n.sizes[last] != spec.NumActions() {
+		return fail(fmt.Sprintf("layer%d.weight", last-1), ErrPolicyShape, "%d outputs, but %s has %d actions",
+			n.sizes[last], spec.ID, spec.NumActions())
+	}
+	return nil
+}
+
+func prod(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+func shapeString(shape []int) string {
+	s := make([]string, len(shape))
+	for i, d := range shape {
+		s[i] = strconv.Itoa(d)
+		if d < 0 {
+			s[i] = "N"
+		}
+	}
+	if len(s) == 1 {
+		return "(" + s[0] + ",)"
+	}
+	return "(" + strings.Join(s, ", ") + ")"
+}
+
+// policyFiles caches the weights files read, by absolute path, so that the
+// workers of a run (and the runs of a process) read a file once. An entry
+// is replaced when the file's size or modification time changes.
+var policyFiles struct {
+	sync.Mutex
+	m map[string]*policyFileEntry
+}
+
+type policyFileEntry struct {
+	size  int64
+	mtime time.Time
+	once  sync.Once
+	net   *policyNet
+	err   error
+}
+
+func loadPolicyFile(path string) (*policyNet, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, &PolicyFileError{Path: path, Kind: ErrPolicyFile, Reason: "cannot read", Err: err}
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, &PolicyFileError{Path: path, Kind: ErrPolicyFile, Reason: "cannot read", Err: err}
+	}
+	policyFiles.Lock()
+	if policyFiles.m == nil {
+		policyFiles.m = map[string]*policyFileEntry{}
+	}
+	e := policyFiles.m[abs]
+	if e == nil || e.size != fi.Size() || !e.mtime.Equal(fi.ModTime()) {
+		e = &policyFileEntry{size: fi.Size(), mtime: fi.ModTime()}
+		policyFiles.m[abs] = e
+	}
+	policyFiles.Unlock()
+	e.once.Do(func() { e.net, e.err = readPolicyFile(path) })
+	return e.net, e.err
+}
+
+// Policy plays a multilayer perceptron read from an .npz weights file
+// (docs/policy-format.md): the observation bytes times obs_scale, then
+// layers of weight @ x + bias with tanh (or relu) between them, then a
+// softmax over the legal actions' logits. It samples from that
+// distribution with a PCG seeded by Reset, or with option greedy=true
+// plays the most probable legal action (the lowest index on ties).
+//
+// Options: weights (the file; required), greedy (true or false, default
+// false). Files are read once per process and shared by every Policy.
+// Act allocates nothing.
+type Policy struct {
+	net    *policyNet
+	greedy bool
+	rng    rand.PCG
+	h      []*mat.VecDense // h[i]: the outputs of layer i
+	probs  []float64
+}
+
+// NewPolicy returns a policy agent for spec; see [Policy] for the options.
+// A file that cannot be used, or does not fit spec, is a
+// [*PolicyFileError].
+func NewPolicy(spec *env.Spec, opts Options) (*Policy, error) {
+	path := ""
+	greedy := false
+	for k, v := range opts {
+		switch k {
+		case "weights":
+			path = v
+		case "greedy":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, &OptionError{Agent: "policy", Key: k, Reason: "want true or false"}
+			}
+			greedy = b
+		default:
+			return nil, &OptionError{Agent: "policy", Key: k, Reason: "unknown option (known: weights, greedy)"}
+		}
+	}
+	if path == "" {
+		return nil, &OptionError{Agent: "policy", Key: "weights",
+			Reason: "required: the .npz weights file (--weights FILE or --agent-opt weights=FILE; docs/policy-format.md)"}
+	}
+	if spec == nil {
+		return nil, &UnsupportedEnvError{Agent: "policy", Env: "<nil>"}
+	}
+	n, err := loadPolicyFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := n.check(path, spec); err != nil {
+		return nil, err
+	}
+	p := &Policy{net: n, greedy: greedy, probs: make([]float64, spec.NumActions())}
+	for _, size := range n.sizes[1:] {
+		p.h = append(p.h, mat.NewVecDense(size, nil))
+	}
+	return p, nil
+}
+
+// Name returns "policy".
+func (*Policy) Name() string { return "policy" }
+
+// Version returns "sha256:" and the weights file's SHA-256, which datasets
+// record as the agent's version.
+func (p *Policy) Version() string { return "sha256:" + p.net.sha256 }
+
+// SHA256 returns the hex SHA-256 of the weights file.
+func (p *Policy) SHA256() string { return p.net.sha256 }
+
+// Greedy reports whether the agent plays the most probable action.
+func (p *Policy) Greedy() bool { return p.greedy }
+
+// Reset seeds the sampling generator for an episode.
+func (p *Policy) Reset(seed uint64) { p.rng.Seed(seed, 0x706f6c696379) }
+
+// logits runs the network on obs and returns the last layer's outputs (a
+// buffer of p, valid until the next call).
+func (p *Policy) logits(obs []uint8) []float64 {
+	n := p.net
+	if len(obs) != len(n.scale) {
+		panic(fmt.Sprintf("agents: policy: observation of %d bytes, want %d", len(obs), len(n.scale)))
+	}
+	h := p.h[0].RawVector().Data
+	copy(h, n.b[0].RawVector().Data)
+	// Layer 0 from the observation's nonzero bytes only (about 5% of
+	// Galaxy Express's): rows of the transposed weights, scaled.
+	wt := n.w0t.RawMatrix()
+	for j, o := range obs {
+		if o != 0 {
+			floats.AddScaled(h, float64(o)*n.scale[j], wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])
+		}
+	}
+	for i := 1; i < len(p.h); i++ {
+		if n.relu {
+			for k, x := range h {
+				h[k] = max(x, 0)
+			}
+		} else {
+			for k, x := range h {
+				h[k] = math.Tanh(x)
+			}
+		}
+		out := p.h[i]
+		out.MulVec(n.w[i], p.h[i-1])
+		out.AddVec(out, n.b[i])
+		h = out.RawVector().Data
+	}
+	return h
+}
+
+// maskedSoftmax writes the softmax of the legal actions' logits to dst (0
+// for illegal actions) and returns the number of legal actions; with none,
+// dst is all 0.
+func maskedSoftmax(logits []float64, mask []uint8, dst []float64) int {
+	top := math.Inf(-1)
+	legal := 0
+	for a, l := range logits {
+		if mask[a] != 0 {
+			legal++
+			top = max(top, l)
+		}
+	}
+	if legal == 0 {
+		clear(dst)
+		return 0
+	}
+	sum := 0.0
+	for a, l := range logits {
+		if mask[a] != 0 {
+			e := math.Exp(l - top)
+			dst[a] = e
+			sum += e
+		} else {
+			dst[a] = 0
+		}
+	}
+	inv := 1 / sum
+	for a := range dst {
+		dst[a] *= inv
+	}
+	return legal
+}
+
+// Probs writes the action probabilities for obs and mask to dst: the
+// softmax of the legal actions' logits, 0 for the illegal ones (all 0 when
+// no action is legal). len(obs) must be the observation size and
+// len(mask) and len(dst) the number of actions. It allocates nothing.
+func (p *Policy) Probs(obs, mask []uint8, dst []float64) {
+	if len(mask) != len(p.probs) || len(dst) != len(p.probs) {
+		panic(fmt.Sprintf("agents: policy: mask of %d and dst of %d for %d actions", len(mask), len(dst), len(p.probs)))
+	}
+	maskedSoftmax(p.logits(obs), mask, dst)
+}
+
+// Act samples a legal action from [Policy.Probs] (or, greedy, returns the
+// most probable one), or returns -1 when no action is legal.
+func (p *Policy) Act(_ int, obs, mask []uint8) int {
+	logits := p.logits(obs)
+	if len(mask) != len(logits) {
+		panic(fmt.Sprintf("agents: policy: mask of %d for %d actions", len(mask), len(logits)))
+	}
+	if p.greedy {
+		best := -1
+		for a, l := range logits {
+			if mask[a] != 0 && (best < 0 || l > logits[best]) {
+				best = a
+			}
+		}
+		return best
+	}
+	if maskedSoftmax(logits, mask, p.probs) == 0 {
+		return -1
+	}
+	u := float64(p.rng.Uint64()>>11) * 0x1p-53
+	last := -1
+	for a, q := range p.probs {
+		if q > 0 {
+			last = a
+			if u -= q; u < 0 {
+				return a
+			}
+		}
+	}
+	return last // u within rounding of 1
+}

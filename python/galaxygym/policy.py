@@ -1,0 +1,223 @@
+"""MLP policy weights files: the format the Go ``policy`` agent plays
+(``galaxygym generate --agent policy --weights FILE``), written by
+:func:`export_policy` and evaluated by :func:`policy_probs`, a float64
+numpy reference of the Go agent's forward pass. The format is specified in
+docs/policy-format.md.
+
+>>> import galaxygym
+>>> galaxygym.export_policy("policy.npz", net.pi, obs_scale, "galaxy-express-v1")  # doctest: +SKIP
+>>> galaxygym.policy_probs("policy.npz", obs, mask)                              # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import zipfile
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "ACTIVATIONS", "export_policy", "load_policy", "policy_probs"]
+
+FORMAT = "galaxygym-mlp-policy"
+FORMAT_VERSION = 1
+ACTIVATIONS = ("tanh", "relu")
+
+_LAYER_KEY = re.compile(r"^layer(\d+)\.(weight|bias)$")
+
+
+def _numpy(x: Any) -> np.ndarray:
+    """A numpy array of x (a numpy array, a torch tensor or anything array-like)."""
+    if hasattr(x, "detach"):  # torch.Tensor
+        x = x.detach().cpu().numpy()
+    return np.asarray(x)
+
+
+def _layers(layers: Any, activation: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(weight, bias) pairs from (weight, bias) pairs, torch Linear modules,
+    or a torch Sequential of Linear layers and activations (which must be
+    `activation`)."""
+    if hasattr(layers, "weight"):  # one torch.nn.Linear
+        layers = [layers]
+    elif hasattr(layers, "children"):  # a torch container such as nn.Sequential
+        pairs, modules = [], list(layers.children())
+        for i, m in enumerate(modules):
+            kind = type(m).__name__
+            if kind == "Linear":
+                pairs.append(m)
+            elif kind.lower() in ACTIVATIONS:
+                if kind.lower() != activation:
+                    raise ValueError(f"module {i} is {kind}, but activation={activation!r}")
+                if i == 0 or i == len(modules) - 1 or type(modules[i - 1]).__name__ != "Linear":
+                    raise ValueError(f"module {i} ({kind}): activations go between Linear layers only")
+            else:
+                raise ValueError(f"module {i} is {kind}: only Linear, Tanh and ReLU are supported")
+        layers = pairs
+    out = []
+    for i, layer in enumerate(layers):
+        if hasattr(layer, "weight") and hasattr(layer, "bias"):  # torch.nn.Linear
+            if layer.bias is None:
+                raise ValueError(f"layer {i} has no bias")
+            w, b = layer.weight, layer.bias
+        else:
+            w, b = layer
+        out.append((_numpy(w), _numpy(b)))
+    return out
+
+
+def _check_finite(name: str, a: np.ndarray) -> None:
+    if not np.all(np.isfinite(a)):
+        k = int(np.flatnonzero(~np.isfinite(a.reshape(-1)))[0])
+        raise ValueError(f"{name}: element {k} is {a.reshape(-1)[k]}")
+
+
+def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env_id: str,
+                  activation: str = "tanh", obs_shape: Iterable[int] | None = None) -> dict[str, Any]:
+    """Writes an MLP policy to path in galaxygym's weights format
+    (docs/policy-format.md) and returns its metadata.
+
+    layers: the policy's linear layers in order, as (weight, bias) pairs of
+    arrays or tensors (weight (out, in), bias (out,)), as torch.nn.Linear
+    modules, or as one torch.nn.Sequential of Linear layers with
+    `activation` modules between them (such as the notebook's ``net.pi``).
+    obs_scale: multiplies the uint8 observation before layer 0; its shape
+    is the observation's (or give obs_shape). activation: "tanh" or
+    "relu", applied between layers, not after the last (whose outputs are
+    the logits). env_id: the environment the policy plays; the Go agent
+    refuses another.
+
+    The arrays are stored as float32 (values must be finite), uncompressed,
+    with fixed zip timestamps: the same weights give the same bytes, so the
+    file's SHA-256 (which datasets record as the agent's version)
+    identifies them.
+    """
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation {activation!r}: want one of {ACTIVATIONS}")
+    if not isinstance(env_id, str) or not env_id:
+        raise ValueError("env_id: want a non-empty string")
+    scale = _numpy(obs_scale)
+    shape = [int(d) for d in (scale.shape if obs_shape is None else obs_shape)]
+    if not shape or any(d < 1 for d in shape):
+        raise ValueError(f"obs_shape {shape}: want positive dimensions")
+    scale = scale.astype(np.float32).reshape(-1)
+    if scale.size != int(np.prod(shape)):
+        raise ValueError(f"obs_scale has {scale.size} elements, obs_shape {shape} {int(np.prod(shape))}")
+    _check_finite("obs_scale", scale)
+    arrays: dict[str, np.ndarray] = {"obs_scale": scale}
+    pairs = _layers(layers, activation)
+    if not pairs:
+        raise ValueError("no layers")
+    width = scale.size
+    for i, (w, b) in enumerate(pairs):
+        w, b = w.astype(np.float32), b.astype(np.float32)
+        if w.ndim != 2 or w.shape[1] != width or w.shape[0] < 1:
+            raise ValueError(f"layer{i}.weight: shape {w.shape}, want (out, {width})")
+        if b.shape != (w.shape[0],):
+            raise ValueError(f"layer{i}.bias: shape {b.shape}, want ({w.shape[0]},)")
+        _check_finite(f"layer{i}.weight", w)
+        _check_finite(f"layer{i}.bias", b)
+        arrays[f"layer{i}.weight"] = np.ascontiguousarray(w)
+        arrays[f"layer{i}.bias"] = np.ascontiguousarray(b)
+        width = w.shape[0]
+    meta = {"format": FORMAT, "version": FORMAT_VERSION, "env_id": env_id, "obs_shape": shape,
+            "num_actions": width, "activation": activation}
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
+    write_npz(path, arrays)
+    return meta
+
+
+def write_npz(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray], compress: bool = False) -> None:
+    """Writes arrays to path as an .npz (what np.savez / np.savez_compressed
+    write, at exactly path), reproducibly: fixed zip timestamps and order."""
+    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with zipfile.ZipFile(path, "w", compression=method) as z:
+        for name, a in arrays.items():
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.asarray(a), allow_pickle=False)
+            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            info.external_attr = 0o644 << 16
+            z.writestr(info, buf.getvalue())
+
+
+def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str, Any]:
+    """Reads and checks a weights file (a path, or a mapping of its arrays
+    such as np.load's NpzFile). Returns {"obs_scale": float64 (obs_size,),
+    "layers": [(weight, bias), ...] float64, "activation": str, "meta":
+    dict or None}. A file without "meta" is read as tanh, for any env."""
+    if isinstance(source, (str, os.PathLike)):
+        with np.load(source, allow_pickle=False) as z:
+            return load_policy({k: z[k] for k in z.files})
+    arrays = {k: _numpy(v) for k, v in source.items()}
+    meta = None
+    if "meta" in arrays:
+        meta = json.loads(arrays["meta"].astype(np.uint8).tobytes().decode("utf-8"))
+        if meta.get("format") != FORMAT or not 1 <= int(meta.get("version", 0)) <= FORMAT_VERSION:
+            raise ValueError(f"meta: not a {FORMAT} version {FORMAT_VERSION} file: {meta}")
+        if meta.get("activation") not in ACTIVATIONS:
+            raise ValueError(f"meta: activation {meta.get('activation')!r}: want one of {ACTIVATIONS}")
+    for k in ["obs_scale", "layer0.weight"]:
+        if k not in arrays:
+            raise ValueError(f"{k}: missing")
+    n = 0
+    while f"layer{n}.weight" in arrays:
+        n += 1
+    for k in arrays:
+        m = _LAYER_KEY.match(k)
+        if m and int(m.group(1)) >= n:
+            raise ValueError(f"layer{n}.weight: missing (the file has {k})")
+    for k in ["obs_scale"] + [f"layer{i}.{p}" for i in range(n) for p in ("weight", "bias")]:
+        if k not in arrays:
+            raise ValueError(f"{k}: missing")
+        if arrays[k].dtype != np.float32:
+            raise ValueError(f"{k}: dtype {arrays[k].dtype}, want float32")
+        _check_finite(k, arrays[k])
+    scale = arrays["obs_scale"].astype(np.float64)
+    if scale.ndim != 1:
+        raise ValueError(f"obs_scale: shape {scale.shape}, want (obs_size,)")
+    layers, width = [], scale.size
+    for i in range(n):
+        w, b = arrays[f"layer{i}.weight"].astype(np.float64), arrays[f"layer{i}.bias"].astype(np.float64)
+        if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
+            raise ValueError(f"layer{i}: weight {w.shape}, bias {b.shape}, want (out, {width}) and (out,)")
+        layers.append((w, b))
+        width = w.shape[0]
+    if meta is not None and (int(np.prod(meta["obs_shape"])) != scale.size or meta["num_actions"] != width):
+        raise ValueError(f"meta: obs_shape {meta['obs_shape']} and num_actions {meta['num_actions']} "
+                         f"do not match the layers ({scale.size} -> {width})")
+    return {"obs_scale": scale, "layers": layers, "activation": meta["activation"] if meta else "tanh",
+            "meta": meta}
+
+
+def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any) -> np.ndarray:
+    """The action probabilities of a weights file's policy, in float64: the
+    reference of the Go agent's Probs. source: a path, a mapping of the
+    file's arrays, or load_policy's result. obs: uint8 observations, one
+    (obs_shape) or a batch (B, *obs_shape); mask: the legal-action masks,
+    (num_actions,) or (B, num_actions). Illegal actions get probability 0;
+    a row without a legal action is all 0."""
+    p = source if isinstance(source, Mapping) and "layers" in source else load_policy(source)
+    scale = p["obs_scale"]
+    obs, mask = np.asarray(obs), np.asarray(mask)
+    single = mask.ndim == 1
+    x = obs.reshape(1 if single else len(mask), -1).astype(np.float64)
+    legal = mask.reshape(len(x), -1) != 0
+    if x.shape[1] != scale.size:
+        raise ValueError(f"observations of {x.shape[1]} elements, the policy reads {scale.size}")
+    h = x * scale
+    for i, (w, b) in enumerate(p["layers"]):
+        if i > 0:
+            h = np.tanh(h) if p["activation"] == "tanh" else np.maximum(h, 0.0)
+        h = h @ w.T + b
+    if legal.shape != h.shape:
+        raise ValueError(f"masks of shape {legal.shape}, want {h.shape}")
+    logits = np.where(legal, h, -np.inf)
+    top = logits.max(axis=1, keepdims=True)
+    e = np.where(legal, np.exp(logits - np.where(np.isfinite(top), top, 0.0)), 0.0)
+    total = e.sum(axis=1, keepdims=True)
+    probs = np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    return probs[0] if single else probs

@@ -1,0 +1,121 @@
+"""Writes agents/testdata/policy/, the fixture of the Go policy agent's parity
+test (agents/policy_test.go) and of python/tests/test_policy.py:
+
+  tanh.npz, relu.npz   503 -> 32 -> 32 -> 56 Galaxy Express policies with random
+                       weights (fixed seed), written by galaxygym.export_policy
+  cases.npz            CASES real observations and legal-action masks, half from
+                       seeded random play and half from the heuristic's (read
+                       from `galaxygym generate` datasets), and each policy's
+                       action probabilities: <act>_torch from a float32 torch
+                       forward (as the training notebook computes them) stored
+                       as float64, and <act>_numpy from galaxygym.policy_probs
+
+Run from the repository root: .venv/bin/python python/tests/make_policy_fixture.py
+(it uses $GALAXYGYM_BIN or builds the binary with go build). The output is the
+same bytes on every run with the same numpy and torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import torch
+import torch.nn as nn
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "python"))
+
+from galaxygym.policy import export_policy, policy_probs, write_npz  # noqa: E402
+
+ENV_ID = "galaxy-express-v1"
+OUT = REPO / "agents" / "testdata" / "policy"
+SIZES = [503, 32, 32, 56]
+CASES = 300
+SEED = 20240611
+
+
+def torch_probs(layers: list[tuple[np.ndarray, np.ndarray]], activation: str, obs_scale: np.ndarray,
+                obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The notebook's forward pass in float32: obs.float() * obs_scale, the
+    Sequential, logits.masked_fill(~mask, -1e9), softmax."""
+    mods: list[nn.Module] = []
+    for i, (w, b) in enumerate(layers):
+        if i > 0:
+            mods.append(nn.Tanh() if activation == "tanh" else nn.ReLU())
+        lin = nn.Linear(w.shape[1], w.shape[0])
+        with torch.no_grad():
+            lin.weight.copy_(torch.from_numpy(w))
+            lin.bias.copy_(torch.from_numpy(b))
+        mods.append(lin)
+    net = nn.Sequential(*mods)
+    with torch.no_grad():
+        x = torch.from_numpy(obs).float() * torch.from_numpy(obs_scale)
+        logits = net(x).masked_fill(~torch.from_numpy(mask.astype(bool)), -1e9)
+        return torch.softmax(logits, -1).numpy().astype(np.float64)
+
+
+def observations(binary: str, tmp: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CASES observations and masks (each with a legal action) from seeded
+    random and heuristic play, and the observation's upper bounds."""
+    rng = np.random.default_rng(SEED)
+    obs, masks = [], []
+    for agent, seed in [("random", 1), ("heuristic", 2)]:
+        out = tmp / agent
+        subprocess.run([binary, "generate", "--env", ENV_ID, "--agent", agent, "--episodes", "40",
+                        "--seed", str(seed), "--workers", "1", "--out", str(out)], check=True, capture_output=True)
+        t = pq.read_table(out / "steps", columns=["obs", "action_mask"]).combine_chunks()
+        o = np.frombuffer(t.column("obs").chunk(0).buffers()[1], np.uint8).reshape(len(t), -1)
+        m = np.frombuffer(t.column("action_mask").chunk(0).buffers()[1], np.uint8).reshape(len(t), -1)
+        rows = np.flatnonzero(m.any(axis=1))
+        pick = np.sort(rng.choice(rows, CASES // 2, replace=False))
+        obs.append(o[pick])
+        masks.append(m[pick])
+        high = np.array(json.loads((out / "manifest.json").read_text())["observation_space"]["high"])
+    return np.concatenate(obs), np.concatenate(masks), high
+
+
+def random_layers(rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Weights with spread-out logits (probabilities far from uniform)."""
+    layers = []
+    for i, (n_in, n_out) in enumerate(zip(SIZES[:-1], SIZES[1:])):
+        std = (0.5 if i == 0 else 2.0) / np.sqrt(n_in) if i < len(SIZES) - 2 else 6.0 / np.sqrt(n_in)
+        layers.append((rng.normal(0, std, (n_out, n_in)).astype(np.float32),
+                       rng.normal(0, 0.3, n_out).astype(np.float32)))
+    return layers
+
+
+def main() -> None:
+    binary = os.environ.get("GALAXYGYM_BIN")
+    with tempfile.TemporaryDirectory() as tmp:
+        if not binary:
+            binary = str(Path(tmp) / "galaxygym")
+            subprocess.run(["go", "build", "-o", binary, "./cmd/galaxygym"], cwd=REPO, check=True)
+        obs, mask, high = observations(binary, Path(tmp))
+    obs_scale = (1.0 / np.maximum(high.astype(np.float32), 1.0)).astype(np.float32)
+    OUT.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(SEED)
+    cases: dict[str, np.ndarray] = {"obs": obs, "mask": mask}
+    for act in ["tanh", "relu"]:
+        layers = random_layers(rng)
+        path = OUT / f"{act}.npz"
+        export_policy(path, layers, obs_scale, ENV_ID, activation=act)
+        ref = policy_probs(path, obs, mask)
+        tp = torch_probs(layers, act, obs_scale, obs, mask)
+        assert np.abs(ref - tp).max() < 1e-5, np.abs(ref - tp).max()
+        cases[f"{act}_torch"], cases[f"{act}_numpy"] = tp, ref
+        legal = mask.astype(bool)
+        print(f"{path.relative_to(REPO)}: max |numpy - torch| {np.abs(ref - tp).max():.2e}; "
+              f"max prob {ref.max(axis=1).mean():.3f} on average over {legal.sum(axis=1).mean():.1f} legal actions")
+    write_npz(OUT / "cases.npz", cases, compress=True)
+    print(f"{(OUT / 'cases.npz').relative_to(REPO)}: {len(obs)} cases")
+
+
+if __name__ == "__main__":
+    main()

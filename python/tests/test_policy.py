@@ -1,0 +1,184 @@
+"""galaxygym.export_policy / load_policy / policy_probs against the fixture
+the Go policy agent's parity test reads (agents/testdata/policy, written by
+make_policy_fixture.py), so that the Python side, the fixture and Go agree,
+and against the training notebook's torch model."""
+
+from __future__ import annotations
+
+import ast
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import galaxygym
+from galaxygym.policy import write_npz
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "agents" / "testdata" / "policy"
+NOTEBOOK = REPO / "notebooks" / "train_galaxy_express.ipynb"
+ENV_ID = "galaxy-express-v1"
+
+
+@pytest.fixture(scope="module")
+def cases() -> dict[str, np.ndarray]:
+    with np.load(FIXTURE / "cases.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+@pytest.mark.parametrize("act", ["tanh", "relu"])
+def test_fixture_reproduced(act, cases, tmp_path):
+    src = galaxygym.load_policy(FIXTURE / f"{act}.npz")
+    assert src["meta"] == {"format": "galaxygym-mlp-policy", "version": 1, "env_id": ENV_ID, "obs_shape": [503],
+                           "num_actions": 56, "activation": act}
+    assert [w.shape for w, _ in src["layers"]] == [(32, 503), (32, 32), (56, 32)]
+    # export_policy writes the same bytes again (fixed zip timestamps), so a
+    # file's SHA-256 identifies its weights.
+    path = tmp_path / "p.npz"
+    meta = galaxygym.export_policy(path, src["layers"], src["obs_scale"], ENV_ID, activation=act)
+    assert meta == src["meta"]
+    assert path.read_bytes() == (FIXTURE / f"{act}.npz").read_bytes(), \
+        "export_policy's output changed: rerun python/tests/make_policy_fixture.py"
+    probs = galaxygym.policy_probs(path, cases["obs"], cases["mask"])
+    assert probs.dtype == np.float64 and probs.shape == cases["mask"].shape
+    assert np.abs(probs - cases[f"{act}_numpy"]).max() <= 1e-12
+    assert np.abs(probs - cases[f"{act}_torch"]).max() <= 1e-5
+    assert np.all(probs[cases["mask"] == 0] == 0)
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-12)
+    # One observation at a time, and from the arrays rather than the file.
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    one = galaxygym.policy_probs(arrays, cases["obs"][7], cases["mask"][7])
+    assert one.shape == (56,) and np.abs(one - probs[7]).max() <= 1e-15
+
+
+@pytest.mark.parametrize("act", ["tanh", "relu"])
+def test_fixture_torch_probs(act, cases):
+    torch = pytest.importorskip("torch")
+    from make_policy_fixture import torch_probs
+
+    src = galaxygym.load_policy(FIXTURE / f"{act}.npz")
+    layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in src["layers"]]
+    torch.set_num_threads(1)
+    got = torch_probs(layers, act, src["obs_scale"].astype(np.float32), cases["obs"], cases["mask"])
+    assert np.abs(got - cases[f"{act}_torch"]).max() <= 1e-6
+
+
+def notebook_policy_class():
+    """The Policy class of the training notebook, defined from its source."""
+    import torch
+    import torch.nn as nn
+
+    nb = json.loads(NOTEBOOK.read_text())
+    for cell in nb["cells"]:
+        src = "".join(cell["source"])
+        if cell["cell_type"] == "code" and "class Policy(" in src:
+            tree = ast.parse(src)
+            cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Policy")
+            ns = {"torch": torch, "nn": nn, "np": np}
+            exec(compile(ast.Module(body=[cls], type_ignores=[]), str(NOTEBOOK), "exec"), ns)
+            return ns["Policy"]
+    raise AssertionError("the notebook defines no class Policy")
+
+
+@pytest.mark.parametrize("hidden", [32, 256])
+def test_notebook_policy_exported(hidden, cases, tmp_path):
+    torch = pytest.importorskip("torch")
+    Policy = notebook_policy_class()
+    obs_scale = galaxygym.load_policy(FIXTURE / "tanh.npz")["obs_scale"].astype(np.float32)
+    torch.manual_seed(hidden)
+    net = Policy(503, 56, hidden, obs_scale)
+    with torch.no_grad():  # logits far from uniform (the notebook starts the last layer near 0)
+        net.pi[-1].weight.normal_(0, 1)
+        net.pi[-1].bias.normal_(0, 1)
+    path = tmp_path / "policy.npz"
+    meta = galaxygym.export_policy(path, net.pi, obs_scale, ENV_ID)
+    assert meta["activation"] == "tanh" and meta["num_actions"] == 56
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(cases["obs"]), torch.from_numpy(cases["mask"].astype(bool)))
+        want = torch.softmax(logits, -1).double().numpy()
+    got = galaxygym.policy_probs(path, cases["obs"], cases["mask"])
+    assert np.abs(got - want).max() <= 1e-5
+    assert np.all(got[cases["mask"] == 0] == 0)
+    # Linear modules one by one and (weight, bias) tensors give the same file.
+    linears = [m for m in net.pi if isinstance(m, torch.nn.Linear)]
+    for layers in [linears, [(m.weight, m.bias) for m in linears]]:
+        galaxygym.export_policy(tmp_path / "b.npz", layers, obs_scale, ENV_ID)
+        assert (tmp_path / "b.npz").read_bytes() == path.read_bytes()
+
+
+def test_export_errors(tmp_path):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    w0, b0 = rng.normal(size=(8, 503)), np.zeros(8)
+    w1, b1 = rng.normal(size=(56, 8)), np.zeros(56)
+    scale = np.ones(503, np.float32)
+    path = tmp_path / "p.npz"
+    ok = [(w0, b0), (w1, b1)]
+    for kwargs, match in [
+        ({"layers": [(w0, b0), (w1[:, :7], b1)]}, r"layer1.weight: shape \(56, 7\), want \(out, 8\)"),
+        ({"layers": [(w0, b0[:7]), (w1, b1)]}, r"layer0.bias"),
+        ({"layers": [(w0, b0), (np.where(w1 > 2, np.nan, w1), b1)]}, r"layer1.weight: element \d+ is nan"),
+        ({"layers": []}, "no layers"),
+        ({"activation": "gelu"}, "activation"),
+        ({"env_id": ""}, "env_id"),
+        ({"obs_scale": np.ones(502)}, r"want \(out, 502\)"),
+        ({"obs_scale": np.ones(503), "obs_shape": [2, 250]}, "obs_shape"),
+        ({"layers": torch.nn.Sequential(torch.nn.Linear(503, 8), torch.nn.ReLU(), torch.nn.Linear(8, 56))},
+         "ReLU, but activation='tanh'"),
+        ({"layers": torch.nn.Sequential(torch.nn.Linear(503, 8), torch.nn.Tanh())}, "between Linear layers"),
+        ({"layers": torch.nn.Sequential(torch.nn.Linear(503, 8), torch.nn.Sigmoid(), torch.nn.Linear(8, 56))},
+         "Sigmoid"),
+    ]:
+        args = {"layers": ok, "obs_scale": scale, "env_id": ENV_ID, **kwargs}
+        with pytest.raises(ValueError, match=match):
+            galaxygym.export_policy(path, args.pop("layers"), args.pop("obs_scale"), args.pop("env_id"), **args)
+    relu = torch.nn.Sequential(torch.nn.Linear(503, 8), torch.nn.ReLU(), torch.nn.Linear(8, 56))
+    assert galaxygym.export_policy(path, relu, scale, ENV_ID, activation="relu")["activation"] == "relu"
+    # A multi-dimensional observation: obs_scale in the observation's shape.
+    meta = galaxygym.export_policy(path, ok, scale.reshape(1, 503), ENV_ID)
+    assert meta["obs_shape"] == [1, 503]
+    with np.load(path) as z:
+        assert z["obs_scale"].shape == (503,)
+
+
+def test_load_errors(tmp_path):
+    good = {k: v for k, v in np.load(FIXTURE / "tanh.npz").items()}
+    path = tmp_path / "bad.npz"
+    for edit, match in [
+        (lambda a: a.pop("layer1.bias"), "layer1.bias: missing"),
+        (lambda a: a.pop("layer1.weight"), "layer1.weight: missing"),
+        (lambda a: a.__setitem__("layer0.weight", a["layer0.weight"].astype(np.float64)), "dtype float64"),
+        (lambda a: a.__setitem__("layer2.bias", np.full(56, np.inf, np.float32)), "is inf"),
+        (lambda a: a.__setitem__("meta", np.frombuffer(b'{"format": "x", "version": 1}', np.uint8)), "meta"),
+    ]:
+        arrays = dict(good)
+        edit(arrays)
+        write_npz(path, arrays)
+        with pytest.raises(ValueError, match=match):
+            galaxygym.policy_probs(path, np.zeros(503, np.uint8), np.ones(56, np.uint8))
+
+
+def test_policy_probs_edge_cases():
+    src = galaxygym.load_policy(FIXTURE / "relu.npz")
+    obs = np.zeros((2, 503), np.uint8)
+    mask = np.zeros((2, 56), np.uint8)
+    mask[1, 9] = 1
+    p = galaxygym.policy_probs(src, obs, mask)
+    assert np.all(p[0] == 0) and p[1, 9] == 1 and p[1].sum() == 1
+    with pytest.raises(ValueError, match="502 elements"):
+        galaxygym.policy_probs(src, obs[:, :502], mask)
+    with pytest.raises(ValueError, match="masks"):
+        galaxygym.policy_probs(src, obs, mask[:, :55])
+
+
+def test_written_npz_is_standard(tmp_path):
+    """write_npz's files are what np.load reads, at exactly the path given."""
+    path = tmp_path / "x.bin"
+    write_npz(path, {"a": np.arange(6, dtype=np.float32).reshape(2, 3), "b": np.zeros(0, np.uint8)}, compress=True)
+    with np.load(path) as z:
+        assert z["a"].tolist() == [[0, 1, 2], [3, 4, 5]] and z["b"].size == 0
+    with zipfile.ZipFile(path) as z:
+        assert [i.date_time for i in z.infolist()] == [(1980, 1, 1, 0, 0, 0)] * 2
