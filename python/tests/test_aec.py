@@ -98,3 +98,60 @@ def test_dead_agent_must_step_none(aec):
     total, steps, last = play(aec, 4, np.random.default_rng(0))
     assert steps > 0 and last is not None
     assert not last[0]["action_mask"].any()  # no legal action once over
+
+
+FIGHTERS = ["galaxy-fighters-v1", "galaxy-fighters-3p-v1", "galaxy-fighters-2p-v1"]
+
+
+@pytest.mark.parametrize("env_id", FIGHTERS)
+def test_pettingzoo_api_test_multiplayer(server, env_id):
+    with galaxygym.aec_env(env_id, url=server.url) as env:
+        players = env.game_spec["num_players"]
+        assert env.possible_agents == [f"player_{i}" for i in range(players)]
+        api_test(env, num_cycles=300)
+
+
+def test_multiplayer_game_through_aec(server):
+    """Galaxy Fighters (4 players): every player acts, observations are each
+    player's own rotated view, rewards are the team's and sum to the returns."""
+    rng = np.random.default_rng(5)
+    with galaxygym.aec_env("galaxy-fighters-v1", url=server.url, mission="rookie") as env:
+        env.reset(seed=3)
+        acted, totals = set(), {a: 0.0 for a in env.possible_agents}
+        views = {a: env.observe(a)["observation"] for a in env.possible_agents}
+        # Seats see the board from their own side: the four views differ.
+        assert len({v.tobytes() for v in views.values()}) == 4
+        # Only the agent to act has legal actions.
+        for a in env.possible_agents:
+            assert env.observe(a)["action_mask"].any() == (a == env.agent_selection)
+        outcome = None
+        for agent in env.agent_iter(max_iter=20000):
+            obs, reward, terminated, truncated, info = env.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                outcome = info["outcome"]
+                env.step(None)
+                continue
+            acted.add(agent)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert env.agents == []
+        assert acted == set(env.possible_agents)
+        assert outcome in ("win", "loss", "truncated")
+        # Cooperative: the whole team gets the same return (+1 win, -1 loss).
+        assert len(set(totals.values())) == 1
+        assert totals["player_0"] == {"win": 1.0, "loss": -1.0, "truncated": 0.0}[outcome]
+
+
+def test_vector_env_multiplayer_rewards(server):
+    """make_vec on a multiplayer game: rewards are the acting player's, and
+    info["rewards"] carries every player's."""
+    with galaxygym.make_vec("galaxy-fighters-2p-v1", 4, url=server.url) as envs:
+        obs, infos = envs.reset(seed=0)
+        assert obs.shape == (4, 4092)
+        rng = np.random.default_rng(0)
+        for _ in range(200):
+            masks = infos["action_mask"].astype(bool)
+            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+            obs, rew, term, trunc, infos = envs.step(actions)
+            assert infos["rewards"].shape == (4, 2)
+            assert set(np.unique(infos["current_player"])) <= {-1, 0, 1}
