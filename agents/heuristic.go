@@ -13,9 +13,19 @@ import (
 )
 
 func init() {
-	Register("heuristic", "Galaxy Express planner from public information only (leg value tables over "+
-		"the known coins, scouting, refuels when the coins cannot safely reach the target); plays "+ge.ID,
-		func(spec *env.Spec, opts Options) (Agent, error) { return NewHeuristic(spec, opts) })
+	Register("heuristic", "the game's own planner, from public information only: on "+ge.ID+
+		" leg value tables over the known coins, scouting and refuels; on galaxy-fighters-* "+
+		"fighters-heuristic (two-command lookahead through the exact approach phase)",
+		func(spec *env.Spec, opts Options) (Agent, error) {
+			if fightersEnv(spec) {
+				return newFightersAgent(spec, opts)
+			}
+			h, err := NewHeuristic(spec, opts)
+			if err != nil {
+				return nil, err // a nil Agent, not a typed nil pointer
+			}
+			return h, nil
+		})
 }
 
 // How the heuristic plays (from the observation and the mask only):
