@@ -1,0 +1,743 @@
+package agents
+
+import (
+	"cmp"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/galaxygym/galaxygym/env"
+	ge "github.com/galaxygym/galaxygym/env/galaxyexpress"
+)
+
+func init() {
+	Register("mcts", "information-set search on hidden states sampled from the observation (games "+
+		"implementing env.Determinizer: "+ge.ID+"): sequential halving over common determinizations, "+
+		"or an IS-MCTS tree; heuristic rollouts and prior there, random elsewhere; options sims, ms, "+
+		"search, rollout and the environment's parameters",
+		func(spec *env.Spec, opts Options) (Agent, error) { return NewMCTS(spec, opts) })
+}
+
+// MCTS defaults (see docs/mcts.md for the measurements behind them).
+const (
+	// DefaultMCTSSims is the default budget: simulations (rollouts) per
+	// decision.
+	DefaultMCTSSims = 256
+	// DefaultMCTSZ is the default number of standard errors by which an
+	// action must beat the prior to be played instead (search=halving).
+	DefaultMCTSZ = 0.5
+	// DefaultMCTSMargin is the default margin, in points of return, by which
+	// an action must beat the prior (search=halving).
+	DefaultMCTSMargin = 0.2
+	// DefaultMCTSElim is the default elimination threshold (search=halving):
+	// an action whose mean paired difference plus this many standard errors
+	// is at most the margin is dropped.
+	DefaultMCTSElim = 1.0
+	// DefaultMCTSC is the default UCB exploration constant (search=ismcts),
+	// in widths of the environment's reward range.
+	DefaultMCTSC = 0.07
+	// DefaultMCTSBias is the default progressive bias of the prior action at
+	// the root (search=ismcts), in the same units.
+	DefaultMCTSBias = 0.12
+	// DefaultMCTSPW is the default progressive widening below the root
+	// (search=ismcts).
+	DefaultMCTSPW = 0.2
+)
+
+// mctsMinPaired is the fewest paired samples on which search=halving
+// plays an action other than the prior.
+const mctsMinPaired = 8
+
+// Search algorithms of [MCTS].
+const (
+	SearchHalving = "halving"
+	SearchISMCTS  = "ismcts"
+)
+
+// MCTS searches the player's decision on states sampled from its
+// observation: an information-set search for any environment whose game
+// implements [env.Determinizer]. It sees only the observation and the mask,
+// like every agent; the hidden information it plans with is sampled, never
+// read. A determinization is a complete state drawn, from a fresh seed,
+// from those consistent with the observation (on Galaxy Express: the
+// unscanned planet numbers, the queue below its top, the order of the
+// face-down coins and the chance generator of later reshuffles, each
+// uniform, which is their exact posterior). A simulation plays one
+// determinization to the end of the episode (or to max_turns) and scores
+// the player's undiscounted return from the decision on (rewards summed).
+// The rollout agent (the heuristic on Galaxy Express, random elsewhere)
+// plays the simulations past the search and is the prior: its own choice
+// on the real observation.
+//
+// search=halving (the default) is determinized rollout search at the root
+// information set, by sequential halving over the legal actions with common
+// determinizations: in each round every surviving action is played on the
+// same new determinizations, with the same rollout seeds, as the prior
+// action, which always survives; actions whose mean paired difference with
+// the prior plus elim standard errors cannot exceed margin are dropped, and
+// the better half of the others by mean paired difference goes on (rounds:
+// ceil(log2(legal actions - 1)), the budget spread evenly over the rounds
+// left; the search stops early when only the prior is left). The best
+// survivor is played when, over at least 8 paired samples, its mean paired
+// difference exceeds z standard errors plus margin points; otherwise the
+// prior is. Common determinizations pair the comparison (the same hidden
+// coins and planets, the same later reshuffles for every action), which
+// removes most of the noise of single rollouts, and the test against the
+// prior keeps the agent from trading a good heuristic move for a lucky one:
+// it improves on its rollout agent (one step of policy iteration on the
+// information set), and with few simulations plays like it. Every
+// surviving action gets at least one simulation a round, so a decision with
+// many legal actions may run a few more simulations than sims.
+//
+// search=ismcts is single-observer information-set Monte Carlo tree search
+// (Cowling, Powley and Whitehouse, 2012). A node is an information set of
+// the player: the observation reached by its actions (a child is found by
+// the action and a hash of the observation that follows, so chance
+// outcomes the player sees, such as the coin turned up, branch the tree).
+// Each simulation samples a determinization, descends by UCB1 with
+// availability counts (mean return/W + c*sqrt(ln(times available)/visits),
+// W the width of the reward range, plus bias/(visits+1) for the prior at
+// the root), expands one node, rolls out, and backs up at each node the
+// return from that node's decision on; the most visited root action is
+// played. Untried actions are tried the prior (below the root: the rollout
+// agent's choice) first; below the root a node with n visits tries at most
+// 1 + floor(pw*sqrt(n)) actions (progressive widening); depth caps the
+// tree (depth=1: flat UCB over the root actions). At the budgets that fit
+// 1,000 episodes a minute it plays worse than its rollout agent on Galaxy
+// Express (docs/mcts.md): unpaired rollouts and the exploration inside the
+// subtrees drown the small differences between good moves.
+//
+// Other players' moves, in games that have them, are the rollout agent's.
+// A decision with a single legal action is not searched, nor is any when
+// sims=0 (the agent then plays exactly like its rollout agent with the same
+// seed). Everything random (the determinizations, the rollout agent's
+// seeds, untried actions) derives from the seed given to Reset: an episode
+// replays exactly, unless the ms time budget is used. Buffers and the tree
+// are reused, so a decision does not allocate once they have grown.
+//
+// Options (Options / --agent-opt):
+//
+//	sims=N        simulations per decision (default DefaultMCTSSims; 0 plays
+//	              the rollout agent)
+//	ms=T          search T milliseconds per decision instead (sims, if given,
+//	              still caps the count); not reproducible
+//	search=S      halving (default) or ismcts
+//	z=X margin=X elim=X
+//	              halving's tests against the prior (defaults DefaultMCTSZ,
+//	              DefaultMCTSMargin points, DefaultMCTSElim; elim=0 keeps
+//	              every action to the halving)
+//	c=X bias=X pw=X depth=N
+//	              ismcts's exploration, prior bias, progressive widening and
+//	              depth (defaults DefaultMCTSC, DefaultMCTSBias, DefaultMCTSPW,
+//	              0 = unlimited; pw=0 tries every action)
+//	rollout=A     the rollout and prior agent (default heuristic on
+//	              galaxy-express-v1, random elsewhere)
+//	rollout.K=V   option K of the rollout agent
+//	K=V           K a parameter of the environment (scan_wrap, max_turns):
+//	              the value the environment was made with, which an agent
+//	              cannot see (default: the parameter's default); passed on to
+//	              the rollout agent when it accepts it
+type MCTS struct {
+	det      env.Determinizer
+	params   env.Params
+	maxTurns int
+
+	sims     int
+	budget   time.Duration
+	search   string
+	z        float64
+	margin   float64
+	elim     float64
+	stats    MCTSStats
+	c, bias  float64 // in reward-range widths
+	invW     float64 // 1 / reward range width: scales returns for UCB
+	maxDepth int
+	pw       float64
+
+	rollout         Agent
+	rolloutNeedsObs bool
+	rng             rand.PCG
+
+	// Reused buffers.
+	state   env.State // the current determinization
+	obs     []uint8   // the rollout agent's observation
+	mask    []uint8
+	rewards []float64
+	cand    []mctsCand
+	nodes   []mctsNode
+	edges   []mctsEdge
+	tree    map[mctsKey]int32
+	hseed   maphash.Seed
+	path    []mctsStep
+}
+
+type mctsCand struct {
+	a        int
+	sum, sq  float64 // paired differences with the prior's return: sum, sum of squares
+	n        int
+	meanDiff float64
+}
+
+// mctsNode is an information set of the player: the observation reached
+// by a sequence of its actions (and of what it observed in between).
+type mctsNode struct {
+	visits int32
+	edges  int32 // offset of its NumActions edges in MCTS.edges
+}
+
+// mctsEdge holds one action's statistics at a node.
+type mctsEdge struct {
+	visits, avail int32
+	sum           float64 // returns from the node on, backed up through this action
+}
+
+// mctsKey finds a node's child: the action played and the hash of the
+// observation then reached.
+type mctsKey struct {
+	node, action int32
+	obs          uint64
+}
+
+type mctsStep struct {
+	node, action int32
+	before       float64 // the player's return before the action
+}
+
+// NewMCTS returns the MCTS agent for spec; see [MCTS] for the options. It
+// returns an *UnsupportedEnvError when spec's game is not registered or
+// does not implement [env.Determinizer], and an *OptionError for a bad
+// option (an error wrapping the rollout agent's for a bad rollout agent).
+func NewMCTS(spec *env.Spec, opts Options) (*MCTS, error) {
+	id := "<nil>"
+	if spec != nil {
+		id = spec.ID
+	}
+	var det env.Determinizer
+	if spec != nil {
+		if g, err := env.Lookup(spec.ID); err == nil {
+			det, _ = g.(env.Determinizer)
+		}
+	}
+	if det == nil {
+		var ids []string
+		for _, gid := range env.IDs() {
+			if g, err := env.Lookup(gid); err == nil {
+				if _, ok := g.(env.Determinizer); ok {
+					ids = append(ids, gid)
+				}
+			}
+		}
+		return nil, &UnsupportedEnvError{Agent: "mcts", Env: id, Supported: ids}
+	}
+	m := &MCTS{det: det, sims: DefaultMCTSSims, search: SearchHalving,
+		z: DefaultMCTSZ, margin: DefaultMCTSMargin, elim: DefaultMCTSElim, pw: DefaultMCTSPW}
+	c, bias := DefaultMCTSC, DefaultMCTSBias
+	rolloutName := "random"
+	if spec.ID == ge.ID {
+		rolloutName = "heuristic"
+	}
+	isParam := map[string]bool{}
+	for _, p := range spec.Params {
+		isParam[p.Name] = true
+	}
+	envParams := map[string]any{}
+	rollOpts := Options{}
+	simsSet := false
+	for _, k := range sortedOptionKeys(opts) {
+		v := opts[k]
+		bad := func(reason string) error { return &OptionError{Agent: "mcts", Key: k, Reason: reason} }
+		num := func() (float64, error) {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(f >= 0) || math.IsInf(f, 0) {
+				return 0, bad("want a number >= 0")
+			}
+			return f, nil
+		}
+		var err error
+		switch {
+		case k == "sims" || k == "depth":
+			n, e := strconv.Atoi(v)
+			if e != nil || n < 0 {
+				return nil, bad("want an integer >= 0")
+			}
+			if k == "sims" {
+				m.sims, simsSet = n, true
+			} else {
+				m.maxDepth = n
+			}
+		case k == "ms":
+			var f float64
+			f, err = num()
+			m.budget = time.Duration(f * float64(time.Millisecond))
+		case k == "z":
+			m.z, err = num()
+		case k == "elim":
+			m.elim, err = num()
+		case k == "margin":
+			m.margin, err = num()
+		case k == "c":
+			c, err = num()
+		case k == "pw":
+			m.pw, err = num()
+		case k == "bias":
+			bias, err = num()
+		case k == "search":
+			if v != SearchHalving && v != SearchISMCTS {
+				return nil, bad("want " + SearchHalving + " or " + SearchISMCTS)
+			}
+			m.search = v
+		case k == "rollout":
+			if v == "mcts" {
+				return nil, bad("mcts cannot be its own rollout agent")
+			}
+			rolloutName = v
+		case strings.HasPrefix(k, "rollout."):
+			rollOpts[strings.TrimPrefix(k, "rollout.")] = v
+		case isParam[k]:
+			envParams[k] = v
+		default:
+			return nil, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
+				"rollout.KEY, and the environment's parameters)")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if m.budget > 0 && !simsSet {
+		m.sims = math.MaxInt32
+	}
+	var err error
+	if m.params, err = spec.Resolve(envParams); err != nil {
+		key := "environment parameter"
+		if pe, ok := err.(*env.ParamError); ok {
+			key = pe.Name
+		}
+		return nil, &OptionError{Agent: "mcts", Key: key, Reason: err.Error()}
+	}
+	if v, ok := m.params[env.MaxTurnsParam].(int); ok {
+		m.maxTurns = v
+	}
+	w := spec.RewardRange[1] - spec.RewardRange[0]
+	if !(w > 0) || math.IsInf(w, 0) {
+		w = 1
+	}
+	m.invW, m.c, m.bias = 1/w, c, bias
+	// The rollout agent gets the environment parameters it accepts.
+	for k, v := range envParams {
+		if _, set := rollOpts[k]; !set {
+			rollOpts[k] = fmt.Sprint(v)
+		}
+	}
+	for {
+		m.rollout, err = New(rolloutName, spec, rollOpts)
+		oe, ok := err.(*OptionError)
+		if !ok || envParams[oe.Key] == nil {
+			break
+		}
+		if _, explicit := opts["rollout."+oe.Key]; explicit {
+			break
+		}
+		delete(rollOpts, oe.Key) // a parameter this agent does not take
+	}
+	if err != nil {
+		return nil, fmt.Errorf("agents: mcts: rollout agent %q: %w", rolloutName, err)
+	}
+	m.rolloutNeedsObs = NeedsObservation(m.rollout)
+	m.obs = make([]uint8, spec.ObsSize())
+	m.mask = make([]uint8, spec.NumActions())
+	m.rewards = make([]float64, spec.NumPlayers)
+	m.tree = map[mctsKey]int32{}
+	m.hseed = maphash.MakeSeed()
+	return m, nil
+}
+
+func sortedOptionKeys(opts Options) []string {
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Name returns "mcts".
+func (*MCTS) Name() string { return "mcts" }
+
+// Reset begins an episode: seed drives the search's generator, and the
+// rollout agent is reset with seed itself (so that with sims=0 the agent
+// plays exactly like its rollout agent).
+func (m *MCTS) Reset(seed uint64) {
+	m.rng.Seed(seed, 0x6d637473) // "mcts"
+	m.rollout.Reset(seed)
+}
+
+// Act returns the searched action for player from obs and mask, or -1 when
+// mask has no legal action. It keeps neither slice.
+func (m *MCTS) Act(player int, obs, mask []uint8) int {
+	legal := 0
+	for _, x := range mask {
+		legal += int(x)
+	}
+	if legal == 0 {
+		return -1
+	}
+	m.stats.Decisions++
+	prior := m.rollout.Act(player, obs, mask)
+	if prior < 0 || prior >= len(mask) || mask[prior] == 0 {
+		prior = firstLegal(mask)
+	}
+	if legal == 1 || m.sims == 0 {
+		return prior
+	}
+	m.stats.Searched++
+	var a int
+	var ok bool
+	if m.search == SearchISMCTS {
+		a, ok = m.ismcts(player, obs, prior)
+	} else {
+		a, ok = m.halving(player, obs, mask, prior, legal)
+	}
+	if !ok {
+		return prior // an observation no position has: play the prior
+	}
+	return a
+}
+
+// MCTSStats counts an agent's work since it was made.
+type MCTSStats struct {
+	Decisions   int64 // calls to Act
+	Searched    int64 // decisions searched (more than one legal action, sims > 0)
+	Simulations int64 // rollouts (one per action evaluated on a determinization)
+	Steps       int64 // actions applied in simulations, rollouts included
+}
+
+// Stats returns the work counters.
+func (m *MCTS) Stats() MCTSStats { return m.stats }
+
+func firstLegal(mask []uint8) int {
+	for a, x := range mask {
+		if x != 0 {
+			return a
+		}
+	}
+	return -1
+}
+
+// determinize samples a state for obs into the reused buffer.
+func (m *MCTS) determinize(player int, obs []uint8, seed uint64) (env.State, bool) {
+	st, err := m.det.Determinize(m.params, player, obs, seed, m.state)
+	if err != nil {
+		return nil, false
+	}
+	m.state = st
+	return st, true
+}
+
+// deadline returns the time budget's end, or the zero time.
+func (m *MCTS) deadline() time.Time {
+	if m.budget <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(m.budget)
+}
+
+// halving runs search=halving; see [MCTS].
+func (m *MCTS) halving(player int, obs, mask []uint8, prior, legal int) (int, bool) {
+	m.cand = append(m.cand[:0], mctsCand{a: prior})
+	for a, x := range mask {
+		if x != 0 && a != prior {
+			m.cand = append(m.cand, mctsCand{a: a})
+		}
+	}
+	rounds := 1
+	for k := 2; k < legal-1; k *= 2 {
+		rounds++
+	}
+	left := m.sims
+	end := m.deadline()
+	var start time.Time
+	if m.budget > 0 {
+		start = time.Now()
+	}
+	for r := 0; r < rounds; r++ {
+		per := max(1, left/((rounds-r)*len(m.cand)))
+		for i := 0; i < per; i++ {
+			seed, rseed := m.rng.Uint64(), m.rng.Uint64()
+			base := 0.0
+			for j := range m.cand {
+				st, ok := m.determinize(player, obs, seed)
+				if !ok {
+					return prior, false
+				}
+				g := m.rollFrom(st, player, m.cand[j].a, rseed)
+				if j == 0 {
+					base = g
+				}
+				c := &m.cand[j]
+				c.sum += g - base
+				c.sq += (g - base) * (g - base)
+				c.n++
+			}
+			left -= len(m.cand)
+			if m.budget > 0 && r == 0 && i == 0 {
+				// Calibrate the count to the time budget.
+				perSim := time.Since(start) / time.Duration(len(m.cand))
+				left = min(left, int(time.Until(end)/max(perSim, 1)))
+				per = max(1, left/(rounds*len(m.cand)))
+			}
+		}
+		k := 1
+		for j := 1; j < len(m.cand); j++ {
+			c := &m.cand[j]
+			n := float64(c.n)
+			c.meanDiff = c.sum / n
+			se := math.Sqrt(max(0, c.sq/n-c.meanDiff*c.meanDiff) / n)
+			if m.elim > 0 && c.n >= 3 && c.meanDiff+m.elim*se <= m.margin {
+				continue // cannot plausibly beat the prior
+			}
+			m.cand[k] = *c
+			k++
+		}
+		m.cand = m.cand[:k]
+		if len(m.cand) == 1 {
+			break
+		}
+		if r < rounds-1 && len(m.cand) > 2 {
+			others := m.cand[1:]
+			slices.SortStableFunc(others, func(x, y mctsCand) int { return cmp.Compare(y.meanDiff, x.meanDiff) })
+			m.cand = m.cand[:1+(len(others)+1)/2]
+		}
+	}
+	best, bestV := prior, 0.0
+	for _, c := range m.cand[1:] {
+		if c.n < mctsMinPaired {
+			continue // too few samples to trust the standard error
+		}
+		n := float64(c.n)
+		se := math.Sqrt(max(0, c.sq/n-c.meanDiff*c.meanDiff) / n)
+		if v := c.meanDiff - m.z*se - m.margin; v > bestV {
+			best, bestV = c.a, v
+		}
+	}
+	return best, true
+}
+
+// rollFrom plays action a in st, then the rollout agent to the end (or
+// max_turns) from a rollout seed, and returns player's return.
+func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) float64 {
+	m.rollout.Reset(rseed)
+	m.stats.Simulations++
+	ret := 0.0
+	for {
+		m.stats.Steps++
+		clear(m.rewards)
+		st.Apply(a, m.rewards)
+		ret += m.rewards[player]
+		if st.Terminal() {
+			return ret
+		}
+		if m.maxTurns > 0 && st.Turn() >= m.maxTurns {
+			clear(m.rewards)
+			st.Truncate(m.rewards)
+			return ret + m.rewards[player]
+		}
+		st.LegalMask(m.mask)
+		a = m.rolloutAct(st, st.CurrentPlayer())
+	}
+}
+
+// rolloutAct asks the rollout agent for p's action in st (m.mask holds
+// st's legal mask).
+func (m *MCTS) rolloutAct(st env.State, p int) int {
+	var obs []uint8
+	if m.rolloutNeedsObs {
+		st.Observe(p, m.obs)
+		obs = m.obs
+	}
+	a := m.rollout.Act(p, obs, m.mask)
+	if a < 0 || a >= len(m.mask) || m.mask[a] == 0 {
+		return firstLegal(m.mask)
+	}
+	return a
+}
+
+// ismcts runs search=ismcts; see [MCTS].
+func (m *MCTS) ismcts(player int, obs []uint8, prior int) (int, bool) {
+	m.nodes = m.nodes[:0]
+	m.edges = m.edges[:0]
+	clear(m.tree)
+	m.newNode()
+	end := m.deadline()
+	for i := 0; i < m.sims; i++ {
+		if m.budget > 0 && i > 0 && time.Now().After(end) {
+			break
+		}
+		st, ok := m.determinize(player, obs, m.rng.Uint64())
+		if !ok {
+			return prior, false
+		}
+		m.simulate(st, player, prior)
+	}
+	// The most visited root action; ties go to the prior, then to the
+	// higher mean.
+	root := m.edges[:len(m.mask)]
+	best, bestN, bestQ := prior, root[prior].visits, 0.0
+	if bestN > 0 {
+		bestQ = root[prior].sum / float64(bestN)
+	}
+	for a := range root {
+		e := &root[a]
+		if e.visits == 0 || a == prior {
+			continue
+		}
+		q := e.sum / float64(e.visits)
+		if e.visits > bestN || e.visits == bestN && q > bestQ {
+			best, bestN, bestQ = a, e.visits, q
+		}
+	}
+	return best, true
+}
+
+// newNode adds an information-set node with its (empty) edges.
+func (m *MCTS) newNode() int32 {
+	na := len(m.mask)
+	m.nodes = append(m.nodes, mctsNode{edges: int32(len(m.edges))})
+	if n := len(m.edges); cap(m.edges) >= n+na {
+		m.edges = m.edges[:n+na]
+		clear(m.edges[n:])
+	} else {
+		m.edges = append(m.edges, make([]mctsEdge, na)...)
+	}
+	return int32(len(m.nodes) - 1)
+}
+
+// simulate runs one IS-MCTS simulation on the determinization st.
+func (m *MCTS) simulate(st env.State, player, prior int) {
+	m.rollout.Reset(m.rng.Uint64())
+	m.stats.Simulations++
+	m.path = m.path[:0]
+	node := int32(0)
+	inTree := true
+	descend := false // the player moved in the tree: find the next node
+	ret := 0.0
+	for !st.Terminal() {
+		p := st.CurrentPlayer()
+		st.LegalMask(m.mask)
+		var a int
+		if p == player && inTree && descend {
+			// The information set reached: the observation after the
+			// last action in the tree (and other players' moves).
+			st.Observe(player, m.obs)
+			last := m.path[len(m.path)-1]
+			key := mctsKey{last.node, last.action, maphash.Bytes(m.hseed, m.obs)}
+			child, ok := m.tree[key]
+			switch {
+			case ok:
+				node = child
+			case m.maxDepth > 0 && len(m.path) >= m.maxDepth:
+				inTree = false
+			default:
+				node = m.newNode()
+				m.tree[key] = node
+				inTree = false // expand one node per simulation, then roll out
+				a = m.selectAction(node, st, player, -1)
+				m.path = append(m.path, mctsStep{node, int32(a), ret})
+				goto apply
+			}
+		}
+		if p == player && inTree {
+			a = m.selectAction(node, st, player, prior)
+			m.path = append(m.path, mctsStep{node, int32(a), ret})
+			prior = -1 // below the root the rollout agent is asked
+			descend = true
+		} else {
+			a = m.rolloutAct(st, p)
+		}
+	apply:
+		m.stats.Steps++
+		clear(m.rewards)
+		st.Apply(a, m.rewards)
+		ret += m.rewards[player]
+		if m.maxTurns > 0 && !st.Terminal() && st.Turn() >= m.maxTurns {
+			clear(m.rewards)
+			st.Truncate(m.rewards)
+			ret += m.rewards[player]
+			break
+		}
+	}
+	for _, s := range m.path {
+		nd := &m.nodes[s.node]
+		nd.visits++
+		e := &m.edges[nd.edges+s.action]
+		e.visits++
+		e.sum += ret - s.before
+	}
+}
+
+// selectAction picks the action at tree node node of the determinization
+// st (m.mask holds its legal mask): an untried legal action if the node
+// may widen (the root always, other nodes up to 1 + pw*sqrt(visits) tried
+// actions): prior first when given, else the rollout agent's choice, else
+// a random untried one; otherwise the best tried action by UCB1 with
+// availability counts.
+func (m *MCTS) selectAction(node int32, st env.State, player, prior int) int {
+	nd := &m.nodes[node]
+	edges := m.edges[nd.edges : int(nd.edges)+len(m.mask)]
+	untried, tried := 0, 0
+	for a, x := range m.mask {
+		if x == 0 {
+			continue
+		}
+		if edges[a].visits == 0 {
+			untried++
+		} else {
+			edges[a].avail++
+			tried++
+		}
+	}
+	widen := untried > 0
+	if widen && node != 0 && tried > 0 && m.pw > 0 {
+		widen = tried < 1+int(m.pw*math.Sqrt(float64(nd.visits)))
+	}
+	if widen {
+		a := prior
+		if a < 0 {
+			a = m.rolloutAct(st, player)
+		}
+		if a < 0 || m.mask[a] == 0 || edges[a].visits != 0 {
+			k := int((m.rng.Uint64() >> 32) * uint64(untried) >> 32)
+			for b, x := range m.mask {
+				if x != 0 && edges[b].visits == 0 {
+					if k == 0 {
+						a = b
+						break
+					}
+					k--
+				}
+			}
+		}
+		edges[a].avail++
+		return a
+	}
+	best, bestV := -1, math.Inf(-1)
+	for a, x := range m.mask {
+		if x == 0 || edges[a].visits == 0 {
+			continue
+		}
+		e := &edges[a]
+		n := float64(e.visits)
+		v := e.sum/n*m.invW + m.c*math.Sqrt(math.Log(float64(e.avail))/n)
+		if a == prior {
+			v += m.bias / (n + 1)
+		}
+		if v > bestV {
+			best, bestV = a, v
+		}
+	}
+	return best
+}
