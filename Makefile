@@ -106,6 +106,7 @@ notebook: build venv
 # 1-2 s on 2 cores), SEARCH_EPISODES for the table with mcts (200: 4-15 s).
 BENCH_EPISODES  ?= 10000
 SEARCH_EPISODES ?= 200
+FIGHTERS_EPISODES ?= 2000
 
 .PHONY: benchmarks
 benchmarks: build
@@ -113,6 +114,11 @@ benchmarks: build
 	    --format markdown --doc docs/benchmarks.md
 	$(BIN) eval --env galaxy-express-v1 --agents heuristic,mcts --episodes $(SEARCH_EPISODES) --seed 0 \
 	    --format markdown --doc docs/benchmarks.md --doc-section leaderboard-search
+	for m in rookie expert ace; do \
+	  $(BIN) eval --env galaxy-fighters-v1 --env-param mission=$$m --agents random,heuristic \
+	    --episodes $(FIGHTERS_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section leaderboard-fighters-$$m || exit 1; \
+	done
 
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:
