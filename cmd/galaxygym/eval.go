@@ -65,17 +65,8 @@ func (f *evalFlags) config() (evaluate.Config, error) {
 		}
 		cfg.AgentOptions[name][key] = kv[k]
 	}
-	params, err := parseKV("--env-param", f.envParams)
-	if err != nil {
-		return cfg, err
-	}
-	if len(params) > 0 {
-		cfg.EnvParams = make(map[string]any, len(params))
-		for k, v := range params {
-			cfg.EnvParams[k] = v // parsed by the environment's spec
-		}
-	}
-	return cfg, nil
+	cfg.EnvParams, err = envParams(f.envParams)
+	return cfg, err
 }
 
 func sortedStrings(m map[string]string) []string {

@@ -62,17 +62,22 @@ func (f *runFlags) config() (datasets.Config, error) {
 	if len(opts) > 0 {
 		cfg.AgentOptions = agents.Options(opts)
 	}
-	params, err := parseKV("--env-param", f.envParams)
-	if err != nil {
-		return cfg, err
+	cfg.EnvParams, err = envParams(f.envParams)
+	return cfg, err
+}
+
+// envParams parses repeated --env-param name=value flags into the map an
+// environment's spec resolves (nil for none: the defaults).
+func envParams(kvs []string) (map[string]any, error) {
+	params, err := parseKV("--env-param", kvs)
+	if err != nil || len(params) == 0 {
+		return nil, err
 	}
-	if len(params) > 0 {
-		cfg.EnvParams = make(map[string]any, len(params))
-		for k, v := range params {
-			cfg.EnvParams[k] = v // parsed by the environment's spec
-		}
+	m := make(map[string]any, len(params))
+	for k, v := range params {
+		m[k] = v // parsed by the environment's spec
 	}
-	return cfg, nil
+	return m, nil
 }
 
 // parseKV parses repeated key=value flags.
