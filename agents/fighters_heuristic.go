@@ -12,13 +12,13 @@ import (
 func init() {
 	Register("fighters-heuristic", "Galaxy Fighters planner from the observation only (tries its commands and "+
 		"the approach phase that follows, shoots what threatens the districts soonest, dodges crashes); plays "+
-		gf.ID+", "+gf.ID3P+", "+gf.ID2P,
+		gf.ID+" (any number of players)",
 		newFightersAgent)
 }
 
 // fightersEnv reports whether spec is one of the Galaxy Fighters ids.
 func fightersEnv(spec *env.Spec) bool {
-	return spec != nil && (spec.ID == gf.ID || spec.ID == gf.ID3P || spec.ID == gf.ID2P)
+	return spec != nil && spec.ID == gf.ID
 }
 
 // newFightersAgent is the registry's factory (no typed nil on error).
@@ -68,7 +68,7 @@ type FightersHeuristic struct {
 
 // NewFightersHeuristic builds the agent for a Galaxy Fighters spec.
 func NewFightersHeuristic(spec *env.Spec, opts Options) (*FightersHeuristic, error) {
-	ids := []string{gf.ID, gf.ID3P, gf.ID2P}
+	ids := []string{gf.ID}
 	if !fightersEnv(spec) {
 		id := ""
 		if spec != nil {

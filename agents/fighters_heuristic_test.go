@@ -65,25 +65,27 @@ func TestFightersHeuristicLegal(t *testing.T) {
 	if testing.Short() {
 		n = 15
 	}
-	for _, id := range []string{gf.ID, gf.ID3P, gf.ID2P} {
+	for _, players := range []int{4, 3, 2} {
 		for _, p := range []map[string]any{
 			{"mission": "rookie"}, {"mission": "expert"}, {"mission": "ace"},
 			{"mission": "ace", "invader_spaces": 6, "backup_ships": 0, "win_on": "last_card"},
 			{"spawn_deck": 25, "districts_to_lose": 4, "max_turns": 40},
 		} {
-			fightersGames(t, id, "fighters-heuristic", p, n, nil)
+			p["players"] = players
+			fightersGames(t, gf.ID, "fighters-heuristic", p, n, nil)
 		}
 	}
 }
 
 func TestFightersHeuristicDeterministic(t *testing.T) {
-	for _, id := range []string{gf.ID, gf.ID2P} {
+	for _, players := range []int{4, 2} {
 		var runs [2][]int
 		for r := range runs {
-			fightersGames(t, id, "fighters-heuristic", nil, 20, func(a int) { runs[r] = append(runs[r], a) })
+			fightersGames(t, gf.ID, "fighters-heuristic", map[string]any{"players": players}, 20,
+				func(a int) { runs[r] = append(runs[r], a) })
 		}
 		if fmt.Sprint(runs[0]) != fmt.Sprint(runs[1]) {
-			t.Errorf("%s: two runs of the same seeds differ", id)
+			t.Errorf("%d players: two runs of the same seeds differ", players)
 		}
 	}
 }

@@ -59,6 +59,9 @@ func New(g Game, params map[string]any) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ps, ok := g.(ParamSpecer); ok {
+		spec = ps.SpecFor(p)
+	}
 	e := &Env{
 		game:    g,
 		spec:    spec,

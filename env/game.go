@@ -24,6 +24,18 @@ type Game interface {
 	LoadState(params Params, data []byte) (State, error)
 }
 
+// ParamSpecer is implemented by a game whose description depends on its
+// parameters: Galaxy Fighters' `players` parameter sets NumPlayers. SpecFor
+// returns the (immutable, shared) spec of an environment made with the
+// resolved parameters p; it differs from Spec() only in NumPlayers,
+// Description and the bounds that depend on them, never in the id, the
+// actions, the observation shape or the parameter list. [New] uses it, so
+// Env.Spec() is always the spec of that environment; Game.Spec() describes
+// the defaults.
+type ParamSpecer interface {
+	SpecFor(p Params) *Spec
+}
+
 // State is one position of a game together with everything needed to go on
 // from it (the chance generator included). Methods other than Apply,
 // Truncate and UnmarshalJSON never modify the state.

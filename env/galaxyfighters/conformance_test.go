@@ -3,25 +3,72 @@ package galaxyfighters
 import (
 	"testing"
 
+	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
-// TestConformance runs the shared suite on the three player counts and on
+// TestConformance runs the shared suite on the three player counts (the
+// players parameter) and on
 // the other readings of the rules' parameters.
 func TestConformance(t *testing.T) {
 	envtest.Run(t, ID)
-	envtest.Run(t, ID3P, envtest.Seed(50), envtest.Episodes(4))
-	envtest.Run(t, ID2P, envtest.Seed(60), envtest.Episodes(4))
+	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 3}), envtest.Seed(50), envtest.Episodes(4))
+	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2}), envtest.Seed(60), envtest.Episodes(4))
 	envtest.Run(t, ID, envtest.Params(map[string]any{"mission": "rookie", "invader_spaces": 6, "win_on": "last_card",
 		"shaping": 0.05}), envtest.Seed(100), envtest.Episodes(4))
 	envtest.Run(t, ID, envtest.Params(map[string]any{"mission": "ace", "max_turns": 12}), envtest.Seed(200), envtest.Episodes(3))
-	envtest.Run(t, ID2P, envtest.Params(map[string]any{"districts_to_lose": 4, "backup_ships": 0, "spawn_deck": 25,
+	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2, "districts_to_lose": 4, "backup_ships": 0, "spawn_deck": 25,
 		"shaping": 0.1}), envtest.Seed(300), envtest.Episodes(3))
 }
 
 // TestGolden checks the golden playthroughs (go test ./env/galaxyfighters -update rewrites them).
 func TestGolden(t *testing.T) {
 	envtest.Golden(t, ID, "", envtest.Episodes(1), envtest.MaxSteps(40))
-	envtest.Golden(t, ID3P, "", envtest.Episodes(1), envtest.MaxSteps(20))
-	envtest.Golden(t, ID2P, "", envtest.Episodes(1), envtest.MaxSteps(20))
+	envtest.Golden(t, ID, "testdata/golden/galaxy-fighters-v1-players-3.txt", envtest.Params(map[string]any{"players": 3}),
+		envtest.Episodes(1), envtest.MaxSteps(20))
+	envtest.Golden(t, ID, "testdata/golden/galaxy-fighters-v1-players-2.txt", envtest.Params(map[string]any{"players": 2}),
+		envtest.Episodes(1), envtest.MaxSteps(20))
+}
+
+// TestPlayersParameter: the players parameter sets the environment's
+// NumPlayers (env.ParamSpecer), and who controls each ship.
+func TestPlayersParameter(t *testing.T) {
+	for _, n := range []int{2, 3, 4} {
+		e, err := env.Make(ID, map[string]any{"players": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Spec().NumPlayers; got != n {
+			t.Fatalf("players=%d: Spec().NumPlayers = %d", n, got)
+		}
+		if e.Spec().ID != ID || e.Spec().ObsSize() != ObsSize || e.Spec().NumActions() != NumActions {
+			t.Fatalf("players=%d changed the id, observation or actions", n)
+		}
+		e.Reset(3)
+		seen := map[int]bool{}
+		for steps := 0; !e.Done() && steps < 400; steps++ {
+			p := e.CurrentPlayer()
+			if p < 0 || p >= n {
+				t.Fatalf("players=%d: current player %d", n, p)
+			}
+			seen[p] = true
+			mask := e.Mask()
+			a := 0
+			for mask[a] == 0 {
+				a++
+			}
+			if _, err := e.Step(a); err != nil {
+				t.Fatal(err)
+			}
+			if len(e.Returns()) != n {
+				t.Fatalf("players=%d: %d returns", n, len(e.Returns()))
+			}
+		}
+		if len(seen) != n {
+			t.Fatalf("players=%d: only players %v acted", n, seen)
+		}
+	}
+	if _, err := env.Make(ID, map[string]any{"players": 5}); err == nil {
+		t.Fatal("players=5 accepted")
+	}
 }

@@ -1,7 +1,6 @@
 // Package galaxyfighters is Galaxy Fighters (Gamey LLC, 2024), a
-// cooperative arcade game for 2-4 players, as the environments
-// galaxy-fighters-v1 (4 players), galaxy-fighters-3p-v1 and
-// galaxy-fighters-2p-v1.
+// cooperative arcade game for 2-4 players, as the environment
+// galaxy-fighters-v1 (parameter players, 2-4, default 4).
 //
 // The full rules, in our own words, with every gap of the seed text
 // resolved and marked as an assumption (A1, A2, ...), are in
@@ -30,9 +29,9 @@
 //
 // # Spec
 //
-//	ids              galaxy-fighters-v1 (4 players), galaxy-fighters-3p-v1,
-//	                 galaxy-fighters-2p-v1 (Spec().Name "Galaxy Fighters")
-//	players          2-4 by id; CurrentPlayer is the player controlling the
+//	id               galaxy-fighters-v1 (Spec().Name "Galaxy Fighters")
+//	players          2-4, the players parameter (default 4; Env.Spec()
+//	                 reports it, env.ParamSpecer); CurrentPlayer is the player controlling the
 //	                 ship whose turn (or setup) it is, env.Terminal at the end
 //	actions          Discrete(44), one space for every phase:
 //	                   0-2    weapon-wide-beam, weapon-laser-beam,

@@ -18,7 +18,7 @@ func FuzzPlay(f *testing.F) {
 	f.Add(uint64(42), uint8(2), []byte(strings.Repeat("\x05\x00\x01\x07", 60)))
 	f.Fuzz(func(t *testing.T, seed uint64, players uint8, choices []byte) {
 		np := 2 + int(players)%3
-		e, err := env.Make(IDFor(np), map[string]any{"max_turns": 80, "invader_spaces": 6 + int(seed%5)})
+		e, err := env.Make(ID, map[string]any{"players": np, "max_turns": 80, "invader_spaces": 6 + int(seed%5)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func FuzzPlay(f *testing.F) {
 				t.Fatalf("invariants: %v\n%s", err, s.Position())
 			}
 			data, _ := s.MarshalJSON()
-			back, err := Game{np}.LoadState(e.Params(), data)
+			back, err := Game{}.LoadState(e.Params(), data)
 			if err != nil {
 				t.Fatalf("LoadState(MarshalJSON()): %v\n%s", err, data)
 			}

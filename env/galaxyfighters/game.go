@@ -8,13 +8,10 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// The registered ids: one per number of players, because env.Spec fixes
-// NumPlayers per id (see doc.go).
-const (
-	ID   = "galaxy-fighters-v1"    // 4 players, one ship each
-	ID3P = "galaxy-fighters-3p-v1" // 3 players; the fourth ship passes round
-	ID2P = "galaxy-fighters-2p-v1" // 2 players, two ships each
-)
+// ID is the registered id. Its `players` parameter (2-4, default 4) sets
+// the number of players (env.ParamSpecer): 4 play one ship each, 3 pass the
+// fourth ship round, 2 play two ships each.
+const ID = "galaxy-fighters-v1"
 
 // DefaultMaxTurns is the default truncation limit in ship turns.
 const DefaultMaxTurns = 200
@@ -24,26 +21,20 @@ const DefaultMaxTurns = 200
 // commands) and at most 40 spill-over choices (each fills an invader space).
 const MaxEpisodeSteps = 3*NumSeats + 7*DefaultMaxTurns + NumSeats*maxInvaders
 
-// Game is the Galaxy Fighters rules for a number of players.
-type Game struct{ players int }
+// Game is the Galaxy Fighters rules; the number of players is the
+// `players` parameter.
+type Game struct{}
 
-func init() {
-	env.Register(Game{4})
-	env.Register(Game{3})
-	env.Register(Game{2})
-}
+func init() { env.Register(Game{}) }
 
 var specs = [5]*env.Spec{2: buildSpec(2), 3: buildSpec(3), 4: buildSpec(4)}
 
-// IDFor returns the id of the game for 2-4 players.
-func IDFor(players int) string {
-	switch players {
-	case 2:
-		return ID2P
-	case 3:
-		return ID3P
+// playersOf returns the resolved `players` parameter (4 when absent).
+func playersOf(p env.Params) int {
+	if n, ok := p["players"].(int); ok && n >= 2 && n <= NumSeats {
+		return n
 	}
-	return ID
+	return NumSeats
 }
 
 // ActionNames lists the action names, index = action.
@@ -82,9 +73,8 @@ var ActionNames = func() []string {
 var missionNames = []string{"rookie", "expert", "ace"}
 
 func buildSpec(players int) *env.Spec {
-	id := IDFor(players)
 	return &env.Spec{
-		ID:              id,
+		ID:              ID,
 		Name:            "Galaxy Fighters",
 		NumPlayers:      players,
 		ActionNames:     ActionNames,
@@ -95,6 +85,8 @@ func buildSpec(players int) *env.Spec {
 		RewardRange:     [2]float64{-1 - maxShaping, 1 + maxShaping},
 		ReturnRange:     [2]float64{-1, 1},
 		Params: []env.ParamSpec{
+			{Name: "players", Kind: env.Int, Default: 4, Min: 2, Max: 4,
+				Doc: "players: 4 fly one ship each, 3 take turns with the fourth ship, 2 fly two ships each (the four ships are always in play)"},
 			{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
 				Doc: "truncate the episode after this many ship turns"},
 			{Name: "mission", Kind: env.String, Default: "expert", Choices: missionNames,
@@ -153,12 +145,17 @@ func NewConfig(players int, p env.Params) *Config {
 	return &Config{c}
 }
 
-// Spec returns the environment description.
-func (g Game) Spec() *env.Spec { return specs[g.players] }
+// Spec returns the environment description for the default parameters
+// (4 players).
+func (Game) Spec() *env.Spec { return specs[NumSeats] }
+
+// SpecFor returns the description for resolved parameters p: NumPlayers is
+// the `players` parameter (env.ParamSpecer).
+func (Game) SpecFor(p env.Params) *env.Spec { return specs[playersOf(p)] }
 
 // NewState deals a new game from seed.
-func (g Game) NewState(p env.Params, seed uint64) env.State {
-	return newState(NewConfig(g.players, p).c, seed)
+func (Game) NewState(p env.Params, seed uint64) env.State {
+	return newState(NewConfig(playersOf(p), p).c, seed)
 }
 
 type stateJSON struct {
@@ -169,14 +166,14 @@ type stateJSON struct {
 func (s *State) MarshalJSON() ([]byte, error) { return json.Marshal(stateJSON{s.Position()}) }
 
 // LoadState reads a state written by MarshalJSON.
-func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
+func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
 	var j stateJSON
 	if err := json.Unmarshal(data, &j); err != nil {
-		return nil, &env.StateError{Env: IDFor(g.players), Reason: "malformed state", Err: err}
+		return nil, &env.StateError{Env: ID, Reason: "malformed state", Err: err}
 	}
-	s, err := ParsePosition(j.Position, NewConfig(g.players, p))
+	s, err := ParsePosition(j.Position, NewConfig(playersOf(p), p))
 	if err != nil {
-		return nil, &env.StateError{Env: IDFor(g.players), Reason: "invalid position", Err: err}
+		return nil, &env.StateError{Env: ID, Reason: "invalid position", Err: err}
 	}
 	return s, nil
 }

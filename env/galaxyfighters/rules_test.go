@@ -297,7 +297,7 @@ func TestInvasionAndSpillOver(t *testing.T) {
 
 func mustResolve(t *testing.T, p map[string]any) env.Params {
 	t.Helper()
-	r, err := Game{4}.Spec().Resolve(p)
+	r, err := Game{}.Spec().Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}
