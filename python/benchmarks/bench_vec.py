@@ -6,7 +6,8 @@ Measures, for N = 1, 64 and 1024 (--sizes):
   * the round trip of a bare echo of same-sized frames (a step request of
     8 + 4N bytes out, a frame of the step reply's size back) through the same
     client library, on the server's /echo endpoint: the transport limit;
-and the single-env latency of GalaxyGymEnv.step beside the echo of its frames.
+and the single-env latency of GalaxyGymEnv.step beside the echo of its frames,
+the two round trips alternating in one loop (see single_vs_echo).
 
 It starts `galaxygym serve --echo` itself (the binary from --bin,
 $GALAXYGYM_BIN, or a fresh `go build`), or uses --url (a server started
@@ -138,21 +139,45 @@ def echo_rtt_websockets(url: str, request_size: int, reply_size: int, seconds: f
     return dt / n * 1e6
 
 
-def single_latency(url: str, seconds: float) -> float:
-    """Mean microseconds of GalaxyGymEnv.step (action choice excluded)."""
+def single_vs_echo(url: str, seconds: float) -> tuple[float, float, float, float]:
+    """Single-env round trip beside the echo of the same frames, measured the
+    same way: one loop that alternates GalaxyGymEnv.step and an echo round
+    trip (12-byte request, a step reply's size back) through the same
+    websocket-client connection setup and frame reader, with the same work
+    between round trips (a random legal action drawn with numpy), each call
+    timed alone. Interleaving puts both under the same machine state (CPU
+    frequency, the other core's load, the server's goroutines parked or
+    not), which a tight echo loop timed against a gapped step loop does not.
+    Returns (step mean, step median, echo mean, echo median) in microseconds."""
+    ws = websocket.create_connection(
+        url.rstrip("/") + "/echo", suppress_origin=True, enable_multithread=True, skip_utf8_validation=True,
+        sockopt=((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)))
+    read = FrameReader(ws.sock).read_frame
+    req = b"ECHO" + Layout(1, 503, 56, 1).size(0).to_bytes(4, "little") + bytes(4)
     rng = np.random.default_rng(0)
-    times = []
+    step_t, echo_t = [], []
+    clock = time.perf_counter
     with galaxygym.make(ENV_ID, url=url) as env:
         obs, info = env.reset(seed=0)
-        t_end = time.perf_counter() + seconds
-        while time.perf_counter() < t_end:
+        t_end = clock() + 2 * seconds
+        i = 0
+        while clock() < t_end:
             a = int(rng.choice(np.flatnonzero(info["action_mask"])))
-            t = time.perf_counter()
-            obs, r, term, trunc, info = env.step(a)
-            times.append(time.perf_counter() - t)
-            if term or trunc:
-                obs, info = env.reset()
-    return float(np.mean(times[20:])) * 1e6
+            if i & 1:
+                t = clock()
+                ws.send_binary(req)
+                read()
+                echo_t.append(clock() - t)
+            else:
+                t = clock()
+                obs, r, term, trunc, info = env.step(a)
+                step_t.append(clock() - t)
+                if term or trunc:
+                    obs, info = env.reset()
+            i += 1
+    ws.close()
+    st, et = np.array(step_t[50:]) * 1e6, np.array(echo_t[50:]) * 1e6
+    return float(st.mean()), float(np.median(st)), float(et.mean()), float(np.median(et))
 
 
 def main() -> None:
@@ -161,7 +186,9 @@ def main() -> None:
     ap.add_argument("--bin", help="the galaxygym binary to start")
     ap.add_argument("--sizes", default="1,64,1024")
     ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--no-copy", action="store_true", help="make_vec(copy=False): read-only views")
+    ap.add_argument("--copy", action="store_true",
+                    help="make_vec(copy=True): every array copied out of the reply (default False, as make_vec's: "
+                         "fresh writable views that no later step overwrites)")
     ap.add_argument("--compare-libs", action="store_true", help="also time the echo with `websockets`")
     args = ap.parse_args()
     proc = None
@@ -175,17 +202,16 @@ def main() -> None:
               + (f" {'echo(websockets) us':>20}" if args.compare_libs else ""))
         for n in [int(x) for x in args.sizes.split(",")]:
             lay = Layout(n, 503, 56, 1)
-            sps, us = bench_vec(url, n, args.seconds, copy=not args.no_copy)
+            sps, us = bench_vec(url, n, args.seconds, copy=args.copy)
             echo = echo_rtt(url, 8 + 4 * n, lay.size(0), args.seconds)
             line = f"{n:>6} {sps:>13,.0f} {us:>9.1f} {echo:>9.1f} {us / echo:>9.2f}"
             if args.compare_libs:
                 other = echo_rtt_websockets(url, 8 + 4 * n, lay.size(0), args.seconds)
                 line += f" {other:>20.1f}" if other else f" {'(not installed)':>20}"
             print(line, flush=True)
-        lat = single_latency(url, args.seconds)
-        echo1 = echo_rtt(url, 12, Layout(1, 503, 56, 1).size(0), args.seconds)
-        print(f"single env: step latency {lat:.1f} us (mean), echo of the same frames {echo1:.1f} us, "
-              f"ratio {lat / echo1:.2f}")
+        s_mean, s_med, e_mean, e_med = single_vs_echo(url, args.seconds)
+        print(f"single env (interleaved with the echo): step {s_mean:.1f} us mean / {s_med:.1f} median, "
+              f"echo of the same frames {e_mean:.1f} / {e_med:.1f}, ratio {s_mean / e_mean:.2f} / {s_med / e_med:.2f}")
     finally:
         if proc is not None:
             proc.kill()
