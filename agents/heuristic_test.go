@@ -119,20 +119,7 @@ func TestHeuristicDeterministic(t *testing.T) {
 	e, a := newHeuristicEnv(t)
 	_, b := newHeuristicEnv(t)
 	obs := make([]uint8, e.Spec().ObsSize())
-	run := func(ag Agent, seed uint64) []int {
-		var acts []int
-		e.Reset(seed)
-		ag.Reset(seed)
-		for !e.Done() {
-			_ = e.Observe(0, obs)
-			act := ag.Act(0, obs, e.Mask())
-			acts = append(acts, act)
-			if _, err := e.Step(act); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return acts
-	}
+	run := func(ag Agent, seed uint64) []int { return playEpisode(t, e, ag, seed, obs) }
 	for seed := uint64(0); seed < 200; seed++ {
 		first := run(a, seed)
 		run(a, seed+1000) // different history in between

@@ -108,20 +108,7 @@ func TestMCTSDeterministic(t *testing.T) {
 		e, a := newMCTS(t, o)
 		_, b := newMCTS(t, o)
 		obs := make([]uint8, ge.ObsSize)
-		run := func(ag Agent, seed uint64) []int {
-			var acts []int
-			e.Reset(seed)
-			ag.Reset(seed)
-			for !e.Done() {
-				_ = e.Observe(0, obs)
-				act := ag.Act(0, obs, e.Mask())
-				acts = append(acts, act)
-				if _, err := e.Step(act); err != nil {
-					t.Fatal(err)
-				}
-			}
-			return acts
-		}
+		run := func(ag Agent, seed uint64) []int { return playEpisode(t, e, ag, seed, obs) }
 		for seed := uint64(0); seed < 6; seed++ {
 			first := run(a, seed)
 			run(a, seed+1000)
@@ -257,14 +244,7 @@ func TestMCTSScanWrap(t *testing.T) {
 	}
 	obs := make([]uint8, ge.ObsSize)
 	for seed := uint64(0); seed < 10; seed++ {
-		e.Reset(seed)
-		a.Reset(seed)
-		for !e.Done() {
-			_ = e.Observe(0, obs)
-			if _, err := e.Step(a.Act(0, obs, e.Mask())); err != nil {
-				t.Fatal(err)
-			}
-		}
+		playEpisode(t, e, a, seed, obs)
 	}
 }
 
@@ -406,14 +386,7 @@ func TestMCTSGenericGame(t *testing.T) {
 		}
 		obs := make([]uint8, 1)
 		for seed := uint64(0); seed < 20; seed++ {
-			e.Reset(seed)
-			a.Reset(seed)
-			for !e.Done() {
-				_ = e.Observe(0, obs)
-				if _, err := e.Step(a.Act(0, obs, e.Mask())); err != nil {
-					t.Fatal(err)
-				}
-			}
+			playEpisode(t, e, a, seed, obs)
 			if r := e.Returns()[0]; r != 8 {
 				t.Fatalf("%s seed %d: return %v, want 8", search, seed, r)
 			}
