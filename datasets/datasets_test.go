@@ -450,3 +450,21 @@ func TestManifest(t *testing.T) {
 		t.Errorf("Open(empty dir) = %v, want ErrNoManifest", err)
 	}
 }
+
+// TestBenchWorkUnit checks that a small benchmark is cut into enough work
+// units for every worker, and a large one into DefaultBenchChunk units.
+func TestBenchWorkUnit(t *testing.T) {
+	for _, c := range []struct {
+		episodes int64
+		workers  int
+		want     int
+	}{{1000, 2, 125}, {2000, 2, 250}, {1_000_000, 2, DefaultBenchChunk}, {3, 2, 1}, {100, 1, 25}} {
+		cfg := Config{Episodes: c.episodes, Workers: c.workers}
+		if got := cfg.partSize(true); got != c.want {
+			t.Errorf("%d episodes on %d workers: work unit %d, want %d", c.episodes, c.workers, got, c.want)
+		}
+		if got := cfg.partSize(false); got != DefaultEpisodesPerPart {
+			t.Errorf("generate's part size %d, want %d", got, DefaultEpisodesPerPart)
+		}
+	}
+}

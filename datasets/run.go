@@ -27,8 +27,9 @@ import (
 // 100 parts for the default million episodes.
 const DefaultEpisodesPerPart = 10000
 
-// DefaultBenchChunk is the number of episodes a benchmark worker takes at a
-// time when Config.EpisodesPerPart is 0.
+// DefaultBenchChunk is the largest number of episodes a benchmark worker
+// takes at a time when Config.EpisodesPerPart is 0; smaller runs are cut
+// into at least four units per worker so that every worker plays.
 const DefaultBenchChunk = 1000
 
 // CodePermalink is the manifest's code_permalink.
@@ -51,8 +52,8 @@ type Config struct {
 	Seed uint64
 	// EpisodesPerPart is the number of consecutive episodes per part file
 	// (0: DefaultEpisodesPerPart). The files depend on it, so resuming
-	// requires the same value. For Bench it is the work unit (0:
-	// DefaultBenchChunk).
+	// requires the same value. For Bench it is the work unit (0: Episodes
+	// / (4 x Workers), at least 1 and at most DefaultBenchChunk).
 	EpisodesPerPart int
 	// Workers is the number of goroutines playing parts (0: runtime.NumCPU()).
 	// The output does not depend on it.
@@ -150,7 +151,11 @@ func (c *Config) partSize(bench bool) int {
 	case c.EpisodesPerPart > 0:
 		return c.EpisodesPerPart
 	case bench:
-		return DefaultBenchChunk
+		workers := int64(c.Workers)
+		if workers <= 0 {
+			workers = int64(runtime.NumCPU())
+		}
+		return int(max(1, min(DefaultBenchChunk, c.Episodes/(4*workers))))
 	}
 	return DefaultEpisodesPerPart
 }
