@@ -11,6 +11,22 @@ from pettingzoo.test import api_test
 import galaxygym
 from conftest import ENV_ID
 
+# PettingZoo's api_test warns about what every masked classic environment
+# does (chess_v6 included): the observation is a Dict of "observation" and
+# "action_mask", not a Box or a NumPy array; and it resets with an unknown
+# option, which galaxygym reports with a UserWarning of its own.
+API_TEST_WARNINGS = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning"),
+    pytest.mark.filterwarnings("ignore:galaxygym. ignoring unknown reset options:UserWarning"),
+]
+
+
+def api_test_warnings(f):
+    for mark in API_TEST_WARNINGS:
+        f = mark(f)
+    return f
+
 
 @pytest.fixture
 def aec(server):
@@ -28,8 +44,20 @@ def test_is_a_pettingzoo_aec_env(aec):
     assert aec.action_space("player_0").n == 56
 
 
+@api_test_warnings
 def test_pettingzoo_api_test(aec):
     api_test(aec, num_cycles=200)
+
+
+def test_unknown_reset_option_warns(aec):
+    # PettingZoo passes options through unchecked, so an unknown one is a
+    # warning, not an error; the episode still starts from the seed.
+    with pytest.warns(UserWarning, match=r"ignoring unknown reset options \['bogus'\]"):
+        aec.reset(seed=3, options={"bogus": 1})
+    first, *_ = aec.last()
+    aec.reset(seed=3)
+    again, *_ = aec.last()
+    assert np.array_equal(first["observation"], again["observation"])
 
 
 def play(env, seed, rng):
@@ -101,6 +129,7 @@ def test_dead_agent_must_step_none(aec):
 
 
 @pytest.mark.parametrize("players", [4, 3, 2])
+@api_test_warnings
 def test_pettingzoo_api_test_multiplayer(server, players):
     with galaxygym.aec_env("galaxy-fighters-v1", url=server.url, players=players) as env:
         assert env.game_spec["num_players"] == players
