@@ -2,6 +2,7 @@ package env_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -22,5 +23,39 @@ func TestBoundsJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(bad), &back); err == nil {
 			t.Errorf("Unmarshal(%s) accepted", bad)
 		}
+	}
+}
+
+// TestInfoJSON checks that Info's JSON form is valid JSON that reads back,
+// whatever its strings hold.
+func TestInfoJSON(t *testing.T) {
+	for _, v := range []string{"", "win", "best (109+)", `quote " and \ backslash`, "tab\tnewline\n\x00", "planète ★", "bad utf-8 \xff"} {
+		in := env.Info{Outcome: "loss", Score: 109, Stats: []env.Stat{{"deliveries", 6}, {"ratio", 0.25}}, Labels: []env.Label{{"rating", v}}}
+		b := in.AppendJSON(nil)
+		if !json.Valid(b) {
+			t.Fatalf("%q: invalid JSON %s", v, b)
+		}
+		var out env.Info
+		if err := out.UnmarshalJSON(b); err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		want := strings.ToValidUTF8(v, "\uFFFD")
+		if got, _ := out.Label("rating"); got != want || out.Outcome != "loss" || out.Score != 109 {
+			t.Errorf("%q: read back %+v", v, out)
+		}
+		if d, _ := out.Stat("deliveries"); d != 6 {
+			t.Errorf("%q: deliveries %v", v, d)
+		}
+	}
+	if got := string((&env.Info{Outcome: "win", Score: 109, Labels: []env.Label{{"rating", "Excellent"}}}).AppendJSON(nil)); got != `{"outcome":"win","score":109,"rating":"Excellent"}` {
+		t.Errorf("AppendJSON = %s", got)
+	}
+}
+
+func BenchmarkInfoAppendJSON(b *testing.B) {
+	in := env.Info{Outcome: "loss", Score: 7, Stats: []env.Stat{{"deliveries", 1}, {"refuels", 2}}, Labels: []env.Label{{"rating", "Lost in Space"}}}
+	buf := make([]byte, 0, 256)
+	for b.Loop() {
+		buf = in.AppendJSON(buf[:0])
 	}
 }
