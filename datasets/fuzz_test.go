@@ -24,7 +24,7 @@ func FuzzWriterReader(f *testing.F) {
 		}
 		numPlayers := 1 + int(data[0]%3)
 		obsSize := 1 + int(data[1]%64)
-		numActions := 1 + int(data[2]%60)
+		numActions := 1 + int(data[2]%80) // wider than any game so far
 		episodes := 1 + int(data[3]%4)
 		groupRows := 1 + int(data[4]%64)
 		pageRows := 1 + int(data[5]%16)
@@ -69,6 +69,9 @@ func FuzzWriterReader(f *testing.F) {
 				mask := make([]byte, numActions)
 				for i := range mask {
 					mask[i] = byte(rng.IntN(2))
+				}
+				if rng.IntN(16) == 0 {
+					mask[rng.IntN(numActions)] = byte(rng.IntN(256)) // any byte survives the dictionary
 				}
 				s := Step{EpisodeID: int64(ep), Step: step, Player: rng.IntN(numPlayers), Obs: bytes.Clone(obs),
 					ActionMask: mask, Action: rng.IntN(numActions+1) - 1,
