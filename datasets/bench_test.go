@@ -52,6 +52,15 @@ func benchGenerate(b *testing.B, agent string, episodes int64) {
 func BenchmarkGenerateRandom(b *testing.B)    { benchGenerate(b, "random", 40000) }
 func BenchmarkGenerateHeuristic(b *testing.B) { benchGenerate(b, "heuristic", 20000) }
 
+// BenchmarkGenerateRandomObsDropped is BenchmarkGenerateRandom with the obs
+// pages transposed but neither compressed nor written: the CPU that
+// everything else takes (docs/performance.md; its bytes/row mean nothing).
+func BenchmarkGenerateRandomObsDropped(b *testing.B) {
+	benchDropObsPages = true
+	defer func() { benchDropObsPages = false }()
+	benchGenerate(b, "random", 40000)
+}
+
 // cpuTime returns the process's user+system CPU time.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage

@@ -28,6 +28,12 @@ import (
 // ones and keep zstd's working set in cache. A variable for the tests.
 var obsPageBytes = 1 << 20
 
+// benchDropObsPages makes the writer transpose each obs page and then drop
+// it, neither compressed nor written, so that a benchmark can time
+// everything else (BenchmarkGenerateRandomObsDropped); the files are then
+// not valid. Never set outside benchmarks.
+var benchDropObsPages = false
+
 // newZstdEncoder returns the encoder of one worker for the steps table
 // (klauspost/compress levels; docs/datasets.md, "Measured sizes and speeds").
 func newZstdEncoder(level ZstdLevel) *zstd.Encoder {
@@ -347,6 +353,10 @@ func (s *stepsFile) flushObsPage() {
 		bssTranspose(s.scratch, data, s.obsN, s.obsSize)
 		data = s.scratch
 		enc = format.ByteStreamSplit
+	}
+	if benchDropObsPages {
+		s.obsN = 0
+		return
 	}
 	s.page(&s.chunks[colObs], s.obsN, s.obsN, enc, nil, nil, data)
 	s.obsN = 0
