@@ -78,7 +78,10 @@
 //	                 "truncated". MaxEpisodeSteps 401 (launch, and at most a
 //	                 coin and a refuel decision per turn)
 //	parameters       max_turns  int   200    truncation, in coins played
-//	                                         (1-30000)
+//	                                         (1-30000; above 255 the
+//	                                         observed turn count saturates,
+//	                                         so a policy cannot see the
+//	                                         limit coming)
 //	                 scan_wrap  bool  false  scanning adjacency wraps around
 //	                                         the edges like movement
 //	info             outcome, score, deliveries, refuels, unspent_coins,
