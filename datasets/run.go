@@ -151,13 +151,18 @@ func (c *Config) partSize(bench bool) int {
 	case c.EpisodesPerPart > 0:
 		return c.EpisodesPerPart
 	case bench:
-		workers := int64(c.Workers)
-		if workers <= 0 {
-			workers = int64(runtime.NumCPU())
-		}
-		return int(max(1, min(DefaultBenchChunk, c.Episodes/(4*workers))))
+		return int(max(1, min(DefaultBenchChunk, c.Episodes/(4*int64(c.NumWorkers())))))
 	}
 	return DefaultEpisodesPerPart
+}
+
+// NumWorkers returns the number of workers a run uses: Workers, or
+// runtime.NumCPU() when it is 0.
+func (c *Config) NumWorkers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.NumCPU()
 }
 
 // versioned is implemented by agents that declare a version; it is
@@ -360,11 +365,7 @@ func (r *run) play(ctx context.Context) (*Result, error) {
 	r.progress.PartsTotal = r.numParts
 	r.report(0, 0, false)
 
-	workers := r.cfg.Workers
-	if workers == 0 {
-		workers = runtime.NumCPU()
-	}
-	workers = min(workers, len(jobs))
+	workers := min(r.cfg.NumWorkers(), len(jobs))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)

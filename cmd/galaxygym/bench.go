@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -40,12 +39,8 @@ func init() {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			workers := cfg.Workers
-			if workers == 0 {
-				workers = runtime.NumCPU()
-			}
 			fmt.Fprintf(out, "%s, agent %s, workers %d, observations %s: %d episodes, %d steps in %.3fs\n",
-				cfg.Env, cfg.Agent, workers, onOff(observe), res.Episodes, res.Steps, res.Elapsed.Seconds())
+				cfg.Env, cfg.Agent, cfg.NumWorkers(), onOff(observe), res.Episodes, res.Steps, res.Elapsed.Seconds())
 			fmt.Fprintf(out, "%.0f steps/s %.0f episodes/s\n", res.StepsPerSecond(), res.EpisodesPerSecond())
 			return nil
 		},
