@@ -584,7 +584,7 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 		Agent:     w.r.cfg.Agent,
 		Length:    t,
 		Returns:   append([]float64(nil), e.Returns()...),
-		Outcome:   w.info.Outcome,
+		Outcome:   w.info.Outcome.String(),
 		Info:      string(w.infoBuf),
 	})
 }

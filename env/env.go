@@ -54,14 +54,11 @@ func Make(id string, params map[string]any) (*Env, error) {
 
 // New builds an environment for game g; see [Make].
 func New(g Game, params map[string]any) (*Env, error) {
-	spec := g.Spec()
-	p, err := spec.Resolve(params)
+	p, err := g.Spec().Resolve(params)
 	if err != nil {
 		return nil, err
 	}
-	if ps, ok := g.(ParamSpecer); ok {
-		spec = ps.SpecFor(p)
-	}
+	spec := specFor(g, p)
 	e := &Env{
 		game:    g,
 		spec:    spec,
@@ -225,17 +222,28 @@ func (e *Env) Info() Info {
 	return in
 }
 
-// FillInfo fills dst like [Env.Info], reusing dst's slices.
+// FillInfo fills dst like [Env.Info], reusing dst's slices. While the
+// episode runs, dst's per-player results are empty; once it is over they
+// hold every player's (see [Info]). When a truncated episode's game reports
+// no per-player result, each player's score is its return, ranked by
+// [Info.RankByScore], and every player's outcome is OutcomeDraw.
 func (e *Env) FillInfo(dst *Info) {
-	dst.Stats = dst.Stats[:0]
-	dst.Labels = dst.Labels[:0]
-	dst.Outcome, dst.Score = OutcomeOngoing, 0
+	dst.reset()
 	if e.state == nil {
 		return
 	}
 	e.state.Info(dst)
 	if e.truncated {
 		dst.Outcome = OutcomeTruncated
+		if len(dst.Scores) == 0 {
+			// The game reports no result for an unfinished position: each
+			// player's score is its return, ranked, and nobody won.
+			dst.RankByScore(e.returns)
+			dst.Outcome = OutcomeTruncated
+			for i := range dst.Outcomes {
+				dst.Outcomes[i] = OutcomeDraw
+			}
+		}
 	}
 }
 

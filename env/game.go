@@ -2,6 +2,9 @@ package env
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -72,29 +75,135 @@ type State interface {
 	MarshalJSON() ([]byte, error)
 }
 
-// Outcome values of [Info.Outcome].
+// Outcome is how an episode, or one player's part in it, ended. Its codes
+// are stable: the server's outcome arrays, the Python client's infos and the
+// spec's outcome_names use them (code i is named OutcomeNames[i]).
+type Outcome uint8
+
+// The outcomes.
 const (
-	OutcomeOngoing   = ""
-	OutcomeWin       = "win"
-	OutcomeLoss      = "loss"
-	OutcomeDraw      = "draw"
-	OutcomeTruncated = "truncated"
+	OutcomeOngoing   Outcome = 0 // the episode is running
+	OutcomeWin       Outcome = 1
+	OutcomeLoss      Outcome = 2
+	OutcomeDraw      Outcome = 3
+	OutcomeTruncated Outcome = 4 // the episode was cut by max_turns (episode level only)
 )
 
+// OutcomeNames names the outcome codes: OutcomeNames[o] == o.String().
+var OutcomeNames = [...]string{"ongoing", "win", "loss", "draw", "truncated"}
+
+// String returns the outcome's name ("ongoing", "win", "loss", "draw",
+// "truncated"), or "outcome(N)" for a code outside them.
+func (o Outcome) String() string {
+	if int(o) < len(OutcomeNames) {
+		return OutcomeNames[o]
+	}
+	return "outcome(" + strconv.Itoa(int(o)) + ")"
+}
+
+// ParseOutcome returns the outcome named s (see [Outcome.String]); the empty
+// string, the pre-code name of an ongoing episode, reads as OutcomeOngoing.
+func ParseOutcome(s string) (Outcome, bool) {
+	if s == "" {
+		return OutcomeOngoing, true
+	}
+	for i, n := range OutcomeNames {
+		if n == s {
+			return Outcome(i), true
+		}
+	}
+	return 0, false
+}
+
 // Info is the per-episode summary a step carries: the outcome once the
-// episode is over, the game's score, and named statistics.
+// episode is over, the game's score, every player's result, and named
+// statistics.
 type Info struct {
-	// Outcome is OutcomeOngoing until the episode ends, then OutcomeWin,
-	// OutcomeLoss, OutcomeDraw or OutcomeTruncated.
-	Outcome string
-	// Score is the game's own score (for Galaxy Express, the printed rules'
-	// score; it equals the undiscounted return).
+	// Outcome is OutcomeOngoing until the episode ends, then the episode's
+	// outcome: OutcomeWin, OutcomeLoss or OutcomeDraw as the game reports it
+	// (for a solitaire or cooperative game, the team's; for a competitive
+	// game, OutcomeDraw when the best rank is shared and OutcomeWin
+	// otherwise), or OutcomeTruncated.
+	Outcome Outcome
+	// Score is the game's own episode-level score (for Galaxy Express, the
+	// printed rules' score; for a competitive game, the best player's).
 	Score float64
+	// Scores, Outcomes and Ranks hold every player's result, index = player,
+	// once the episode is over (len NumPlayers); they are empty (len 0)
+	// while it runs. Scores are the game's own per-player scores; Outcomes
+	// are OutcomeWin, OutcomeLoss or OutcomeDraw per player (never
+	// truncated: a truncated episode reports the result the position
+	// stands at, as the game defines it); Ranks are 1 for the best, and
+	// tied players share a rank (competition ranking: 1, 1, 3).
+	Scores   []float64
+	Outcomes []Outcome
+	Ranks    []int
 	// Stats are numeric statistics in a fixed order per game
 	// (e.g. deliveries, refuels).
 	Stats []Stat
 	// Labels are string statistics in a fixed order per game (e.g. rating).
 	Labels []Label
+}
+
+// SetTeamResult records one result shared by all n players, as a solitaire
+// or cooperative game ends: every player scores score, has outcome o and
+// rank 1. It sets the episode's Outcome and Score too, and reuses the
+// slices' storage.
+func (in *Info) SetTeamResult(n int, o Outcome, score float64) {
+	in.Outcome, in.Score = o, score
+	in.Scores, in.Outcomes, in.Ranks = in.Scores[:0], in.Outcomes[:0], in.Ranks[:0]
+	for range n {
+		in.Scores = append(in.Scores, score)
+		in.Outcomes = append(in.Outcomes, o)
+		in.Ranks = append(in.Ranks, 1)
+	}
+}
+
+// RankByScore records a competitive result where the highest score wins:
+// Scores is a copy of scores; a player's rank is 1 + the number of players
+// with a strictly higher score (ties share a rank); the players of rank 1
+// win if one alone holds it and draw if several share it; everyone else
+// loses. The episode's Outcome is OutcomeWin (a single winner) or
+// OutcomeDraw (a shared first place) and Score the best score. It reuses
+// the slices' storage.
+func (in *Info) RankByScore(scores []float64) {
+	in.Scores = append(in.Scores[:0], scores...)
+	in.Outcomes, in.Ranks = in.Outcomes[:0], in.Ranks[:0]
+	best, top := 0.0, 0
+	for i, s := range scores {
+		r := 1
+		for _, t := range scores {
+			if t > s {
+				r++
+			}
+		}
+		in.Ranks = append(in.Ranks, r)
+		if r == 1 {
+			top++
+			best = scores[i]
+		}
+	}
+	for _, r := range in.Ranks {
+		switch {
+		case r > 1:
+			in.Outcomes = append(in.Outcomes, OutcomeLoss)
+		case top > 1:
+			in.Outcomes = append(in.Outcomes, OutcomeDraw)
+		default:
+			in.Outcomes = append(in.Outcomes, OutcomeWin)
+		}
+	}
+	in.Outcome, in.Score = OutcomeWin, best
+	if top > 1 {
+		in.Outcome = OutcomeDraw
+	}
+}
+
+// reset empties dst for a new fill, keeping its storage.
+func (in *Info) reset() {
+	in.Outcome, in.Score = OutcomeOngoing, 0
+	in.Scores, in.Outcomes, in.Ranks = in.Scores[:0], in.Outcomes[:0], in.Ranks[:0]
+	in.Stats, in.Labels = in.Stats[:0], in.Labels[:0]
 }
 
 // Stat is one named numeric statistic.
@@ -128,9 +237,12 @@ func (in *Info) Label(name string) (string, bool) {
 	return "", false
 }
 
-// MarshalJSON writes one flat object: outcome, score, the stats and the
-// labels in their fixed order, e.g.
-// {"outcome":"win","score":109,"deliveries":6,"refuels":2,"rating":"..."}.
+// MarshalJSON writes one flat object: outcome, score, the per-player
+// results once present, then the stats and the labels in their fixed
+// order, e.g. {"outcome":"win","score":109,"deliveries":6,"refuels":2,
+// "rating":"..."}, or for a finished competitive game
+// {"outcome":"win","score":131,"scores":[131,96],"outcomes":["win","loss"],
+// "ranks":[1,2],...}. An ongoing episode's outcome is written "ongoing".
 func (in Info) MarshalJSON() ([]byte, error) {
 	return in.AppendJSON(nil), nil
 }
@@ -138,9 +250,33 @@ func (in Info) MarshalJSON() ([]byte, error) {
 // AppendJSON appends the MarshalJSON form to b.
 func (in *Info) AppendJSON(b []byte) []byte {
 	b = append(b, `{"outcome":`...)
-	b = appendString(b, in.Outcome)
+	b = appendString(b, in.Outcome.String())
 	b = append(b, `,"score":`...)
 	b = appendNumber(b, in.Score)
+	if len(in.Scores) > 0 {
+		b = append(b, `,"scores":[`...)
+		for i, s := range in.Scores {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendNumber(b, s)
+		}
+		b = append(b, `],"outcomes":[`...)
+		for i, o := range in.Outcomes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, o.String())
+		}
+		b = append(b, `],"ranks":[`...)
+		for i, r := range in.Ranks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(r), 10)
+		}
+		b = append(b, ']')
+	}
 	for _, s := range in.Stats {
 		b = append(b, ',')
 		b = appendString(b, s.Name)
@@ -164,21 +300,42 @@ func (in *Info) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*in = Info{}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		raw := m[k]
 		switch k {
 		case "outcome":
-			if err := json.Unmarshal(raw, &in.Outcome); err != nil {
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
 				return err
 			}
+			o, ok := ParseOutcome(s)
+			if !ok {
+				return fmt.Errorf("env: info: unknown outcome %q", s)
+			}
+			in.Outcome = o
 		case "score":
 			if err := json.Unmarshal(raw, &in.Score); err != nil {
 				return err
+			}
+		case "scores":
+			if err := json.Unmarshal(raw, &in.Scores); err != nil {
+				return err
+			}
+		case "ranks":
+			if err := json.Unmarshal(raw, &in.Ranks); err != nil {
+				return err
+			}
+		case "outcomes":
+			var names []string
+			if err := json.Unmarshal(raw, &names); err != nil {
+				return err
+			}
+			for _, s := range names {
+				o, ok := ParseOutcome(s)
+				if !ok {
+					return fmt.Errorf("env: info: unknown outcome %q", s)
+				}
+				in.Outcomes = append(in.Outcomes, o)
 			}
 		default:
 			if strings.HasPrefix(strings.TrimSpace(string(raw)), `"`) {

@@ -17,8 +17,23 @@ type Spec struct {
 	ID string `json:"id"`
 	// Name is the game's human name, e.g. "Galaxy Express".
 	Name string `json:"name"`
-	// NumPlayers is the number of seats; players are 0..NumPlayers-1.
+	// NumPlayers is the number of seats of this environment; players are
+	// 0..NumPlayers-1. For a game played by a varying number of players it
+	// is the value of the standard `players` parameter ([PlayersParam]); the
+	// game's registered spec carries the default count.
 	NumPlayers int `json:"num_players"`
+	// MinPlayers and MaxPlayers bound the player counts the game supports
+	// (both NumPlayers for a game of one count; [Register] fills them in
+	// when left 0). When MaxPlayers > MinPlayers, the registered spec
+	// declares the standard `players` parameter (Int in [MinPlayers,
+	// MaxPlayers], default NumPlayers), added by [Register] if the game
+	// did not, and an Env's spec follows it.
+	MinPlayers int `json:"min_players"`
+	MaxPlayers int `json:"max_players"`
+	// OutcomeNames names the outcome codes ([Outcome]) that the server and
+	// the Python client report as numbers: index = code. [Register] sets it
+	// to [OutcomeNames]; it is the same for every environment.
+	OutcomeNames []string `json:"outcome_names"`
 	// ActionNames has one unique name per action; len(ActionNames) is the
 	// size of the Discrete action space and of the action mask in bytes.
 	ActionNames []string `json:"action_names"`
@@ -42,6 +57,27 @@ type Spec struct {
 	Params []ParamSpec `json:"params"`
 	// Description is a one-paragraph summary of the game.
 	Description string `json:"description"`
+}
+
+// Param returns the declared parameter of that name, or nil.
+func (s *Spec) Param(name string) *ParamSpec {
+	for i := range s.Params {
+		if s.Params[i].Name == name {
+			return &s.Params[i]
+		}
+	}
+	return nil
+}
+
+// forPlayers returns a copy of s with NumPlayers n (s itself when n is
+// already its count). The copy shares s's slices, which are immutable.
+func (s *Spec) forPlayers(n int) *Spec {
+	if n == s.NumPlayers {
+		return s
+	}
+	c := *s
+	c.NumPlayers = n
+	return &c
 }
 
 // NumActions is the size of the Discrete action space.

@@ -2,6 +2,7 @@ package env_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestBoundsJSON(t *testing.T) {
 // whatever its strings hold.
 func TestInfoJSON(t *testing.T) {
 	for _, v := range []string{"", "win", "best (109+)", `quote " and \ backslash`, "tab\tnewline\n\x00", "planète ★", "bad utf-8 \xff"} {
-		in := env.Info{Outcome: "loss", Score: 109, Stats: []env.Stat{{"deliveries", 6}, {"ratio", 0.25}}, Labels: []env.Label{{"rating", v}}}
+		in := env.Info{Outcome: env.OutcomeLoss, Score: 109, Stats: []env.Stat{{"deliveries", 6}, {"ratio", 0.25}}, Labels: []env.Label{{"rating", v}}}
 		b := in.AppendJSON(nil)
 		if !json.Valid(b) {
 			t.Fatalf("%q: invalid JSON %s", v, b)
@@ -40,22 +41,54 @@ func TestInfoJSON(t *testing.T) {
 			t.Fatalf("%q: %v", v, err)
 		}
 		want := strings.ToValidUTF8(v, "\uFFFD")
-		if got, _ := out.Label("rating"); got != want || out.Outcome != "loss" || out.Score != 109 {
+		if got, _ := out.Label("rating"); got != want || out.Outcome != env.OutcomeLoss || out.Score != 109 {
 			t.Errorf("%q: read back %+v", v, out)
 		}
 		if d, _ := out.Stat("deliveries"); d != 6 {
 			t.Errorf("%q: deliveries %v", v, d)
 		}
 	}
-	if got := string((&env.Info{Outcome: "win", Score: 109, Labels: []env.Label{{"rating", "Excellent"}}}).AppendJSON(nil)); got != `{"outcome":"win","score":109,"rating":"Excellent"}` {
+	if got := string((&env.Info{Outcome: env.OutcomeWin, Score: 109, Labels: []env.Label{{"rating", "Excellent"}}}).AppendJSON(nil)); got != `{"outcome":"win","score":109,"rating":"Excellent"}` {
 		t.Errorf("AppendJSON = %s", got)
 	}
 }
 
 func BenchmarkInfoAppendJSON(b *testing.B) {
-	in := env.Info{Outcome: "loss", Score: 7, Stats: []env.Stat{{"deliveries", 1}, {"refuels", 2}}, Labels: []env.Label{{"rating", "Lost in Space"}}}
+	in := env.Info{Outcome: env.OutcomeLoss, Score: 7, Stats: []env.Stat{{"deliveries", 1}, {"refuels", 2}}, Labels: []env.Label{{"rating", "Lost in Space"}}}
 	buf := make([]byte, 0, 256)
 	for b.Loop() {
 		buf = in.AppendJSON(buf[:0])
+	}
+}
+
+// TestRankByScore checks competition ranking, shared first places and the
+// per-player outcomes a competitive game reports.
+func TestRankByScore(t *testing.T) {
+	for _, c := range []struct {
+		scores   []float64
+		ranks    []int
+		outcomes []env.Outcome
+		episode  env.Outcome
+	}{
+		{[]float64{120, 96, 130, 96}, []int{2, 3, 1, 3}, []env.Outcome{env.OutcomeLoss, env.OutcomeLoss, env.OutcomeWin, env.OutcomeLoss}, env.OutcomeWin},
+		{[]float64{5, 7, 7}, []int{3, 1, 1}, []env.Outcome{env.OutcomeLoss, env.OutcomeDraw, env.OutcomeDraw}, env.OutcomeDraw},
+		{[]float64{-1, 1}, []int{2, 1}, []env.Outcome{env.OutcomeLoss, env.OutcomeWin}, env.OutcomeWin},
+	} {
+		var in env.Info
+		in.RankByScore(c.scores)
+		if !slices.Equal(in.Ranks, c.ranks) || !slices.Equal(in.Outcomes, c.outcomes) || in.Outcome != c.episode ||
+			!slices.Equal(in.Scores, c.scores) || in.Score != slices.Max(c.scores) {
+			t.Errorf("RankByScore(%v) = ranks %v outcomes %v episode %v score %v", c.scores, in.Ranks, in.Outcomes, in.Outcome, in.Score)
+		}
+		var back env.Info
+		if err := back.UnmarshalJSON(in.AppendJSON(nil)); err != nil || !slices.Equal(back.Ranks, c.ranks) ||
+			!slices.Equal(back.Outcomes, c.outcomes) || !slices.Equal(back.Scores, c.scores) {
+			t.Errorf("JSON round trip of %s: %+v, %v", in.AppendJSON(nil), back, err)
+		}
+	}
+	var in env.Info
+	in.SetTeamResult(3, env.OutcomeLoss, -1)
+	if !slices.Equal(in.Ranks, []int{1, 1, 1}) || !slices.Equal(in.Scores, []float64{-1, -1, -1}) || in.Outcome != env.OutcomeLoss {
+		t.Errorf("SetTeamResult: %+v", in)
 	}
 }

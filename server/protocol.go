@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+
+	"github.com/galaxygym/galaxygym/env"
 )
 
 // Version is the protocol version this server speaks. A client states the
@@ -50,11 +52,9 @@ const (
 // OutcomeNames maps the outcome codes 0-4 to the [env.Info] Outcome strings.
 var OutcomeNames = [...]string{"", "win", "loss", "draw", "truncated"}
 
-func outcomeCode(s string) uint8 {
-	for i, n := range OutcomeNames {
-		if n == s {
-			return uint8(i)
-		}
+func outcomeCode(o env.Outcome) uint8 {
+	if o <= env.OutcomeTruncated {
+		return uint8(o)
 	}
 	return OutcomeOther
 }

@@ -106,7 +106,7 @@ func (l *localBatch) check(t testing.TB, r reply, i int, what string) {
 	}
 	info := e.Info()
 	if r.player[i] != int32(e.CurrentPlayer()) || r.score[i] != float32(info.Score) ||
-		r.steps[i] != int32(e.Steps()) || OutcomeNames[r.outcome[i]] != info.Outcome {
+		r.steps[i] != int32(e.Steps()) || env.Outcome(r.outcome[i]) != info.Outcome {
 		t.Fatalf("%s: env %d player %d score %v steps %d outcome %d; want %d %v %d %q", what, i,
 			r.player[i], r.score[i], r.steps[i], r.outcome[i], e.CurrentPlayer(), info.Score, e.Steps(), info.Outcome)
 	}
@@ -252,7 +252,7 @@ func TestAutoresetSameStep(t *testing.T) {
 				info := e.Info()
 				if r.k <= k || r.finIndex[k] != int32(i) || !bytes.Equal(r.finObs[k], obs) ||
 					r.finScore[k] != float32(info.Score) || r.finSteps[k] != int32(e.Steps()) ||
-					OutcomeNames[r.finOutcome[k]] != info.Outcome {
+					env.Outcome(r.finOutcome[k]) != info.Outcome {
 					t.Fatalf("step %d: final entry %d of %d wrong for env %d", step, k, r.k, i)
 				}
 				local.episode[i]++

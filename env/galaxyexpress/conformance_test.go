@@ -108,7 +108,7 @@ func targetReachable(s *State) bool {
 // TestCourierPolicyCoversTheRules checks that the courier policy reaches
 // the endings the conformance suite should see: wins, and refuels.
 func TestCourierPolicyCoversTheRules(t *testing.T) {
-	outcomes := map[string]int{}
+	outcomes := map[env.Outcome]int{}
 	refuels, deliveries := 0, 0
 	e, err := env.Make(ID, nil)
 	if err != nil {

@@ -33,7 +33,7 @@ func Example() {
 	// Galaxy Express [503] 56 actions
 	// launch-planet-0 launch-planet-1 launch-planet-2 launch-planet-3 launch-planet-4 launch-planet-5
 	// rewards [0] terminated false
-	// {"outcome":"","score":12,"deliveries":0,"refuels":0,"unspent_coins":12,"turns":0,"rating":"Maybe you need to spend more time at the Academy!"}
+	// {"outcome":"ongoing","score":12,"deliveries":0,"refuels":0,"unspent_coins":12,"turns":0,"rating":"Maybe you need to spend more time at the Academy!"}
 }
 
 // The position notation makes any situation easy to set up. Here the ship

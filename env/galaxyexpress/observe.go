@@ -149,16 +149,15 @@ func Rating(score int) string {
 // Info reports outcome, score, deliveries, refuels, unspent coins, turns and
 // the rating of the current score.
 func (s *State) Info(dst *env.Info) {
+	score := s.Score()
 	switch {
 	case s.phase != PhaseOver:
-		dst.Outcome = env.OutcomeOngoing
+		dst.Outcome, dst.Score = env.OutcomeOngoing, float64(score)
 	case s.lost:
-		dst.Outcome = env.OutcomeLoss
+		dst.SetTeamResult(1, env.OutcomeLoss, float64(score))
 	default:
-		dst.Outcome = env.OutcomeWin
+		dst.SetTeamResult(1, env.OutcomeWin, float64(score))
 	}
-	score := s.Score()
-	dst.Score = float64(score)
 	dst.Stats = append(dst.Stats,
 		env.Stat{Name: "deliveries", Value: float64(s.delivered)},
 		env.Stat{Name: "refuels", Value: float64(s.refuels)},

@@ -182,9 +182,9 @@ func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
 func (s *State) Info(dst *env.Info) {
 	switch s.outcome {
 	case won:
-		dst.Outcome, dst.Score = env.OutcomeWin, 1
+		dst.SetTeamResult(s.cfg.players, env.OutcomeWin, 1)
 	case lost:
-		dst.Outcome, dst.Score = env.OutcomeLoss, -1
+		dst.SetTeamResult(s.cfg.players, env.OutcomeLoss, -1)
 	default:
 		dst.Outcome, dst.Score = env.OutcomeOngoing, 0
 	}
