@@ -1,0 +1,87 @@
+package agents
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tinyNPZ returns an uncompressed .npz archive of the named arrays, each
+// given as its .npy header dict and raw data.
+func tinyNPZ(arrays ...[3]string) []byte {
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	for _, a := range arrays {
+		w, _ := z.CreateHeader(&zip.FileHeader{Name: a[0] + ".npy", Method: zip.Store})
+		hdr := a[1]
+		pad := 64 - (10+len(hdr)+1)%64
+		hdr += strings.Repeat(" ", pad) + "\n"
+		w.Write([]byte("\x93NUMPY\x01\x00"))
+		binary.Write(w, binary.LittleEndian, uint16(len(hdr)))
+		w.Write([]byte(hdr))
+		w.Write([]byte(a[2]))
+	}
+	z.Close()
+	return buf.Bytes()
+}
+
+// f4 returns n little-endian float32 values 0.5, 1, 1.5, ...
+func f4(n int) string {
+	b := make([]byte, 4*n)
+	for i := range n {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(i+1)/2))
+	}
+	return string(b)
+}
+
+// FuzzReadPolicyFile feeds arbitrary bytes to the .npz policy reader: it
+// must return a *PolicyFileError or a network whose layer sizes chain,
+// never panic or allocate past its bounds. The seeds are small archives of
+// the policy format (the files of testdata/policy are 80 KB, too large for
+// the fuzzer's mutator and minimizer to get anywhere in a short run).
+func FuzzReadPolicyFile(f *testing.F) {
+	arr := func(name, descr, shape, data string) [3]string {
+		return [3]string{name, "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }", data}
+	}
+	meta := `{"format":"galaxygym-policy","version":1,"env_id":"galaxy-express-v1","obs_shape":[4],"num_actions":2,"activation":"relu"}`
+	f.Add(tinyNPZ(arr("obs_scale", "<f4", "(4,)", f4(4)), arr("layer0.weight", "<f4", "(2, 4)", f4(8)), arr("layer0.bias", "<f4", "(2,)", f4(2))))
+	f.Add(tinyNPZ(arr("obs_scale", "<f4", "(4,)", f4(4)), arr("layer0.weight", "<f4", "(3, 4)", f4(12)), arr("layer0.bias", "<f4", "(3,)", f4(3)),
+		arr("layer1.weight", "<f4", "(2, 3)", f4(6)), arr("layer1.bias", "<f4", "(2,)", f4(2)), arr("meta", "|u1", fmt.Sprintf("(%d,)", len(meta)), meta)))
+	f.Add(tinyNPZ(arr("obs_scale", "<f4", "(4,)", f4(4)), [3]string{"layer0.weight", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 4), }", f4(8)}, arr("layer0.bias", "<f4", "(2,)", f4(2))))
+	f.Add([]byte("PK\x03\x04"))
+	dir := f.TempDir() // one per process: each fuzz worker is one
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "p.npz")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n, err := readPolicyFile(path)
+		if err != nil {
+			var pe *PolicyFileError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %T %v is not a *PolicyFileError", err, err)
+			}
+			return
+		}
+		if len(n.sizes) < 2 || len(n.w) != len(n.sizes)-1 || len(n.b) != len(n.w) {
+			t.Fatalf("accepted a network of sizes %v with %d weights and %d biases", n.sizes, len(n.w), len(n.b))
+		}
+		if r, c := n.w0t.Dims(); r != n.sizes[0] || c != n.sizes[1] {
+			t.Fatalf("layer 0 (transposed) is %dx%d, sizes %v", r, c, n.sizes)
+		}
+		for i, w := range n.w[1:] {
+			i++
+			r, c := w.Dims()
+			if r != n.sizes[i+1] || c != n.sizes[i] {
+				t.Fatalf("layer %d is %dx%d, sizes %v", i, r, c, n.sizes)
+			}
+		}
+	})
+}
