@@ -129,9 +129,10 @@ bench:
 # Crashers are kept under the package's testdata/fuzz/, which `make test`
 # replays. FUZZ_PKGS narrows it to some packages.
 FUZZTIME ?= 10s
+FUZZMINIMIZETIME ?= 100x
 FUZZ_PKGS ?= ./...
 fuzz:
-	GO=$(GO) FUZZTIME=$(FUZZTIME) sh tools/fuzz/fuzz.sh $(FUZZ_PKGS)
+	GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZMINIMIZETIME=$(FUZZMINIMIZETIME) sh tools/fuzz/fuzz.sh $(FUZZ_PKGS)
 
 clean:
 	rm -rf bin datasets/out $(VENV)

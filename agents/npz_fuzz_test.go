@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -41,7 +42,7 @@ func f4(n int) string {
 	return string(b)
 }
 
-// FuzzReadPolicyFile feeds arbitrary bytes to the .npz policy reader: it
+// FuzzReadPolicyFile feeds arbitrary bytes to the .npz policy reader (parsePolicy, what readPolicyFile runs on a file's bytes): it
 // must return a *PolicyFileError or a network whose layer sizes chain,
 // never panic or allocate past its bounds. The seeds are small archives of
 // the policy format (the files of testdata/policy are 80 KB, too large for
@@ -56,13 +57,8 @@ func FuzzReadPolicyFile(f *testing.F) {
 		arr("layer1.weight", "<f4", "(2, 3)", f4(6)), arr("layer1.bias", "<f4", "(2,)", f4(2)), arr("meta", "|u1", fmt.Sprintf("(%d,)", len(meta)), meta)))
 	f.Add(tinyNPZ(arr("obs_scale", "<f4", "(4,)", f4(4)), [3]string{"layer0.weight", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 4), }", f4(8)}, arr("layer0.bias", "<f4", "(2,)", f4(2))))
 	f.Add([]byte("PK\x03\x04"))
-	dir := f.TempDir() // one per process: each fuzz worker is one
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(dir, "p.npz")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		n, err := readPolicyFile(path)
+		n, err := parsePolicy("fuzz.npz", data)
 		if err != nil {
 			var pe *PolicyFileError
 			if !errors.As(err, &pe) {
@@ -84,4 +80,29 @@ func FuzzReadPolicyFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNPYHeaderLengthBounded is the regression test of what
+// FuzzReadPolicyFile found: a 300-byte file whose .npy header says
+// version 2 and a header of 4 GiB made npyio allocate that much (each such
+// input took a second and gigabytes). The reader now refuses it at once.
+func TestNPYHeaderLengthBounded(t *testing.T) {
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	w, _ := z.CreateHeader(&zip.FileHeader{Name: "obs_scale.npy", Method: zip.Store})
+	w.Write([]byte("\x93NUMPY\x02\x00\xf0\xff\xff\xff{'descr': '<f4'}"))
+	z.Close()
+	path := filepath.Join(t.TempDir(), "p.npz")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	_, err := readPolicyFile(path)
+	runtime.ReadMemStats(&ms1)
+	var pe *PolicyFileError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "npy header of 4294967280 bytes") {
+		t.Fatalf("readPolicyFile = %v, want a *PolicyFileError about the header length", err)
+	}
+	if alloc := ms1.TotalAlloc - ms0.TotalAlloc; alloc > 1<<20 {
+		t.Fatalf("reading a 200-byte file allocated %d bytes", alloc)
+	}
 }

@@ -111,12 +111,17 @@ var layerKey = regexp.MustCompile(`^layer(\d+)\.(weight|bias)$`)
 
 // readPolicyFile reads and checks a weights file (not against an env).
 func readPolicyFile(path string) (*policyNet, error) {
-	fail := func(array string, kind error, err error, format string, args ...any) error {
-		return &PolicyFileError{Path: path, Array: array, Kind: kind, Reason: fmt.Sprintf(format, args...), Err: err}
-	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fail("", ErrPolicyFile, err, "cannot read")
+		return nil, &PolicyFileError{Path: path, Kind: ErrPolicyFile, Reason: "cannot read", Err: err}
+	}
+	return parsePolicy(path, data)
+}
+
+// parsePolicy checks the weights file read from path.
+func parsePolicy(path string, data []byte) (*policyNet, error) {
+	fail := func(array string, kind error, err error, format string, args ...any) error {
+		return &PolicyFileError{Path: path, Array: array, Kind: kind, Reason: fmt.Sprintf(format, args...), Err: err}
 	}
 	sum := sha256.Sum256(data)
 	n := &policyNet{sha256: hex.EncodeToString(sum[:])}

@@ -9,11 +9,15 @@
 #   FUZZTIME=30s sh tools/fuzz/fuzz.sh            # every target
 #   FUZZTIME=1m  sh tools/fuzz/fuzz.sh ./server   # the targets of some packages
 #
-# Don't run it under nice on a busy machine: the fuzzing workers then get
-# almost no CPU and make a handful of executions.
+# FUZZMINIMIZETIME (default 100x: a hundred executions) bounds the
+# minimization of each new interesting input.
 set -u
 GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-10s}
+# Go minimizes every new interesting input for up to a minute by default,
+# and a worker's executions are reported only once it is done: with short
+# FUZZTIMEs that minute would eat the run and show a handful of execs.
+FUZZMINIMIZETIME=${FUZZMINIMIZETIME:-100x}
 [ $# -eq 0 ] && set -- ./...
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -23,7 +27,7 @@ for pkg in $($GO list "$@"); do
 	dir=$($GO list -f '{{.Dir}}' "$pkg")
 	targets=$(cat "$dir"/*_test.go 2>/dev/null | sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' | sort -u)
 	for t in $targets; do
-		if $GO test -run '^$' -fuzz "^$t\$" -fuzztime "$FUZZTIME" "$pkg" >"$log" 2>&1; then
+		if $GO test -run '^$' -fuzz "^$t\$" -fuzztime "$FUZZTIME" -fuzzminimizetime "$FUZZMINIMIZETIME" "$pkg" >"$log" 2>&1; then
 			result=ok
 		else
 			result=FAIL
