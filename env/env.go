@@ -274,11 +274,16 @@ func (e *Env) String() string {
 // of a snapshot, as the game's own MarshalJSON writes it) under the Env's
 // current parameters: no steps taken, zero returns, seed recorded as the
 // episode's seed. It returns a [*StateError] (or the game's error) for a
-// state the game cannot read, and then leaves the Env as it was.
+// state the game cannot read, or for an ongoing state at or past the
+// Env's max_turns (its episode would already have been truncated), and
+// then leaves the Env as it was.
 func (e *Env) LoadState(data []byte, seed uint64) error {
 	st, err := e.game.LoadState(e.params, data)
 	if err != nil {
 		return err
+	}
+	if !st.Terminal() && e.maxTurns > 0 && st.Turn() >= e.maxTurns {
+		return &StateError{e.spec.ID, fmt.Sprintf("state is ongoing at turn %d, past max_turns %d", st.Turn(), e.maxTurns), nil}
 	}
 	e.setState(st, seed)
 	return nil

@@ -154,6 +154,17 @@ func TestLoadValidatesBookkeeping(t *testing.T) {
 	if err := e.Load([]byte(raw)); err == nil {
 		t.Error("Load accepted a return of 1e999")
 	}
+	// A bare game state past max_turns does not start an episode either.
+	past, _ := json.Marshal(short["state"])
+	e3, _ := env.Make(id, map[string]any{"max_turns": 3})
+	var se *env.StateError
+	if err := e3.LoadState(past, 1); !errors.As(err, &se) {
+		t.Errorf("LoadState(a state at turn 3 of max_turns 3) = %v, want a *env.StateError", err)
+	}
+	e4, _ := env.Make(id, nil)
+	if err := e4.LoadState(past, 1); err != nil {
+		t.Errorf("LoadState(the same state, max_turns 200): %v", err)
+	}
 	// The genuine snapshots load.
 	for _, s := range []map[string]any{mid, end, short} {
 		e, _ := env.Make(id, s["params"].(map[string]any))
