@@ -75,6 +75,7 @@ type Report struct {
 	Errors         int64         // error replies, unexpected closes, bad replies
 	ErrorSamples   []string      // the first few errors
 	Drops          int64         // intentional abrupt disconnects
+	Refusals       int64         // reconnections refused while the server still held the dropped session
 	SlowReads      int64         // replies read late on purpose
 	P50, P99, P999 time.Duration // step latency percentiles
 	Max            time.Duration
@@ -88,7 +89,8 @@ func (r *Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d sessions x %d envs for %.1fs: %d step requests (%d env steps, %.0f env steps/s)\n",
 		r.Sessions, r.Envs, r.Duration.Seconds(), r.StepRequests, r.EnvSteps, float64(r.EnvSteps)/max(r.Duration.Seconds(), 1e-9))
-	fmt.Fprintf(&b, "errors %d, abrupt disconnects %d, slow reads %d\n", r.Errors, r.Drops, r.SlowReads)
+	fmt.Fprintf(&b, "errors %d, abrupt disconnects %d (reconnections refused and retried: %d), slow reads %d\n",
+		r.Errors, r.Drops, r.Refusals, r.SlowReads)
 	fmt.Fprintf(&b, "step latency p50 %v, p99 %v, p99.9 %v, max %v\n", r.P50, r.P99, r.P999, r.Max)
 	if r.RSSPeak > 0 {
 		fmt.Fprintf(&b, "server RSS %.0f MiB before, %.0f MiB peak, %.0f MiB after\n",
@@ -200,6 +202,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.StepRequests += w.requests
 			rep.Errors += int64(len(w.errs)) + w.moreErrs
 			rep.Drops += w.drops
+			rep.Refusals += w.refusals
 			rep.SlowReads += w.slowReads
 			for _, e := range w.errs {
 				if len(rep.ErrorSamples) < 10 {
@@ -233,6 +236,8 @@ type worker struct {
 	lat       hist
 	requests  int64
 	drops     int64
+	refusals  int64
+	refused   int // consecutive refusals of the current reconnection
 	slowReads int64
 	errs      []string // at most 5 kept
 	moreErrs  int64
@@ -254,8 +259,9 @@ func (w *worker) run(ctx context.Context, deadline time.Time) {
 	}
 }
 
-// session runs one connection; it returns true when it dropped the
-// connection on purpose (the caller reconnects).
+// session runs one connection; it returns true when the caller should
+// connect again: it dropped the connection on purpose, or its
+// reconnection was refused while the server still held the dropped one.
 func (w *worker) session(ctx context.Context, deadline time.Time) bool {
 	h := http.Header{}
 	if w.cfg.Token != "" {
@@ -289,14 +295,26 @@ func (w *worker) session(ctx context.Context, deadline time.Time) bool {
 		}
 		var m map[string]any
 		if err := json.Unmarshal(data, &m); err != nil || m["type"] == server.MsgError {
+			if m["code"] == string(server.CodeTooManySessions) && w.drops > 0 && w.refused < maxRefused {
+				// A reconnection after a drop can beat the server to
+				// noticing the drop: its slot is still held. Retry.
+				return m, nil, false
+			}
 			w.fail("reply %.200s", data)
 			return nil, nil, false
 		}
 		return m, data, true
 	}
-	if _, _, ok := call(map[string]any{"type": "hello", "version": server.Version, "client": "galaxygym-loadtest"}); !ok {
+	if m, _, ok := call(map[string]any{"type": "hello", "version": server.Version, "client": "galaxygym-loadtest"}); !ok {
+		if m != nil {
+			w.refused++
+			w.refusals++
+			time.Sleep(20 * time.Millisecond)
+			return true
+		}
 		return false
 	}
+	w.refused = 0
 	_, data, ok := call(map[string]any{"type": "make", "env": w.id, "num_envs": w.cfg.Envs})
 	if !ok {
 		return false
@@ -381,6 +399,9 @@ func (w *worker) session(ctx context.Context, deadline time.Time) bool {
 		}
 	}
 }
+
+// maxRefused bounds the retries of one reconnection (about 5 s).
+const maxRefused = 250
 
 // checkReply checks a step or reset reply's header against the layout.
 func checkReply(b []byte, l *server.Layout) error {
