@@ -45,8 +45,7 @@ func f4(n int) string {
 // FuzzReadPolicyFile feeds arbitrary bytes to the .npz policy reader (parsePolicy, what readPolicyFile runs on a file's bytes): it
 // must return a *PolicyFileError or a network whose layer sizes chain,
 // never panic or allocate past its bounds. The seeds are small archives of
-// the policy format (the files of testdata/policy are 80 KB, too large for
-// the fuzzer's mutator and minimizer to get anywhere in a short run).
+// the policy format and the policy files of testdata/policy.
 func FuzzReadPolicyFile(f *testing.F) {
 	arr := func(name, descr, shape, data string) [3]string {
 		return [3]string{name, "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }", data}
@@ -57,6 +56,16 @@ func FuzzReadPolicyFile(f *testing.F) {
 		arr("layer1.weight", "<f4", "(2, 3)", f4(6)), arr("layer1.bias", "<f4", "(2,)", f4(2)), arr("meta", "|u1", fmt.Sprintf("(%d,)", len(meta)), meta)))
 	f.Add(tinyNPZ(arr("obs_scale", "<f4", "(4,)", f4(4)), [3]string{"layer0.weight", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 4), }", f4(8)}, arr("layer0.bias", "<f4", "(2,)", f4(2))))
 	f.Add([]byte("PK\x03\x04"))
+	// And the real policies of testdata/policy (80 KB each: mutated more
+	// slowly, but in the format the notebook writes).
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "policy", "*.npz"))
+	for _, p := range seeds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, err := parsePolicy("fuzz.npz", data)
 		if err != nil {
