@@ -340,3 +340,28 @@ func heapInUse() int64 {
 }
 
 func keep(v ...any) { runtime.KeepAlive(v) }
+
+// TestReplyLimitSparesFixedReplies: a small reply limit refuses what a
+// client sizes, never the fixed replies (a make that succeeded must say
+// so).
+func TestReplyLimitSparesFixedReplies(t *testing.T) {
+	_, url := startServer(t, Config{MaxReplyBytes: 1 << 10})
+	c := dial(t, url, nil)
+	hello(t, c)
+	sendJSON(t, c, map[string]any{"type": "list"})
+	if m := recvJSON(t, c); m["type"] != MsgEnvs {
+		t.Fatalf("list: %v", m)
+	}
+	l := makeEnv(t, c, "galaxy-fighters-v1", 2, nil) // a made reply of about 20 KB
+	sendJSON(t, c, map[string]any{"type": "reset", "seeds": []uint64{1, 2}})
+	recvBinary(t, c)
+	sendJSON(t, c, map[string]any{"type": "observe", "index": 0, "player": 0})
+	expectError(t, c, CodeLimitExceeded) // 4092 numbers
+	sendJSON(t, c, map[string]any{"type": "get_state", "index": 1}) // about 1000 bytes: fits
+	if m := recvJSON(t, c); m["type"] != MsgState {
+		t.Fatalf("get_state: %v", m)
+	}
+	if l.N != 2 {
+		t.Fatal(l)
+	}
+}

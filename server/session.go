@@ -189,13 +189,19 @@ func (ss *session) write(mt int, data []byte) error {
 	return ss.conn.WriteMessage(mt, data)
 }
 
-func (ss *session) writeJSON(v any) bool {
+func (ss *session) writeJSON(v any) bool { return ss.writeJSONLimit(v, 0) }
+
+// writeJSONLimit writes v, or a CodeLimitExceeded error when limit > 0
+// and v's JSON is longer. The replies whose size a client chooses
+// (get_state, observe; render and info through writeList) are limited;
+// the fixed ones (hello, envs, made) are not.
+func (ss *session) writeJSONLimit(v any, limit int) bool {
 	b, err := json.Marshal(v)
 	if err != nil {
 		ss.sendError(errorf(CodeInternal, "encoding reply: %v", err))
 		return true
 	}
-	if len(b) > ss.srv.cfg.MaxReplyBytes {
+	if limit > 0 && len(b) > limit {
 		return ss.sendError(ss.tooLarge(len(b)))
 	}
 	return ss.write(websocket.TextMessage, b) == nil
@@ -531,7 +537,7 @@ func (ss *session) handleObserve(c *Control) bool {
 	for k, v := range obs {
 		ints[k] = int(v)
 	}
-	return ss.writeJSON(map[string]any{"type": MsgObs, "index": i, "player": p, "obs": ints})
+	return ss.writeJSONLimit(map[string]any{"type": MsgObs, "index": i, "player": p, "obs": ints}, ss.srv.cfg.MaxReplyBytes)
 }
 
 func (ss *session) handleGetState(c *Control) bool {
@@ -551,5 +557,5 @@ func (ss *session) handleGetState(c *Control) bool {
 		perr.Index = i
 		return ss.sendError(perr)
 	}
-	return ss.writeJSON(map[string]any{"type": MsgState, "index": i, "state": json.RawMessage(snap)})
+	return ss.writeJSONLimit(map[string]any{"type": MsgState, "index": i, "state": json.RawMessage(snap)}, ss.srv.cfg.MaxReplyBytes)
 }
