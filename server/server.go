@@ -69,9 +69,10 @@ type Config struct {
 	MaxSessionsPerAddr int
 	// LimitLoopback applies MaxSessionsPerAddr to loopback clients too.
 	LimitLoopback bool
-	// MaxReplyBytes bounds every JSON reply (render, info, get_state,
-	// observe, list); a request whose reply would be larger gets
-	// CodeLimitExceeded.
+	// MaxReplyBytes bounds the replies whose size a client chooses
+	// (render, info, get_state, observe); a request whose reply would be
+	// larger gets CodeLimitExceeded. The fixed replies (hello, envs, made)
+	// are not limited.
 	MaxReplyBytes int
 	// MaxSessionBytes bounds the memory one session may hold: a make whose
 	// estimated footprint (the reply buffers, every environment's state
