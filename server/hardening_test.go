@@ -356,7 +356,7 @@ func TestReplyLimitSparesFixedReplies(t *testing.T) {
 	sendJSON(t, c, map[string]any{"type": "reset", "seeds": []uint64{1, 2}})
 	recvBinary(t, c)
 	sendJSON(t, c, map[string]any{"type": "observe", "index": 0, "player": 0})
-	expectError(t, c, CodeLimitExceeded) // 4092 numbers
+	expectError(t, c, CodeLimitExceeded)                            // 4092 numbers
 	sendJSON(t, c, map[string]any{"type": "get_state", "index": 1}) // about 1000 bytes: fits
 	if m := recvJSON(t, c); m["type"] != MsgState {
 		t.Fatalf("get_state: %v", m)
