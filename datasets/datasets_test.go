@@ -369,7 +369,10 @@ func (f *failFile) Write(p []byte) (int, error) {
 // TestFullDisk fills the disk (an injected ENOSPC) at several points of a
 // run: the error names the file, only whole parts are left, and once
 // there is room again the same command resumes to a dataset
-// byte-identical to an uninterrupted run.
+// byte-identical to an uninterrupted run. (A real tiny tmpfs would need
+// mount privileges, which neither CI nor a developer's test run has: the
+// failing writer stands in for it, at the same place the OS error would
+// surface.)
 func TestFullDisk(t *testing.T) {
 	smallGroups(t)
 	ref := t.TempDir()
