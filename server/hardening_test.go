@@ -365,3 +365,31 @@ func TestReplyLimitSparesFixedReplies(t *testing.T) {
 		t.Fatal(l)
 	}
 }
+
+// TestHelloOnlyClientsCannotHoldEverySlot: defect 4 as it was found. With
+// every slot held by connections that only said hello (and answer pings),
+// a new user is refused at first, and gets in once the make timeout has
+// closed them.
+func TestHelloOnlyClientsCannotHoldEverySlot(t *testing.T) {
+	srv, url := startServer(t, Config{MaxSessions: 4, MakeTimeout: 300 * time.Millisecond, PingInterval: 50 * time.Millisecond})
+	for range 4 {
+		c := dial(t, url, nil)
+		hello(t, c)
+		go func() { // answer pings until closed
+			for {
+				if _, _, err := c.ReadMessage(); err != nil {
+					return
+				}
+			}
+		}()
+	}
+	waitFor(t, func() bool { return srv.Sessions() == 4 })
+	late := dial(t, url, nil)
+	expectError(t, late, CodeTooManySessions)
+	waitFor(t, func() bool { return srv.Sessions() == 0 })
+	c, _ := openSession(t, url, 1, "")
+	sendJSON(t, c, map[string]any{"type": "info"})
+	if m := recvJSON(t, c); m["type"] != MsgInfo {
+		t.Fatalf("the new user's session: %v", m)
+	}
+}
