@@ -170,10 +170,10 @@ func TestResetRefusesSnapshotOfOtherShape(t *testing.T) {
 // TestMakeTimeout: defect 4. A connection that only says hello is closed
 // after MakeTimeout; one that made its environments stays.
 func TestMakeTimeout(t *testing.T) {
-	srv, url := startServer(t, Config{MakeTimeout: 200 * time.Millisecond})
+	srv, url := startServer(t, Config{MakeTimeout: 300 * time.Millisecond})
+	working, _ := openSession(t, url, 1, "")
 	idle := dial(t, url, nil)
 	hello(t, idle)
-	working, _ := openSession(t, url, 1, "")
 	start := time.Now()
 	expectClose(t, idle, websocket.ClosePolicyViolation)
 	if d := time.Since(start); d > 3*time.Second {
@@ -371,7 +371,7 @@ func TestReplyLimitSparesFixedReplies(t *testing.T) {
 // a new user is refused at first, and gets in once the make timeout has
 // closed them.
 func TestHelloOnlyClientsCannotHoldEverySlot(t *testing.T) {
-	srv, url := startServer(t, Config{MaxSessions: 4, MakeTimeout: 300 * time.Millisecond, PingInterval: 50 * time.Millisecond})
+	srv, url := startServer(t, Config{MaxSessions: 4, MakeTimeout: time.Second, PingInterval: 50 * time.Millisecond})
 	for range 4 {
 		c := dial(t, url, nil)
 		hello(t, c)
