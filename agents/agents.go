@@ -91,6 +91,10 @@ type Info struct {
 // Generic reports whether the agent is generic (it knows no game).
 func (in Info) Generic() bool { return in.Env == "" }
 
+// PlaysEvery reports whether the agent is generic and registered for every
+// environment ([Register]), not for those a predicate accepts.
+func (in Info) PlaysEvery() bool { return in.Env == "" && in.plays == nil }
+
 // key is a registry entry's key: a game's own agent has its environment
 // id, a generic agent "".
 type key struct{ name, env string }
