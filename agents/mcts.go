@@ -71,10 +71,14 @@ const (
 // face-down coins and the chance generator of later reshuffles, each
 // uniform, which is their exact posterior). A simulation plays one
 // determinization to the end of the episode (or to max_turns) and scores
-// the player's undiscounted return from the decision on (rewards summed).
-// The rollout agent (the heuristic on Galaxy Express, random elsewhere)
-// plays the simulations past the search and is the prior: its own choice
-// on the real observation.
+// the deciding player's own undiscounted return from the decision on (its
+// own rewards summed, whatever the others get: in a competitive game the
+// search maximises the acting player's return, not the players' total).
+// The rollout agent plays the simulations past the search, every player's
+// moves included, and is the prior: its own choice on the real
+// observation. By default it is the game's own agent registered as
+// [Rollout] for the environment, else its [Heuristic], else random (found
+// through the registry; the game's agents package registers them).
 //
 // search=halving (the default) is determinized rollout search at the root
 // information set, by sequential halving over the legal actions with common
@@ -114,7 +118,12 @@ const (
 // Express (docs/mcts.md): unpaired rollouts and the exploration inside the
 // subtrees drown the small differences between good moves.
 //
-// Other players' moves, in games that have them, are the rollout agent's.
+// Other players' moves, in games that have them, are the rollout agent's;
+// the player to act is the state's, so a player who moves twice in a row
+// or out of turn is followed (in the tree, a node is reached whenever the
+// searching player is to act again). The determinizations are made with
+// the spec's player count (the players parameter) unless an option gives
+// it.
 // A decision with a single legal action is not searched, nor is any when
 // sims=0 (the agent then plays exactly like its rollout agent with the same
 // seed). Everything random (the determinizations, the rollout agent's
@@ -137,8 +146,8 @@ const (
 //	              ismcts's exploration, prior bias, progressive widening and
 //	              depth (defaults DefaultMCTSC, DefaultMCTSBias, DefaultMCTSPW,
 //	              0 = unlimited; pw=0 tries every action)
-//	rollout=A     the rollout and prior agent (default heuristic on
-//	              galaxy-express-v1, random elsewhere)
+//	rollout=A     the rollout and prior agent (default: the game's
+//	              "rollout" agent, else its "heuristic", else random)
 //	rollout.K=V   option K of the rollout agent
 //	K=V           K a parameter of the environment (scan_wrap, max_turns):
 //	              the value the environment was made with, which an agent

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -137,4 +138,217 @@ func TestMCTSGenericGame(t *testing.T) {
 			}
 		}
 	}
+}
+
+// duelGame is a small competitive game for the multi-player paths: 2 or 3
+// players (the standard players parameter, default 2), eight turns whose
+// player to act follows duelOrder (a player may move twice in a row, or
+// out of turn); a move is "take" (2 points to the mover) or "give" (1 to
+// the mover, 4 to every other player). Each player's best reply is take,
+// while give would raise the players' total. The observation is the turn
+// and the scores; the state is public, so it is its own determinization.
+type duelGame struct{}
+
+var duelOrder = [8]int{0, 1, 1, 0, 2, 1, 0, 0}
+
+type duelState struct {
+	n, turn int
+	scores  [3]float64
+}
+
+var duelSpec = &env.Spec{ID: "mcts-duel-v0", Name: "duel", NumPlayers: 2, MinPlayers: 2, MaxPlayers: 3,
+	ActionNames: []string{"take", "give"}, ObsShape: []int{4}, ObsDType: "uint8",
+	ObsHigh: []uint8{8, 32, 32, 32}, MaxEpisodeSteps: 8,
+	RewardRange: [2]float64{0, 4}, ReturnRange: [2]float64{0, 32}}
+
+func (duelGame) Spec() *env.Spec { return duelSpec }
+func (duelGame) NewState(p env.Params, _ uint64) env.State {
+	return &duelState{n: p.Int(env.PlayersParam)}
+}
+func (duelGame) LoadState(env.Params, []byte) (env.State, error) { return nil, errors.New("no") }
+func (duelGame) Determinize(p env.Params, _ int, obs []uint8, _ uint64, reuse env.State) (env.State, error) {
+	s, _ := reuse.(*duelState)
+	if s == nil {
+		s = new(duelState)
+	}
+	*s = duelState{n: p.Int(env.PlayersParam), turn: int(obs[0])}
+	for i := range s.n {
+		s.scores[i] = float64(obs[1+i])
+	}
+	return s, nil
+}
+
+func (s *duelState) CurrentPlayer() int {
+	if s.Terminal() {
+		return env.Terminal
+	}
+	return duelOrder[s.turn] % s.n
+}
+func (s *duelState) LegalMask(dst []uint8) int {
+	if s.Terminal() {
+		clear(dst)
+		return 0
+	}
+	dst[0], dst[1] = 1, 1
+	return 2
+}
+func (s *duelState) Apply(a int, r []float64) {
+	p := s.CurrentPlayer()
+	for i := range s.n {
+		g := 0.0
+		switch {
+		case i == p && a == 0:
+			g = 2
+		case i == p:
+			g = 1
+		case a == 1:
+			g = 4
+		}
+		s.scores[i] += g
+		r[i] += g
+	}
+	s.turn++
+}
+func (s *duelState) Terminal() bool     { return s.turn >= len(duelOrder) }
+func (s *duelState) Turn() int          { return s.turn }
+func (s *duelState) Truncate([]float64) {}
+func (s *duelState) Observe(_ int, dst []uint8) {
+	clear(dst)
+	dst[0] = uint8(s.turn)
+	for i := range s.n {
+		dst[1+i] = uint8(s.scores[i])
+	}
+}
+func (s *duelState) Info(in *env.Info) {
+	if s.Terminal() {
+		in.RankByScore(s.scores[:s.n])
+	}
+}
+func (s *duelState) Clone() env.State             { c := *s; return &c }
+func (s *duelState) String() string               { return fmt.Sprint(s.turn, s.scores[:s.n]) }
+func (s *duelState) MarshalJSON() ([]byte, error) { return nil, errors.New("no") }
+
+func init() { env.Register(duelGame{}) }
+
+// giver always gives: the duel game's rollout agent in TestMCTSCompetitive,
+// so that the prior is the wrong move and rollouts are noiseless.
+type giver struct{}
+
+func (giver) Name() string                { return "giver" }
+func (giver) Reset(uint64)                {}
+func (giver) Act(_ int, _, m []uint8) int { return 1 }
+
+func init() {
+	RegisterFor("mcts-duel-v0", "giver", "always gives",
+		func(*env.Spec, Options) (Agent, error) { return giver{}, nil })
+}
+
+// TestMCTSCompetitive plays the duel game with mcts in every seat (one
+// agent per seat): every player, the ones moving out of turn included,
+// takes its own 2 points rather than giving the others 4, with either
+// search, for 2 and 3 players. The rollout agent (the prior) always gives,
+// so the search must overturn it; one that maximised the players' total,
+// or player 0's return, would not.
+func TestMCTSCompetitive(t *testing.T) {
+	for _, players := range []int{2, 3} {
+		for _, search := range []string{SearchHalving, SearchISMCTS} {
+			e, err := env.Make("mcts-duel-v0", map[string]any{"players": players})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seats := make([]Agent, players)
+			for i := range seats {
+				if seats[i], err = New("mcts", e.Spec(), Options{"search": search, "sims": "64", "rollout": "giver"}); err != nil {
+					t.Fatal(err)
+				}
+				if m := seats[i].(*MCTS); m.Params().Int(env.PlayersParam) != players || len(m.rewards) != players {
+					t.Fatalf("%d players: mcts determinizes with %v, rewards for %d", players, m.Params(), len(m.rewards))
+				}
+			}
+			obs := make([]uint8, e.Spec().ObsSize())
+			for seed := uint64(0); seed < 10; seed++ {
+				e.Reset(seed)
+				for i, a := range seats {
+					a.Reset(seed*10 + uint64(i))
+				}
+				for !e.Done() {
+					p := e.CurrentPlayer()
+					_ = e.Observe(p, obs)
+					a := seats[p].Act(p, obs, e.Mask())
+					if a != 0 {
+						t.Fatalf("%d players, %s, seed %d, turn %d: player %d gives (action %d), want take",
+							players, search, seed, e.Steps(), p, a)
+					}
+					if _, err := e.Step(a); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMCTSPlayers checks the player count: taken from the spec when not
+// given, and a players option that contradicts the spec is an
+// *OptionError.
+func TestMCTSPlayers(t *testing.T) {
+	e, err := env.Make("mcts-duel-v0", map[string]any{"players": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New("mcts", e.Spec(), Options{"players": "3"})
+	if err != nil || a.(*MCTS).Params().Int(env.PlayersParam) != 3 {
+		t.Fatalf("players=3 on a 3-player spec: %v", err)
+	}
+	var oe *OptionError
+	if _, err := New("mcts", e.Spec(), Options{"players": "2"}); !errors.As(err, &oe) || oe.Key != env.PlayersParam {
+		t.Errorf("players=2 on a 3-player spec: %v, want an *OptionError", err)
+	}
+}
+
+// TestMCTSRolloutAgent checks how mcts finds its rollout agent through the
+// registry: a game's own "rollout" agent, else its "heuristic", else
+// random; option rollout overrides.
+func TestMCTSRolloutAgent(t *testing.T) {
+	spec := duelGame{}.Spec()
+	rollout := func(opts Options) string {
+		t.Helper()
+		a, err := New("mcts", spec, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := a.(*MCTS).RolloutAgent()
+		if m, ok := r.(*namedRandom); ok {
+			return m.name
+		}
+		return r.Name()
+	}
+	if got := rollout(nil); got != "random" {
+		t.Errorf("no game agents: rollout %s, want random", got)
+	}
+	RegisterFor("mcts-fake-det-v0", Heuristic, "test", func(*env.Spec, Options) (Agent, error) {
+		return &namedRandom{Random{}, "fake heuristic"}, nil
+	})
+	RegisterFor("mcts-fake-det-v0", Rollout, "test", func(*env.Spec, Options) (Agent, error) {
+		return &namedRandom{Random{}, "fake rollout"}, nil
+	})
+	RegisterFor(spec.ID, Heuristic, "test", func(*env.Spec, Options) (Agent, error) {
+		return &namedRandom{Random{}, "duel heuristic"}, nil
+	})
+	if got := rollout(nil); got != "duel heuristic" {
+		t.Errorf("a game heuristic: rollout %s, want it", got)
+	}
+	if got := rollout(Options{"rollout": "random"}); got != "random" {
+		t.Errorf("rollout=random: rollout %s", got)
+	}
+	spec = fakeSpec("mcts-fake-det-v0")
+	if got := rollout(nil); got != "fake rollout" {
+		t.Errorf("a game rollout agent and heuristic: rollout %s, want the rollout agent", got)
+	}
+}
+
+// namedRandom is a random agent standing in for a game's own agent.
+type namedRandom struct {
+	Random
+	name string
 }
