@@ -35,13 +35,13 @@ type Heuristic struct {
 	rng      rand.PCG
 
 	// The decoded observation.
-	phase     int
-	ship      int    // square, -1 before launch
-	speed     int    // 0..10
-	planets   uint64 // squares holding a planet
-	unscanned uint64 // planets not scanned yet
-	target    int    // target planet number, -1 after the last delivery
-	targetSq  int    // the target's square, -1 while unknown
+	phase     ge.Phase // PhaseOver when the observation shows none
+	ship      int      // square, -1 before launch
+	speed     int      // 0..10
+	planets   uint64   // squares holding a planet
+	unscanned uint64   // planets not scanned yet
+	target    int      // target planet number, -1 after the last delivery
+	targetSq  int      // the target's square, -1 while unknown
 	up, down  [2]uint8
 	tab       *legTable
 	touch     byte // sink for the early loads of actCoin
@@ -128,10 +128,10 @@ func oneSquare(obs []uint8, off int) int {
 // decode reads the observation (layout: galaxyexpress.Off*).
 func (h *Heuristic) decode(obs []uint8) {
 	obs = obs[:ge.ObsSize]
-	h.phase = -1
+	h.phase = ge.PhaseOver
 	for p := 2; p >= 0; p-- {
 		if obs[ge.OffPhase+p] != 0 {
-			h.phase = p
+			h.phase = ge.Phase(p)
 		}
 	}
 	h.ship = oneSquare(obs, ge.OffShip)

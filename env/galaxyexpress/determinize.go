@@ -98,7 +98,7 @@ func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error 
 	s.phase = PhaseOver
 	for p := 0; p < 3; p++ {
 		if obs[OffPhase+p] != 0 {
-			s.phase = int8(p)
+			s.phase = Phase(p)
 			nPhase++
 		}
 	}

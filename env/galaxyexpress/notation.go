@@ -118,7 +118,7 @@ func ParsePosition(text string, scanWrap bool) (*State, error) {
 		var err error
 		switch key {
 		case "phase":
-			i := map[string]int8{"start": PhaseStart, "coin": PhaseCoin, "refuel": PhaseRefuel, "over": PhaseOver}
+			i := map[string]Phase{"start": PhaseStart, "coin": PhaseCoin, "refuel": PhaseRefuel, "over": PhaseOver}
 			p, ok := i[val]
 			if !ok {
 				return nil, perr("phase %q", val)

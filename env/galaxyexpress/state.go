@@ -3,17 +3,33 @@ package galaxyexpress
 import (
 	"math/bits"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/galaxygym/galaxygym/env"
 )
 
+// Phase is the kind of decision a turn is at; the observation's phase
+// plane has one byte per phase before PhaseOver (OffPhase + phase).
+type Phase int8
+
 // Phases of a turn (one per kind of decision).
 const (
-	PhaseStart  = iota // choose the launch planet
-	PhaseCoin          // play a face-up coin (and a slide direction)
-	PhaseRefuel        // orbiting a planet: refuel or not
-	PhaseOver          // the game has ended
+	PhaseStart  Phase = iota // choose the launch planet
+	PhaseCoin                // play a face-up coin (and a slide direction)
+	PhaseRefuel              // orbiting a planet: refuel or not
+	PhaseOver                // the game has ended
 )
+
+var phaseNames = [...]string{"start", "coin", "refuel", "over"}
+
+// String returns "start", "coin", "refuel" or "over" (the phase's number
+// for any other value).
+func (p Phase) String() string {
+	if p >= 0 && int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "phase(" + strconv.Itoa(int(p)) + ")"
+}
 
 // Suits of the Thrust/Brake coins.
 const (
@@ -36,7 +52,7 @@ const (
 type State struct {
 	cfg *config
 
-	phase int8
+	phase Phase
 	ship  int8 // square of the Starship, -1 before launch
 	speed int8
 
@@ -199,7 +215,7 @@ func (s *State) Terminal() bool { return s.phase == PhaseOver }
 func (s *State) Turn() int { return int(s.turns) }
 
 // Phase returns the current phase (PhaseStart .. PhaseOver).
-func (s *State) Phase() int { return int(s.phase) }
+func (s *State) Phase() Phase { return s.phase }
 
 // Speed returns the Starship's speed, 0..10.
 func (s *State) Speed() int { return int(s.speed) }
