@@ -357,7 +357,7 @@ func (h *Heuristic) actRefuel(mask []uint8) int {
 	n := 0
 	var v view
 	h.see(&v, h.ship, 0, h.ship)
-	for suit := 0; suit < 2; suit++ {
+	for suit := ge.Thrust; suit <= ge.Brake; suit++ {
 		if bits.OnesCount8(h.up[suit]) >= 2 || h.down[suit] == 0 {
 			continue
 		}
@@ -457,7 +457,7 @@ func (h *Heuristic) actCoin(mask []uint8) int {
 	}
 	nc := 0
 	var touch byte
-	for suit := 0; suit < 2; suit++ {
+	for suit := ge.Thrust; suit <= ge.Brake; suit++ {
 		si := it
 		if suit == ge.Brake {
 			si = ib

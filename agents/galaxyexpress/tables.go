@@ -176,7 +176,7 @@ func coinState(upT, downT, upB, downB uint8) int {
 }
 
 // newSpeed is the seed's speed adjustment, clamped to 0..10.
-func newSpeed(speed, suit, v int) int {
+func newSpeed(speed int, suit ge.Suit, v int) int {
 	if suit == ge.Thrust {
 		return min(speed+v, numSpeeds-1)
 	}
@@ -336,7 +336,7 @@ func (t *legTable) state(c int, goal float32, failQ int32, sc *legDPScratch) {
 		}
 		sc.reach[s] = 0
 	}
-	for suit := 0; suit < 2; suit++ {
+	for suit := ge.Thrust; suit <= ge.Brake; suit++ {
 		si := it
 		if suit == ge.Brake {
 			si = ib

@@ -310,7 +310,7 @@ func (s *State) sampleCoins(obs []uint8) error {
 		down := readSix(obs, OffDown+numValues*suit)
 		if up&spent != 0 || up&down != 0 || spent&down != 0 || up|spent|down != allValues {
 			return derr("%s coins: each value must be exactly one of face up, spent, face down",
-				[2]string{"thrust", "brake"}[suit])
+				Suit(suit))
 		}
 		s.up[suit], s.spent[suit] = up, spent
 		d := &s.deck[suit]

@@ -195,9 +195,9 @@ func (s *State) parseField(f, key, val string, q *positionQueue) error {
 	case "pending":
 		switch val {
 		case "thrust":
-			s.pendingRev = Thrust
+			s.pendingRev = int8(Thrust)
 		case "brake":
-			s.pendingRev = Brake
+			s.pendingRev = int8(Brake)
 		default:
 			return perr("pending %q", val)
 		}
@@ -287,7 +287,7 @@ func parseList(val string) ([]int8, error) {
 	return out, nil
 }
 
-func (s *State) parseCoins(suit int, val string) error {
+func (s *State) parseCoins(suit Suit, val string) error {
 	upTxt, downTxt, _ := strings.Cut(val, "/")
 	up, err := parseList(upTxt)
 	if err != nil {
@@ -402,12 +402,12 @@ func (s *State) Position() string {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "phase=%s speed=%d queue=%s delivered=%s", [...]string{"start", "coin", "refuel", "over"}[s.phase],
+	fmt.Fprintf(&b, "phase=%s speed=%d queue=%s delivered=%s", s.phase,
 		s.speed, intList(s.queue[s.delivered:]), intList(s.queue[:s.delivered]))
 	if s.bottom >= 0 {
 		fmt.Fprintf(&b, " bottom=%d", s.bottom)
 	}
-	for suit, name := range [2]string{"thrust", "brake"} {
+	for suit := Thrust; suit <= Brake; suit++ {
 		var down []int8
 		for i := int(s.deckN[suit]) - 1; i >= 0; i-- {
 			down = append(down, s.deck[suit][i])
@@ -418,14 +418,14 @@ func (s *State) Position() string {
 				up = append(up, v)
 			}
 		}
-		fmt.Fprintf(&b, " %s=%s/%s", name, intList(up), intList(down))
+		fmt.Fprintf(&b, " %s=%s/%s", suit, intList(up), intList(down))
 	}
 	fmt.Fprintf(&b, " refuels=%d turns=%d", s.refuels, s.turns)
 	if s.lost {
 		b.WriteString(" lost=true")
 	}
 	if s.pendingRev >= 0 {
-		fmt.Fprintf(&b, " pending=%s", [2]string{"thrust", "brake"}[s.pendingRev])
+		fmt.Fprintf(&b, " pending=%s", Suit(s.pendingRev))
 	}
 	hi, lo := s.rngState()
 	fmt.Fprintf(&b, " rng=%x:%x", hi, lo)

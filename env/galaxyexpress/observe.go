@@ -207,8 +207,8 @@ func (s *State) String() string {
 		}
 		b.WriteByte('\n')
 	}
-	for suit, name := range [2]string{"thrust", "brake"} {
-		fmt.Fprintf(&b, "%-6s face up %s  face down %d  spent %s\n", name,
+	for suit := Thrust; suit <= Brake; suit++ {
+		fmt.Fprintf(&b, "%-6s face up %s  face down %d  spent %s\n", suit,
 			valueList(s.up[suit]), s.deckN[suit], valueList(s.spent[suit]))
 	}
 	return b.String()

@@ -31,11 +31,27 @@ func (p Phase) String() string {
 	return "phase(" + strconv.Itoa(int(p)) + ")"
 }
 
+// Suit is a suit of the Thrust/Brake coins; it indexes the per-suit
+// planes of the observation (OffUp + 6*suit, ...) and the coin actions
+// ([CoinAction]).
+type Suit int
+
 // Suits of the Thrust/Brake coins.
 const (
-	Thrust = 0 // Sun coins: add their value to the speed
-	Brake  = 1 // Moon coins: subtract their value from the speed
+	Thrust Suit = 0 // Sun coins: add their value to the speed
+	Brake  Suit = 1 // Moon coins: subtract their value from the speed
 )
+
+var suitNames = [...]string{"thrust", "brake"}
+
+// String returns "thrust" or "brake", the names the position notation and
+// the action names use ("suit(N)" for any other value).
+func (s Suit) String() string {
+	if s >= 0 && int(s) < len(suitNames) {
+		return suitNames[s]
+	}
+	return "suit(" + strconv.Itoa(int(s)) + ")"
+}
 
 const (
 	numPlanets = 6
@@ -167,7 +183,7 @@ var factorial = func() (f [21]uint64) {
 // shuffleCoins returns every coin to its stack, shuffles both stacks and
 // turns the top two of each face up (seed: setup and Refueling step 2-3).
 func (s *State) shuffleCoins() {
-	for suit := 0; suit < 2; suit++ {
+	for suit := Thrust; suit <= Brake; suit++ {
 		d := &s.deck[suit]
 		for v := range d {
 			d[v] = int8(v)
@@ -183,7 +199,7 @@ func (s *State) shuffleCoins() {
 }
 
 // reveal turns the top face-down coin of suit face up, if any remains.
-func (s *State) reveal(suit int) {
+func (s *State) reveal(suit Suit) {
 	if n := s.deckN[suit]; n > 0 {
 		s.deckN[suit] = n - 1
 		s.up[suit] |= 1 << s.deck[suit][n-1]
