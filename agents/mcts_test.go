@@ -306,12 +306,23 @@ func TestMCTSPlayers(t *testing.T) {
 	}
 }
 
+// The agents of the test games: the duel has a heuristic, and a copy of
+// the fake determinizable game both a heuristic and a rollout agent.
+func init() {
+	env.Register(fakeDetGame{fakeGame{id: "mcts-fake-det-own-v0"}})
+	named := func(name string) Factory {
+		return func(*env.Spec, Options) (Agent, error) { return &namedRandom{name: name}, nil }
+	}
+	RegisterFor("mcts-fake-det-own-v0", Heuristic, "test", named("fake heuristic"))
+	RegisterFor("mcts-fake-det-own-v0", Rollout, "test", named("fake rollout"))
+	RegisterFor(duelSpec.ID, Heuristic, "test", named("duel heuristic"))
+}
+
 // TestMCTSRolloutAgent checks how mcts finds its rollout agent through the
 // registry: a game's own "rollout" agent, else its "heuristic", else
 // random; option rollout overrides.
 func TestMCTSRolloutAgent(t *testing.T) {
-	spec := duelGame{}.Spec()
-	rollout := func(opts Options) string {
+	rollout := func(spec *env.Spec, opts Options) string {
 		t.Helper()
 		a, err := New("mcts", spec, opts)
 		if err != nil {
@@ -323,27 +334,19 @@ func TestMCTSRolloutAgent(t *testing.T) {
 		}
 		return r.Name()
 	}
-	if got := rollout(nil); got != "random" {
-		t.Errorf("no game agents: rollout %s, want random", got)
-	}
-	RegisterFor("mcts-fake-det-v0", Heuristic, "test", func(*env.Spec, Options) (Agent, error) {
-		return &namedRandom{Random{}, "fake heuristic"}, nil
-	})
-	RegisterFor("mcts-fake-det-v0", Rollout, "test", func(*env.Spec, Options) (Agent, error) {
-		return &namedRandom{Random{}, "fake rollout"}, nil
-	})
-	RegisterFor(spec.ID, Heuristic, "test", func(*env.Spec, Options) (Agent, error) {
-		return &namedRandom{Random{}, "duel heuristic"}, nil
-	})
-	if got := rollout(nil); got != "duel heuristic" {
-		t.Errorf("a game heuristic: rollout %s, want it", got)
-	}
-	if got := rollout(Options{"rollout": "random"}); got != "random" {
-		t.Errorf("rollout=random: rollout %s", got)
-	}
-	spec = fakeSpec("mcts-fake-det-v0")
-	if got := rollout(nil); got != "fake rollout" {
-		t.Errorf("a game rollout agent and heuristic: rollout %s, want the rollout agent", got)
+	for _, c := range []struct {
+		spec      *env.Spec
+		opts      Options
+		want, why string
+	}{
+		{fakeSpec("mcts-fake-det-v0"), nil, "random", "no agents of the game's own"},
+		{duelSpec, nil, "duel heuristic", "a game heuristic"},
+		{duelSpec, Options{"rollout": "random"}, "random", "option rollout"},
+		{fakeSpec("mcts-fake-det-own-v0"), nil, "fake rollout", "a game rollout agent and heuristic"},
+	} {
+		if got := rollout(c.spec, c.opts); got != c.want {
+			t.Errorf("%s: rollout agent %q, want %q", c.why, got, c.want)
+		}
 	}
 }
 
