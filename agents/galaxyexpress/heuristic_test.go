@@ -422,19 +422,8 @@ func BenchmarkHeuristicEpisode(b *testing.B) {
 // BenchmarkHeuristicAct times Act alone over recorded decisions of 2,000
 // games (observations and masks replayed in order).
 func BenchmarkHeuristicAct(b *testing.B) {
-	e, a := newHeuristicEnv(b)
-	var obsAll, maskAll [][]uint8
-	for seed := uint64(0); seed < 2000; seed++ {
-		e.Reset(seed)
-		a.Reset(seed)
-		for !e.Done() {
-			obs := make([]uint8, ge.ObsSize)
-			_ = e.Observe(0, obs)
-			m := slices.Clone(e.Mask())
-			obsAll, maskAll = append(obsAll, obs), append(maskAll, m)
-			_, _ = e.Step(a.Act(0, obs, m))
-		}
-	}
+	_, a := newHeuristicEnv(b)
+	obsAll, maskAll := heuristicDecisions(b, 2000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		k := i % len(obsAll)

@@ -278,20 +278,8 @@ func BenchmarkMCTSDecision(b *testing.B) {
 			name = "ismcts-128"
 		}
 		b.Run(name, func(b *testing.B) {
-			e, h := newHeuristicEnv(b)
 			_, m := newMCTS(b, o)
-			var obsAll, maskAll [][]uint8
-			for seed := uint64(0); seed < 50; seed++ {
-				e.Reset(seed)
-				h.Reset(seed)
-				for !e.Done() {
-					obs := make([]uint8, ge.ObsSize)
-					_ = e.Observe(0, obs)
-					mask := slices.Clone(e.Mask())
-					obsAll, maskAll = append(obsAll, obs), append(maskAll, mask)
-					_, _ = e.Step(h.Act(0, obs, mask))
-				}
-			}
+			obsAll, maskAll := heuristicDecisions(b, 50)
 			m.Reset(1)
 			b.ReportAllocs()
 			b.ResetTimer()

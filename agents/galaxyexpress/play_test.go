@@ -1,10 +1,12 @@
 package galaxyexpress
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
+	ge "github.com/galaxygym/galaxygym/env/galaxyexpress"
 )
 
 // playEpisode plays one episode of the one-player environment e from seed,
@@ -24,4 +26,28 @@ func playEpisode(t testing.TB, e *env.Env, ag agents.Agent, seed uint64, obs []u
 		}
 	}
 	return acts
+}
+
+// heuristicDecisions plays seeds 0..games-1 with the heuristic and returns
+// the observation and legal mask of every decision, in order (the
+// positions the Act benchmarks replay).
+func heuristicDecisions(tb testing.TB, games int) (obsAll, maskAll [][]uint8) {
+	tb.Helper()
+	e, h := newHeuristicEnv(tb)
+	for seed := range uint64(games) {
+		e.Reset(seed)
+		h.Reset(seed)
+		for !e.Done() {
+			obs := make([]uint8, ge.ObsSize)
+			if err := e.Observe(0, obs); err != nil {
+				tb.Fatal(err)
+			}
+			mask := slices.Clone(e.Mask())
+			obsAll, maskAll = append(obsAll, obs), append(maskAll, mask)
+			if _, err := e.Step(h.Act(0, obs, mask)); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	return obsAll, maskAll
 }
