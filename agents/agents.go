@@ -133,10 +133,16 @@ func RegisterGeneric(name, doc string, plays func(spec *env.Spec) bool, f Factor
 //
 //	func init() {
 //		agents.RegisterFor(express.ID, agents.Heuristic, "what it does, in one line",
-//			func(spec *env.Spec, opts agents.Options) (agents.Agent, error) { return NewHeuristic(spec, opts) })
+//			func(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
+//				h, err := NewHeuristic(spec, opts)
+//				if err != nil {
+//					return nil, err // a nil Agent, not a typed nil pointer
+//				}
+//				return h, nil
+//			})
 //	}
 //
-// (a factory that fails returns a nil Agent, not a typed nil pointer).
+// and agents/all imports the package.
 // RegisterFor panics when (name, envID) is already registered or name is a
 // generic agent's.
 func RegisterFor(envID, name, doc string, f Factory) {
@@ -260,7 +266,11 @@ func Names() []string {
 func List() []Info {
 	mu.RLock()
 	defer mu.RUnlock()
-	return sortInfos(slices.Collect(maps.Values(registry)))
+	ins := slices.Collect(maps.Values(registry))
+	slices.SortFunc(ins, func(a, b Info) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Env, b.Env))
+	})
+	return ins
 }
 
 // Playing returns the agents that play spec's environment, one Info per
@@ -274,11 +284,4 @@ func Playing(spec *env.Spec) []Info {
 		}
 	}
 	return out
-}
-
-func sortInfos(ins []Info) []Info {
-	slices.SortFunc(ins, func(a, b Info) int {
-		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Env, b.Env))
-	})
-	return ins
 }
