@@ -7,7 +7,8 @@ import (
 
 // The rollout benchmarks time datasets.Bench on one worker, the rollout
 // loop without files (the path of galaxygym bench): one op is one run;
-// ns/step is reported.
+// ns/step (wall) and cpu-ns/step (user+system CPU, steadier on a shared
+// machine) are reported.
 func BenchmarkRolloutRandom(b *testing.B) {
 	benchRollout(b, "galaxy-express-v1", nil, "random", 20000)
 }
@@ -24,6 +25,7 @@ func benchRollout(b *testing.B, id string, params map[string]any, agent string, 
 		b.Fatal(err) // builds the agent's tables outside the timing
 	}
 	var steps int64
+	cpu0 := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res, err := Bench(context.Background(), cfg)
@@ -33,4 +35,5 @@ func benchRollout(b *testing.B, id string, params map[string]any, agent string, 
 		steps += res.Steps
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+	b.ReportMetric((cpuTime()-cpu0).Seconds()*1e9/float64(steps), "cpu-ns/step")
 }
