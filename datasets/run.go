@@ -136,15 +136,15 @@ func (c *Config) CanonicalCommand() string {
 	}
 	fmt.Fprintf(&b, "galaxygym generate --env %s %s --episodes %d --seed %d --episodes-per-part %d",
 		c.Env, who, c.Episodes, c.Seed, c.partSize(false))
-	for _, k := range sortedKeys(c.AgentOptions) {
+	for _, k := range slices.Sorted(maps.Keys(c.AgentOptions)) {
 		fmt.Fprintf(&b, " --agent-opt %s=%s", k, c.AgentOptions[k])
 	}
-	for _, name := range sortedKeys(c.SeatOptions) {
-		for _, k := range sortedKeys(c.SeatOptions[name]) {
+	for _, name := range slices.Sorted(maps.Keys(c.SeatOptions)) {
+		for _, k := range slices.Sorted(maps.Keys(c.SeatOptions[name])) {
 			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.SeatOptions[name][k])
 		}
 	}
-	for _, k := range sortedKeys(c.EnvParams) {
+	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
 		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
 	}
 	if c.ObsEncoding != "" && c.ObsEncoding != ObsSplit {
@@ -158,8 +158,6 @@ func (c *Config) CanonicalCommand() string {
 	}
 	return b.String()
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func (c *Config) partSize(bench bool) int {
 	switch {
@@ -233,7 +231,7 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 	if len(cfg.Seats) == 0 && len(cfg.SeatOptions) > 0 {
 		return nil, &ConfigError{Field: "SeatOptions", Reason: "options by agent name need Seats; use AgentOptions"}
 	}
-	for _, name := range sortedKeys(cfg.SeatOptions) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.SeatOptions)) {
 		if !slices.Contains(cfg.Seats, name) {
 			return nil, &ConfigError{Field: "SeatOptions",
 				Reason: fmt.Sprintf("options for %s, which is not one of the seats %v", strconv.Quote(name), cfg.Seats)}

@@ -86,23 +86,16 @@ func (c Config) Command() string {
 	}
 	fmt.Fprintf(&b, "galaxygym eval --env %s %s --episodes %d --seed %d",
 		c.Env, who, c.Episodes, c.Seed)
-	names := make([]string, 0, len(c.AgentOptions))
-	for name := range c.AgentOptions {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		for _, k := range sortedKeys(c.AgentOptions[name]) {
+	for _, name := range slices.Sorted(maps.Keys(c.AgentOptions)) {
+		for _, k := range slices.Sorted(maps.Keys(c.AgentOptions[name])) {
 			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.AgentOptions[name][k])
 		}
 	}
-	for _, k := range sortedKeys(c.EnvParams) {
+	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
 		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
 	}
 	return b.String()
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // Report is the result of [Run].
 type Report struct {
@@ -346,7 +339,7 @@ func prepare(cfg Config, names []string) (int, []*env.Env, error) {
 	if cfg.Workers < 0 {
 		return 0, nil, &ConfigError{Field: "Workers", Reason: "negative"}
 	}
-	for _, name := range sortedKeys(cfg.AgentOptions) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.AgentOptions)) {
 		if !slices.Contains(names, name) {
 			return 0, nil, &ConfigError{Field: "AgentOptions",
 				Reason: fmt.Sprintf("options for %s, which is not one of the agents %v", strconv.Quote(name), names)}

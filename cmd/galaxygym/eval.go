@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"sort"
 
 	"github.com/spf13/cobra"
 
@@ -65,15 +64,6 @@ func (f *evalFlags) config() (evaluate.Config, error) {
 	}
 	cfg.EnvParams, err = envParams(f.envParams)
 	return cfg, err
-}
-
-func sortedStrings(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // leaderboard is what eval --doc writes between the markers: the command,

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -107,7 +109,7 @@ func agentList(flag, s string) ([]string, error) {
 // (nil for none).
 func optionsByAgent(kv map[string]string) (map[string]agents.Options, error) {
 	var out map[string]agents.Options
-	for _, k := range sortedStrings(kv) {
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
 		name, key, ok := strings.Cut(k, ".")
 		if !ok || name == "" || key == "" {
 			return nil, fmt.Errorf("--agent-opt %q: want agent.key=value (e.g. heuristic.scan_wrap=true)", k+"="+kv[k])
