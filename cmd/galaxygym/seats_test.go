@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -160,6 +161,11 @@ func TestGenerateSeats(t *testing.T) {
 	}
 	if out, err := runFresh(t, "generate", args...); err != nil || !strings.Contains(out, "3 parts kept") {
 		t.Fatalf("rerun: %v %q", err, out)
+	}
+	other := append([]string(nil), args...)
+	other[3] = "random,mcts,random" // another lineup into the same directory
+	if _, err := runFresh(t, "generate", other...); !errors.Is(err, datasets.ErrMismatch) {
+		t.Fatalf("another lineup: %v, want ErrMismatch", err)
 	}
 	if out, err := runFresh(t, "generate", "--env", "envtest-trio-v1", "--agent", "random", "--seats", "random,random,random",
 		"--episodes", "2", "--out", t.TempDir()); err == nil {
