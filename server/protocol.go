@@ -43,7 +43,7 @@ const ReplyHeaderSize = 24
 // Outcome codes of the outcome, outcomes and final_outcome(s) arrays of a
 // reply (u8): the [env.Outcome] codes, named by the spec's outcome_names.
 const (
-	OutcomeOngoing   = 0 // "" : the episode is running
+	OutcomeOngoing   = 0 // "ongoing": the episode is running
 	OutcomeWin       = 1 // "win"
 	OutcomeLoss      = 2 // "loss"
 	OutcomeDraw      = 3 // "draw"
@@ -51,8 +51,9 @@ const (
 	OutcomeOther     = 255
 )
 
-// OutcomeNames maps the outcome codes 0-4 to the [env.Info] Outcome strings.
-var OutcomeNames = [...]string{"", "win", "loss", "draw", "truncated"}
+// OutcomeNames maps the outcome codes 0-4 to their names, [env.OutcomeNames]
+// (every spec's outcome_names).
+var OutcomeNames = env.OutcomeNames
 
 func outcomeCode(o env.Outcome) uint8 {
 	if o <= env.OutcomeTruncated {
