@@ -6,7 +6,7 @@ import (
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
-	"github.com/galaxygym/galaxygym/env/envtest"
+	_ "github.com/galaxygym/galaxygym/env/envtest" // defines -update (see the envtest package documentation)
 	_ "github.com/galaxygym/galaxygym/env/envtest/trio"
 	"github.com/galaxygym/galaxygym/rollout"
 )
@@ -93,5 +93,3 @@ func TestEpisodeSeeds(t *testing.T) {
 		t.Errorf("EpisodeSeeds(0, 0) = %#x, %#x; want SplitMix64's first outputs", e, a)
 	}
 }
-
-var _ = envtest.Updating
