@@ -93,6 +93,8 @@ class GalaxyGymEnv(gym.Env):
         self.params: dict[str, Any] = made["params"]
         self.num_players = int(self.game_spec["num_players"])
         self.action_names: list[str] = list(self.game_spec["action_names"])
+        #: Names of the outcome codes of infos' outcome and outcomes (the spec's outcome_names).
+        self.outcome_names: list[str] = list(self.game_spec["outcome_names"])
         self.observation_space, self.action_space = spaces_from_spec(self.game_spec)
         self.render_mode = render_mode
         self.illegal_action = illegal_action

@@ -96,6 +96,8 @@ class GalaxyGymVectorEnv(VectorEnv):
         self.params: dict[str, Any] = made["params"]
         self.num_players = int(self.game_spec["num_players"])
         self.action_names: list[str] = list(self.game_spec["action_names"])
+        #: Names of the outcome codes of infos' outcome and outcomes (the spec's outcome_names).
+        self.outcome_names: list[str] = list(self.game_spec["outcome_names"])
         self.single_observation_space, self.single_action_space = spaces_from_spec(self.game_spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

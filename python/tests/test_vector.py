@@ -189,7 +189,7 @@ def test_per_player_infos_are_numeric(url):
     strings, no objects), which torch takes as a tensor."""
     rng = np.random.default_rng(4)
     with galaxygym.make_vec("galaxy-fighters-v1", 3, url=url, players=3, max_turns=4) as envs:
-        assert envs.game_spec["outcome_names"] == ["ongoing", "win", "loss", "draw", "truncated"]
+        assert envs.outcome_names == envs.game_spec["outcome_names"] == ["ongoing", "win", "loss", "draw", "truncated"]
         _, infos = envs.reset(seed=70)
         assert infos["scores"].shape == (3, 3) and infos["scores"].dtype == np.float32
         assert infos["ranks"].dtype == np.int32 and not infos["ranks"].any()
