@@ -443,7 +443,7 @@ func TestManifest(t *testing.T) {
 	}
 	m := d.Manifest
 	if m.TotalEpisodes != 300 || m.TotalSteps != res.Steps || len(m.Parts) != 3 || m.Author != "tester" ||
-		m.DatasetID != "galaxygym/galaxy-express-v1/random-v1" || m.Seed != 7 || m.EpisodesPerPart != 100 ||
+		m.DatasetID != "galaxygym/galaxy-express-v1/random-v2" || m.Seed != 7 || m.EpisodesPerPart != 100 ||
 		m.ObservationSpace.Shape[0] != 503 || m.ActionSpace.N != 56 || m.AlgorithmName != "random" ||
 		m.CreatedBy != cfg.CanonicalCommand() || m.ObsEncoding != "BYTE_STREAM_SPLIT" {
 		t.Errorf("manifest: %+v", m)

@@ -55,10 +55,17 @@ type runMeta struct {
 	agent           string
 	agentVersion    string
 	agentOptions    string // JSON
+	seedRule        string
 	seed            uint64
 	episodesPerPart int
 	obsEncoding     ObsEncoding
 	zstdLevel       ZstdLevel
+	// dropObsPages makes the steps writer transpose each obs page and
+	// then drop it, so that a benchmark times everything else; the files
+	// are then invalid. Only BenchmarkGenerateRandomObsDropped sets it,
+	// through Config.dropObsPages (unexported: no caller outside this
+	// package's tests can).
+	dropObsPages bool
 }
 
 // footer returns the key/value metadata of a part, in a fixed order.
@@ -81,7 +88,7 @@ func (m *runMeta) footer(table string, part int, start, end int64) [][2]string {
 		{KeyAgentVersion, m.agentVersion},
 		{KeyAgentOptions, m.agentOptions},
 		{KeySeed, strconv.FormatUint(m.seed, 10)},
-		{KeySeedRule, SeedRule},
+		{KeySeedRule, m.seedRule},
 		{KeyEpisodesPerPart, strconv.Itoa(m.episodesPerPart)},
 		{KeyPart, strconv.Itoa(part)},
 		{KeyEpisodeStart, strconv.FormatInt(start, 10)},

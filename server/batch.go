@@ -34,6 +34,7 @@ type batch struct {
 	finScore   []float32
 	finSteps   []int32
 	finOutcome []uint8
+	finInfo    []byte // per env: its final per-player results (scores, ranks, outcomes), 9P bytes
 
 	chunks []chunk
 	wg     sync.WaitGroup
@@ -128,6 +129,7 @@ func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds
 		b.finScore = make([]float32, n)
 		b.finSteps = make([]int32, n)
 		b.finOutcome = make([]uint8, n)
+		b.finInfo = make([]byte, n*9*spec.NumPlayers)
 	}
 	k := max(1, min(workers, n/minChunk))
 	b.chunks = make([]chunk, k)
@@ -189,7 +191,7 @@ func (b *batch) step(p *pool) []byte {
 	if b.mode == SameStep {
 		k = b.compactFinals()
 	}
-	_, _, _, _, size := b.lay.Final(k)
+	size := b.lay.Final(k).Size
 	b.lay.putHeader(b.reply, KindStepReply, k)
 	return b.reply[:size]
 }
@@ -222,6 +224,8 @@ func (b *batch) stepRange(lo, hi int, info *env.Info) {
 				b.finScore[i] = float32(info.Score)
 				b.finOutcome[i] = outcomeCode(info.Outcome)
 				b.finSteps[i] = int32(e.Steps())
+				p := l.P
+				putPlayers(b.finInfo[9*p*i:9*p*(i+1)], 0, 4*p, 8*p, 0, p, info)
 				b.autoreset(i)
 			}
 		}
@@ -243,7 +247,8 @@ func (b *batch) compactFinals() int {
 	if k == 0 {
 		return 0
 	}
-	score, steps, outcome, obs, _ := l.Final(k)
+	fl := l.Final(k)
+	p := l.P
 	buf := b.reply
 	le := binary.LittleEndian
 	j := 0
@@ -252,11 +257,15 @@ func (b *batch) compactFinals() int {
 			continue
 		}
 		b.fin[i] = false
-		le.PutUint32(buf[l.FinalIndex+4*j:], uint32(i))
-		le.PutUint32(buf[score+4*j:], math.Float32bits(b.finScore[i]))
-		le.PutUint32(buf[steps+4*j:], uint32(b.finSteps[i]))
-		buf[outcome+j] = b.finOutcome[i]
-		copy(buf[obs+l.O*j:obs+l.O*(j+1)], b.finObs[l.O*i:l.O*(i+1)])
+		le.PutUint32(buf[fl.Index+4*j:], uint32(i))
+		le.PutUint32(buf[fl.Score+4*j:], math.Float32bits(b.finScore[i]))
+		le.PutUint32(buf[fl.Steps+4*j:], uint32(b.finSteps[i]))
+		buf[fl.Outcome+j] = b.finOutcome[i]
+		fi := b.finInfo[9*p*i : 9*p*(i+1)]
+		copy(buf[fl.Scores+4*p*j:], fi[:4*p])
+		copy(buf[fl.Ranks+4*p*j:], fi[4*p:8*p])
+		copy(buf[fl.Outcomes+p*j:], fi[8*p:9*p])
+		copy(buf[fl.Obs+l.O*j:fl.Obs+l.O*(j+1)], b.finObs[l.O*i:l.O*(i+1)])
 		j++
 	}
 	return k
@@ -288,6 +297,7 @@ func (b *batch) writeState(i int, info *env.Info) {
 	le.PutUint32(buf[l.Score+4*i:], math.Float32bits(float32(info.Score)))
 	le.PutUint32(buf[l.Steps+4*i:], uint32(e.Steps()))
 	buf[l.Outcome+i] = outcomeCode(info.Outcome)
+	putPlayers(buf, l.Scores, l.Ranks, l.Outcomes, i, l.P, info)
 }
 
 func b2u8(b bool) uint8 {
@@ -402,6 +412,9 @@ func (b *batch) writeUnreset(i int) {
 	le.PutUint32(buf[l.Score+4*i:], 0)
 	le.PutUint32(buf[l.Steps+4*i:], 0)
 	buf[l.Outcome+i] = OutcomeOngoing
+	clear(buf[l.Scores+4*l.P*i : l.Scores+4*l.P*(i+1)])
+	clear(buf[l.Ranks+4*l.P*i : l.Ranks+4*l.P*(i+1)])
+	clear(buf[l.Outcomes+l.P*i : l.Outcomes+l.P*(i+1)])
 }
 
 // loadState loads raw, an environment snapshot or a game state, into e. A
