@@ -232,8 +232,14 @@ func writeManifest(fsys fileSystem, dir string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	final := filepath.Join(dir, ManifestFile)
-	tmp := filepath.Join(dir, "."+ManifestFile+".tmp")
+	return writeAtomic(fsys, filepath.Join(dir, ManifestFile), data)
+}
+
+// writeAtomic writes data to final through a temporary file in the same
+// directory ("."+base+".tmp"), synced, renamed, with the directory synced.
+func writeAtomic(fsys fileSystem, final string, data []byte) error {
+	dir := filepath.Dir(final)
+	tmp := filepath.Join(dir, "."+filepath.Base(final)+".tmp")
 	f, err := fsys.Create(tmp)
 	if err != nil {
 		return &WriteError{"create", final, unwrapPath(err)}
@@ -258,4 +264,36 @@ func writeManifest(fsys fileSystem, dir string, m *Manifest) error {
 		return &WriteError{"sync", dir, unwrapPath(err)}
 	}
 	return nil
+}
+
+// checksumPath is the checksum record of part index (see [ChecksumsDir]).
+func checksumPath(dir string, index int) string {
+	return filepath.Join(dir, ChecksumsDir, fmt.Sprintf("part-%05d.json", index))
+}
+
+// writeChecksum records a finished part's files as written.
+func writeChecksum(fsys fileSystem, dir string, info *PartInfo) error {
+	data, err := compactJSON(info)
+	if err != nil {
+		return err
+	}
+	path := checksumPath(dir, info.Index)
+	if err := fsys.MkdirAll(filepath.Dir(path)); err != nil {
+		return &WriteError{"mkdir", filepath.Dir(path), unwrapPath(err)}
+	}
+	return writeAtomic(fsys, path, data)
+}
+
+// readChecksum returns the recorded PartInfo of part index, or nil when
+// there is no readable record.
+func readChecksum(dir string, index int) *PartInfo {
+	data, err := os.ReadFile(checksumPath(dir, index))
+	if err != nil {
+		return nil
+	}
+	var info PartInfo
+	if json.Unmarshal(data, &info) != nil || info.Index != index {
+		return nil
+	}
+	return &info
 }

@@ -294,17 +294,6 @@ func (p *partWriter) finish() (*partResult, error) {
 			return nil, p.fileErr(f.sub, f.t, "close", err)
 		}
 	}
-	for _, f := range files {
-		final, tmp := partPaths(p.dir, f.sub, p.index)
-		if err := p.fs.Rename(tmp, final); err != nil {
-			return nil, &WriteError{"rename", final, unwrapPath(err)}
-		}
-	}
-	for _, sub := range []string{EpisodesDir, StepsDir} {
-		if err := p.fs.SyncDir(filepath.Join(p.dir, sub)); err != nil {
-			return nil, &WriteError{"sync", filepath.Join(p.dir, sub), unwrapPath(err)}
-		}
-	}
 	info := PartInfo{
 		Index:        p.index,
 		EpisodeStart: p.start,
@@ -322,6 +311,21 @@ func (p *partWriter) finish() (*partResult, error) {
 			Bytes:  p.episodesFile.n,
 			SHA256: hex.EncodeToString(p.episodesFile.h.Sum(nil)),
 		},
+	}
+	// The record goes first: a part renamed into place always has one.
+	if err := writeChecksum(p.fs, p.dir, &info); err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		final, tmp := partPaths(p.dir, f.sub, p.index)
+		if err := p.fs.Rename(tmp, final); err != nil {
+			return nil, &WriteError{"rename", final, unwrapPath(err)}
+		}
+	}
+	for _, sub := range []string{EpisodesDir, StepsDir} {
+		if err := p.fs.SyncDir(filepath.Join(p.dir, sub)); err != nil {
+			return nil, &WriteError{"sync", filepath.Join(p.dir, sub), unwrapPath(err)}
+		}
 	}
 	return &partResult{info, p.stats}, nil
 }

@@ -193,6 +193,7 @@ type run struct {
 	numParts int
 	fs       fileSystem
 	results  []*partResult // by part index; kept parts filled in before the workers start
+	prev     *Manifest     // the manifest found in Out by scan, or nil
 	names    []string      // the agent of each seat
 	loop0    *rollout.Loop // made by prepare, given to the first worker
 
@@ -403,6 +404,10 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	m := r.manifest()
 	if err := writeManifest(r.fs, cfg.Out, m); err != nil {
 		return nil, err
+	}
+	// The manifest now records every part's checksums.
+	if err := os.RemoveAll(filepath.Join(cfg.Out, ChecksumsDir)); err != nil {
+		return nil, &WriteError{"remove", filepath.Join(cfg.Out, ChecksumsDir), err}
 	}
 	res.Manifest = m
 	for _, p := range m.Parts {
@@ -686,7 +691,7 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 // another dataset, and keeps the parts that are already complete.
 func (r *run) scan() error {
 	out := r.cfg.Out
-	for _, sub := range []string{StepsDir, EpisodesDir} {
+	for _, sub := range []string{StepsDir, EpisodesDir, ChecksumsDir} {
 		dir := filepath.Join(out, sub)
 		if err := r.fs.MkdirAll(dir); err != nil {
 			return &WriteError{"mkdir", dir, unwrapPath(err)}
@@ -696,6 +701,7 @@ func (r *run) scan() error {
 		if err := r.compareManifest(m); err != nil {
 			return err
 		}
+		r.prev = m
 	} else if !errors.Is(err, ErrNoManifest) {
 		return err
 	}
@@ -780,10 +786,12 @@ func nonNil(m map[string]string) map[string]string {
 }
 
 // verifyPart checks the two files of part idx. It returns the part's
-// result when both are complete and belong to this run, nil when the part
-// must be written again (another episode range, wrong row counts, an
-// unreadable file), and a *MismatchError when they were written with other
-// parameters.
+// result when both are complete, belong to this run and match the
+// checksums recorded when they were written (the part's record under
+// [ChecksumsDir], or the manifest of the run that finished them); nil when
+// the part must be written again (no record or another checksum, another
+// episode range, wrong row counts, an unreadable file); and a
+// *MismatchError when they were written with other parameters.
 func (r *run) verifyPart(idx int) (*partResult, error) {
 	start, end := r.partRange(idx)
 	var kvs [2]map[string]string
@@ -839,6 +847,14 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 		return nil, nil
 	}
 	info := PartInfo{Index: idx, EpisodeStart: start, EpisodeEnd: end, NumSteps: stats.steps}
+	records := []*PartInfo{readChecksum(r.cfg.Out, idx)}
+	if r.prev != nil {
+		for k := range r.prev.Parts {
+			if r.prev.Parts[k].Index == idx {
+				records = append(records, &r.prev.Parts[k])
+			}
+		}
+	}
 	for j, sub := range []string{StepsDir, EpisodesDir} {
 		path, _ := partPaths(r.cfg.Out, sub, idx)
 		sum, size, err := hashFile(path)
@@ -852,7 +868,12 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 			info.Episodes = fi
 		}
 	}
-	return &partResult{info, stats}, nil
+	for _, rec := range records {
+		if rec != nil && *rec == info {
+			return &partResult{info, stats}, nil
+		}
+	}
+	return nil, nil // no record of these bytes: written again
 }
 
 // manifest builds the manifest from the parts' results.

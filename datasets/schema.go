@@ -10,6 +10,12 @@ const (
 	ManifestFile = "manifest.json" // the dataset card, written last
 	StepsDir     = "steps"         // steps/part-NNNNN.parquet
 	EpisodesDir  = "episodes"      // episodes/part-NNNNN.parquet
+	// ChecksumsDir holds, while a run is unfinished, one record per
+	// finished part (.checksums/part-NNNNN.json: its PartInfo, the files'
+	// sizes and SHA-256 as written); a resumed run keeps a part only if
+	// its files still match. Generate removes it once manifest.json, which
+	// then holds the same checksums, is written.
+	ChecksumsDir = ".checksums"
 )
 
 // Column names of the steps table, in file order. One row per step, and

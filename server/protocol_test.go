@@ -126,7 +126,7 @@ func FuzzBatch(f *testing.F) {
 	f.Add([]byte(`{"type":"reset","mask":[true,false],"options":{"state":{"position":"?"}}}`), AppendStepRequest(nil, []int32{0, 60}), uint8(1))
 	f.Add([]byte(`{"type":"reset"}`), []byte("GG\x02\x01\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00"), uint8(2))
 	f.Fuzz(func(t *testing.T, resetMsg, stepMsg []byte, mode uint8) {
-		b, perr := newBatch(testEnv, 2, map[string]any{"max_turns": 3}, AutoresetMode(mode%3), func() uint64 { return 9 }, 1)
+		b, perr := newBatch(testEnv, 2, map[string]any{"max_turns": 3}, AutoresetMode(mode%3), func() uint64 { return 9 }, 1, 1<<40)
 		if perr != nil {
 			t.Fatal(perr)
 		}

@@ -601,7 +601,9 @@ func TestIdleTimeout(t *testing.T) {
 }
 
 func TestPingPongLiveness(t *testing.T) {
-	srv, url := startServer(t, Config{PingInterval: 50 * time.Millisecond, PongTimeout: 300 * time.Millisecond})
+	// Timeouts of a second: a shorter one failed on a machine shared by a
+	// dozen jobs, whose goroutines could stall for a third of a second.
+	srv, url := startServer(t, Config{PingInterval: 100 * time.Millisecond, PongTimeout: time.Second})
 	// A client that reads answers pings (gorilla replies while reading) and
 	// stays connected past the pong timeout.
 	alive := dial(t, url, nil)
@@ -622,7 +624,7 @@ func TestPingPongLiveness(t *testing.T) {
 	dead := dial(t, url, nil)
 	hello(t, dead)
 	waitFor(t, func() bool { return srv.Sessions() == 2 })
-	time.Sleep(800 * time.Millisecond)
+	time.Sleep(2500 * time.Millisecond) // the pong timeout with room for a loaded machine
 	if got := srv.Sessions(); got != 1 {
 		t.Fatalf("%d sessions after the pong timeout, want 1 (the live one)", got)
 	}
@@ -633,9 +635,9 @@ func TestPingPongLiveness(t *testing.T) {
 	// keepalive).
 	quiet := dial(t, url, nil)
 	hello(t, quiet)
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 20; i++ { // twice the pong timeout
 		quiet.WriteControl(websocket.PongMessage, nil, time.Now().Add(time.Second))
-		time.Sleep(80 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
 	if got := srv.Sessions(); got != 2 {
 		t.Fatalf("%d sessions, want the live and the quiet one", got)
