@@ -157,7 +157,7 @@ def _modules():
             cp = b.get("center_plane", -1)
             if cp is not None and cp >= 0:
                 plane = obs[:, off + cp * h * w:off + (cp + 1) * h * w]
-                sq = torch.where(plane.any(1), (plane != 0).float().argmax(1), torch.zeros_like(plane[:, 0], dtype=torch.long))
+                sq = torch.where((plane != 0).any(1), (plane != 0).float().argmax(1), torch.zeros_like(plane[:, 0], dtype=torch.long))
                 sr, sc = (sq // w).view(-1, 1, 1), (sq % w).view(-1, 1, 1)
                 idx = ((self._rows + sr) % h) * w + (self._cols + sc) % w  # (B, H, W)
                 board = board.gather(2, idx.view(-1, 1, h * w).expand(-1, p, -1))
@@ -307,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--samples", type=int, default=2_000_000, help="training budget in decisions seen")
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--channels", default="32,32", help="conv channels, comma-separated")
+    ap.add_argument("--channels", default="32,32", help="conv channels, comma-separated (none: the centred board planes go straight to the linear layers)")
     ap.add_argument("--hidden", default=None, help="hidden widths (default: 256 for conv, 256,256 for mlp)")
     ap.add_argument("--checkpoints", type=int, default=10)
     ap.add_argument("--eval-episodes", type=int, default=0,
@@ -329,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     hidden = tuple(int(h) for h in (a.hidden or ("256,256" if a.arch == "mlp" else "256")).split(","))
     kw: dict[str, Any] = {"hidden": hidden}
     if a.arch != "mlp":
-        kw["channels"] = tuple(int(c) for c in a.channels.split(","))
+        kw["channels"] = tuple(int(c) for c in a.channels.split(",") if c.strip() and c != "none")
     net = make_policy(a.arch, scale, len(manifest["action_names"]), **kw)
     out = Path(a.out)
 
