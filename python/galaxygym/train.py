@@ -77,6 +77,28 @@ def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) ->
             "episode_id": table.column("episode_id").to_numpy()[order]}
 
 
+def load_labels(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+    """Expert-labelled decisions written by tools/dagger (the states a
+    learned policy visits, each with the expert's action): the same dict as
+    :func:`load_steps`."""
+    with np.load(path) as z:
+        return {"obs": z["obs"], "mask": z["mask"] != 0, "action": z["action"].astype(np.int64),
+                "episode_id": z["episode_id"].astype(np.int64)}
+
+
+def concat_before(extra: Sequence[dict[str, np.ndarray]], data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """data with the extra decisions first, their episode ids made negative
+    (so that behaviour_cloning's held-out episodes stay data's last ones)."""
+    parts = []
+    base = 0
+    for k, e in enumerate(reversed(extra)):
+        ids = e["episode_id"] - e["episode_id"].max() - 1 - base
+        base = -int(ids.min())
+        parts.insert(0, dict(e, episode_id=ids))
+    parts.append(data)
+    return {key: np.concatenate([p[key] for p in parts]) for key in ("obs", "mask", "action", "episode_id")}
+
+
 def _torch():
     import torch
     return torch
@@ -312,6 +334,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--checkpoints", type=int, default=10)
     ap.add_argument("--eval-episodes", type=int, default=0,
                     help="at each checkpoint, play this many games natively (galaxygym eval) for the mean score")
+    ap.add_argument("--dagger", action="append", default=[],
+                    help="an .npz of expert-labelled decisions from tools/dagger, added to the training data (repeatable)")
+    ap.add_argument("--init", default=None, help="start from this state_dict (.pt) of the same network")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", required=True, help="the weights file (.npz) to write")
@@ -319,6 +344,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="directory: also save the torch state_dict at each checkpoint (ckpt-SAMPLES.pt)")
     a = ap.parse_args(argv)
     data = load_steps(a.data, a.episodes)
+    if a.dagger:
+        data = concat_before([load_labels(f) for f in a.dagger], data)
     manifest = json.loads((Path(a.data) / "manifest.json").read_text())
     env_id = manifest["env_id"]
     high = np.asarray(manifest["env_spec"]["obs_high"], np.float32)
@@ -331,6 +358,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if a.arch != "mlp":
         kw["channels"] = tuple(int(c) for c in a.channels.split(",") if c.strip() and c != "none")
     net = make_policy(a.arch, scale, len(manifest["action_names"]), **kw)
+    if a.init:
+        net.load_state_dict(torch.load(a.init))
     out = Path(a.out)
 
     def on_checkpoint(net: Any, point: dict[str, Any]) -> None:
