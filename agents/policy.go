@@ -119,7 +119,7 @@ type policyNet struct {
 	scale  []float64   // obs_scale
 	sizes  []int       // sizes[0]: observation size; sizes[i+1]: outputs of layer i
 	in0    int         // layer 0's input size: sizes[0], or the board features' with a board
-	w0t    *mat.Dense  // layer 0 transposed (in x out): a nonzero observation byte j adds row j (no board)
+	w0t    *mat.Dense  // layer 0 transposed (in0 x out): a nonzero input j (observation byte or board feature) adds row j
 	board  *PolicyBoard
 	conv   []convLayer
 	w      []*mat.Dense
@@ -293,7 +293,7 @@ func (r *policyReader) layers(n *policyNet) error {
 		}
 		n.sizes = append(n.sizes, out)
 		n.b = append(n.b, mat.NewVecDense(out, b))
-		if i == 0 && n.board == nil {
+		if i == 0 {
 			t := make([]float64, len(w))
 			for row := range out {
 				for c := range in {
@@ -498,15 +498,21 @@ func (p *Policy) logits(obs []uint8) []float64 {
 		panic(fmt.Sprintf("agents: policy: observation of %d bytes, want %d", len(obs), len(n.scale)))
 	}
 	h := p.h[0].RawVector().Data
+	copy(h, n.b[0].RawVector().Data)
+	wt := n.w0t.RawMatrix()
 	if n.board != nil {
+		// Layer 0 from the board features' nonzero elements only: the
+		// centred planes are as sparse as the observation, and the convs'
+		// ReLU outputs are partly zero.
 		p.boardFeatures(obs)
-		p.h[0].MulVec(n.w[0], p.feat)
-		floats.Add(h, n.b[0].RawVector().Data)
+		for j, x := range p.feat.RawVector().Data {
+			if x != 0 {
+				floats.AddScaled(h, x, wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])
+			}
+		}
 	} else {
-		copy(h, n.b[0].RawVector().Data)
 		// Layer 0 from the observation's nonzero bytes only (about 5% of
 		// Galaxy Express's): rows of the transposed weights, scaled.
-		wt := n.w0t.RawMatrix()
 		for j, o := range obs {
 			if o != 0 {
 				floats.AddScaled(h, float64(o)*n.scale[j], wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])

@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"os"
 	"slices"
 	"testing"
 
@@ -21,12 +22,14 @@ func BenchmarkPolicyAct(b *testing.B) {
 // BenchmarkPolicyActBoard times Act of the board policies: the fixture's
 // ship-centred circular conv (9 -> 8 -> 8 channels, 455 -> 32 -> 56) and
 // the committed behaviour-cloning weights (notebooks/weights/, README
-// "Learning baselines"), on the same decisions.
+// "Learning baselines") and the file named by $GALAXYGYM_BENCH_WEIGHTS if
+// set, on the same decisions.
 func BenchmarkPolicyActBoard(b *testing.B) {
 	obsAll, maskAll := heuristicDecisions(b)
 	for _, f := range []struct{ name, path string }{
 		{"fixture-conv", "testdata/policy/conv_relu.npz"},
 		{"bc", "../notebooks/weights/galaxy-express-v1-bc.npz"},
+		{"extra", os.Getenv("GALAXYGYM_BENCH_WEIGHTS")},
 	} {
 		b.Run(f.name, func(b *testing.B) { agents.BenchmarkPolicyFileOn(b, f.path, obsAll, maskAll) })
 	}
