@@ -63,6 +63,8 @@ type board struct {
 	// never passing through a hangar (one may start or end there), 255 if
 	// unreachable (the LAIRs).
 	dist [NumSpaces][NumSpaces]uint8
+	// routeRot[r][k] is route r turned by k sektors clockwise.
+	routeRot [NumRoutes][NumSektors]int8
 }
 
 var theBoard = mustParseBoard(boardText)
@@ -227,6 +229,12 @@ func parseBoard(text string) (*board, error) {
 	}
 	if n != NumSpaces || nr != NumRoutes {
 		return nil, fmt.Errorf("pilotsofgallaxia: board: %d spaces and %d routes, want %d and %d", n, nr, NumSpaces, NumRoutes)
+	}
+	for r := range b.routes {
+		for k := 0; k < NumSektors; k++ {
+			c := rotate(int(b.routes[r].spaces[0]), k)
+			b.routeRot[r][k] = b.routeOf[c]
+		}
 	}
 	var queue [NumSpaces]int16
 	for src := 0; src < NumSpaces; src++ {

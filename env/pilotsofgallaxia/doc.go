@@ -64,12 +64,13 @@
 //	                   378      cash-in: a push for a Captain's draw
 //	                   379      pass: keep the card of the planet landed on
 //	                 The mask is exact: every legal action and nothing else.
-//	observation      Box(0, ObsHigh, shape [7884], uint8), flat, in the
+//	observation      Box(0, ObsHigh, shape [7954], uint8), flat, in the
 //	                 observer's frame: 27 planes of 282 spaces (ships,
 //	                 Durriken, caravans per relative seat, BLOKKs, rings per
 //	                 owner, yellow rings, the moving piece), 16 bytes per
 //	                 relative seat, the own hand and the discard piles by
-//	                 kind, The Gambit's cards, the phase, the move and raid
+//	                 kind, The Gambit's cards, the phase, the routes scored
+//	                 in A New Life, the move and raid
 //	                 state: see observe.go (Off* constants). Other hands show
 //	                 only as sizes; the deck order never.
 //	rewards          Rookie Run: +1 to the winner, -1 to every other pilot on

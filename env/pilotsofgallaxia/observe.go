@@ -1,6 +1,6 @@
 package pilotsofgallaxia
 
-// Observation layout: a flat uint8 vector of ObsSize = 7884 bytes, in the
+// Observation layout: a flat uint8 vector of ObsSize = 7954 bytes, in the
 // observer's frame. Spaces are turned so that the observer's sektor is
 // sektor 0: board index i is space rotate(i, own sektor), i.e. the same
 // numbering as the node actions. Relative seat r is the pilot r seats
@@ -10,7 +10,8 @@ package pilotsofgallaxia
 // clockwise of the observer's.
 //
 //	offset  len   content
-//	     0  1692  planes 0-5: starships of relative seat 0-5 on each space (0-2)
+//	     0  1692  planes 0-5: starships of relative seat 0-5 on each space (bit 0
+//	              ship 1, bit 1 ship 2: 3 for both in the hangar)
 //	  1692  1692  planes 6-11: the Durriken of relative seat 0-5 (in its LAIR too)
 //	  3384  1692  planes 12-17: caravans of relative seat 0-5 (BLOKKs included)
 //	  5076   282  plane 18: BLOKKs
@@ -19,8 +20,8 @@ package pilotsofgallaxia
 //	  7332   282  plane 26: the piece moving now (its current space)
 //	  7614    96  per relative seat, 16 bytes: present, sektor (relative, 0-5),
 //	              hand size (0-101), caravans left, BLOKKs left, Durriken
-//	              hired, Durriken deployed, ring aboard ship 1, ring aboard
-//	              ship 2, rings brought home, countdown points (0-255),
+//	              hired, Durriken deployed, ring aboard ship 1 and ship 2
+//	              (0 none, 1 its own hostage, 2 a yellow ring), rings brought home, countdown points (0-255),
 //	              one-time point flags (bits: picked up own, brought home
 //	              own, raid won by a starship, by the Durriken), pieces
 //	              moved this turn (bits: ship 1, ship 2, Durriken; the
@@ -32,7 +33,8 @@ package pilotsofgallaxia
 //	  7776    66  discard piles per kind (Gallaxia, then Captain's)
 //	  7842     4  The Gambit: the cards up, kind + 1 (0 none), and their number
 //	  7846    15  phase, one-hot (PhaseNames order), then "discarding to 5"
-//	  7861    23  move points left, piece moving (k + 1), raided this move,
+//	  7861    66  A New Life: the trade routes scored, by route, relative seat + 1
+//	  7927    27  move points left, piece moving (k + 1), raided this move,
 //	              bought this turn, first fuel card sold (kind + 1), the
 //	              Durriken card's value being warped, the observer's own
 //	              hidden raid card (kind + 1), raider's die, defender's die,
@@ -42,7 +44,10 @@ package pilotsofgallaxia
 //	              size, turns (0-255, saturating), mode (1: A New Life),
 //	              raider's relative seat + 1, raider's piece k, defender's
 //	              relative seat + 1, defender's piece k, the raider won
-//	              (while the winner chooses), number of players
+//	              (while the winner chooses), number of players, the last
+//	              free space the moving piece passed (2 bytes, high and low,
+//	              board index), the move ends after this claim (a
+//	              slide-off), the Rekkoning turned up in this battle
 //
 // Hidden information never appears: other pilots' hands (only their
 // sizes, which count a hidden raid card until the reveal), the deck order,
@@ -62,8 +67,9 @@ const (
 	OffDiscard  = OffHand + NumKinds
 	OffGambit   = OffDiscard + NumKinds
 	OffPhase    = OffGambit + 4
-	OffMisc     = OffPhase + numPhases + 1
-	miscBytes   = 23
+	OffScored   = OffPhase + numPhases + 1
+	OffMisc     = OffScored + NumRoutes
+	miscBytes   = 27
 	ObsSize     = OffMisc + miscBytes
 )
 
@@ -100,7 +106,7 @@ func (s *State) Observe(player int, dst []uint8) {
 			if s.phase != PhOver && s.moving(piece) {
 				continue
 			}
-			dst[OffShips+r*NumSpaces+idx(int(s.pos[piece]))]++
+			dst[OffShips+r*NumSpaces+idx(int(s.pos[piece]))] |= 1 << k
 		}
 		if !s.moving(3*p+2) || s.phase == PhOver {
 			dst[OffDurriken+r*NumSpaces+idx(int(s.pos[3*p+2]))] = 1
@@ -113,8 +119,11 @@ func (s *State) Observe(player int, dst []uint8) {
 		dst[o+4] = uint8(s.blkLeft[p])
 		dst[o+5] = uint8(b2i(s.hired[p]))
 		dst[o+6] = uint8(b2i(s.deployed[p]))
-		dst[o+7] = uint8(b2i(s.cargo[3*p] > 0))
-		dst[o+8] = uint8(b2i(s.cargo[3*p+1] > 0))
+		for k := 0; k < 2; k++ {
+			if c := s.cargo[3*p+k]; c > 0 {
+				dst[o+7+k] = 1 + uint8(b2i(s.ringOwner[c-1] < 0))
+			}
+		}
 		dst[o+9] = uint8(s.delivered[p])
 		dst[o+10] = sat(int(s.points[p]))
 		dst[o+11] = s.flags[p]
@@ -166,11 +175,24 @@ func (s *State) Observe(player int, dst []uint8) {
 	if s.discarder >= 0 {
 		dst[OffPhase+numPhases] = 1
 	}
+	if s.cfg.mode == ModeANewLife {
+		for r, o := range s.routeScored {
+			if o > 0 {
+				dst[OffScored+int(theBoard.routeRot[r][rot])] = uint8((int(o)-1-player+n)%n + 1)
+			}
+		}
+	}
 	m := dst[OffMisc : OffMisc+miscBytes]
 	if s.movingPhase() {
 		m[0] = uint8(s.budget)
 		m[1] = uint8(s.mover + 1)
 		m[2] = uint8(b2i(s.raided))
+		lf := idx(int(s.lastFree))
+		m[23], m[24] = uint8(lf>>8), uint8(lf)
+		m[25] = uint8(b2i(s.endAfter))
+	}
+	if s.inRaid() {
+		m[26] = uint8(b2i(s.rekkEnd))
 	}
 	m[3] = uint8(b2i(s.bought))
 	if s.sellFuel >= 0 && s.phase == PhSellFuel {
@@ -242,7 +264,7 @@ func obsHigh() []uint8 {
 			h[i] = v
 		}
 	}
-	fill(OffShips, MaxPlayers*NumSpaces, 2)
+	fill(OffShips, MaxPlayers*NumSpaces, 3)
 	fill(OffDurriken, MaxPlayers*NumSpaces, 1)
 	fill(OffCaravans, MaxPlayers*NumSpaces, 1)
 	fill(OffBlokk, NumSpaces, 1)
@@ -251,7 +273,7 @@ func obsHigh() []uint8 {
 	fill(OffMover, NumSpaces, 1)
 	for r := 0; r < MaxPlayers; r++ {
 		o := OffSeats + r*seatBytes
-		copy(h[o:], []uint8{1, 5, maxHand, maxCaravans, maxCaravans, 1, 1, 1, 1, 1 + 2*MaxPlayers, 255, 15, 7, 1, 2, 2})
+		copy(h[o:], []uint8{1, 5, maxHand, maxCaravans, maxCaravans, 1, 1, 2, 2, 1 + 2*MaxPlayers, 255, 15, 7, 1, 2, 2})
 	}
 	for k := 0; k < NumKinds; k++ {
 		if k != KindRekkoning {
@@ -262,7 +284,9 @@ func obsHigh() []uint8 {
 	fill(OffGambit, 3, NumKinds)
 	h[OffGambit+3] = 3
 	fill(OffPhase, numPhases+1, 1)
+	fill(OffScored, NumRoutes, MaxPlayers)
 	copy(h[OffMisc:], []uint8{afterburnerPoints, 3, 1, 1, NumKinds, 8, NumKinds, 6, 6, NumKinds, NumKinds,
-		NumKinds, NumKinds, deckSize, captainSize, 255, 1, MaxPlayers, 2, MaxPlayers, 2, 1, MaxPlayers})
+		NumKinds, NumKinds, deckSize, captainSize, 255, 1, MaxPlayers, 2, MaxPlayers, 2, 1, MaxPlayers,
+		NumSpaces >> 8, 255, 1, 1})
 	return h
 }
