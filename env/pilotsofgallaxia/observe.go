@@ -34,7 +34,8 @@ package pilotsofgallaxia
 //	  7842     4  The Gambit: the cards up, kind + 1 (0 none), and their number
 //	  7846    15  phase, one-hot (PhaseNames order), then "discarding to 5"
 //	  7861    66  A New Life: the trade routes scored, by route, relative seat + 1
-//	  7927    27  move points left, piece moving (k + 1), raided this move,
+//	  7927    27  move points left, piece moving (k + 1; also the ship that
+//	              landed, in phase land), raided this move,
 //	              bought this turn, first fuel card sold (kind + 1), the
 //	              Durriken card's value being warped, the observer's own
 //	              hidden raid card (kind + 1), raider's die, defender's die,
@@ -183,6 +184,9 @@ func (s *State) Observe(player int, dst []uint8) {
 		}
 	}
 	m := dst[OffMisc : OffMisc+miscBytes]
+	if s.phase == PhLand {
+		m[1] = uint8(s.mover + 1)
+	}
 	if s.movingPhase() {
 		m[0] = uint8(s.budget)
 		m[1] = uint8(s.mover + 1)
