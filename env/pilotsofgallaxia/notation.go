@@ -28,8 +28,10 @@ import (
 // ParsePosition accepts any subset of the tokens: what is missing is the
 // table at setup (pieces at home, full caravan supplies, the hostage rings
 // on their planets, empty hands), with the Gallaxia deck made of every
-// card not placed elsewhere in kind order (the Rekkoning at the bottom),
-// the Captain's deck likewise, and the generator seeded with 0. So a rules
+// card not placed elsewhere, top first in kind order (the Rekkoning at the
+// bottom),
+// the Captain's deck likewise, and the generator seeded with 0; a deck
+// written with fewer cards than remain is its top, the rest below. So a rules
 // test writes only what matters. Position writes every token.
 
 // CardName returns the notation of card kind k.
@@ -531,27 +533,34 @@ func ParsePosition(text string, c *Config) (*State, error) {
 	if s.sellFuel >= 0 {
 		count[s.sellFuel]++
 	}
-	if !haveDeck {
+	// The deck and the Captain's deck as written are the top; the cards not
+	// placed anywhere lie below them in kind order (the Rekkoning last).
+	for _, k := range deck {
+		count[k]++
+	}
+	for _, k := range cdeck {
+		count[k]++
+	}
+	if !haveDeck || len(deck) < deckSize {
 		for k := 0; k < numGallaxiaKinds; k++ {
-			if k == KindRekkoning && count[k] == 0 {
+			if k == KindRekkoning {
 				continue
 			}
 			for i := count[k]; i < Copies(k); i++ {
 				deck = append(deck, uint8(k))
+				count[k]++
 			}
 		}
 		if count[KindRekkoning] == 0 {
 			deck = append(deck, KindRekkoning)
-		}
-		// Written top first: reverse so the Rekkoning ends at the bottom.
-		for i, j := 0, len(deck)-1; i < j; i, j = i+1, j-1 {
-			deck[i], deck[j] = deck[j], deck[i]
+			count[KindRekkoning]++
 		}
 	}
-	if !haveCdeck {
+	if !haveCdeck || len(cdeck) < captainSize {
 		for k := KindAfterburner; k <= KindSalvage; k++ {
 			for i := count[k]; i < Copies(k); i++ {
 				cdeck = append(cdeck, uint8(k))
+				count[k]++
 			}
 		}
 	}
@@ -563,7 +572,6 @@ func ParsePosition(text string, c *Config) (*State, error) {
 			return nil, perr("Captain's Card %s in the Gallaxia deck", CardName(int(k)))
 		}
 		s.deck[len(deck)-1-i] = k
-		count[k]++
 	}
 	s.deckN = uint8(len(deck))
 	for i, k := range cdeck {
@@ -571,7 +579,6 @@ func ParsePosition(text string, c *Config) (*State, error) {
 			return nil, perr("Gallaxia card %s in the Captain's deck", CardName(int(k)))
 		}
 		s.cdeck[len(cdeck)-1-i] = k
-		count[k]++
 	}
 	s.cdckN = uint8(len(cdeck))
 	for k := 0; k < NumKinds; k++ {
