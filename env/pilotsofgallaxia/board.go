@@ -262,3 +262,26 @@ func parseBoard(text string) (*board, error) {
 	}
 	return b, nil
 }
+
+// Neighbours returns the spaces next to space id (a view of the board's
+// table: do not modify it). Vortices list the other five vortices; the
+// LAIRs have none.
+func Neighbours(id int) []int16 { return theBoard.adj[id][:theBoard.deg[id]] }
+
+// KindOf returns the kind of space id (KindCaravan, KindPlanet, ...).
+func KindOf(id int) int { return int(theBoard.kind[id]) }
+
+// PlanetNumber returns the number (1-8) of planet space id, 0 for other spaces.
+func PlanetNumber(id int) int { return int(theBoard.number[id]) }
+
+// RouteEnds returns the planets at the ends of the trade routes ending at
+// planet id: the far ends quickroutes lead to.
+func RouteEnds(id int) []int {
+	var out []int
+	for _, r := range theBoard.routesAt[id] {
+		if r >= 0 {
+			out = append(out, farEnd(int(r), id))
+		}
+	}
+	return out
+}

@@ -83,15 +83,18 @@
 //	                 and rank: Rookie Run score 100 * rings home - spaces to
 //	                 go (from the best-placed starship to the next ring and
 //	                 home, on the empty board), A New Life countdown points
-//	truncated        after max_turns pilot turns, ranked the same way;
-//	                 MaxEpisodeSteps 800 * 214 (a generous per-turn bound)
-//	parameters       max_turns     int     800         1-100000
+//	truncated        after max_turns pilot turns (default 80: four heuristic
+//	                 pilots finish in 12 on average, random ones in about
+//	                 550), ranked the same way;
+//	                 MaxEpisodeSteps 80 * 214 (a generous per-turn bound)
+//	parameters       max_turns     int     80          1-100000
 //	                 mode          string  rookie_run  rookie_run, a_new_life
 //	                 shaping       float   0           0-0.1
 //	                 caravans      int     12          0-30 (A6)
 //	                 blokks        int     2           0-30, at most caravans (A6)
 //	                 hideouts      bool    false       common scientist hideouts
 //	                 rings_to_win  int     1           1-13, with hideouts
+//	                 scientist_warp string card_sektor card_sektor, p2_cards (A10)
 //	                 countdown     int     6           1-50, A New Life (A28)
 //	                 route_points  int     4           1-8, A New Life (A27)
 //	info             outcome, score, scores, outcomes, ranks (at the end),

@@ -13,7 +13,7 @@ import (
 const ID = "pilots-of-gallaxia-v1"
 
 // DefaultMaxTurns is the default truncation limit in pilot turns.
-const DefaultMaxTurns = 800
+const DefaultMaxTurns = 80
 
 // stepsPerTurn bounds the steps of one pilot turn: two starship moves of at
 // most 10 points (a step and a claim each, a raid of three steps, a
@@ -90,6 +90,8 @@ var theSpec = &env.Spec{
 			Doc: "common scientist hideouts: each scientist brought home places two yellow rings (L243-L245)"},
 		{Name: "rings_to_win", Kind: env.Int, Default: 1, Min: 1, Max: 1 + 2*MaxPlayers,
 			Doc: "with hideouts: rings a pilot must bring home to win (L239, L245)"},
+		{Name: "scientist_warp", Kind: env.String, Default: "card_sektor", Choices: []string{"card_sektor", "p2_cards"},
+			Doc: "a ship carrying a scientist warps with any planet card to P2 of the card's sektor (card_sektor), or only with #2 planet cards (p2_cards) (L105, A10)"},
 		{Name: "countdown", Kind: env.Int, Default: 6, Min: 1, Max: 50,
 			Doc: "A New Life: countdown points that win (A28)"},
 		{Name: "route_points", Kind: env.Int, Default: 4, Min: 1, Max: 8,
@@ -125,7 +127,7 @@ func DefaultConfig(players int) *Config {
 func NewConfig(p env.Params) (*Config, error) {
 	c := &config{players: 4, shaping: p.Float("shaping"), caravans: p.Int("caravans"), blokks: p.Int("blokks"),
 		hideouts: p.Bool("hideouts"), ringsToWin: p.Int("rings_to_win"), countdown: p.Int("countdown"),
-		routePoints: p.Int("route_points")}
+		routePoints: p.Int("route_points"), p2Cards: p.Str("scientist_warp") == "p2_cards"}
 	if n, ok := p[env.PlayersParam].(int); ok {
 		c.players = n
 	}

@@ -138,7 +138,9 @@ func (s *State) durrikenTarget(v int) bool {
 }
 
 // warpDest returns the planet a starship carrying or not carrying a
-// scientist warps to with planet card k (L56, L105, A10).
+// scientist warps to with planet card k (L56, L105, A10): with a
+// scientist, P2 of the card's sektor (with scientist_warp=p2_cards only a
+// #2 card is allowed, which names that planet anyway).
 func (s *State) warpDest(piece, k int) int {
 	if s.cargo[piece] > 0 {
 		return Planet(k/8, 2)
@@ -220,7 +222,7 @@ func (s *State) LegalMask(dst []uint8) int {
 		if s.mover < 2 {
 			set(ActBase)
 			for k := 0; k < KindFuel; k++ {
-				if h[k] > 0 && s.occ[s.warpDest(piece, k)] == 0 {
+				if h[k] > 0 && s.occ[s.warpDest(piece, k)] == 0 && (!s.cfg.p2Cards || s.cargo[piece] == 0 || k%8 == 1) {
 					set(cardAction(k, sk))
 				}
 			}

@@ -133,6 +133,7 @@ type config struct {
 	ringsToWin  int
 	countdown   int
 	routePoints int
+	p2Cards     bool // a ship with a scientist warps only with #2 planet cards (A10)
 }
 
 // State is one Pilots of Gallaxia position, hidden information (hands,
