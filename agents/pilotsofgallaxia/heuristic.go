@@ -37,6 +37,7 @@ type Heuristic struct {
 	players int
 	rng     rand.PCG
 	dist    *[pog.NumSpaces][pog.NumSpaces]uint8
+	v       view // the observation being read (kept to avoid allocating)
 }
 
 // New returns the heuristic for a pilots-of-gallaxia environment; it
@@ -106,8 +107,8 @@ type view struct {
 	budget   int
 }
 
-func read(obs []uint8) *view {
-	v := &view{obs: obs, misc: obs[pog.OffMisc:], ring: -1, ships: [2]int{-1, -1}}
+func read(v *view, obs []uint8) {
+	*v = view{obs: obs, misc: obs[pog.OffMisc:], ring: -1, ships: [2]int{-1, -1}}
 	for i := 0; i < 14; i++ {
 		if obs[pog.OffPhase+i] == 1 {
 			v.phase = i
@@ -133,7 +134,6 @@ func read(obs []uint8) *view {
 	v.ringHome = obs[pog.OffSeats+15] == 2
 	v.mover = int(v.misc[1]) - 1
 	v.budget = int(v.misc[0])
-	return v
 }
 
 // togo is the number of spaces a starship at x still has to cover: home
@@ -176,7 +176,9 @@ func cardAct(k int) int {
 
 // Act returns the heuristic's action.
 func (h *Heuristic) Act(player int, obs, mask []uint8) int {
-	v := read(obs)
+	v := &h.v
+	read(v, obs)
+	defer func() { v.obs, v.misc = nil, nil }()
 	if v.discard {
 		return h.discard(v, mask)
 	}
