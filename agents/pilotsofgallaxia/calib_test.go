@@ -18,7 +18,7 @@ func TestCalibrationSelfPlay(t *testing.T) {
 		t.Skip("set CALIB=games")
 	}
 	params := map[string]any{}
-	for _, kv := range []string{"caravans", "blokks", "scientist_warp"} {
+	for _, kv := range []string{"caravans", "blokks", "scientist_warp", "hideouts", "rings_to_win", "players"} {
 		if v := os.Getenv("P_" + kv); v != "" {
 			params[kv] = v
 		}
@@ -27,16 +27,23 @@ func TestCalibrationSelfPlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seats := make([]agents.Agent, 4)
+	seats := make([]agents.Agent, e.Spec().NumPlayers)
+	var byOrder [6]int
 	for i := range seats {
 		seats[i], _ = New(e.Spec(), nil)
 	}
-	var wins [4]int
+	var wins [6]int
 	turns, raids, trunc := 0, 0, 0
-	first := 0
 	for g := 0; g < n; g++ {
+		e.Reset(uint64(g))
+		first := e.CurrentPlayer()
 		match(t, e, uint64(g), seats)
 		in := e.Info()
+		for p, o := range in.Outcomes {
+			if o == env.OutcomeWin {
+				byOrder[(p-first+len(seats))%len(seats)]++
+			}
+		}
 		for p, o := range in.Outcomes {
 			if o == env.OutcomeWin {
 				wins[p]++
@@ -50,8 +57,8 @@ func TestCalibrationSelfPlay(t *testing.T) {
 		if e.Truncated() {
 			trunc++
 		}
-		_ = first
 	}
-	t.Logf("%d games: wins by seat %v, %.1f pilot turns, %.2f raids a game, %d truncated", n, wins,
+	t.Logf("params %v: %d games: wins by position in the turn order %v, by seat %v, %.1f pilot turns, %.2f raids a game, %d truncated", params, n, byOrder[:len(seats)], wins[:len(seats)],
 		float64(turns)/float64(n), float64(raids)/float64(n), trunc)
+	_ = byOrder
 }

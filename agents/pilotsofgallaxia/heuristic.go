@@ -101,6 +101,8 @@ type view struct {
 	ships    [2]int // own starships' spaces (-1 while moving)
 	cargo    [2]uint8
 	ring     int // own hostage ring's space on the board, -1 otherwise
+	rings    [20]int16 // the rings it may carry home: its own and yellow ones on the board
+	nrings   int
 	ringHome bool
 	mover    int
 	at       int
@@ -125,6 +127,10 @@ func read(v *view, obs []uint8) {
 		}
 		if obs[pog.OffRings+i] == 1 {
 			v.ring = i
+			v.add(i)
+		}
+		for c := 0; c < int(obs[pog.OffYellow+i]); c++ {
+			v.add(i)
 		}
 		if obs[pog.OffMover+i] == 1 {
 			v.at = i
@@ -136,16 +142,25 @@ func read(v *view, obs []uint8) {
 	v.budget = int(v.misc[0])
 }
 
+func (v *view) add(i int) {
+	if v.nrings < len(v.rings) {
+		v.rings[v.nrings] = int16(i)
+		v.nrings++
+	}
+}
+
 // togo is the number of spaces a starship at x still has to cover: home
-// if it carries a ring, else to the own scientist and home.
-func (h *Heuristic) togo(x int, carrying bool, ring int) int {
+// if it carries a ring, else to the nearest ring it may carry (its own
+// scientist, a yellow ring) and home; 50 when there is none.
+func (h *Heuristic) togo(x int, carrying bool, v *view) int {
 	if carrying {
 		return int(h.dist[x][0])
 	}
-	if ring < 0 {
-		return 50
+	best := 50
+	for _, r := range v.rings[:v.nrings] {
+		best = min(best, int(h.dist[x][r])+int(h.dist[r][0]))
 	}
-	return int(h.dist[x][ring]) + int(h.dist[ring][0])
+	return best
 }
 
 const (
@@ -199,7 +214,7 @@ func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 		carrying := v.mover >= 0 && v.mover < 2 && v.cargo[v.mover] > 0
 		for a := 0; a < pog.NumSpaces; a++ {
 			if mask[a] == 1 {
-				if d := h.togo(a, carrying, v.ring); d < bd {
+				if d := h.togo(a, carrying, v); d < bd {
 					best, bd = a, d
 				}
 			}
@@ -284,7 +299,7 @@ func (h *Heuristic) warpGain(v *view, k int) int {
 		if carrying {
 			dest = pog.Planet(k/8, 2)
 		}
-		best = max(best, h.togo(x, carrying, v.ring)-h.togo(dest, carrying, v.ring))
+		best = max(best, h.togo(x, carrying, v)-h.togo(dest, carrying, v))
 	}
 	return best
 }
@@ -328,7 +343,7 @@ func (h *Heuristic) main(v *view, mask []uint8) int {
 	}
 	// The ship carrying the scientist first, then the one nearer its goal.
 	order := [2]int{0, 1}
-	if h.togo(v.ships[1], v.cargo[1] > 0, v.ring) < h.togo(v.ships[0], v.cargo[0] > 0, v.ring) {
+	if h.togo(v.ships[1], v.cargo[1] > 0, v) < h.togo(v.ships[0], v.cargo[0] > 0, v) {
 		order = [2]int{1, 0}
 	}
 	for _, k := range order {
@@ -345,7 +360,7 @@ func (h *Heuristic) main(v *view, mask []uint8) int {
 func (h *Heuristic) way(v *view, mask []uint8) int {
 	k := v.mover
 	carrying := v.cargo[k] > 0
-	now := h.togo(v.at, carrying, v.ring)
+	now := h.togo(v.at, carrying, v)
 	best, bd, bcost := pog.ActBase, max(0, now-2), 0
 	consider := func(a, d, cost int) {
 		if mask[a] == 1 && (d < bd || d == bd && cost < bcost) {
@@ -357,7 +372,7 @@ func (h *Heuristic) way(v *view, mask []uint8) int {
 		if carrying {
 			dest = pog.Planet(c/8, 2)
 		}
-		consider(cardAct(c), h.togo(dest, carrying, v.ring), 4)
+		consider(cardAct(c), h.togo(dest, carrying, v), 4)
 	}
 	for f := 0; f < 6; f++ {
 		consider(cardAct(kindFuel+f), max(0, now-(f+3)), f+3)
@@ -373,14 +388,11 @@ func (h *Heuristic) path(v *view, mask []uint8) int {
 			return a
 		}
 	}
-	now := h.togo(v.at, carrying, v.ring)
+	now := h.togo(v.at, carrying, v)
 	best, bd := pog.ActStop, now
 	for a := 0; a < pog.NumSpaces; a++ {
 		if mask[a] == 1 {
-			d := h.togo(a, carrying, v.ring)
-			if a == v.ring && !carrying {
-				d = int(h.dist[a][0])
-			}
+			d := h.togo(a, carrying, v)
 			if d < bd {
 				best, bd = a, d
 			}
