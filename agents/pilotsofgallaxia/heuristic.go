@@ -100,7 +100,7 @@ type view struct {
 	discard  bool
 	ships    [2]int // own starships' spaces (-1 while moving)
 	cargo    [2]uint8
-	ring     int // own hostage ring's space on the board, -1 otherwise
+	ring     int       // own hostage ring's space on the board, -1 otherwise
 	rings    [20]int16 // the rings it may carry home: its own and yellow ones on the board
 	nrings   int
 	ringHome bool

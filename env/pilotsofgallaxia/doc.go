@@ -104,6 +104,9 @@
 //	                 derive from the reset seed through a PCG kept in the
 //	                 state and serialized with it; chance happens inside the
 //	                 step that leads to it
+//	determinizer     Game implements env.Determinizer (determinize.go): the
+//	                 hidden cards dealt uniformly from those the pilot has not
+//	                 seen, so the generic mcts agent plays the game
 //	version history  v1: first release
 //
 // # Positions as text
