@@ -10,8 +10,14 @@ import (
 	pog "github.com/galaxygym/galaxygym/env/pilotsofgallaxia"
 )
 
-// Name is the heuristic's name.
-const Name = "heuristic"
+// Name is the heuristic's registered name, agents.Heuristic.
+const Name = agents.Heuristic
+
+func init() {
+	agents.RegisterFor(pog.ID, Name, "shortest paths over the board to the scientist and home (warps, fuel, "+
+		"Afterburner, vortices; Teleprisms avoided), raids at >= 60% odds, The Gambit by counting the cards seen; "+
+		"from the observation only; 2-6 players, no options", New)
+}
 
 // Heuristic plays Pilots of Gallaxia from its observation alone:
 //

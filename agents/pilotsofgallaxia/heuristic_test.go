@@ -93,9 +93,12 @@ func TestHeuristicLegal(t *testing.T) {
 }
 
 func TestNewRefuses(t *testing.T) {
-	e, _ := env.Make("galaxy-express-v1", nil)
-	if _, err := New(e.Spec(), nil); err == nil {
+	if _, err := New(&env.Spec{ID: "galaxy-express-v1"}, nil); err == nil {
 		t.Fatal("the heuristic accepted galaxy-express-v1")
+	}
+	p0, _ := env.Make(pog.ID, nil)
+	if a, err := agents.New(agents.Heuristic, p0.Spec(), nil); err != nil || a.Name() != Name {
+		t.Fatalf("agents.New(heuristic, %s) = %v, %v", pog.ID, a, err)
 	}
 	p, _ := env.Make(pog.ID, nil)
 	if _, err := New(p.Spec(), agents.Options{"x": "1"}); err == nil {
