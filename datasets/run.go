@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/version"
 )
 
 // DefaultEpisodesPerPart is the number of episodes of a part when
@@ -774,7 +774,7 @@ func (r *run) manifest() *Manifest {
 		DataFormat:    "parquet",
 
 		SchemaVersion:    SchemaVersion,
-		GalaxygymVersion: moduleVersion(),
+		GalaxygymVersion: version.Version,
 		EnvID:            spec.ID,
 		EnvParams:        r.params,
 		ActionNames:      spec.ActionNames,
@@ -842,19 +842,4 @@ func (r *run) manifest() *Manifest {
 		Outcomes:   total.outcomes,
 	}
 	return m
-}
-
-// moduleVersion returns the galaxygym module version of the binary.
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Path == "github.com/galaxygym/galaxygym" && bi.Main.Version != "" {
-			return bi.Main.Version
-		}
-		for _, d := range bi.Deps {
-			if d.Path == "github.com/galaxygym/galaxygym" {
-				return d.Version
-			}
-		}
-	}
-	return "(devel)"
 }

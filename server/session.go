@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/version"
 )
 
 // session is one websocket connection: the handshake state and at most one
@@ -265,6 +266,8 @@ func (ss *session) handleHello(c *Control) bool {
 		"type":    MsgHello,
 		"version": Version,
 		"server":  "galaxygym",
+		// The release of the serving binary (version.Version), e.g. "0.1.0".
+		"server_version": version.Version,
 		"limits": map[string]any{
 			"max_envs":          cfg.MaxEnvs,
 			"max_sessions":      cfg.MaxSessions,
