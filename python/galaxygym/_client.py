@@ -20,6 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 import websocket
 
+from . import _server
 from .errors import (
     AuthenticationError,
     ConnectionClosedError,
@@ -220,19 +221,30 @@ class Session:
     """One websocket session: handshake, then one batch of environments.
 
     Args:
-        url: the server's websocket URL, e.g. ``ws://127.0.0.1:8765``.
+        url: the server's websocket URL, e.g. ``ws://127.0.0.1:8765``; None
+            (the default): $GALAXYGYM_URL if set, else this process's
+            private local server (started from the packaged binary and
+            stopped when its last session closes; see galaxygym._server).
         token: bearer token (default: the GALAXYGYM_TOKEN environment variable).
         timeout: seconds to wait for any reply before ServerTimeoutError.
         connect_timeout: seconds to wait for the connection and handshake.
     """
 
-    def __init__(self, url: str = DEFAULT_URL, token: str | None = None,
+    def __init__(self, url: str | None = None, token: str | None = None,
                  timeout: float | None = 60.0, connect_timeout: float = 10.0):
+        url, self._local = _server.resolve_url(url)
         self.url = url
         self._closed = False
         self._sends = 0  # messages sent; the keepalive pongs while it stands still
         self._ws: websocket.WebSocket | None = None
         self.layout: Layout | None = None
+        try:
+            self._connect(url, token, timeout, connect_timeout)
+        except BaseException:
+            self._release_local()
+            raise
+
+    def _connect(self, url: str, token: str | None, timeout: float | None, connect_timeout: float) -> None:
         token = token if token is not None else os.environ.get("GALAXYGYM_TOKEN") or None
         header = [f"Authorization: Bearer {token}"] if token else []
         try:
@@ -369,6 +381,11 @@ class Session:
             if closing is not None:
                 raise closing from None
             raise ConnectionClosedError(f"connection to {self.url} lost: {e or type(e).__name__}") from None
+
+    def _release_local(self) -> None:
+        if getattr(self, "_local", False):
+            self._local = False
+            _server.release(self.url)
 
     def _abort(self) -> None:
         self._closed = True
@@ -556,7 +573,9 @@ class Session:
         return self.request({"type": "get_state", "index": int(index)}, expect="state")["state"]
 
     def close(self) -> None:
-        """Closes the session; idempotent, never raises."""
+        """Closes the session (and, for the last session on this process's
+        local server, that server); idempotent, never raises."""
+        self._release_local()
         if self._closed:
             return
         self._closed = True
@@ -587,6 +606,7 @@ class Session:
     def __del__(self) -> None:
         try:
             self._abort()
+            self._release_local()
         except Exception:
             pass
 

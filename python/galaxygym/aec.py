@@ -10,7 +10,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ._client import DEFAULT_URL
 from .env import GalaxyGymEnv
 
 __all__ = ["GalaxyGymAECEnv", "agent_name"]
@@ -39,13 +38,15 @@ class GalaxyGymAECEnv(AECEnv):
     step with ``None``. ``infos[agent]`` holds ``score``, ``outcome``,
     ``steps`` and ``current_player``.
 
-    An illegal action raises :class:`galaxygym.IllegalActionError` and
-    changes nothing (pass ``illegal_action="terminate"`` to end the game
-    instead, with the spec's lowest reward for the offender).
+    An illegal action ends the game (with an IllegalActionWarning), the
+    offender getting the spec's lowest reward, as in PettingZoo's classic
+    games; ``illegal_action="raise"`` raises
+    :class:`galaxygym.IllegalActionError` instead and changes nothing.
 
     Args:
         env_id: a registered environment id.
-        url: the server's websocket URL.
+        url: the server's websocket URL (None: $GALAXYGYM_URL, else the
+            process's private local server).
         render_mode: None or ``"ansi"``.
         token, timeout, illegal_action, illegal_action_reward: as for
             :class:`galaxygym.GalaxyGymEnv`.
@@ -54,7 +55,7 @@ class GalaxyGymAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "galaxygym", "is_parallelizable": False}
 
-    def __init__(self, env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, **kwargs: Any):
+    def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, **kwargs: Any):
         super().__init__()
         self._env = GalaxyGymEnv(env_id, url=url, render_mode=render_mode, **kwargs)
         self.env_id = env_id

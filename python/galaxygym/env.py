@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import json
 import struct
+import warnings
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._client import DEFAULT_URL, HEADER_SIZE, KIND_STEP_REPLY, OUTCOMES, Reply, Session
+from ._client import HEADER_SIZE, KIND_STEP_REPLY, OUTCOMES, Reply, Session
 from .errors import EpisodeOverError, IllegalActionError, NotResetError, ProtocolError
 
 _I32 = struct.Struct("<i")
 
-__all__ = ["GalaxyGymEnv", "spaces_from_spec"]
+__all__ = ["GalaxyGymEnv", "IllegalActionWarning", "spaces_from_spec"]
+
+
+class IllegalActionWarning(UserWarning):
+    """Warned when an illegal action ends an episode under
+    ``illegal_action="terminate"`` (the default)."""
 
 
 def spaces_from_spec(spec: dict[str, Any]) -> tuple[spaces.Box, spaces.Discrete]:
@@ -49,18 +55,27 @@ class GalaxyGymEnv(gym.Env):
     snapshot from :meth:`get_state` (or ``galaxygym`` Go's Env.MarshalJSON)
     or the game's own state JSON, as a dict or a JSON string.
 
+    The environment pickles (and deep-copies): the copy opens its own
+    session (on its own process's local server when url was not given),
+    loads the same position and continues the same random generator.
+
     Args:
         env_id: a registered environment id, e.g. ``"galaxy-express-v1"``.
-        url: the server's websocket URL.
+        url: the server's websocket URL; None (default): $GALAXYGYM_URL, else
+            a private local server started from the packaged binary and
+            stopped when the last environment using it closes.
         render_mode: None or ``"ansi"`` (render() returns the text board).
         token: bearer token (default $GALAXYGYM_TOKEN).
         timeout: seconds to wait for a reply.
-        illegal_action: ``"raise"`` (default): an illegal action raises
-            IllegalActionError and changes nothing. ``"terminate"``: it ends
-            the episode instead (as PettingZoo's classic games do): the step
-            returns the unchanged observation, ``illegal_action_reward``,
-            terminated=True and ``info["illegal_action"] = True``; reset
-            before stepping again.
+        illegal_action: ``"terminate"`` (default, as PettingZoo's classic
+            games do): an illegal action ends the episode: the step returns
+            the unchanged observation, ``illegal_action_reward``,
+            terminated=True and ``info["illegal_action"] = True``, with an
+            :class:`IllegalActionWarning`; reset before stepping again. This
+            is what lets Gymnasium's and SB3's ``check_env``, which step
+            with unmasked ``action_space.sample()``, pass. ``"raise"`` (the
+            strict mode, recommended when training with masks): an illegal
+            action raises IllegalActionError and changes nothing.
         illegal_action_reward: the reward of an illegal action under
             ``"terminate"`` (default: the spec's minimum step reward).
         **params: the environment's parameters (see ``galaxygym envs``).
@@ -68,10 +83,13 @@ class GalaxyGymEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, *,
+    def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
                  token: str | None = None, timeout: float | None = 60.0,
-                 illegal_action: str = "raise", illegal_action_reward: float | None = None,
+                 illegal_action: str = "terminate", illegal_action_reward: float | None = None,
                  **params: Any):
+        self._init_args: dict[str, Any] = dict(
+            env_id=env_id, url=url, render_mode=render_mode, token=token, timeout=timeout,
+            illegal_action=illegal_action, illegal_action_reward=illegal_action_reward, **params)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         if illegal_action not in ("raise", "terminate"):
@@ -145,6 +163,9 @@ class GalaxyGymEnv(gym.Env):
             if self.illegal_action != "terminate":
                 raise
             self._over = True
+            warnings.warn(f"galaxygym: illegal action {a} ends the episode with reward "
+                          f"{self.illegal_action_reward} ({e}); illegal_action='raise' raises instead",
+                          IllegalActionWarning, stacklevel=2)
             info = self._info()
             info["illegal_action"] = True
             info["error"] = str(e)
@@ -223,3 +244,23 @@ class GalaxyGymEnv(gym.Env):
 
     def __repr__(self) -> str:
         return f"<GalaxyGymEnv {self.env_id} at {self._session.url}>"
+
+    # -- pickling ------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        started = self._obs is not None and not self._session.closed
+        return {
+            "init": self._init_args,
+            "state": self.get_state() if started and not self._over else None,
+            "over": self._over,
+            "np_random": self._np_random.bit_generator.state if self._np_random is not None else None,
+        }
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        init = dict(d["init"])
+        self.__init__(init.pop("env_id"), **init)  # type: ignore[misc]
+        if d["state"] is not None:
+            self.reset(options={"state": d["state"]})
+        if d["np_random"] is not None:
+            self.np_random = np.random.Generator(getattr(np.random, d["np_random"]["bit_generator"])())
+            self.np_random.bit_generator.state = d["np_random"]

@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._client import DEFAULT_URL, OUTCOMES, Reply, Session
+from ._client import OUTCOMES, Reply, Session
 from .env import _state_option, spaces_from_spec
 
 __all__ = ["GalaxyGymVectorEnv"]
@@ -56,7 +56,8 @@ class GalaxyGymVectorEnv(VectorEnv):
     Args:
         env_id: a registered environment id.
         num_envs: the batch size N.
-        url: the server's websocket URL.
+        url: the server's websocket URL; None: $GALAXYGYM_URL, else the
+            process's private local server (see :class:`GalaxyGymEnv`).
         autoreset_mode: "next_step", "same_step", "disabled" or an
             AutoresetMode.
         render_mode: None or "ansi" (render() returns one board per env).
@@ -69,7 +70,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         **params: the environments' parameters.
     """
 
-    def __init__(self, env_id: str, num_envs: int, url: str = DEFAULT_URL,
+    def __init__(self, env_id: str, num_envs: int, url: str | None = None,
                  autoreset_mode: str | AutoresetMode = "next_step", render_mode: str | None = None, *,
                  copy: bool = False, token: str | None = None, timeout: float | None = 60.0,
                  **params: Any):
