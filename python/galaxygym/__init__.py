@@ -41,9 +41,14 @@ from .aec import GalaxyGymAECEnv
 
 __version__ = "0.1.0"
 
+from ._registration import gym_id, register_envs  # noqa: E402
+
+#: The Gymnasium ids registered at import ("galaxygym/GalaxyExpress-v1", ...).
+GYM_IDS = register_envs()
+
 __all__ = [
     "make", "make_vec", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
-    "aec_env", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
+    "aec_env", "gym_id", "register_envs", "GYM_IDS", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
     "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
     "GalaxyGymError", "IllegalActionWarning", "ServerError", "IllegalActionError", "EpisodeOverError", "NotResetError",
     "UnknownEnvError", "InvalidParamError", "BadRequestError", "BadStateError", "TooManyEnvsError",

@@ -163,9 +163,11 @@ class GalaxyGymEnv(gym.Env):
             if self.illegal_action != "terminate":
                 raise
             self._over = True
-            warnings.warn(f"galaxygym: illegal action {a} ends the episode with reward "
-                          f"{self.illegal_action_reward} ({e}); illegal_action='raise' raises instead",
-                          IllegalActionWarning, stacklevel=2)
+            # One message per environment id, so that the default warnings
+            # filter shows it once; the action and the reason are in info.
+            warnings.warn(f"galaxygym: an illegal action ended a {self.env_id} episode with reward "
+                          f"{self.illegal_action_reward} (info['error'] says which; illegal_action='raise' "
+                          "raises instead)", IllegalActionWarning, stacklevel=2)
             info = self._info()
             info["illegal_action"] = True
             info["error"] = str(e)
