@@ -24,7 +24,7 @@ VENV       ?= .venv
 TORCH      ?= auto
 VENV_STAMP := $(VENV)/.galaxygym-installed
 
-.PHONY: all build run test test-go test-python venv notebook vet bench clean
+.PHONY: all build run test test-go test-python venv notebook vet bench clean wheel
 
 all: build
 
@@ -45,6 +45,15 @@ vet:
 
 test-go:
 	$(GO) test -count=1 ./...
+
+# The platform wheel of python/ with the galaxygym binary inside (built here
+# with Go, CGO_ENABLED=0; installing the wheel needs no Go): dist/galaxygym-*.whl.
+WHEEL_DIR ?= dist
+wheel: venv
+	rm -rf python/build $(WHEEL_DIR)/galaxygym-*.whl
+	$(VENV)/bin/python -m pip wheel -q --no-deps -w $(WHEEL_DIR) ./python
+	rm -rf python/build
+	@ls $(WHEEL_DIR)/galaxygym-*.whl
 
 # Creates VENV and installs ./python[test] and torch (see TORCH above); the
 # stamp file makes a second run a no-op until python/pyproject.toml changes.
@@ -85,10 +94,12 @@ $(VENV_STAMP): python/pyproject.toml
 	$(VENV)/bin/python -c 'import galaxygym, nbclient, matplotlib; print("venv: ok")'; \
 	echo "$$torch" > $@
 
-# The Python tests (client, vector env, the training notebook at a small
-# budget) against the freshly built server.
-test-python: build venv
-	GALAXYGYM_BIN=$(CURDIR)/$(BIN) $(VENV)/bin/python -m pytest -q python/tests
+# The Python tests (client, vector env, the docs' blocks, the wheel in a
+# fresh venv without Go, the training notebook at a small budget) against
+# the freshly built server.
+test-python: build venv wheel
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEEL="$$(ls $(WHEEL_DIR)/galaxygym-*.whl)" \
+	    $(VENV)/bin/python -m pytest -q python/tests
 
 # Runs the training notebook at its full budget (about 10 minutes on 2 cores);
 # the executed copy, the learning curve and the weights land in notebooks/out/.
@@ -125,4 +136,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./agents/... ./datasets/...
 
 clean:
-	rm -rf bin datasets/out $(VENV)
+	rm -rf bin datasets/out $(VENV) $(WHEEL_DIR) python/build
