@@ -11,6 +11,9 @@ OUT      ?= datasets/out/$(ENV)-$(AGENT)
 # training notebook run in VENV. TORCH picks where PyTorch comes from:
 #   auto   (default) Debian's python3-torch when SYS_PYTHON can import it, or can
 #          be made to (apt-get, only as root); otherwise the PyPI wheel
+#          Stable-Baselines3 2.9 and sb3-contrib 2.9 (which ask for torch>=2.8,
+#          a 3 GB download) are installed with --no-deps on Debian's torch
+#          1.13: what galaxygym.sb3 and MaskablePPO use runs there (tested)
 #   debian Debian's python3-torch through a --system-site-packages venv of
 #          SYS_PYTHON (bookworm: torch 1.13.1, 152 MB download, ~0.8 GB on disk),
 #          with OpenBLAS (libopenblas0-pthread: without it torch falls back
@@ -84,9 +87,10 @@ $(VENV_STAMP): python/pyproject.toml
 	    pins="numpy<2 pyarrow<26"; \
 	  fi; \
 	  $(VENV)/bin/python -m pip install -q -e './python[test,train]' $$pins; \
+	  $(VENV)/bin/python -m pip install -q --no-deps 'stable-baselines3==2.9.2' 'sb3-contrib==2.9.0'; \
 	elif [ "$$torch" = pypi ]; then \
 	  $(PYTHON) -m venv --clear $(VENV); \
-	  $(VENV)/bin/python -m pip install -q -e './python[test,train]'; \
+	  $(VENV)/bin/python -m pip install -q -e './python[test,train,sb3]'; \
 	else \
 	  $(PYTHON) -m venv --clear $(VENV); \
 	  $(VENV)/bin/python -m pip install -q -e './python[test]'; \

@@ -77,7 +77,8 @@ def make_vec(env_id: str, num_envs: int, url: str | None = None,
 def aec_env(env_id: str, url: str | None = None, render_mode: str | None = None, **params: Any) -> GalaxyGymAECEnv:
     """One environment with the PettingZoo AEC API (a ``pettingzoo.AECEnv``;
     agents ``"player_0"`` ...); see :class:`GalaxyGymAECEnv`. Works for every
-    environment, one player or many, so one client loop fits all."""
+    environment, one player or many, so one client loop fits all.
+    ``flat=True``: Box observations, masks in ``infos`` (for SuperSuit)."""
     return GalaxyGymAECEnv(env_id, url=url, render_mode=render_mode, **params)
 
 

@@ -43,11 +43,19 @@ class GalaxyGymAECEnv(AECEnv):
     games; ``illegal_action="raise"`` raises
     :class:`galaxygym.IllegalActionError` instead and changes nothing.
 
+    ``flat=True`` makes the observation space the plain Box of the
+    observation (what SuperSuit's wrappers and most PettingZoo trainers
+    expect) and puts the mask in ``infos[agent]["action_mask"]`` instead.
+
+    The environment pickles and deep-copies (the copy opens its own
+    session and continues from the same position).
+
     Args:
         env_id: a registered environment id.
         url: the server's websocket URL (None: $GALAXYGYM_URL, else the
             process's private local server).
         render_mode: None or ``"ansi"``.
+        flat: observations are the bare uint8 arrays, masks in infos.
         token, timeout, illegal_action, illegal_action_reward: as for
             :class:`galaxygym.GalaxyGymEnv`.
         **params: the environment's parameters.
@@ -55,8 +63,10 @@ class GalaxyGymAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "galaxygym", "is_parallelizable": False}
 
-    def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, **kwargs: Any):
+    def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
+                 flat: bool = False, **kwargs: Any):
         super().__init__()
+        self.flat = bool(flat)
         self._env = GalaxyGymEnv(env_id, url=url, render_mode=render_mode, **kwargs)
         self.env_id = env_id
         self.metadata = {**self.metadata, "name": env_id}
@@ -65,7 +75,8 @@ class GalaxyGymAECEnv(AECEnv):
         self.possible_agents = [agent_name(i) for i in range(n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space, act_space = self._env.observation_space, self._env.action_space
-        self._obs_space = spaces.Dict({
+        self._obs_box = obs_space
+        self._obs_space: spaces.Space[Any] = obs_space if self.flat else spaces.Dict({
             "observation": obs_space,
             "action_mask": spaces.Box(0, 1, shape=(int(act_space.n),), dtype=np.int8),
         })
@@ -88,7 +99,7 @@ class GalaxyGymAECEnv(AECEnv):
         """The resolved environment parameters."""
         return self._env.params
 
-    def observation_space(self, agent: str) -> spaces.Dict:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:  # type: ignore[override]
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Discrete:
@@ -113,6 +124,14 @@ class GalaxyGymAECEnv(AECEnv):
         self._take(obs, info)
         self.infos = {a: self._public_info(info) for a in self.agents}
         self.agent_selection = agent_name(max(info["current_player"], 0))
+        self._flat_masks()
+
+    def _flat_masks(self) -> None:
+        """flat=True: each agent's mask in its info (all zero but the actor's)."""
+        if self.flat:
+            for a in self.agents:
+                self.infos[a]["action_mask"] = (self._mask if self._index[a] == self._actor
+                                                else self._no_mask).copy()
 
     def _take(self, obs: np.ndarray, info: dict[str, Any]) -> None:
         self._obs = obs
@@ -124,7 +143,7 @@ class GalaxyGymAECEnv(AECEnv):
         return {"score": info["score"], "outcome": info["outcome"], "steps": info["steps"],
                 "current_player": info["current_player"]}
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
         if self._obs is None:
             raise RuntimeError("call reset() before observe()")
         player = self._index[agent]
@@ -134,7 +153,9 @@ class GalaxyGymAECEnv(AECEnv):
             # Another player's view: ask the server (a control message, not the hot path).
             raw = self._env._session.request({"type": "observe", "index": 0, "player": player},
                                              expect="observation")["obs"]
-            obs = np.asarray(raw, dtype=np.uint8).reshape(self._obs_space["observation"].shape)
+            obs = np.asarray(raw, dtype=np.uint8).reshape(self._obs_box.shape)
+        if self.flat:
+            return obs
         mask = self._mask if player == self._actor else self._no_mask
         return {"observation": obs, "action_mask": mask.copy()}
 
@@ -169,6 +190,7 @@ class GalaxyGymAECEnv(AECEnv):
         else:
             self._take(obs, info)
             self.agent_selection = agent_name(self._actor)
+        self._flat_masks()
         self._accumulate_rewards()
 
     def render(self) -> str | None:

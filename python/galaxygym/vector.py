@@ -76,6 +76,9 @@ class GalaxyGymVectorEnv(VectorEnv):
                  **params: Any):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not 'ansi' or None")
+        self._init_args: dict[str, Any] = dict(
+            env_id=env_id, num_envs=num_envs, url=url, autoreset_mode=autoreset_mode, render_mode=render_mode,
+            copy=copy, token=token, timeout=timeout, **params)
         mode = _mode_name(autoreset_mode)
         self._session = Session(url, token=token, timeout=timeout)
         try:
@@ -225,6 +228,21 @@ class GalaxyGymVectorEnv(VectorEnv):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling (and deepcopy) keeps every environment's position: the
+        copy opens its own session and loads the snapshots."""
+        started = self._reply is not None and not self._session.closed
+        return {"init": self._init_args,
+                "states": [self.get_state(i) for i in range(self.num_envs)] if started else None,
+                "actor": self._actor.copy()}
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        init = dict(d["init"])
+        self.__init__(init.pop("env_id"), init.pop("num_envs"), **init)  # type: ignore[misc]
+        if d["states"] is not None:
+            self.reset(options={"states": d["states"]})
+            self._actor = d["actor"]
 
     def __repr__(self) -> str:
         return f"GalaxyGymVectorEnv({self.env_id}, num_envs={self.num_envs}, url={self._session.url})"
