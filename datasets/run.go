@@ -60,7 +60,7 @@ type Config struct {
 	Workers int
 	// Out is the output directory of Generate; Bench ignores it.
 	Out string
-	// ObsEncoding is the obs column's encoding ("": ObsSplit).
+	// ObsEncoding is the obs column's encoding ("": ObsPlain).
 	ObsEncoding ObsEncoding
 	// ZstdLevel is the compression effort ("": ZstdBetter).
 	ZstdLevel ZstdLevel
@@ -125,7 +125,7 @@ func (c *Config) CanonicalCommand() string {
 	for _, k := range sortedKeys(c.EnvParams) {
 		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
 	}
-	if c.ObsEncoding != "" && c.ObsEncoding != ObsSplit {
+	if c.ObsEncoding != "" && c.ObsEncoding != ObsPlain {
 		fmt.Fprintf(&b, " --obs-encoding %s", c.ObsEncoding)
 	}
 	if c.ZstdLevel != "" && c.ZstdLevel != ZstdBetter {
@@ -231,7 +231,7 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 
 	enc := cfg.ObsEncoding
 	if enc == "" {
-		enc = ObsSplit
+		enc = ObsPlain
 	}
 	agentVersion := ""
 	if v, ok := a.(versioned); ok {
