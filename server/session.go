@@ -411,10 +411,29 @@ func (ss *session) handleRender(c *Control) bool {
 		return ss.sendError(perr)
 	}
 	frames := make([]string, len(idx))
-	for k, i := range idx {
-		frames[k] = ss.b.envs[i].String()
+	switch c.Mode {
+	case "", RenderANSI:
+		for k, i := range idx {
+			frames[k] = ss.b.envs[i].String()
+		}
+		return ss.writeJSON(map[string]any{"type": MsgRender, "frames": frames})
+	case RenderRGB:
+		var w, h int
+		for k, i := range idx {
+			f, fw, fh, err := encodeRGB(ss.b.envs[i])
+			if err != nil {
+				var re *env.RenderError
+				if errors.As(err, &re) && re.Reason == "not reset" {
+					return ss.sendError(errorf(CodeNotReset, "render: environment %d was never reset", i))
+				}
+				return ss.sendError(errorf(CodeBadRequest, "render: %v", err))
+			}
+			frames[k], w, h = f, fw, fh
+		}
+		return ss.writeJSON(map[string]any{"type": MsgRender, "mode": RenderRGB, "width": w, "height": h,
+			"encoding": RGBEncoding, "frames": frames})
 	}
-	return ss.writeJSON(map[string]any{"type": MsgRender, "frames": frames})
+	return ss.sendError(errorf(CodeBadRequest, "render mode %q: want %q or %q", c.Mode, RenderANSI, RenderRGB))
 }
 
 func (ss *session) handleInfo(c *Control) bool {

@@ -9,8 +9,10 @@ read into a new buffer), so they need no copy.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import zlib
 import socket
 import threading
 import weakref
@@ -559,7 +561,20 @@ class Session:
         msg: dict[str, Any] = {"type": "render"}
         if indices is not None:
             msg["indices"] = [int(i) for i in indices]
-        return self.request(msg)["frames"]
+        return list(self.request(msg)["frames"])
+
+    def render_rgb(self, indices: Sequence[int] | None = None) -> list[np.ndarray]:
+        """The pictures of the environments (default all): uint8 arrays of
+        shape (height, width, 3), drawn by the server (docs/protocol.md)."""
+        msg: dict[str, Any] = {"type": "render", "mode": "rgb_array"}
+        if indices is not None:
+            msg["indices"] = [int(i) for i in indices]
+        r = self.request(msg)
+        if r.get("encoding") != "zlib-rgb24-base64":
+            raise ProtocolError(f"render: unknown frame encoding {r.get('encoding')!r}")
+        shape = (int(r["height"]), int(r["width"]), 3)
+        return [np.frombuffer(zlib.decompress(base64.b64decode(f)), np.uint8).reshape(shape).copy()
+                for f in r["frames"]]
 
     def info(self, indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
         """Full episode infos (outcome, score, every statistic)."""

@@ -61,7 +61,7 @@ class GalaxyGymAECEnv(AECEnv):
         **params: the environment's parameters.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "galaxygym", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "galaxygym", "is_parallelizable": False}
 
     def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
                  flat: bool = False, **kwargs: Any):
@@ -193,8 +193,9 @@ class GalaxyGymAECEnv(AECEnv):
         self._flat_masks()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        """The text board in render_mode "ansi"; None otherwise."""
+    def render(self) -> Any:
+        """The text board in render_mode "ansi", the picture in
+        "rgb_array"; None otherwise."""
         return self._env.render()
 
     def state(self) -> dict[str, Any]:

@@ -64,7 +64,10 @@ class GalaxyGymEnv(gym.Env):
         url: the server's websocket URL; None (default): $GALAXYGYM_URL, else
             a private local server started from the packaged binary and
             stopped when the last environment using it closes.
-        render_mode: None or ``"ansi"`` (render() returns the text board).
+        render_mode: None, ``"ansi"`` (render() returns the text board) or
+            ``"rgb_array"`` (a uint8 (height, width, 3) picture drawn by the
+            server's Go renderer of the game; Gymnasium's RecordVideo and
+            HumanRendering take it).
         token: bearer token (default $GALAXYGYM_TOKEN).
         timeout: seconds to wait for a reply.
         illegal_action: ``"terminate"`` (default, as PettingZoo's classic
@@ -81,7 +84,7 @@ class GalaxyGymEnv(gym.Env):
         **params: the environment's parameters (see ``galaxygym envs``).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
                  token: str | None = None, timeout: float | None = 60.0,
@@ -187,11 +190,14 @@ class GalaxyGymEnv(gym.Env):
         # which nothing reuses: no copy is needed.
         return self._obs, reward, f[p + 3] == 1, f[p + 4] == 1, self._info()
 
-    def render(self) -> str | None:
-        """The text board in render_mode "ansi"; None otherwise."""
-        if self.render_mode != "ansi":
-            return None
-        return self._session.render([0])[0]
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        """The text board in render_mode "ansi", the picture (uint8
+        (height, width, 3)) in "rgb_array"; None otherwise."""
+        if self.render_mode == "ansi":
+            return self._session.render([0])[0]
+        if self.render_mode == "rgb_array":
+            return self._session.render_rgb([0])[0]
+        return None
 
     def close(self) -> None:
         """Closes the session; safe to call more than once."""

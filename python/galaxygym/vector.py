@@ -60,7 +60,8 @@ class GalaxyGymVectorEnv(VectorEnv):
             process's private local server (see :class:`GalaxyGymEnv`).
         autoreset_mode: "next_step", "same_step", "disabled" or an
             AutoresetMode.
-        render_mode: None or "ansi" (render() returns one board per env).
+        render_mode: None, "ansi" (render() returns one board per env) or
+            "rgb_array" (one picture per env).
         copy: observations and infos are always fresh arrays that no later
             step overwrites (writable views into that step's received frame),
             so the default False copies nothing; True copies every array so
@@ -74,8 +75,8 @@ class GalaxyGymVectorEnv(VectorEnv):
                  autoreset_mode: str | AutoresetMode = "next_step", render_mode: str | None = None, *,
                  copy: bool = False, token: str | None = None, timeout: float | None = 60.0,
                  **params: Any):
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not 'ansi' or None")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"render_mode {render_mode!r} is not 'ansi', 'rgb_array' or None")
         self._init_args: dict[str, Any] = dict(
             env_id=env_id, num_envs=num_envs, url=url, autoreset_mode=autoreset_mode, render_mode=render_mode,
             copy=copy, token=token, timeout=timeout, **params)
@@ -97,7 +98,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         self.single_observation_space, self.single_action_space = spaces_from_spec(self.game_spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.metadata = {"autoreset_mode": _MODES[mode], "render_modes": ["ansi"]}
+        self.metadata = {"autoreset_mode": _MODES[mode], "render_modes": ["ansi", "rgb_array"], "render_fps": 4}
         self.autoreset_mode = _MODES[mode]
         self.render_mode = render_mode
         self.copy = copy
@@ -154,11 +155,14 @@ class GalaxyGymVectorEnv(VectorEnv):
         self._actor = r.current_player
         return self._obs(r), rewards, r.terminated.copy(), r.truncated.copy(), self._infos(r)
 
-    def render(self) -> tuple[str, ...] | None:
-        """One text board per environment in render_mode "ansi"."""
-        if self.render_mode != "ansi":
-            return None
-        return tuple(self._session.render())
+    def render(self) -> tuple[Any, ...] | None:
+        """One text board per environment in render_mode "ansi", one
+        picture (uint8 (height, width, 3)) per environment in "rgb_array"."""
+        if self.render_mode == "ansi":
+            return tuple(self._session.render())
+        if self.render_mode == "rgb_array":
+            return tuple(self._session.render_rgb())
+        return None
 
     def close_extras(self, **kwargs: Any) -> None:
         self._session.close()
