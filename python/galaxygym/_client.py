@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 import websocket
 
 from . import _server
@@ -153,6 +154,22 @@ class Reply:
                  "outcome", "obs", "mask", "final_index", "final_score", "final_steps",
                  "final_outcome", "final_obs")
 
+    kind: int
+    rewards: NDArray[np.float32]
+    current_player: NDArray[np.int32]
+    score: NDArray[np.float32]
+    steps: NDArray[np.int32]
+    terminated: NDArray[np.bool_]
+    truncated: NDArray[np.bool_]
+    outcome: NDArray[np.uint8]
+    obs: NDArray[np.uint8]
+    mask: NDArray[np.uint8]
+    final_index: NDArray[np.int32]
+    final_score: NDArray[np.float32]
+    final_steps: NDArray[np.int32]
+    final_outcome: NDArray[np.uint8]
+    final_obs: NDArray[np.uint8]
+
 
 def _keepalive_loop(ref: "weakref.ref[Session]", stop: threading.Event, interval: float) -> None:
     """websocket-client answers the server's pings only while a read is under
@@ -269,6 +286,7 @@ class Session:
         except (OSError, websocket.WebSocketException) as e:
             raise ConnectionClosedError(f"cannot connect to {url}: {e}") from None
         self._pushback: tuple[bool, int, bytearray] | None = None
+        assert self._ws.sock is not None
         self._reader = FrameReader(self._ws.sock)
         self._read_frame = self._reader.read_frame
         try:
@@ -331,7 +349,7 @@ class Session:
             pass
         return None
 
-    def _close_error(self, data: bytes) -> ConnectionClosedError:
+    def _close_error(self, data: bytes | bytearray) -> ConnectionClosedError:
         code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
         reason = data[2:].decode("utf-8", "replace")
         name = _CLOSE_NAMES.get(code or 0, "")
@@ -396,11 +414,11 @@ class Session:
             stop.set()
         if self._ws is not None:
             try:
-                self._ws.shutdown()
+                self._ws.shutdown()  # type: ignore[no-untyped-call]
             except Exception:
                 pass
 
-    def _text(self, data: bytes) -> dict[str, Any]:
+    def _text(self, data: bytes | bytearray) -> dict[str, Any]:
         try:
             msg = json.loads(data)
         except ValueError:
@@ -443,7 +461,7 @@ class Session:
         self._pushback = (fin, op, data)
         return self._binary_reply("step")
 
-    def _binary_reply(self, what: str) -> bytes:
+    def _binary_reply(self, what: str) -> bytearray:
         opcode, data = self._recv()
         if opcode == websocket.ABNF.OPCODE_TEXT:
             msg = self._text(data)  # raises on an error reply
@@ -454,7 +472,7 @@ class Session:
 
     def list_envs(self) -> list[dict[str, Any]]:
         """The registered environments' specs."""
-        return self.request({"type": "list"}, expect="envs")["specs"]
+        return list(self.request({"type": "list"}, expect="envs")["specs"])
 
     def make(self, env_id: str, num_envs: int = 1, params: dict[str, Any] | None = None,
              autoreset_mode: str = "next_step") -> dict[str, Any]:
@@ -505,7 +523,7 @@ class Session:
         self._send(json.dumps(msg, separators=(",", ":")), binary=False)
         return self.decode(self._binary_reply("reset"), KIND_RESET_REPLY)
 
-    def step(self, actions: np.ndarray) -> Reply:
+    def step(self, actions: NDArray[Any]) -> Reply:
         """Steps every environment; actions is an int array of shape (N,)."""
         a = np.asarray(actions)
         if a.shape != (self.layout.n,):  # type: ignore[union-attr]
@@ -521,7 +539,7 @@ class Session:
             a = a.astype("<i4")
         return self.decode(self.roundtrip(self._hdr + a.tobytes()), KIND_STEP_REPLY)
 
-    def decode(self, data: bytes, kind: int) -> Reply:
+    def decode(self, data: bytes | bytearray, kind: int) -> Reply:
         """Decodes a step or reset reply frame into numpy views."""
         lay = self.layout
         assert lay is not None
@@ -563,7 +581,7 @@ class Session:
             msg["indices"] = [int(i) for i in indices]
         return list(self.request(msg)["frames"])
 
-    def render_rgb(self, indices: Sequence[int] | None = None) -> list[np.ndarray]:
+    def render_rgb(self, indices: Sequence[int] | None = None) -> list[NDArray[Any]]:
         """The pictures of the environments (default all): uint8 arrays of
         shape (height, width, 3), drawn by the server (docs/protocol.md)."""
         msg: dict[str, Any] = {"type": "render", "mode": "rgb_array"}
@@ -581,11 +599,11 @@ class Session:
         msg: dict[str, Any] = {"type": "info"}
         if indices is not None:
             msg["indices"] = [int(i) for i in indices]
-        return self.request(msg)["infos"]
+        return list(self.request(msg)["infos"])
 
     def get_state(self, index: int = 0) -> dict[str, Any]:
         """Environment index's snapshot, loadable through reset options."""
-        return self.request({"type": "get_state", "index": int(index)}, expect="state")["state"]
+        return dict(self.request({"type": "get_state", "index": int(index)}, expect="state")["state"])
 
     def close(self) -> None:
         """Closes the session (and, for the last session on this process's
@@ -608,7 +626,7 @@ class Session:
             pass
         finally:
             try:
-                ws.shutdown()
+                ws.shutdown()  # type: ignore[no-untyped-call]
             except Exception:
                 pass
 

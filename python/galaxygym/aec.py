@@ -7,10 +7,11 @@ import warnings
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .env import GalaxyGymEnv
+from .env import GalaxyGymEnv, spaces_from_spec
 
 __all__ = ["GalaxyGymAECEnv", "agent_name"]
 
@@ -20,7 +21,7 @@ def agent_name(player: int) -> str:
     return f"player_{player}"
 
 
-class GalaxyGymAECEnv(AECEnv):
+class GalaxyGymAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """One environment served by ``galaxygym serve``, with the PettingZoo AEC API.
 
     Agents are ``"player_0"`` ... ``"player_<P-1>"`` (P = the spec's
@@ -74,20 +75,21 @@ class GalaxyGymAECEnv(AECEnv):
         n = self._env.num_players
         self.possible_agents = [agent_name(i) for i in range(n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space, act_space = self._env.observation_space, self._env.action_space
+        obs_space, act_space = spaces_from_spec(self._env.game_spec)
+        num_actions = int(act_space.n)
         self._obs_box = obs_space
         self._obs_space: spaces.Space[Any] = obs_space if self.flat else spaces.Dict({
             "observation": obs_space,
-            "action_mask": spaces.Box(0, 1, shape=(int(act_space.n),), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
         })
         self._act_space = act_space
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.agents: list[str] = []
-        self._obs: np.ndarray | None = None  # the acting player's (or last actor's) observation
-        self._mask = np.zeros(int(act_space.n), dtype=np.int8)
+        self._obs: NDArray[Any] | None = None  # the acting player's (or last actor's) observation
+        self._mask: NDArray[np.int8] = np.zeros(num_actions, dtype=np.int8)
         self._actor = -1  # whose view _obs is
-        self._no_mask = np.zeros(int(act_space.n), dtype=np.int8)
+        self._no_mask: NDArray[np.int8] = np.zeros(num_actions, dtype=np.int8)
 
     @property
     def game_spec(self) -> dict[str, Any]:
@@ -99,7 +101,7 @@ class GalaxyGymAECEnv(AECEnv):
         """The resolved environment parameters."""
         return self._env.params
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:  # type: ignore[override]
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Discrete:
@@ -133,7 +135,7 @@ class GalaxyGymAECEnv(AECEnv):
                 self.infos[a]["action_mask"] = (self._mask if self._index[a] == self._actor
                                                 else self._no_mask).copy()
 
-    def _take(self, obs: np.ndarray, info: dict[str, Any]) -> None:
+    def _take(self, obs: NDArray[Any], info: dict[str, Any]) -> None:
         self._obs = obs
         self._mask = info["action_mask"]
         self._actor = int(info["current_player"])
@@ -153,7 +155,7 @@ class GalaxyGymAECEnv(AECEnv):
             # Another player's view: ask the server (a control message, not the hot path).
             raw = self._env._session.request({"type": "observe", "index": 0, "player": player},
                                              expect="observation")["obs"]
-            obs = np.asarray(raw, dtype=np.uint8).reshape(self._obs_box.shape)
+            obs = np.asarray(raw, dtype=np.uint8).reshape(tuple(self._env.game_spec["obs_shape"]))
         if self.flat:
             return obs
         mask = self._mask if player == self._actor else self._no_mask

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
@@ -58,16 +59,16 @@ class Dataset:
 
     path: Path
     manifest: dict[str, Any]
-    episode_id: np.ndarray
-    step: np.ndarray
-    player: np.ndarray
-    obs: np.ndarray
-    action_mask: np.ndarray
-    action: np.ndarray
-    reward: np.ndarray
-    rewards: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
+    episode_id: NDArray[Any]
+    step: NDArray[Any]
+    player: NDArray[Any]
+    obs: NDArray[Any]
+    action_mask: NDArray[Any]
+    action: NDArray[Any]
+    reward: NDArray[Any]
+    rewards: NDArray[Any]
+    terminated: NDArray[Any]
+    truncated: NDArray[Any]
     episodes: "pa.Table" = field(repr=False)
 
     @property
@@ -98,22 +99,22 @@ class Transitions:
     ``next_mask`` uint8 (M, A) (``next_mask`` is all 0 after the last step),
     ``episode_id`` int64 and ``player`` int32 (M,)."""
 
-    obs: np.ndarray
-    action: np.ndarray
-    reward: np.ndarray
-    next_obs: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    mask: np.ndarray
-    next_mask: np.ndarray
-    episode_id: np.ndarray
-    player: np.ndarray
+    obs: NDArray[Any]
+    action: NDArray[Any]
+    reward: NDArray[Any]
+    next_obs: NDArray[Any]
+    terminated: NDArray[Any]
+    truncated: NDArray[Any]
+    mask: NDArray[Any]
+    next_mask: NDArray[Any]
+    episode_id: NDArray[Any]
+    player: NDArray[Any]
 
     def __len__(self) -> int:
         return len(self.action)
 
 
-def _fixed_binary(col: "pa.ChunkedArray", width: int) -> np.ndarray:
+def _fixed_binary(col: "pa.ChunkedArray", width: int) -> NDArray[Any]:
     """(rows, width) uint8 view of a FIXED_LEN_BYTE_ARRAY column."""
     arr = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
     data = np.frombuffer(arr.buffers()[1], np.uint8)
@@ -173,7 +174,7 @@ def _as_dataset(data: Dataset | str | os.PathLike[str]) -> Dataset:
     return data if isinstance(data, Dataset) else load(data)
 
 
-def episode_spans(data: Dataset) -> tuple[np.ndarray, np.ndarray]:
+def episode_spans(data: Dataset) -> tuple[NDArray[Any], NDArray[Any]]:
     """(start, end) row indices of each episode, in order: rows
     ``start[k]:end[k]`` are episode k's T+1 rows."""
     eid = data.episode_id
@@ -229,7 +230,8 @@ def torch_dataset(data: Dataset | Transitions | str | os.PathLike[str]) -> Any:
     names = ("obs", "action", "reward", "next_obs", "terminated", "truncated", "mask", "next_mask")
     tensors = {k: torch.from_numpy(np.ascontiguousarray(getattr(t, k))) for k in names}
 
-    class TransitionDataset(TorchDataset):  # type: ignore[type-arg,misc]
+    # (misc: torch absent, its Dataset is Any; unused-ignore: torch present)
+    class TransitionDataset(TorchDataset[dict[str, Any]]):  # type: ignore[misc,unused-ignore]
         """Transitions of a galaxygym dataset as tensors."""
 
         def __len__(self) -> int:

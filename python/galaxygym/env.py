@@ -9,6 +9,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from numpy.typing import NDArray
 from gymnasium import spaces
 
 from ._client import HEADER_SIZE, KIND_STEP_REPLY, OUTCOMES, Reply, Session
@@ -118,11 +119,13 @@ class GalaxyGymEnv(gym.Env):
         self._over = False  # an illegal action ended the episode ("terminate")
         # The last reply, decoded: the step path reads one struct and two
         # arrays instead of going through Session.decode.
-        self._obs: np.ndarray | None = None
-        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+        self._obs: NDArray[Any] | None = None
+        self._num_actions = len(self.action_names)
+        self._mask: NDArray[np.int8] = np.zeros(self._num_actions, dtype=np.int8)
         self._player = -1
-        self._fields: tuple = ()
+        self._fields: tuple[Any, ...] = ()
         lay = self._session.layout
+        assert lay is not None
         self._obs_shape = self.observation_space.shape
         p = self.num_players
         # rewards f32[P], current_player i32, score f32, steps i32 (4-byte
@@ -135,7 +138,7 @@ class GalaxyGymEnv(gym.Env):
     # -- Gymnasium API -----------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, dict[str, Any]]:
+              ) -> tuple[NDArray[Any], dict[str, Any]]:
         super().reset(seed=seed)
         opts = dict(options or {})
         state = opts.pop("state", None)
@@ -147,9 +150,10 @@ class GalaxyGymEnv(gym.Env):
         r = self._session.reset([int(seed)], options=wire)
         self._over = False
         self._set(r)
+        assert self._obs is not None
         return self._obs, self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[NDArray[Any], float, bool, bool, dict[str, Any]]:
         if self._obs is None:
             raise NotResetError("call reset() before step()", code="not_reset")
         if self._over:
@@ -159,7 +163,7 @@ class GalaxyGymEnv(gym.Env):
         session = self._session
         try:
             if not -(1 << 31) <= a < 1 << 31:
-                raise IllegalActionError(f"action {a} out of range [0, {self.action_space.n})",
+                raise IllegalActionError(f"action {a} out of range [0, {self._num_actions})",
                                          code="illegal_action", index=0, action=a)
             data = session.roundtrip(session._hdr + _I32.pack(a))
         except IllegalActionError as e:
@@ -184,13 +188,13 @@ class GalaxyGymEnv(gym.Env):
         self._player = f[p]
         obs = np.frombuffer(data, np.uint8, self._obs_size, self._obs_off)
         self._obs = obs if len(self._obs_shape) == 1 else obs.reshape(self._obs_shape)
-        self._mask = np.frombuffer(data, np.int8, self.action_space.n, self._mask_off)
+        self._mask = np.frombuffer(data, np.int8, self._num_actions, self._mask_off)
         reward = float(f[actor]) if actor >= 0 else 0.0
         # The observation is a writable view of this reply's own buffer,
         # which nothing reuses: no copy is needed.
         return self._obs, reward, f[p + 3] == 1, f[p + 4] == 1, self._info()
 
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+    def render(self) -> str | NDArray[Any] | None:
         """The text board in render_mode "ansi", the picture (uint8
         (height, width, 3)) in "rgb_array"; None otherwise."""
         if self.render_mode == "ansi":
@@ -207,12 +211,12 @@ class GalaxyGymEnv(gym.Env):
 
     # -- extras ------------------------------------------------------------
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[Any]:
         """The legal-action mask as a bool array (for MaskablePPO)."""
         if self._obs is None:
             raise NotResetError("call reset() before action_masks()", code="not_reset")
         if self._over:
-            return np.zeros(self.action_space.n, dtype=bool)
+            return np.zeros(self._num_actions, dtype=bool)
         return self._mask.astype(bool)
 
     def get_state(self) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from numpy.typing import NDArray
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
@@ -57,14 +58,14 @@ class VecEnv(_SB3VecEnv):
         super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
         self.env_id = env_id
         self.render_mode = render_mode
-        self._actions: np.ndarray | None = None
-        self._masks = np.zeros((self.num_envs, int(self.venv.single_action_space.n)), dtype=bool)
+        self._actions: NDArray[Any] | None = None
+        self._masks: NDArray[np.bool_] = np.zeros((self.num_envs, len(self.venv.action_names)), dtype=np.bool_)
         self._empty: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self._returns = np.zeros(self.num_envs, dtype=np.float64)
 
     # -- SB3 VecEnv --------------------------------------------------------
 
-    def reset(self) -> np.ndarray:
+    def reset(self) -> NDArray[Any]:
         seeds: list[int | None] | None = None if all(s is None for s in self._seeds) else list(self._seeds)
         obs, infos = self.venv.reset(seed=seeds)
         self._reset_seeds()
@@ -73,10 +74,10 @@ class VecEnv(_SB3VecEnv):
         self._returns[:] = 0
         return obs
 
-    def step_async(self, actions: np.ndarray) -> None:
+    def step_async(self, actions: NDArray[Any]) -> None:
         self._actions = np.asarray(actions).reshape(self.num_envs)
 
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    def step_wait(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], list[dict[str, Any]]]:
         assert self._actions is not None, "step_async first"
         obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
         self._actions = None
@@ -99,7 +100,7 @@ class VecEnv(_SB3VecEnv):
     def close(self) -> None:
         self.venv.close()
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[Any]:
         """bool (N, A): the legal actions of the last observations."""
         return self._masks
 
@@ -125,7 +126,7 @@ class VecEnv(_SB3VecEnv):
     def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]
 
-    def get_images(self) -> Sequence[np.ndarray | None]:
+    def get_images(self) -> Sequence[NDArray[Any] | None]:
         return [None for _ in range(self.num_envs)]
 
     def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -108,7 +109,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         self._every = np.ones(self.num_envs, dtype=bool)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
-              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[NDArray[Any], dict[str, Any]]:
         n = self.num_envs
         seeds: list[int | None] | None
         if seed is None:
@@ -144,7 +145,7 @@ class GalaxyGymVectorEnv(VectorEnv):
                 infos["_" + key] = mask.copy()
         return self._obs(r), infos
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
         r = self._session.step(actions)
         actor = self._actor
         if self.num_players == 1:
@@ -167,7 +168,7 @@ class GalaxyGymVectorEnv(VectorEnv):
     def close_extras(self, **kwargs: Any) -> None:
         self._session.close()
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[Any]:
         """The legal-action masks, bool (N, A) (for MaskablePPO)."""
         if self._reply is None:
             raise RuntimeError("call reset() before action_masks()")
@@ -186,7 +187,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         """The underlying protocol session."""
         return self._session
 
-    def _obs(self, r: Reply) -> np.ndarray:
+    def _obs(self, r: Reply) -> NDArray[Any]:
         return r.obs.copy() if self.copy else r.obs
 
     def _infos(self, r: Reply) -> dict[str, Any]:

@@ -126,7 +126,7 @@ def test_illegal_action_terminates_by_default(url):
         assert env.illegal_action == "terminate"
         obs, info = env.reset(seed=11)
         bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
-        with pytest.warns(galaxygym.IllegalActionWarning, match="ends the episode"):
+        with pytest.warns(galaxygym.IllegalActionWarning, match="ended a galaxy-express-v1 episode"):
             obs2, r, term, trunc, info2 = env.step(bad)
         assert np.array_equal(obs, obs2) and term and not trunc and info2["illegal_action"]
         assert r == env.game_spec["reward_range"][0]
