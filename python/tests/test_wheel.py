@@ -86,6 +86,32 @@ def run_in(venv: Path, code: str, cwd: Path) -> str:
     return p.stdout
 
 
+DATASETS = textwrap.dedent("""
+    import os, subprocess, warnings
+    import numpy as np, minari, galaxygym, galaxygym.datasets as gd
+    warnings.simplefilter("ignore")
+    # The console script generates; the loader and Minari read.
+    subprocess.run(["galaxygym", "generate", "--env", "galaxy-fighters-v1", "--env-param", "players=2",
+                    "--agent", "random", "--episodes", "40", "--seed", "2", "--out", "ds"], check=True,
+                   capture_output=True)
+    ds = gd.load("ds")
+    t = gd.transitions(ds)
+    assert len(t) == ds.manifest["total_steps"] and ds.obs.shape[1:] == (4092,)
+    gd.to_minari(ds, "galaxygym/galaxy-fighters-random-v0")
+    m = minari.load_dataset("galaxygym/galaxy-fighters-random-v0")
+    assert m.total_episodes == 40 and m.total_steps == len(t)
+    ep = next(iter(m.iterate_episodes()))
+    n = int(ds.episodes["length"].to_numpy()[0])
+    np.testing.assert_array_equal(ep.observations, ds.obs[: n + 1])
+    env = m.recover_environment()
+    assert env.spec.id == "galaxygym/GalaxyFighters-v1" and env.unwrapped.num_players == 2
+    obs, info = env.reset(seed=0)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    env.close()
+    print("MINARI-OK", np.__version__, minari.__version__)
+""")
+
+
 def test_wheel_is_a_platform_wheel(wheel: Path):
     assert "-py3-none-" in wheel.name and not wheel.name.endswith("-any.whl"), wheel.name
     import zipfile
@@ -96,3 +122,10 @@ def test_wheel_is_a_platform_wheel(wheel: Path):
 def test_wheel_runs_without_go(wheel_venv: Path, tmp_path: Path):
     out = run_in(wheel_venv, SCRIPT, tmp_path)
     assert "WHEEL-OK" in out
+
+
+def test_datasets_and_minari_in_the_wheel_venv(wheel_venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """numpy 2 and Minari 0.5 live here, beside the Debian-torch test venv's numpy 1."""
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
+    out = run_in(wheel_venv, DATASETS, tmp_path)
+    assert "MINARI-OK" in out
