@@ -75,8 +75,7 @@ def test_python_blocks_run(path: Path, workdir: Path, monkeypatch: pytest.Monkey
                 raise AssertionError(f"{path.relative_to(REPO)}, block at line {line}: {e!r}") from e
             ran += 1
     for v in ns.values():  # close what the blocks left open
-        close = getattr(v, "close", None)
-        if callable(close) and type(v).__module__.startswith("galaxygym"):
-            close()
+        if type(v).__module__.startswith("galaxygym") and callable(getattr(v, "close", None)):
+            v.close()
     if not ran:
         pytest.skip("every block is marked skip")
