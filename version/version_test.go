@@ -1,6 +1,7 @@
 package version
 
 import (
+	_ "github.com/galaxygym/galaxygym/env/envtest" // accepts go test ./... -update
 	"regexp"
 	"strings"
 	"testing"

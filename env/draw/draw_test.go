@@ -1,6 +1,7 @@
 package draw
 
 import (
+	_ "github.com/galaxygym/galaxygym/env/envtest" // accepts go test ./... -update
 	"image"
 	"testing"
 )

@@ -43,7 +43,7 @@ func (s *State) RenderSize() (int, int) { return renderW, renderH }
 func (s *State) Render(dst *image.RGBA) {
 	cv := draw.Canvas{Img: dst}
 	cv.Fill(geSpace)
-	cv.Text(renderMargin, 6, fmt.Sprintf("Galaxy Express  %s  turn %d  speed %d", phaseNames[s.phase], s.turns, s.speed), geText)
+	cv.Text(renderMargin, 6, fmt.Sprintf("Galaxy Express  %s  turn %d  speed %d", phaseLabels[s.phase], s.turns, s.speed), geText)
 	status := fmt.Sprintf("deliveries %d  refuels %d  score %d", s.delivered, s.refuels, s.Score())
 	if t := s.Target(); t >= 0 {
 		status += fmt.Sprintf("  target: planet %d", t)
