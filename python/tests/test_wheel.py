@@ -129,3 +129,11 @@ def test_datasets_and_minari_in_the_wheel_venv(wheel_venv: Path, tmp_path: Path,
     monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
     out = run_in(wheel_venv, DATASETS, tmp_path)
     assert "MINARI-OK" in out
+
+
+def test_python_readme_blocks_in_the_wheel_venv(wheel_venv: Path, tmp_path: Path):
+    """python/README.md's blocks need only the wheel and its dependencies."""
+    from test_docs import blocks
+    code = "\n".join(c for _, c, skip in blocks(REPO / "python" / "README.md") if skip is None)
+    assert "galaxygym.make" in code
+    run_in(wheel_venv, code + "\nprint('README-OK')\n", tmp_path)
