@@ -17,7 +17,7 @@ episode's first observation, ``infos[i]["terminal_observation"]`` the last
 one, ``infos[i]["TimeLimit.truncated"]`` whether it was cut by the turn
 limit, ``infos[i]["episode"]`` ``{"r": return, "l": steps}`` (what
 ``VecMonitor`` would add, so SB3 logs ``ep_rew_mean`` without it) and
-``infos[i]["outcome"]``. ``action_masks()`` (also through
+``infos[i]["outcome"]`` (the outcome code, named by ``galaxygym.OUTCOMES``). ``action_masks()`` (also through
 ``env_method("action_masks")``, as MaskablePPO asks) gives the bool masks
 of the observations just returned. ``rewards[i]`` is the reward of the
 player who acted in environment i (in a cooperative game, the team's).
@@ -92,7 +92,7 @@ class VecEnv(_SB3VecEnv):
                     "terminal_observation": infos["final_obs"][i],
                     "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
                     "episode": {"r": float(self._returns[i]), "l": int(fin["steps"][i])},
-                    "outcome": fin["outcome"][i],
+                    "outcome": int(fin["outcome"][i]),
                 }
             self._returns[dones] = 0
         return obs, rewards.astype(np.float32), dones, out

@@ -41,7 +41,7 @@ def test_vecenv_semantics():
             assert info["terminal_observation"].shape == (503,)
             assert not np.array_equal(info["terminal_observation"], obs[i])  # obs is the next episode's
             assert info["episode"]["r"] == pytest.approx(returns[i], abs=1e-4)
-            assert info["episode"]["l"] > 0 and info["outcome"] in ("win", "loss", "truncated")
+            assert info["episode"]["l"] > 0 and galaxygym.OUTCOMES[info["outcome"]] in ("win", "loss", "truncated")
             returns[i] = 0
             ended += 1
         for i in np.flatnonzero(~dones):
