@@ -2,13 +2,19 @@ package pilotsofgallaxia
 
 import (
 	"bytes"
+	"image"
 	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
 )
+
+var _ env.Renderer = (*State)(nil)
 
 // TestHiddenInformation: two positions that differ only in what pilot 0
 // cannot see (another pilot's hand of the same size, the deck order, the
 // Captain's deck order, the raider's face-down card while pilot 0 defends)
-// give pilot 0 the same observation and the same render.
+// give pilot 0 the same observation and the same renders (text and
+// rgb_array).
 func TestHiddenInformation(t *testing.T) {
 	pairs := [][2]string{
 		{"cur=1 p0.hand=f5 p1.hand=f3,2.P4,d5 deck=f4,f8,3.P1", "cur=1 p0.hand=f5 p1.hand=f8,3.P1,d6 deck=f3,2.P4,f4"},
@@ -31,6 +37,13 @@ func TestHiddenInformation(t *testing.T) {
 		}
 		if a.String() != b.String() {
 			t.Errorf("pair %d: renders differ:\n%s\n%s", i, a, b)
+		}
+		w, h := a.RenderSize()
+		ia, ib := image.NewRGBA(image.Rect(0, 0, w, h)), image.NewRGBA(image.Rect(0, 0, w, h))
+		a.Render(ia)
+		b.Render(ib)
+		if !bytes.Equal(ia.Pix, ib.Pix) {
+			t.Errorf("pair %d: rgb_array renders differ", i)
 		}
 		// The pilot who holds the hidden cards sees them.
 		a.Observe(1, o1)
