@@ -159,7 +159,7 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
         arrays[f"layer{i}.weight"] = np.ascontiguousarray(w)
         arrays[f"layer{i}.bias"] = np.ascontiguousarray(b)
         width = w.shape[0]
-    meta = {"format": FORMAT, "version": 1 if board is None else 2, "env_id": env_id, "obs_shape": shape,
+    meta: dict[str, Any] = {"format": FORMAT, "version": 1 if board is None else 2, "env_id": env_id, "obs_shape": shape,
             "num_actions": width, "activation": activation}
     if board is not None:
         meta["board"] = board
@@ -325,7 +325,8 @@ def _board_features(p: Mapping[str, Any], x: NDArray[Any], h: NDArray[Any]) -> N
     for w, b in p["conv"]:
         k = w.shape[2] // 2
         padded = np.pad(y, ((0, 0), (0, 0), (k, k), (k, k)), mode="wrap")
-        win = np.lib.stride_tricks.sliding_window_view(padded, (w.shape[2], w.shape[3]), axis=(2, 3))
+        win = np.lib.stride_tricks.sliding_window_view(  # type: ignore[call-overload]
+            padded, (w.shape[2], w.shape[3]), axis=(2, 3))
         y = np.einsum("bchwij,ocij->bohw", win, w) + b[None, :, None, None]
         y = np.tanh(y) if act == "tanh" else np.maximum(y, 0.0)
     rest = np.concatenate([h[:, :off], h[:, off + planes * cells:]], axis=1)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["GALAXY_EXPRESS_BOARD", "load_steps", "MLPPolicy", "ConvPolicy", "behaviour_cloning",
            "export", "evaluate_native", "main"]
@@ -41,7 +42,7 @@ __all__ = ["GALAXY_EXPRESS_BOARD", "load_steps", "MLPPolicy", "ConvPolicy", "beh
 GALAXY_EXPRESS_BOARD = {"offset": 0, "planes": 9, "height": 6, "width": 8, "center_plane": 0}
 
 
-def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) -> dict[str, np.ndarray]:
+def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) -> dict[str, NDArray[Any]]:
     """The decisions of a galaxygym dataset (docs/datasets.md): the steps
     table's rows with an action (an episode's final row, action -1, is
     skipped). Returns {"obs": uint8 (N, obs_size), "mask": bool (N,
@@ -61,7 +62,7 @@ def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) ->
         flt = flt & (pc.field("episode_id") < max_episodes)
     table = steps.to_table(columns=["episode_id", "obs", "action_mask", "action"], filter=flt)
 
-    def fixed(col: str, width: int) -> np.ndarray:
+    def fixed(col: str, width: int) -> NDArray[Any]:
         out = np.empty((table.num_rows, width), np.uint8)
         k = 0
         for chunk in table.column(col).chunks:
@@ -77,7 +78,7 @@ def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) ->
             "episode_id": table.column("episode_id").to_numpy()[order]}
 
 
-def load_labels(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+def load_labels(path: str | os.PathLike[str]) -> dict[str, NDArray[Any]]:
     """Expert-labelled decisions written by tools/dagger (the states a
     learned policy visits, each with the expert's action): the same dict as
     :func:`load_steps`."""
@@ -86,10 +87,10 @@ def load_labels(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
                 "episode_id": z["episode_id"].astype(np.int64)}
 
 
-def concat_before(extra: Sequence[dict[str, np.ndarray]], data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def concat_before(extra: Sequence[dict[str, NDArray[Any]]], data: dict[str, NDArray[Any]]) -> dict[str, NDArray[Any]]:
     """data with the extra decisions first, their episode ids made negative
     (so that behaviour_cloning's held-out episodes stay data's last ones)."""
-    parts = []
+    parts: list[dict[str, NDArray[Any]]] = []
     base = 0
     for k, e in enumerate(reversed(extra)):
         ids = e["episode_id"] - e["episode_id"].max() - 1 - base
@@ -99,12 +100,12 @@ def concat_before(extra: Sequence[dict[str, np.ndarray]], data: dict[str, np.nda
     return {key: np.concatenate([p[key] for p in parts]) for key in ("obs", "mask", "action", "episode_id")}
 
 
-def _torch():
+def _torch() -> Any:
     import torch
     return torch
 
 
-def _modules():
+def _modules() -> tuple[Any, Any]:
     import torch
     import torch.nn as nn
 
@@ -112,7 +113,7 @@ def _modules():
         """obs (uint8, B x obs_size) -> logits: obs * obs_scale, Linear
         layers with ReLU (or tanh) between them."""
 
-        def __init__(self, obs_scale: np.ndarray, num_actions: int, hidden: Sequence[int] = (256, 256),
+        def __init__(self, obs_scale: NDArray[Any], num_actions: int, hidden: Sequence[int] = (256, 256),
                      activation: str = "relu"):
             super().__init__()
             self.activation = activation
@@ -126,7 +127,7 @@ def _modules():
                 mods.append(nn.Linear(sizes[i], sizes[i + 1]))
             self.pi = nn.Sequential(*mods)
 
-        def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        def forward(self, obs: torch.Tensor) -> Any:
             return self.pi(obs.float() * self.obs_scale)
 
     class ConvPolicy(nn.Module):
@@ -139,7 +140,7 @@ def _modules():
         scalar features, in order), feeds Linear layers with the activation
         between them."""
 
-        def __init__(self, obs_scale: np.ndarray, num_actions: int, board: dict[str, int] | None = None,
+        def __init__(self, obs_scale: NDArray[Any], num_actions: int, board: dict[str, int] | None = None,
                      channels: Sequence[int] = (32, 32), kernel: int = 3, hidden: Sequence[int] = (256,),
                      activation: str = "relu"):
             super().__init__()
@@ -170,7 +171,7 @@ def _modules():
             self.register_buffer("_rows", rows)
             self.register_buffer("_cols", cols)
 
-        def planes(self, obs: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        def planes(self, obs: torch.Tensor, x: torch.Tensor) -> Any:
             """The board planes of scaled observations x, (B, P, H, W),
             centred on the first nonzero byte of obs's center plane."""
             b = self.board
@@ -179,13 +180,13 @@ def _modules():
             cp = b.get("center_plane", -1)
             if cp is not None and cp >= 0:
                 plane = obs[:, off + cp * h * w:off + (cp + 1) * h * w]
-                sq = torch.where((plane != 0).any(1), (plane != 0).float().argmax(1), torch.zeros_like(plane[:, 0], dtype=torch.long))
+                sq: Any = torch.where((plane != 0).any(1), (plane != 0).float().argmax(1), torch.zeros_like(plane[:, 0], dtype=torch.long))
                 sr, sc = (sq // w).view(-1, 1, 1), (sq % w).view(-1, 1, 1)
                 idx = ((self._rows + sr) % h) * w + (self._cols + sc) % w  # (B, H, W)
                 board = board.gather(2, idx.view(-1, 1, h * w).expand(-1, p, -1))
             return board.reshape(-1, p, h, w)
 
-        def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        def forward(self, obs: torch.Tensor) -> Any:
             x = obs.float() * self.obs_scale
             y = self.conv(self.planes(obs, x)).flatten(1)
             return self.pi(torch.cat([y, x[:, self.scalar_idx]], 1))
@@ -201,7 +202,7 @@ def __getattr__(name: str) -> Any:  # MLPPolicy, ConvPolicy: torch imported on f
     raise AttributeError(name)
 
 
-def make_policy(arch: str, obs_scale: np.ndarray, num_actions: int, **kw: Any):
+def make_policy(arch: str, obs_scale: NDArray[Any], num_actions: int, **kw: Any) -> Any:
     """A fresh policy network: arch "conv" (:class:`ConvPolicy`, ship-centred
     board), "conv-nocenter" (no translation) or "mlp" (:class:`MLPPolicy`)."""
     mlp, conv = _modules()
@@ -215,7 +216,7 @@ def make_policy(arch: str, obs_scale: np.ndarray, num_actions: int, **kw: Any):
     raise ValueError(f"arch {arch!r}: want conv, conv-nocenter or mlp")
 
 
-def behaviour_cloning(data: dict[str, np.ndarray], net: Any, samples: int, batch_size: int = 512,
+def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, batch_size: int = 512,
                       lr: float = 2e-3, holdout: float = 0.02, checkpoints: int = 10, seed: int = 0,
                       threads: int | None = None, log: Callable[[str], None] | None = print,
                       on_checkpoint: Callable[[Any, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
@@ -315,7 +316,8 @@ def evaluate_native(weights: str | os.PathLike[str], episodes: int = 1000, seed:
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     res = json.loads(out)
     rows = res["agents"] if isinstance(res, dict) and "agents" in res else res
-    return rows[0] if isinstance(rows, list) else rows
+    row: dict[str, Any] = rows[0] if isinstance(rows, list) else rows
+    return row
 
 
 def main(argv: Sequence[str] | None = None) -> None:
