@@ -43,39 +43,20 @@ GALAXY_EXPRESS_BOARD = {"offset": 0, "planes": 9, "height": 6, "width": 8, "cent
 
 
 def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) -> dict[str, NDArray[Any]]:
-    """The decisions of a galaxygym dataset (docs/datasets.md): the steps
-    table's rows with an action (an episode's final row, action -1, is
-    skipped). Returns {"obs": uint8 (N, obs_size), "mask": bool (N,
-    num_actions), "action": int64 (N,), "episode_id": int64 (N,)}, in file
-    order. max_episodes: read the first episodes only. The obs column may be
-    PLAIN or BYTE_STREAM_SPLIT encoded (pyarrow reads both)."""
-    import pyarrow.dataset as ds
-    import pyarrow.compute as pc
+    """The decisions of a galaxygym dataset (docs/datasets.md), read with
+    :func:`galaxygym.datasets.load`: the steps table's rows with an action
+    (an episode's final row, action -1, is skipped). Returns {"obs": uint8
+    (N, obs_size), "mask": bool (N, num_actions), "action": int64 (N,),
+    "episode_id": int64 (N,)}, in episode then step order. max_episodes:
+    keep the first episodes only."""
+    from .datasets import load
 
-    path = Path(path)
-    manifest = json.loads((path / "manifest.json").read_text())
-    obs_size = int(np.prod(manifest["env_spec"]["obs_shape"]))
-    num_actions = len(manifest["action_names"])
-    steps = ds.dataset(path / "steps", format="parquet")
-    flt = pc.field("action") >= 0
+    ds = load(path)
+    keep = ds.action >= 0
     if max_episodes is not None:
-        flt = flt & (pc.field("episode_id") < max_episodes)
-    table = steps.to_table(columns=["episode_id", "obs", "action_mask", "action"], filter=flt)
-
-    def fixed(col: str, width: int) -> NDArray[Any]:
-        out = np.empty((table.num_rows, width), np.uint8)
-        k = 0
-        for chunk in table.column(col).chunks:
-            buf = np.frombuffer(chunk.buffers()[1], np.uint8)
-            n = len(chunk)
-            out[k:k + n] = buf[chunk.offset * width:(chunk.offset + n) * width].reshape(n, width)
-            k += n
-        return out
-
-    order = np.argsort(table.column("episode_id").to_numpy(), kind="stable")
-    return {"obs": fixed("obs", obs_size)[order], "mask": fixed("action_mask", num_actions)[order] != 0,
-            "action": table.column("action").to_numpy().astype(np.int64)[order],
-            "episode_id": table.column("episode_id").to_numpy()[order]}
+        keep &= ds.episode_id < max_episodes
+    return {"obs": ds.obs.reshape(len(ds), -1)[keep], "mask": ds.action_mask[keep] != 0,
+            "action": ds.action[keep].astype(np.int64), "episode_id": ds.episode_id[keep].astype(np.int64)}
 
 
 def load_labels(path: str | os.PathLike[str]) -> dict[str, NDArray[Any]]:
