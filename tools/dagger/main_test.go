@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	_ "github.com/galaxygym/galaxygym/env/envtest" // go test ./... -update passes its flag to every package
 )
 
 // TestDaggerLabels runs the command on the fixture's board policy and checks
