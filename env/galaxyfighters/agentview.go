@@ -152,9 +152,9 @@ func (v *View) Load(obs []uint8) {
 	}
 	s.used = int8(obs[OffPool+4])
 	s.phase = PhaseOver
-	for p := 0; p < numPhases; p++ {
-		if obs[OffPhase+p] != 0 {
-			s.phase = int8(p)
+	for p := PhaseWeapon; p < numPhases; p++ {
+		if obs[OffPhase+int(p)] != 0 {
+			s.phase = p
 		}
 	}
 	for i := 0; i < NumSeats; i++ {
@@ -173,7 +173,7 @@ func (v *View) Seat() int { return int(v.s.cur) }
 func (v *View) SpillSeat() int { return int(v.s.spillSrc) }
 
 // Phase returns the phase.
-func (v *View) Phase() int { return int(v.s.phase) }
+func (v *View) Phase() Phase { return v.s.phase }
 
 // Model returns seat's ship model.
 func (v *View) Model(seat int) int { return int(v.s.ships[seat].model) }

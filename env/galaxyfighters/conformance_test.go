@@ -31,7 +31,8 @@ func TestGolden(t *testing.T) {
 }
 
 // TestPlayersParameter: the players parameter sets the environment's
-// NumPlayers (env.ParamSpecer), and who controls each ship.
+// NumPlayers (the standard players parameter, resolved by env.New), and
+// who controls each ship.
 func TestPlayersParameter(t *testing.T) {
 	for _, n := range []int{2, 3, 4} {
 		e, err := env.Make(ID, map[string]any{"players": n})

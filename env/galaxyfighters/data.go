@@ -80,8 +80,9 @@ var ModelEngines = [numModels][2]int{
 	Gladius:   {WarpDrive, Deflector},
 }
 
-// ShipDeck is the deck of ship cards: three cards of each model.
-var ShipDeck = [9]int8{AstroWing, AstroWing, AstroWing, Phalanx, Phalanx, Phalanx, Gladius, Gladius, Gladius}
+// shipDeck is the deck of ship cards: three cards of each model
+// (assumption A8). newState shuffles a copy.
+var shipDeck = [9]int8{AstroWing, AstroWing, AstroWing, Phalanx, Phalanx, Phalanx, Gladius, Gladius, Gladius}
 
 // Costs of the specials in Special symbols.
 const (
@@ -93,16 +94,18 @@ const (
 	maxSDS        = 2 // Shielded Defense System tiles per Phalanx
 )
 
-// Missions: districts invaded that lose, backup ships, spawn deck size.
-type Mission struct {
-	Name            string
-	DistrictsToLose int
-	BackupShips     int
-	SpawnDeck       int
+// mission is one printed difficulty: districts invaded that lose, backup
+// ships, spawn deck size (the seed's table).
+type mission struct {
+	name            string
+	districtsToLose int
+	backupShips     int
+	spawnDeck       int
 }
 
-// Missions are the printed difficulties.
-var Missions = []Mission{
+// missions are the printed difficulties, in the order of the mission
+// parameter's choices.
+var missions = [...]mission{
 	{"rookie", 3, 3, 15},
 	{"expert", 2, 3, 20},
 	{"ace", 1, 2, 25},
@@ -149,7 +152,7 @@ const (
 	poolCards    = 25
 	maxStack     = 32
 	maxDeckSize  = poolCards
-	maxBackup    = 5 // len(ShipDeck) - NumSeats
+	maxBackup    = 5 // len(shipDeck) - NumSeats
 	maxInvaders  = 10
 	cardMaxAlien = 8
 )

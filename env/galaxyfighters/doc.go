@@ -30,9 +30,10 @@
 // # Spec
 //
 //	id               galaxy-fighters-v1 (Spec().Name "Galaxy Fighters")
-//	players          2-4, the players parameter (default 4; Env.Spec()
-//	                 reports it, env.ParamSpecer); CurrentPlayer is the player controlling the
-//	                 ship whose turn (or setup) it is, env.Terminal at the end
+//	players          2-4, the standard players parameter (default 4;
+//	                 Env.Spec().NumPlayers follows it); CurrentPlayer is
+//	                 the player controlling the ship whose turn (or setup)
+//	                 it is, env.Terminal at the end
 //	actions          Discrete(44), one space for every phase:
 //	                   0-2    weapon-wide-beam, weapon-laser-beam,
 //	                          weapon-spread-shot (setup and refit)

@@ -9,8 +9,8 @@ import (
 )
 
 // ID is the registered id. Its `players` parameter (2-4, default 4) sets
-// the number of players (env.ParamSpecer): 4 play one ship each, 3 pass the
-// fourth ship round, 2 play two ships each.
+// the number of players: 4 play one ship each, 3 pass the fourth ship
+// round, 2 play two ships each.
 const ID = "galaxy-fighters-v1"
 
 // DefaultMaxTurns is the default truncation limit in ship turns.
@@ -22,23 +22,14 @@ const DefaultMaxTurns = 200
 const MaxEpisodeSteps = 3*NumSeats + 7*DefaultMaxTurns + NumSeats*maxInvaders
 
 // Game is the Galaxy Fighters rules; the number of players is the
-// `players` parameter.
+// standard `players` parameter (env.PlayersParam).
 type Game struct{}
 
 func init() { env.Register(Game{}) }
 
-var specs = [5]*env.Spec{2: buildSpec(2), 3: buildSpec(3), 4: buildSpec(4)}
-
-// playersOf returns the resolved `players` parameter (4 when absent).
-func playersOf(p env.Params) int {
-	if n, ok := p["players"].(int); ok && n >= 2 && n <= NumSeats {
-		return n
-	}
-	return NumSeats
-}
-
-// ActionNames lists the action names, index = action.
-var ActionNames = func() []string {
+// actionNames lists the action names, index = action (the spec's
+// ActionNames).
+var actionNames = func() []string {
 	n := make([]string, NumActions)
 	for w := 0; w < numWeapons; w++ {
 		n[ActionWeapon+w] = "weapon-" + WeaponNames[w]
@@ -70,69 +61,79 @@ var ActionNames = func() []string {
 	return n
 }()
 
-var missionNames = []string{"rookie", "expert", "ace"}
-
-func buildSpec(players int) *env.Spec {
-	return &env.Spec{
-		ID:              ID,
-		Name:            "Galaxy Fighters",
-		NumPlayers:      players,
-		ActionNames:     ActionNames,
-		ObsShape:        []int{ObsSize},
-		ObsDType:        "uint8",
-		ObsHigh:         obsHigh(),
-		MaxEpisodeSteps: MaxEpisodeSteps,
-		RewardRange:     [2]float64{-1 - maxShaping, 1 + maxShaping},
-		ReturnRange:     [2]float64{-1, 1},
-		Params: []env.ParamSpec{
-			{Name: "players", Kind: env.Int, Default: 4, Min: 2, Max: 4,
-				Doc: "players: 4 fly one ship each, 3 take turns with the fourth ship, 2 fly two ships each (the four ships are always in play)"},
-			{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
-				Doc: "truncate the episode after this many ship turns"},
-			{Name: "mission", Kind: env.String, Default: "expert", Choices: missionNames,
-				Doc: "difficulty: rookie (3 districts, 3 backup ships, 15 spawn cards), expert (2, 3, 20), ace (1, 2, 25)"},
-			{Name: "districts_to_lose", Kind: env.Int, Default: 0, Min: 0, Max: 4,
-				Doc: "custom mix: invaded districts that lose the game (0: the mission's)"},
-			{Name: "backup_ships", Kind: env.Int, Default: -1, Min: -1, Max: maxBackup,
-				Doc: "custom mix: ship cards in the shipyard (-1: the mission's)"},
-			{Name: "spawn_deck", Kind: env.Int, Default: 0, Min: 0, Max: maxDeckSize,
-				Doc: "custom mix: spawn deck size (0: the mission's)"},
-			{Name: "invader_spaces", Kind: env.Int, Default: 10, Min: 6, Max: maxInvaders,
-				Doc: "invader spaces beside each district (the seed says 10, and later 6)"},
-			{Name: "win_on", Kind: env.String, Default: "clear", Choices: []string{"clear", "last_card"},
-				Doc: "win once the spawn deck is exhausted and no alien is left (clear), or at the end of the turn that drew the last card (last_card)"},
-			{Name: "shaping", Kind: env.Float, Default: 0.0, Min: 0, Max: 0.1,
-				Doc: "dense reward to every player per step: shaping * (aliens destroyed - aliens invading), clipped to [-0.5, 0.5]"},
-		},
-		Description: fmt.Sprintf("Galaxy Fighters (Gamey, 2024), cooperative, %d players: four hero ships defend the four "+
-			"districts of Galaxy City against waves of Exovon aliens spawned from a deck of cards; roll command dice to "+
-			"fire, move and use weapon systems and ship specials; win by outlasting the spawn deck.", players),
+var missionNames = func() []string {
+	n := make([]string, len(missions))
+	for i, m := range missions {
+		n[i] = m.name
 	}
+	return n
+}()
+
+// spec is the registered description (4 players; env.New derives the
+// spec of the other counts from the players parameter).
+var spec = &env.Spec{
+	ID:              ID,
+	Name:            "Galaxy Fighters",
+	NumPlayers:      NumSeats,
+	MinPlayers:      2,
+	MaxPlayers:      NumSeats,
+	ActionNames:     actionNames,
+	ObsShape:        []int{ObsSize},
+	ObsDType:        "uint8",
+	ObsHigh:         obsHigh(),
+	MaxEpisodeSteps: MaxEpisodeSteps,
+	RewardRange:     [2]float64{-1 - maxShaping, 1 + maxShaping},
+	ReturnRange:     [2]float64{-1, 1},
+	Params: []env.ParamSpec{
+		{Name: env.PlayersParam, Kind: env.Int, Default: NumSeats, Min: 2, Max: NumSeats,
+			Doc: "players: 4 fly one ship each, 3 take turns with the fourth ship, 2 fly two ships each (the four ships are always in play)"},
+		{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
+			Doc: "truncate the episode after this many ship turns"},
+		{Name: "mission", Kind: env.String, Default: "expert", Choices: missionNames,
+			Doc: "difficulty: rookie (3 districts, 3 backup ships, 15 spawn cards), expert (2, 3, 20), ace (1, 2, 25)"},
+		{Name: "districts_to_lose", Kind: env.Int, Default: 0, Min: 0, Max: 4,
+			Doc: "custom mix: invaded districts that lose the game (0: the mission's)"},
+		{Name: "backup_ships", Kind: env.Int, Default: -1, Min: -1, Max: maxBackup,
+			Doc: "custom mix: ship cards in the shipyard (-1: the mission's)"},
+		{Name: "spawn_deck", Kind: env.Int, Default: 0, Min: 0, Max: maxDeckSize,
+			Doc: "custom mix: spawn deck size (0: the mission's)"},
+		{Name: "invader_spaces", Kind: env.Int, Default: 10, Min: 6, Max: maxInvaders,
+			Doc: "invader spaces beside each district (the seed says 10, and later 6)"},
+		{Name: "win_on", Kind: env.String, Default: "clear", Choices: []string{"clear", "last_card"},
+			Doc: "win once the spawn deck is exhausted and no alien is left (clear), or at the end of the turn that drew the last card (last_card)"},
+		{Name: "shaping", Kind: env.Float, Default: 0.0, Min: 0, Max: 0.1,
+			Doc: "dense reward to every player per step: shaping * (aliens destroyed - aliens invading), clipped to [-0.5, 0.5]"},
+	},
+	Description: "Galaxy Fighters (Gamey, 2024), cooperative, 2-4 players: four hero ships defend the four " +
+		"districts of Galaxy City against waves of Exovon aliens spawned from a deck of cards; roll command dice to " +
+		"fire, move and use weapon systems and ship specials; win by outlasting the spawn deck.",
 }
 
 // Config is a resolved parameter set, for ParsePosition.
 type Config struct{ c *config }
 
-// DefaultConfig returns the default parameters for players (2-4).
+// DefaultConfig returns the default parameters for players (2-4); it
+// panics on another count.
 func DefaultConfig(players int) *Config {
-	p, err := specs[players].Resolve(nil)
+	p, err := spec.Resolve(map[string]any{env.PlayersParam: players})
 	if err != nil {
 		panic(err)
 	}
-	return NewConfig(players, p)
+	return NewConfig(p)
 }
 
-// NewConfig resolves the game parameters for players.
-func NewConfig(players int, p env.Params) *Config {
-	m := Missions[1]
-	for _, x := range Missions {
-		if x.Name == p.Str("mission") {
+// NewConfig resolves the game parameters p (resolved by the spec: every
+// parameter present, the players parameter included).
+func NewConfig(p env.Params) *Config {
+	m := missions[1]
+	for _, x := range missions {
+		if x.name == p.Str("mission") {
 			m = x
 		}
 	}
-	c := &config{players: players, mission: m.Name, districtsToLose: m.DistrictsToLose, backup: m.BackupShips,
-		deckSize: m.SpawnDeck, invaderCap: p.Int("invader_spaces"), winOnClear: p.Str("win_on") == "clear",
-		shaping: p.Float("shaping")}
+	c := &config{players: p.Int(env.PlayersParam), mission: m.name, districtsToLose: m.districtsToLose,
+		backup: m.backupShips, deckSize: m.spawnDeck, invaderCap: p.Int("invader_spaces"),
+		winOnClear: p.Str("win_on") == "clear", shaping: p.Float("shaping")}
 	if v := p.Int("districts_to_lose"); v > 0 {
 		c.districtsToLose = v
 	}
@@ -145,17 +146,13 @@ func NewConfig(players int, p env.Params) *Config {
 	return &Config{c}
 }
 
-// Spec returns the environment description for the default parameters
-// (4 players).
-func (Game) Spec() *env.Spec { return specs[NumSeats] }
-
-// SpecFor returns the description for resolved parameters p: NumPlayers is
-// the `players` parameter (env.ParamSpecer).
-func (Game) SpecFor(p env.Params) *env.Spec { return specs[playersOf(p)] }
+// Spec returns the environment description (4 players; env.New gives an
+// environment the spec of its players parameter).
+func (Game) Spec() *env.Spec { return spec }
 
 // NewState deals a new game from seed.
 func (Game) NewState(p env.Params, seed uint64) env.State {
-	return newState(NewConfig(playersOf(p), p).c, seed)
+	return newState(NewConfig(p).c, seed)
 }
 
 type stateJSON struct {
@@ -171,7 +168,7 @@ func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, &env.StateError{Env: ID, Reason: "malformed state", Err: err}
 	}
-	s, err := ParsePosition(j.Position, NewConfig(playersOf(p), p))
+	s, err := ParsePosition(j.Position, NewConfig(p))
 	if err != nil {
 		return nil, &env.StateError{Env: ID, Reason: "invalid position", Err: err}
 	}
@@ -207,7 +204,7 @@ func (s *State) Info(dst *env.Info) {
 func (s *State) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Galaxy Fighters (%s), turn %d, %s: seat %d %s, player %d\n", s.cfg.mission, s.turns+1,
-		PhaseNames[s.phase], s.cur, SeatNames[s.cur], s.CurrentPlayer())
+		s.phase, s.cur, SeatNames[s.cur], s.CurrentPlayer())
 	for r := 0; r < Side; r++ {
 		var line strings.Builder
 		for c := 0; c < Side; c++ {
