@@ -15,11 +15,11 @@ type Phase int
 // The phases.
 const (
 	PhaseWeapon  Phase = iota // choose the ship's weapon system (setup or refit)
-	PhaseBonus          // choose the bonus command tile (setup only)
-	PhaseEngine         // choose the engine modification (setup or refit)
-	PhaseCommand        // use a command (die or bonus tile), or end the command phase
-	PhaseSpill          // place an alien spilling over from a full district: left or right
-	PhaseOver           // the game has ended
+	PhaseBonus                // choose the bonus command tile (setup only)
+	PhaseEngine               // choose the engine modification (setup or refit)
+	PhaseCommand              // use a command (die or bonus tile), or end the command phase
+	PhaseSpill                // place an alien spilling over from a full district: left or right
+	PhaseOver                 // the game has ended
 	numPhases
 )
 
