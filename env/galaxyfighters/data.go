@@ -95,20 +95,22 @@ const (
 )
 
 // mission is one printed difficulty: districts invaded that lose, backup
-// ships, spawn deck size (the seed's table).
+// ships, spawn deck size (the seed's table), and v2's calibrated spawn
+// density (docs/rules/galaxy-fighters.md, "Calibration").
 type mission struct {
 	name            string
 	districtsToLose int
 	backupShips     int
 	spawnDeck       int
+	density         float64
 }
 
 // missions are the printed difficulties, in the order of the mission
 // parameter's choices.
 var missions = [...]mission{
-	{"rookie", 3, 3, 15},
-	{"expert", 2, 3, 20},
-	{"ace", 1, 2, 25},
+	{"rookie", 3, 3, 15, 1.5},
+	{"expert", 2, 3, 20, 1.8},
+	{"ace", 1, 2, 25, 2.0},
 }
 
 // SpawnCards is the fixed content of the spawn cards (assumption A5). Card

@@ -7,7 +7,8 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// FuzzPlay plays a game chosen by seed and player count, each byte of
+// FuzzPlay plays a game chosen by seed (odd seeds: v1, even: v2 with a
+// density and bonus rule picked by the seed) and player count, each byte of
 // choices picking the (byte mod n)-th of the n legal actions, and checks
 // after every step: a legal action exists until the end, the alien count
 // matches the board, no alien shares a space with a ship or tile, every
@@ -18,7 +19,14 @@ func FuzzPlay(f *testing.F) {
 	f.Add(uint64(42), uint8(2), []byte(strings.Repeat("\x05\x00\x01\x07", 60)))
 	f.Fuzz(func(t *testing.T, seed uint64, players uint8, choices []byte) {
 		np := 2 + int(players)%3
-		e, err := env.Make(ID, map[string]any{"players": np, "max_turns": 80, "invader_spaces": 6 + int(seed%5)})
+		id, params := ID, map[string]any{"players": np, "max_turns": 80, "invader_spaces": 6 + int(seed%5)}
+		if seed%2 == 1 {
+			id = IDv1
+		} else {
+			params["spawn_density"] = float64(seed>>1%17) / 4
+			params["bonus_tiles"] = bonusRuleNames[seed>>6%2]
+		}
+		e, err := env.Make(id, params)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +67,7 @@ func FuzzPlay(f *testing.F) {
 				t.Fatalf("invariants: %v\n%s", err, s.Position())
 			}
 			data, _ := s.MarshalJSON()
-			back, err := Game{}.LoadState(e.Params(), data)
+			back, err := Game{v1: id == IDv1}.LoadState(e.Params(), data)
 			if err != nil {
 				t.Fatalf("LoadState(MarshalJSON()): %v\n%s", err, data)
 			}
@@ -73,7 +81,7 @@ func FuzzPlay(f *testing.F) {
 // FuzzParsePosition checks that the parser never panics and that whatever
 // it accepts writes back to a position it reads identically.
 func FuzzParsePosition(f *testing.F) {
-	s := newState(DefaultConfig(4).c, 3)
+	s := newState(DefaultConfig(ID, 4).c, 3)
 	f.Add(s.Position())
 	f.Add(strings.Replace(s.Position(), "phase=weapon", "phase=spill spillsrc=2", 1))
 	f.Fuzz(func(t *testing.T, text string) {

@@ -175,12 +175,12 @@ func parseInts(v string, n int, lo, hi int) ([]int, error) {
 }
 
 // ParsePosition reads the notation under the parameters of cfg (see
-// [Config]; nil: the four-player defaults); errors are prefixed
+// [Config]; nil: the four-player defaults of the current version, ID); errors are prefixed
 // "galaxyfighters: position:". It reads the board, then the fields, then
 // checks the invariants the rules rely on.
 func ParsePosition(text string, cfg *Config) (*State, error) {
 	if cfg == nil {
-		cfg = DefaultConfig(NumSeats)
+		cfg = DefaultConfig(ID, NumSeats)
 	}
 	s := &State{cfg: cfg.c, phase: PhaseCommand, started: true, spillSrc: -1, card: -1}
 	for k := range s.ships {

@@ -15,7 +15,7 @@ import (
 // every command symbol).
 func pos(t *testing.T, cells map[string]string, fields string) *State {
 	t.Helper()
-	return posCfg(t, DefaultConfig(4), cells, fields)
+	return posCfg(t, DefaultConfig(IDv1, 4), cells, fields)
 }
 
 func posCfg(t *testing.T, cfg *Config, cells map[string]string, fields string) *State {
@@ -297,7 +297,7 @@ func TestInvasionAndSpillOver(t *testing.T) {
 
 func mustResolve(t *testing.T, p map[string]any) env.Params {
 	t.Helper()
-	r, err := Game{}.Spec().Resolve(p)
+	r, err := Game{v1: true}.Spec().Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,6 +64,9 @@ type config struct {
 	invaderCap      int
 	winOnClear      bool
 	shaping         float64
+	v2              bool    // galaxy-fighters-v2 rules
+	density         float64 // spawn cards laid per spawn phase on average (v2; 1 in v1)
+	bonusRule       int     // bonusAny or bonusTwoEach (v2)
 }
 
 // State is one Galaxy Fighters position, hidden information included (the
