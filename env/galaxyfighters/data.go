@@ -108,9 +108,9 @@ type mission struct {
 // missions are the printed difficulties, in the order of the mission
 // parameter's choices.
 var missions = [...]mission{
-	{"rookie", 3, 3, 15, 1.5},
-	{"expert", 2, 3, 20, 1.8},
-	{"ace", 1, 2, 25, 2.0},
+	{"rookie", 3, 3, 15, 2.7},
+	{"expert", 2, 3, 20, 2.65},
+	{"ace", 1, 2, 25, 2.5},
 }
 
 // SpawnCards is the fixed content of the spawn cards (assumption A5). Card
