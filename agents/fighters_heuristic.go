@@ -12,7 +12,7 @@ import (
 func init() {
 	Register("fighters-heuristic", "Galaxy Fighters planner from the observation only (tries its commands and "+
 		"the approach phase that follows, shoots what threatens the districts soonest, dodges crashes); plays "+
-		gf.ID+" (any number of players)",
+		gf.ID+" and "+gf.IDv1+" (any number of players)",
 		newFightersAgent)
 }
 

@@ -14,7 +14,7 @@ import (
 
 func init() {
 	Register("heuristic", "the game's own planner, from public information only: on "+ge.ID+
-		" leg value tables over the known coins, scouting and refuels; on galaxy-fighters-v1 "+
+		" leg value tables over the known coins, scouting and refuels; on galaxy-fighters-v1/v2 "+
 		"fighters-heuristic (two-command lookahead through the exact approach phase)",
 		func(spec *env.Spec, opts Options) (Agent, error) {
 			if fightersEnv(spec) {

@@ -4,5 +4,5 @@ package all
 
 import (
 	_ "github.com/galaxygym/galaxygym/env/galaxyexpress"  // galaxy-express-v1
-	_ "github.com/galaxygym/galaxygym/env/galaxyfighters" // galaxy-fighters-v1 (players 2-4)
+	_ "github.com/galaxygym/galaxygym/env/galaxyfighters" // galaxy-fighters-v2, galaxy-fighters-v1 (players 2-4)
 )
