@@ -106,7 +106,10 @@ notebook: build venv
 # 1-2 s on 2 cores), SEARCH_EPISODES for the table with mcts (200: 4-15 s).
 BENCH_EPISODES  ?= 10000
 SEARCH_EPISODES ?= 200
-FIGHTERS_EPISODES ?= 2000
+FIGHTERS_EPISODES ?= 10000
+# Galaxy Fighters v2: heuristic against mcts (32 simulations, heuristic rollouts)
+# per mission, about 10 s of CPU a game at Ace.
+FIGHTERS_SEARCH_EPISODES ?= 100
 
 .PHONY: benchmarks
 benchmarks: build
@@ -115,9 +118,15 @@ benchmarks: build
 	$(BIN) eval --env galaxy-express-v1 --agents heuristic,mcts --episodes $(SEARCH_EPISODES) --seed 0 \
 	    --format markdown --doc docs/benchmarks.md --doc-section leaderboard-search
 	for m in rookie expert ace; do \
-	  $(BIN) eval --env galaxy-fighters-v1 --env-param mission=$$m --agents random,heuristic \
+	  $(BIN) eval --env galaxy-fighters-v2 --env-param mission=$$m --agents random,heuristic \
 	    --episodes $(FIGHTERS_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
 	    --doc-section leaderboard-fighters-$$m || exit 1; \
+	done
+	for m in rookie expert ace; do \
+	  $(BIN) eval --env galaxy-fighters-v2 --env-param mission=$$m --agents heuristic,mcts \
+	    --agent-opt mcts.rollout=heuristic --agent-opt mcts.mission=$$m --agent-opt mcts.sims=32 \
+	    --episodes $(FIGHTERS_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section leaderboard-fighters-search-$$m || exit 1; \
 	done
 
 # Go benchmarks of the hot paths (see docs/performance.md).
