@@ -36,8 +36,9 @@ func newFightersAgent(spec *env.Spec, opts Options) (Agent, error) {
 // by default Wide Beam, and Deflector, else Thrusters, when the ship card
 // offers them). The bonus tile is Special on galaxy-fighters-v2, else Fire
 // when bonus_tiles=two_each has no Special tile left (the best policy: at
-// v2's Ace density Special wins about 30% of games, Fire 3%, Move 1%), and
-// Fire on galaxy-fighters-v1 (the policy its published numbers used). In the command phase the board is
+// v2's Ace Special on every ship wins 29.5% of 1,000 games, Fire 0.6%,
+// Move 0.2%), and Fire on galaxy-fighters-v1 (the policy its published
+// numbers used). In the command phase the board is
 // rebuilt from the observation ([gf.View]: the observation shows
 // everything a player sees, the aliens under the top of a stack by count
 // only) and the agent searches the command sequences it can still pay
