@@ -7,21 +7,54 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// BenchmarkRandomPlayout steps uniformly random four-player games through
-// the Env wrapper (mask, choice, Step; a Reset when an episode ends). One
-// op is one step.
+// BenchmarkRandomPlayout steps uniformly random four-player games of each
+// version through the Env wrapper (mask, choice, Step; a Reset when an
+// episode ends). One op is one step.
 func BenchmarkRandomPlayout(b *testing.B) {
-	benchPlayout(b, false)
+	for _, id := range []string{IDv1, ID} {
+		b.Run(id, func(b *testing.B) { benchPlayout(b, id, false) })
+	}
 }
 
 // BenchmarkRandomPlayoutObserve also writes the acting player's observation
 // every step.
 func BenchmarkRandomPlayoutObserve(b *testing.B) {
-	benchPlayout(b, true)
+	for _, id := range []string{IDv1, ID} {
+		b.Run(id, func(b *testing.B) { benchPlayout(b, id, true) })
+	}
 }
 
-func benchPlayout(b *testing.B, observe bool) {
-	e, err := env.Make(ID, nil)
+// BenchmarkDeterminize samples one hidden state from an observation of a
+// v2 Ace game in its command phase (the work of one mcts simulation's
+// start), reusing the state.
+func BenchmarkDeterminize(b *testing.B) {
+	e, err := env.Make(ID, map[string]any{"mission": "ace"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.Reset(3)
+	for steps := 0; steps < 60 && !e.Done(); steps++ {
+		a := 0
+		for e.Mask()[a] == 0 {
+			a++
+		}
+		e.Step(a)
+	}
+	obs := make([]uint8, ObsSize)
+	p := e.CurrentPlayer()
+	e.Observe(p, obs)
+	var st env.State
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if st, err = (Game{}).Determinize(e.Params(), p, obs, uint64(i), st); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchPlayout(b *testing.B, id string, observe bool) {
+	e, err := env.Make(id, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func obsErr(format string, a ...any) error {
 // that of the true position. reuse, a state an earlier call returned, is
 // overwritten and returned. Errors are *ObservationError.
 func (g Game) Determinize(params env.Params, player int, obs []uint8, seed uint64, reuse env.State) (env.State, error) {
-	cfg := NewConfig(params).c
+	cfg := newConfig(params)
 	if player < 0 || player >= cfg.players {
 		return nil, obsErr("player %d of %d", player, cfg.players)
 	}
@@ -56,8 +56,10 @@ func (g Game) Determinize(params env.Params, player int, obs []uint8, seed uint6
 			c[3], c[4], c[7])
 	}
 	s, _ := reuse.(*State)
-	if s == nil || s.cfg == nil || *s.cfg != *cfg {
-		s = &State{cfg: cfg}
+	if s == nil || s.cfg == nil || *s.cfg != cfg {
+		c := new(config)
+		*c = cfg
+		s = &State{cfg: c}
 	}
 	*s = State{cfg: s.cfg, spillSrc: -1, card: -1, started: true}
 	s.rng = *rand.NewPCG(seed, 0x64657465726d696e) // "determin"

@@ -175,13 +175,19 @@ func DefaultConfig(id string, players int) *Config {
 // either version (every parameter present, the players parameter
 // included); the v2-only spawn_density parameter tells the versions apart.
 func NewConfig(p env.Params) *Config {
+	c := newConfig(p)
+	return &Config{&c}
+}
+
+// newConfig resolves p into a config value (see NewConfig).
+func newConfig(p env.Params) config {
 	m := missions[1]
 	for _, x := range missions {
 		if x.name == p.Str("mission") {
 			m = x
 		}
 	}
-	c := &config{players: p.Int(env.PlayersParam), mission: m.name, districtsToLose: m.districtsToLose,
+	c := config{players: p.Int(env.PlayersParam), mission: m.name, districtsToLose: m.districtsToLose,
 		backup: m.backupShips, deckSize: m.spawnDeck, invaderCap: p.Int("invader_spaces"),
 		winOnClear: p.Str("win_on") == "clear", shaping: p.Float("shaping"), density: 1}
 	if v := p.Int("districts_to_lose"); v > 0 {
@@ -203,7 +209,7 @@ func NewConfig(p env.Params) *Config {
 			c.bonusRule = bonusTwoEach
 		}
 	}
-	return &Config{c}
+	return c
 }
 
 // Spec returns the environment description (4 players; env.New gives an
