@@ -107,9 +107,9 @@ notebook: build venv
 BENCH_EPISODES  ?= 10000
 SEARCH_EPISODES ?= 200
 FIGHTERS_EPISODES ?= 10000
-# Galaxy Fighters v2: heuristic against mcts (32 simulations, heuristic rollouts)
-# per mission, about 10 s of CPU a game at Ace.
-FIGHTERS_SEARCH_EPISODES ?= 100
+# Galaxy Fighters v2: heuristic against mcts (16 simulations, heuristic rollouts)
+# per mission, about 3 s of CPU a game (docs/benchmarks.md's Ace table used 200).
+FIGHTERS_SEARCH_EPISODES ?= 60
 
 .PHONY: benchmarks
 benchmarks: build
@@ -124,7 +124,7 @@ benchmarks: build
 	done
 	for m in rookie expert ace; do \
 	  $(BIN) eval --env galaxy-fighters-v2 --env-param mission=$$m --agents heuristic,mcts \
-	    --agent-opt mcts.rollout=heuristic --agent-opt mcts.mission=$$m --agent-opt mcts.sims=32 \
+	    --agent-opt mcts.rollout=heuristic --agent-opt mcts.mission=$$m --agent-opt mcts.sims=16 \
 	    --episodes $(FIGHTERS_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
 	    --doc-section leaderboard-fighters-search-$$m || exit 1; \
 	done
