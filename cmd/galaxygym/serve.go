@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,6 +22,7 @@ func init() {
 		cfg             server.Config
 		shutdownTimeout time.Duration
 		verbose         bool
+		stdinLifetime   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -46,6 +48,18 @@ func init() {
 				return err
 			}
 			ctx := cmd.Context()
+			if stdinLifetime {
+				// The Python client's private server: it lives as long as
+				// the pipe its parent holds on stdin, so that it stops when
+				// that process exits however it exits (even SIGKILL).
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				go func() {
+					_, _ = io.Copy(io.Discard, cmd.InOrStdin())
+					cancel()
+				}()
+			}
 			errc := make(chan error, 1)
 			go func() {
 				errc <- srv.ListenAndServe(addr, func(a net.Addr) {
@@ -75,13 +89,21 @@ func init() {
 	f.IntVar(&cfg.MaxEnvs, "max-envs", server.DefaultMaxEnvs, "most environments per session")
 	f.IntVar(&cfg.MaxSessions, "max-sessions", server.DefaultMaxSessions, "most concurrent sessions")
 	f.Int64Var(&cfg.ReadLimit, "read-limit", server.DefaultReadLimit, "largest client message in bytes (larger: close 1009)")
-	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "close a session idle this long (close 1008)")
+	f.StringSliceVar(&cfg.AllowedHosts, "allow-host", nil, "without a token, a Host name accepted besides localhost, 127.0.0.1 and ::1 (repeatable; * allows any)")
+	f.BoolVar(&cfg.AllowRemoteWithoutToken, "allow-remote-without-token", false, "listen on a non-loopback --addr without a token (anyone who reaches the port gets sessions)")
+	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "close a session that did no work (make, reset, step, render, info, get_state, observe) this long (close 1008)")
+	f.DurationVar(&cfg.MakeTimeout, "make-timeout", server.DefaultMakeTimeout, "close a session that has not made its environments this long after connecting (close 1008)")
+	f.IntVar(&cfg.MaxSessionsPerAddr, "max-sessions-per-addr", server.DefaultMaxSessionsAddr, "most concurrent sessions from one client IP (loopback exempt unless --limit-loopback)")
+	f.BoolVar(&cfg.LimitLoopback, "limit-loopback", false, "apply --max-sessions-per-addr to loopback clients too")
+	f.IntVar(&cfg.MaxReplyBytes, "max-reply-bytes", server.DefaultMaxReplyBytes, "largest JSON reply (render, info, get_state, observe); larger: limit_exceeded")
+	f.Int64Var(&cfg.MaxSessionBytes, "max-session-bytes", server.DefaultMaxSessionBytes, "memory bound of one session (a make over it: limit_exceeded)")
 	f.DurationVar(&cfg.PingInterval, "ping-interval", server.DefaultPingInterval, "ping every session this often")
 	f.DurationVar(&cfg.PongTimeout, "pong-timeout", server.DefaultPongTimeout, "drop a session silent this long (no message, no pong)")
 	f.DurationVar(&cfg.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "deadline of every write to a client")
 	f.IntVar(&cfg.Workers, "workers", 0, "goroutines a large batch step is spread over (0: GOMAXPROCS)")
 	f.BoolVar(&cfg.Echo, "echo", false, "serve the /echo transport benchmark endpoint")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
+	f.BoolVar(&stdinLifetime, "stdin-lifetime", false, "shut down when stdin reaches end of file (the parent process closed it or exited)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log session events")
 	rootCmd.AddCommand(cmd)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/agents"
+	_ "github.com/galaxygym/galaxygym/agents/all"
 	"github.com/galaxygym/galaxygym/env/galaxyfighters"
 	"github.com/galaxygym/galaxygym/evaluate"
 )

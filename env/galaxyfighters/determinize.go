@@ -8,14 +8,14 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// ObservationError reports an observation that is not one of a valid
+// DeterminizeError reports an observation that is not one of a valid
 // position of the environment's parameters (Game.Determinize).
-type ObservationError struct{ Reason string }
+type DeterminizeError struct{ Reason string }
 
-func (e *ObservationError) Error() string { return "galaxyfighters: observation: " + e.Reason }
+func (e *DeterminizeError) Error() string { return "galaxyfighters: determinize: " + e.Reason }
 
 func obsErr(format string, a ...any) error {
-	return &ObservationError{fmt.Sprintf(format, a...)}
+	return &DeterminizeError{fmt.Sprintf(format, a...)}
 }
 
 // Determinize implements env.Determinizer: it returns a complete state
@@ -41,7 +41,7 @@ func obsErr(format string, a ...any) error {
 // statistics of Info start at zero, and the last spawn card is unknown.
 // Observe(player) of the result writes obs again, and its legal mask is
 // that of the true position. reuse, a state an earlier call returned, is
-// overwritten and returned. Errors are *ObservationError.
+// overwritten and returned. Errors are *DeterminizeError.
 func (g Game) Determinize(params env.Params, player int, obs []uint8, seed uint64, reuse env.State) (env.State, error) {
 	cfg := newConfig(params)
 	if player < 0 || player >= cfg.players {

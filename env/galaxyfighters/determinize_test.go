@@ -136,7 +136,7 @@ func TestDeterminizeErrors(t *testing.T) {
 	obs := make([]uint8, ObsSize)
 	e.Observe(0, obs)
 	v1params, _ := specV1.Resolve(nil) // 10 invader spaces: not v2's observation
-	var oe *ObservationError
+	var oe *DeterminizeError
 	if _, err := (Game{}).Determinize(v1params, 0, obs, 1, nil); !errors.As(err, &oe) {
 		t.Errorf("another parameter set's observation: %v", err)
 	}

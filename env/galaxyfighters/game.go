@@ -1,7 +1,6 @@
 package galaxyfighters
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -226,24 +225,15 @@ func (Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(NewConfig(p).c, seed)
 }
 
-type stateJSON struct {
-	Position string `json:"position"`
-}
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, hidden information and
+// the chance generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
 
-// MarshalJSON serializes the state as {"position": notation}.
-func (s *State) MarshalJSON() ([]byte, error) { return json.Marshal(stateJSON{s.Position()}) }
-
-// LoadState reads a state written by MarshalJSON.
+// LoadState reads a state written by MarshalJSON; errors are
+// *env.StateError (env.UnmarshalPosition).
 func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
-	var j stateJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return nil, &env.StateError{Env: g.Spec().ID, Reason: "malformed state", Err: err}
-	}
-	s, err := ParsePosition(j.Position, NewConfig(p))
-	if err != nil {
-		return nil, &env.StateError{Env: g.Spec().ID, Reason: "invalid position", Err: err}
-	}
-	return s, nil
+	return env.UnmarshalPosition(g.Spec().ID, data, func(text string) (*State, error) { return ParsePosition(text, NewConfig(p)) })
 }
 
 // Info fills the episode statistics.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/agents"
+	_ "github.com/galaxygym/galaxygym/agents/all"
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/env/galaxyfighters"
 )

@@ -1,4 +1,4 @@
-"""The wire protocol (docs/protocol.md, version 1) over one websocket.
+"""The wire protocol (docs/protocol.md, version 2) over one websocket.
 
 :class:`Session` is the low-level client the Gymnasium classes are built
 on: one connection, one batch of environments. Step and reset replies are
@@ -9,8 +9,10 @@ read into a new buffer), so they need no copy.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import zlib
 import socket
 import threading
 import weakref
@@ -18,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 import websocket
 
+from . import _server
 from .errors import (
     AuthenticationError,
     ConnectionClosedError,
@@ -33,14 +37,16 @@ __all__ = ["PROTOCOL_VERSION", "DEFAULT_URL", "OUTCOMES", "Layout", "Reply", "Se
            "episode_seed"]
 
 #: The protocol version this client speaks.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 #: Where ``galaxygym serve`` listens by default.
 DEFAULT_URL = "ws://127.0.0.1:8765"
 
-#: Outcome strings by outcome code (u8): 0 ongoing, 1 win, 2 loss, 3 draw,
-#: 4 truncated; any other code reads "other".
-OUTCOMES = np.array(["", "win", "loss", "draw", "truncated"] + ["other"] * 251, dtype=object)
+#: Outcome names by outcome code (u8), as every spec's ``outcome_names``
+#: lists them: 0 ongoing, 1 win, 2 loss, 3 draw, 4 truncated; any other code
+#: reads "other". Infos carry the codes (numbers, so that vector infos stay
+#: numeric); ``OUTCOMES[code]`` names them.
+OUTCOMES = np.array(["ongoing", "win", "loss", "draw", "truncated"] + ["other"] * 251, dtype=object)
 
 HEADER_SIZE = 24
 STEP_HEADER_SIZE = 8
@@ -98,8 +104,16 @@ class Layout:
         return self.score + 4 * self.n
 
     @property
-    def terminated(self) -> int:
+    def scores(self) -> int:
         return self.steps + 4 * self.n
+
+    @property
+    def ranks(self) -> int:
+        return self.scores + 4 * self.n * self.num_players
+
+    @property
+    def terminated(self) -> int:
+        return self.ranks + 4 * self.n * self.num_players
 
     @property
     def truncated(self) -> int:
@@ -110,8 +124,12 @@ class Layout:
         return self.truncated + self.n
 
     @property
-    def obs(self) -> int:
+    def outcomes(self) -> int:
         return self.outcome + self.n
+
+    @property
+    def obs(self) -> int:
+        return self.outcomes + self.n * self.num_players
 
     @property
     def mask(self) -> int:
@@ -123,7 +141,7 @@ class Layout:
 
     def size(self, k: int = 0) -> int:
         """Size in bytes of a reply with k final entries."""
-        return self.final_index + k * (13 + self.obs_size)
+        return self.final_index + k * (13 + 9 * self.num_players + self.obs_size)
 
 
 class Reply:
@@ -138,17 +156,44 @@ class Reply:
         steps: int32 (N,), steps taken in the current episode.
         terminated, truncated: bool (N,).
         outcome: uint8 (N,) outcome codes (see OUTCOMES).
+        scores: float32 (N, P), every player's score once the episode is
+            over (0 while it runs); ranks: int32 (N, P), every player's rank
+            (1 = best, ties share; 0 while it runs); outcomes: uint8 (N, P),
+            every player's outcome code (win, loss or draw; 0 while it runs).
         obs: uint8 (N, *obs_shape), the observation of the player to act
             (of the last player to act once the episode is over).
         mask: uint8 (N, A) legal-action masks (all zero once terminal).
         final_index: int32 (K,), envs whose episode ended in this step
             (same_step mode only); final_score, final_steps, final_outcome
-            (K,) and final_obs (K, *obs_shape) describe those episodes' ends.
+            (K,), final_scores, final_ranks, final_outcomes (K, P) and
+            final_obs (K, *obs_shape) describe those episodes' ends.
     """
 
-    __slots__ = ("kind", "rewards", "current_player", "score", "steps", "terminated", "truncated",
-                 "outcome", "obs", "mask", "final_index", "final_score", "final_steps",
-                 "final_outcome", "final_obs")
+    __slots__ = ("kind", "rewards", "current_player", "score", "steps", "scores", "ranks", "terminated",
+                 "truncated", "outcome", "outcomes", "obs", "mask", "final_index", "final_score", "final_steps",
+                 "final_scores", "final_ranks", "final_outcome", "final_outcomes", "final_obs")
+
+    kind: int
+    rewards: NDArray[np.float32]
+    current_player: NDArray[np.int32]
+    score: NDArray[np.float32]
+    steps: NDArray[np.int32]
+    scores: NDArray[np.float32]
+    ranks: NDArray[np.int32]
+    terminated: NDArray[np.bool_]
+    truncated: NDArray[np.bool_]
+    outcome: NDArray[np.uint8]
+    outcomes: NDArray[np.uint8]
+    obs: NDArray[np.uint8]
+    mask: NDArray[np.uint8]
+    final_index: NDArray[np.int32]
+    final_score: NDArray[np.float32]
+    final_steps: NDArray[np.int32]
+    final_scores: NDArray[np.float32]
+    final_ranks: NDArray[np.int32]
+    final_outcome: NDArray[np.uint8]
+    final_outcomes: NDArray[np.uint8]
+    final_obs: NDArray[np.uint8]
 
 
 def _keepalive_loop(ref: "weakref.ref[Session]", stop: threading.Event, interval: float) -> None:
@@ -220,19 +265,30 @@ class Session:
     """One websocket session: handshake, then one batch of environments.
 
     Args:
-        url: the server's websocket URL, e.g. ``ws://127.0.0.1:8765``.
+        url: the server's websocket URL, e.g. ``ws://127.0.0.1:8765``; None
+            (the default): $GALAXYGYM_URL if set, else this process's
+            private local server (started from the packaged binary and
+            stopped when its last session closes; see galaxygym._server).
         token: bearer token (default: the GALAXYGYM_TOKEN environment variable).
         timeout: seconds to wait for any reply before ServerTimeoutError.
         connect_timeout: seconds to wait for the connection and handshake.
     """
 
-    def __init__(self, url: str = DEFAULT_URL, token: str | None = None,
+    def __init__(self, url: str | None = None, token: str | None = None,
                  timeout: float | None = 60.0, connect_timeout: float = 10.0):
+        url, self._local = _server.resolve_url(url)
         self.url = url
         self._closed = False
         self._sends = 0  # messages sent; the keepalive pongs while it stands still
         self._ws: websocket.WebSocket | None = None
         self.layout: Layout | None = None
+        try:
+            self._connect(url, token, timeout, connect_timeout)
+        except BaseException:
+            self._release_local()
+            raise
+
+    def _connect(self, url: str, token: str | None, timeout: float | None, connect_timeout: float) -> None:
         token = token if token is not None else os.environ.get("GALAXYGYM_TOKEN") or None
         header = [f"Authorization: Bearer {token}"] if token else []
         try:
@@ -255,6 +311,7 @@ class Session:
         except (OSError, websocket.WebSocketException) as e:
             raise ConnectionClosedError(f"cannot connect to {url}: {e}") from None
         self._pushback: tuple[bool, int, bytearray] | None = None
+        assert self._ws.sock is not None
         self._reader = FrameReader(self._ws.sock)
         self._read_frame = self._reader.read_frame
         try:
@@ -317,7 +374,7 @@ class Session:
             pass
         return None
 
-    def _close_error(self, data: bytes) -> ConnectionClosedError:
+    def _close_error(self, data: bytes | bytearray) -> ConnectionClosedError:
         code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
         reason = data[2:].decode("utf-8", "replace")
         name = _CLOSE_NAMES.get(code or 0, "")
@@ -370,6 +427,11 @@ class Session:
                 raise closing from None
             raise ConnectionClosedError(f"connection to {self.url} lost: {e or type(e).__name__}") from None
 
+    def _release_local(self) -> None:
+        if getattr(self, "_local", False):
+            self._local = False
+            _server.release(self.url)
+
     def _abort(self) -> None:
         self._closed = True
         stop = getattr(self, "_stop", None)
@@ -377,11 +439,11 @@ class Session:
             stop.set()
         if self._ws is not None:
             try:
-                self._ws.shutdown()
+                self._ws.shutdown()  # type: ignore[no-untyped-call]
             except Exception:
                 pass
 
-    def _text(self, data: bytes) -> dict[str, Any]:
+    def _text(self, data: bytes | bytearray) -> dict[str, Any]:
         try:
             msg = json.loads(data)
         except ValueError:
@@ -424,7 +486,7 @@ class Session:
         self._pushback = (fin, op, data)
         return self._binary_reply("step")
 
-    def _binary_reply(self, what: str) -> bytes:
+    def _binary_reply(self, what: str) -> bytearray:
         opcode, data = self._recv()
         if opcode == websocket.ABNF.OPCODE_TEXT:
             msg = self._text(data)  # raises on an error reply
@@ -435,7 +497,7 @@ class Session:
 
     def list_envs(self) -> list[dict[str, Any]]:
         """The registered environments' specs."""
-        return self.request({"type": "list"}, expect="envs")["specs"]
+        return list(self.request({"type": "list"}, expect="envs")["specs"])
 
     def make(self, env_id: str, num_envs: int = 1, params: dict[str, Any] | None = None,
              autoreset_mode: str = "next_step") -> dict[str, Any]:
@@ -452,14 +514,17 @@ class Session:
         lay = Layout(self.num_envs, int(np.prod(self.obs_shape)), len(spec["action_names"]),
                      int(spec["num_players"]))
         got = made.get("layout", {})
-        if got.get("obs") != lay.obs or got.get("final_index") != lay.final_index:
+        if (got.get("obs") != lay.obs or got.get("final_index") != lay.final_index
+                or got.get("scores") != lay.scores or got.get("outcomes") != lay.outcomes):
             raise ProtocolError(f"server layout {got} differs from this client's {lay}")
         self.layout = lay
         self._offsets = (lay.rewards, lay.current_player, lay.score, lay.steps, lay.terminated,
                          lay.truncated, lay.outcome, lay.obs, lay.mask, lay.final_index)
+        p = lay.num_players
         self._obs_batch_shape = (lay.n,) + self.obs_shape
         self._no_finals = (np.zeros(0, np.int32), np.zeros(0, np.float32), np.zeros(0, np.int32),
-                           np.zeros(0, np.uint8), np.zeros((0,) + self.obs_shape, np.uint8))
+                           np.zeros(0, np.uint8), np.zeros((0,) + self.obs_shape, np.uint8),
+                           np.zeros((0, p), np.float32), np.zeros((0, p), np.int32), np.zeros((0, p), np.uint8))
         for arr in self._no_finals:
             arr.flags.writeable = False
         self._hdr = (_MAGIC + bytes([PROTOCOL_VERSION]) + b"%c" % KIND_STEP
@@ -486,7 +551,7 @@ class Session:
         self._send(json.dumps(msg, separators=(",", ":")), binary=False)
         return self.decode(self._binary_reply("reset"), KIND_RESET_REPLY)
 
-    def step(self, actions: np.ndarray) -> Reply:
+    def step(self, actions: NDArray[Any]) -> Reply:
         """Steps every environment; actions is an int array of shape (N,)."""
         a = np.asarray(actions)
         if a.shape != (self.layout.n,):  # type: ignore[union-attr]
@@ -502,7 +567,7 @@ class Session:
             a = a.astype("<i4")
         return self.decode(self.roundtrip(self._hdr + a.tobytes()), KIND_STEP_REPLY)
 
-    def decode(self, data: bytes, kind: int) -> Reply:
+    def decode(self, data: bytes | bytearray, kind: int) -> Reply:
         """Decodes a step or reset reply frame into numpy views."""
         lay = self.layout
         assert lay is not None
@@ -521,20 +586,27 @@ class Session:
         r.current_player = fb(data, "<i4", n, o_cp)
         r.score = fb(data, "<f4", n, o_score)
         r.steps = fb(data, "<i4", n, o_steps)
-        flags = fb(data, np.uint8, 3 * n, o_term)
+        r.scores = fb(data, "<f4", n * p, o_steps + 4 * n).reshape(n, p)
+        r.ranks = fb(data, "<i4", n * p, o_steps + 4 * n + 4 * n * p).reshape(n, p)
+        flags = fb(data, np.uint8, 3 * n + n * p, o_term)
         r.terminated = flags[:n].view(np.bool_)
         r.truncated = flags[n:2 * n].view(np.bool_)
-        r.outcome = flags[2 * n:]
+        r.outcome = flags[2 * n:3 * n]
+        r.outcomes = flags[3 * n:].reshape(n, p)
         r.obs = fb(data, np.uint8, n * o, o_obs).reshape(self._obs_batch_shape)
         r.mask = fb(data, np.uint8, n * a, o_mask).reshape(n, a)
         if k == 0:
-            r.final_index, r.final_score, r.final_steps, r.final_outcome, r.final_obs = self._no_finals
+            (r.final_index, r.final_score, r.final_steps, r.final_outcome, r.final_obs,
+             r.final_scores, r.final_ranks, r.final_outcomes) = self._no_finals
         else:
             r.final_index = fb(data, "<i4", k, fi)
             r.final_score = fb(data, "<f4", k, fi + 4 * k)
             r.final_steps = fb(data, "<i4", k, fi + 8 * k)
-            r.final_outcome = fb(data, np.uint8, k, fi + 12 * k)
-            r.final_obs = fb(data, np.uint8, k * o, fi + 13 * k).reshape((k,) + self.obs_shape)
+            r.final_scores = fb(data, "<f4", k * p, fi + 12 * k).reshape(k, p)
+            r.final_ranks = fb(data, "<i4", k * p, fi + 12 * k + 4 * k * p).reshape(k, p)
+            r.final_outcome = fb(data, np.uint8, k, fi + 12 * k + 8 * k * p)
+            r.final_outcomes = fb(data, np.uint8, k * p, fi + 13 * k + 8 * k * p).reshape(k, p)
+            r.final_obs = fb(data, np.uint8, k * o, fi + 13 * k + 9 * k * p).reshape((k,) + self.obs_shape)
         return r
 
     def render(self, indices: Sequence[int] | None = None) -> list[str]:
@@ -542,21 +614,36 @@ class Session:
         msg: dict[str, Any] = {"type": "render"}
         if indices is not None:
             msg["indices"] = [int(i) for i in indices]
-        return self.request(msg)["frames"]
+        return list(self.request(msg)["frames"])
+
+    def render_rgb(self, indices: Sequence[int] | None = None) -> list[NDArray[Any]]:
+        """The pictures of the environments (default all): uint8 arrays of
+        shape (height, width, 3), drawn by the server (docs/protocol.md)."""
+        msg: dict[str, Any] = {"type": "render", "mode": "rgb_array"}
+        if indices is not None:
+            msg["indices"] = [int(i) for i in indices]
+        r = self.request(msg)
+        if r.get("encoding") != "zlib-rgb24-base64":
+            raise ProtocolError(f"render: unknown frame encoding {r.get('encoding')!r}")
+        shape = (int(r["height"]), int(r["width"]), 3)
+        return [np.frombuffer(zlib.decompress(base64.b64decode(f)), np.uint8).reshape(shape).copy()
+                for f in r["frames"]]
 
     def info(self, indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
         """Full episode infos (outcome, score, every statistic)."""
         msg: dict[str, Any] = {"type": "info"}
         if indices is not None:
             msg["indices"] = [int(i) for i in indices]
-        return self.request(msg)["infos"]
+        return list(self.request(msg)["infos"])
 
     def get_state(self, index: int = 0) -> dict[str, Any]:
         """Environment index's snapshot, loadable through reset options."""
-        return self.request({"type": "get_state", "index": int(index)}, expect="state")["state"]
+        return dict(self.request({"type": "get_state", "index": int(index)}, expect="state")["state"])
 
     def close(self) -> None:
-        """Closes the session; idempotent, never raises."""
+        """Closes the session (and, for the last session on this process's
+        local server, that server); idempotent, never raises."""
+        self._release_local()
         if self._closed:
             return
         self._closed = True
@@ -574,7 +661,7 @@ class Session:
             pass
         finally:
             try:
-                ws.shutdown()
+                ws.shutdown()  # type: ignore[no-untyped-call]
             except Exception:
                 pass
 
@@ -587,6 +674,7 @@ class Session:
     def __del__(self) -> None:
         try:
             self._abort()
+            self._release_local()
         except Exception:
             pass
 

@@ -90,8 +90,8 @@ def test_full_games_match_the_gymnasium_env(server):
                 o, reward, terminated, truncated, ainfo = aec.last()
                 total += reward
                 if terminated or truncated:
-                    assert ainfo["outcome"] in ("win", "loss", "truncated")
-                    assert ainfo["outcome"] == info["outcome"]
+                    assert galaxygym.OUTCOMES[ainfo["outcome"]] in ("win", "loss", "truncated")
+                    assert ainfo["outcome"] == info["outcome"] and ainfo["rank"] == 1
                     assert total == pytest.approx(info["score"])
                     aec.step(None)
                     continue
@@ -111,7 +111,8 @@ def test_deterministic_by_seed(server):
     np.testing.assert_array_equal(a[2][0]["observation"], b[2][0]["observation"])
 
 
-def test_illegal_action_raises_and_changes_nothing(aec):
+def test_illegal_action_raises_and_changes_nothing(server):
+    aec = galaxygym.aec_env(ENV_ID, url=server.url, illegal_action="raise")
     aec.reset(seed=2)
     obs = aec.observe("player_0")
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -120,6 +121,16 @@ def test_illegal_action_raises_and_changes_nothing(aec):
     after = aec.observe("player_0")
     np.testing.assert_array_equal(after["observation"], obs["observation"])
     assert aec.agent_selection == "player_0" and not aec.terminations["player_0"]
+    aec.close()
+
+
+def test_illegal_action_ends_the_game_by_default(aec):
+    aec.reset(seed=2)
+    bad = int(np.flatnonzero(aec.observe("player_0")["action_mask"] == 0)[0])
+    with pytest.warns(galaxygym.IllegalActionWarning):
+        aec.step(bad)
+    assert aec.terminations["player_0"] and aec.infos["player_0"]["illegal_action"]
+    assert aec.rewards["player_0"] == aec.game_spec["reward_range"][0]
 
 
 def test_dead_agent_must_step_none(aec):
@@ -155,7 +166,10 @@ def test_multiplayer_game_through_aec(server):
             obs, reward, terminated, truncated, info = env.last()
             totals[agent] += reward
             if terminated or truncated:
-                outcome = info["outcome"]
+                outcome = galaxygym.OUTCOMES[info["outcome"]]
+                # Cooperative: every agent shares rank 1 and the team's outcome.
+                assert info["rank"] == 1
+                assert galaxygym.OUTCOMES[info["player_outcome"]] in ("win", "loss", "draw")
                 env.step(None)
                 continue
             acted.add(agent)

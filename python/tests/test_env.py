@@ -91,17 +91,22 @@ def test_masks(url):
             assert mask[a] == 1
             obs, r, term, trunc, info = env.step(a)
             assert isinstance(r, float) and isinstance(term, bool) and isinstance(trunc, bool)
-            assert set(info) >= {"action_mask", "current_player", "score", "outcome", "steps", "rewards"}
+            assert set(info) >= {"action_mask", "current_player", "score", "outcome", "steps", "rewards",
+                                  "scores", "ranks", "outcomes"}
             if term or trunc:
                 assert info["action_mask"].sum() == 0 and info["current_player"] == -1
-                assert info["outcome"] in ("win", "loss", "truncated")
+                assert galaxygym.OUTCOMES[info["outcome"]] in ("win", "loss", "truncated")
+                # One player: its result is the episode's, rank 1.
+                assert info["ranks"].tolist() == [1] and info["scores"][0] == info["score"]
+                assert galaxygym.OUTCOMES[info["outcomes"][0]] in ("win", "loss", "draw")
                 break
+            assert info["ranks"].tolist() == [0] and info["outcomes"].tolist() == [0]
             assert info["current_player"] == 0
         _ = rng
 
 
 def test_illegal_action_error(url):
-    with galaxygym.make(ENV_ID, url=url, render_mode="ansi") as env:
+    with galaxygym.make(ENV_ID, url=url, render_mode="ansi", illegal_action="raise") as env:
         obs, info = env.reset(seed=11)
         board = env.render()
         state = env.get_state()
@@ -121,11 +126,13 @@ def test_illegal_action_error(url):
         assert obs2 in env.observation_space
 
 
-def test_illegal_action_terminate_mode(url):
-    with galaxygym.make(ENV_ID, url=url, illegal_action="terminate") as env:
+def test_illegal_action_terminates_by_default(url):
+    with galaxygym.make(ENV_ID, url=url) as env:
+        assert env.illegal_action == "terminate"
         obs, info = env.reset(seed=11)
         bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
-        obs2, r, term, trunc, info2 = env.step(bad)
+        with pytest.warns(galaxygym.IllegalActionWarning, match="ended a galaxy-express-v1 episode"):
+            obs2, r, term, trunc, info2 = env.step(bad)
         assert np.array_equal(obs, obs2) and term and not trunc and info2["illegal_action"]
         assert r == env.game_spec["reward_range"][0]
         with pytest.raises(galaxygym.EpisodeOverError):
