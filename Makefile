@@ -124,7 +124,7 @@ SEARCH_EPISODES ?= 200
 FIGHTERS_EPISODES ?= 10000
 # Galaxy Fighters v2: heuristic against mcts (16 simulations, heuristic rollouts)
 # per mission, about 3 s of CPU a game (docs/benchmarks.md's Ace table used 200),
-# then 64 simulations at Ace on 100 games (about 15 s of CPU a game).
+# then 64 simulations at Ace on 100 games (roughly 10-15 s of CPU a game).
 FIGHTERS_SEARCH_EPISODES ?= 60
 
 .PHONY: benchmarks
