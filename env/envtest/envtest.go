@@ -212,7 +212,7 @@ func checkSpec(t *testing.T, id string, c config) {
 		t.Errorf("LegalMask with a wrong-sized buffer: err = %v, want *env.ShapeError", err)
 	}
 	var pe *env.PlayerError
-	for _, p := range []int{-1, s.NumPlayers} {
+	for _, p := range []int{-1, e.Spec().NumPlayers} { // the env's count (the players parameter), not the default
 		if err := e.Observe(p, make([]uint8, s.ObsSize())); !errors.As(err, &pe) {
 			t.Errorf("Observe(player %d): err = %v, want *env.PlayerError", p, err)
 		}

@@ -1,0 +1,98 @@
+package express
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// BenchmarkRandomPlayout steps uniformly random 4-player games through the
+// Env wrapper without observing (mask, choice, Step; a Reset when an
+// episode ends). One op is one step; steps/s is reported.
+func BenchmarkRandomPlayout(b *testing.B) {
+	e, err := env.Make(ID, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	seed := uint64(0)
+	e.Reset(seed)
+	var legal [NumActions]int
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if e.Done() {
+			seed++
+			e.Reset(seed)
+		}
+		n := 0
+		for a, m := range e.Mask() {
+			if m != 0 {
+				legal[n] = a
+				n++
+			}
+		}
+		if _, err := e.Step(legal[rng.IntN(n)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkObserve encodes one player's observation of positions from
+// random 4-player games; it must not allocate.
+func BenchmarkObserve(b *testing.B) {
+	states := randomPositions(64, 4)
+	dst := make([]uint8, ObsSize)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := states[i%len(states)]
+		s.Observe(i%4, dst)
+	}
+}
+
+// BenchmarkLegalMask computes the mask of positions from random games.
+func BenchmarkLegalMask(b *testing.B) {
+	states := randomPositions(64, 4)
+	dst := make([]uint8, NumActions)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		states[i%len(states)].LegalMask(dst)
+	}
+}
+
+// randomPositions returns n positions of seeded random games of players.
+func randomPositions(n, players int) []*State {
+	rng := rand.New(rand.NewPCG(5, 6))
+	mask := make([]uint8, NumActions)
+	r := make([]float64, players)
+	var out []*State
+	for seed := uint64(0); len(out) < n; seed++ {
+		s := newState(DefaultConfig(players).c, seed)
+		for steps := 0; !s.Terminal() && len(out) < n && steps < 2000; steps++ {
+			if rng.IntN(10) == 0 {
+				out = append(out, s.Clone().(*State))
+			}
+			s.Apply(pickRandom(s, mask, rng), r)
+		}
+	}
+	return out
+}
+
+// pickRandom returns a uniformly random legal action of s.
+func pickRandom(s *State, mask []uint8, rng *rand.Rand) int {
+	n := s.LegalMask(mask)
+	i := rng.IntN(n)
+	for a, m := range mask {
+		if m != 0 {
+			if i == 0 {
+				return a
+			}
+			i--
+		}
+	}
+	panic("no legal action")
+}
