@@ -17,7 +17,8 @@ import (
 //	express hand=0 turns=5 hturns=5 cur=1 dir=cw phase=meld tt=0 resh=0 swapped=0 trans=0 pendt=- wentout=0 truncated=0
 //	pending kind=-                            (or kind=BR by=0 on=2 train=1 own=-)
 //	deck cards=BX,AU,...                      (bottom first: the next card drawn is the last; "..." first
-//	                                           puts every card not listed elsewhere at the bottom, in kind order)
+//	                                           puts every card not listed elsewhere at the bottom, in kind
+//	                                           order; the discard pile may have it instead)
 //	discard cards=...                         (oldest first: the top discard is the last)
 //	slot top=TT cards=BR,TT                   (the disaster slot; top - for none)
 //	aside cards=                              (set-aside stuck hands)
@@ -230,8 +231,8 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 	}
 	var counts [NumKinds]int
 	add := func(k uint8, m int) { counts[k] += m }
-	deckRest := false
-	var deckCards []uint8
+	restIn := ""
+	var deckCards, discCards []uint8
 	haveRNG := false
 	seen := map[string]bool{}
 	for ln, line := range strings.Split(text, "\n") {
@@ -327,17 +328,23 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 			if err != nil {
 				return nil, bad("%v", err)
 			}
-			if rest && head != "deck" {
-				return nil, bad("\"...\" only in the deck")
+			if rest && head != "deck" && head != "discard" {
+				return nil, bad("\"...\" only in the deck or the discard pile")
+			}
+			if rest && restIn != "" {
+				return nil, bad("\"...\" twice")
+			}
+			if rest {
+				restIn = head
 			}
 			for _, k := range cards {
 				add(k, 1)
 			}
 			switch head {
 			case "deck":
-				deckCards, deckRest = cards, rest
+				deckCards = cards
 			case "discard":
-				s.discN = copy(s.disc[:], cards)
+				discCards = cards
 			case "aside":
 				for _, k := range cards {
 					s.aside[k]++
@@ -460,22 +467,24 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 	if !haveRNG {
 		s.rng = *newRNG(0)
 	}
-	// the deck: "..." puts the cards not listed elsewhere at the bottom
-	if deckRest {
+	// "..." puts the cards not listed elsewhere at the bottom of the deck
+	// or of the discard pile, in kind order
+	var rest []uint8
+	if restIn != "" {
 		for k := 0; k < NumKinds; k++ {
 			for c := counts[k]; c < deckCount(k, s.n); c++ {
-				s.deck[s.deckN] = uint8(k)
-				s.deckN++
+				rest = append(rest, uint8(k))
 			}
-		}
-		for k := range counts {
-			counts[k] = deckCount(k, s.n)
+			counts[k] = max(counts[k], deckCount(k, s.n))
 		}
 	}
-	for _, k := range deckCards {
-		s.deck[s.deckN] = k
-		s.deckN++
+	if restIn == "deck" {
+		deckCards = append(rest, deckCards...)
+	} else {
+		discCards = append(rest, discCards...)
 	}
+	s.deckN = copy(s.deck[:], deckCards)
+	s.discN = copy(s.disc[:], discCards)
 	for k := range counts {
 		if counts[k] != deckCount(k, s.n) {
 			return nil, &PositionError{0, fmt.Sprintf("%d cards of %s, the deck has %d", counts[k], Kinds[k].Code, deckCount(k, s.n))}
