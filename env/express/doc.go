@@ -10,8 +10,8 @@
 //
 // A deck of 93 cards (24 kinds, [Kinds]): five freight types, passenger
 // cars and Diesels, Wilds, Cabooses, five Disasters, their five Way Cars,
-// Turntables. Each hand, every player is dealt 12 cards. A turn: draw two
-// cards or take the top discard; meld (start trains behind face-down
+// Turntables. Each hand, every player is dealt 12 cards (8 with 5-6
+// players). A turn: draw two cards or take the top discard; meld (start trains behind face-down
 // locomotives, add cars, swap a locomotive, play Way Cars); end the turn by
 // discarding, by playing a Disaster on a player's train (or player), or a
 // Turntable (another turn, direction reversed), with at most five cards
@@ -79,7 +79,7 @@
 //	                 truncation; stats hands, turns, went_out
 //	parameters       players          int     4       2-6
 //	                 target           int     120     1-10000 (100: Mayfair)
-//	                 opening_hand     int     12      5-12 (8 in one source)
+//	                 opening_hand     int     0       0-12; 0: 12 with 2-4 players, 8 with 5-6
 //	                 max_hands        int     12      1-100
 //	                 reshuffles       int     1       0-10
 //	                 freight_scoring  string  plain   plain, progressive

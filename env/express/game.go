@@ -100,8 +100,8 @@ func buildSpec() *env.Spec {
 		Params: []env.ParamSpec{
 			{Name: "target", Kind: env.Int, Default: DefaultTarget, Min: 1, Max: 10000,
 				Doc: "the game ends after the hand in which a player's total reaches this score (120 tournament, 100 Mayfair)"},
-			{Name: "opening_hand", Kind: env.Int, Default: 12, Min: 5, Max: 12,
-				Doc: "cards dealt to each player at the start of a hand (sources say 12 and 8)"},
+			{Name: "opening_hand", Kind: env.Int, Default: 0, Min: 0, Max: 12,
+				Doc: "cards dealt to each player at the start of a hand; 0: 12 with 2-4 players, 8 with 5-6 (the sources say 12 and 8)"},
 			{Name: "max_hands", Kind: env.Int, Default: DefaultMaxHands, Min: 1, Max: 100,
 				Doc: "the game ends after this many hands (the tournament's time slot)"},
 			{Name: "reshuffles", Kind: env.Int, Default: 1, Min: 0, Max: maxReshuffles,
@@ -139,13 +139,27 @@ func NewConfig(p env.Params) *Config {
 	return &Config{&config{
 		players:     p.Int(env.PlayersParam),
 		target:      p.Int("target"),
-		openingHand: p.Int("opening_hand"),
+		openingHand: OpeningHand(p.Int(env.PlayersParam), p.Int("opening_hand")),
 		maxHands:    p.Int("max_hands"),
 		reshuffles:  p.Int("reshuffles"),
 		progressive: p.Str("freight_scoring") == "progressive",
 		handOnly:    p.Bool("hand_only"),
 		zeroSum:     p.Bool("zero_sum"),
 	}}
+}
+
+// OpeningHand returns the cards dealt to each player: param when it is not
+// 0, else 12 with 2-4 players and 8 with 5-6 (A8: with 12 cards each, six
+// players leave a draw pile of 21 and nine hands in ten end with the pile
+// exhausted instead of a player going out).
+func OpeningHand(players, param int) int {
+	switch {
+	case param > 0:
+		return param
+	case players >= 5:
+		return 8
+	}
+	return 12
 }
 
 // DefaultConfig returns the default parameters for players (2-6).
