@@ -12,7 +12,8 @@ import (
 // playGames plays games of players with the agents made by seats (seat i
 // gets seats[(i+rot)%len] in game rot), and returns per seat kind the wins
 // (a shared first place counts half) and the games.
-func playGames(t testing.TB, players, games int, seats []string) map[string][2]float64 {
+// mctsOpts are the options of an "mcts" seat.
+func playGames(t testing.TB, players, games int, seats []string, mctsOpts agents.Options) map[string][2]float64 {
 	t.Helper()
 	e, err := env.Make(ex.ID, map[string]any{"players": players})
 	if err != nil {
@@ -29,6 +30,8 @@ func playGames(t testing.TB, players, games int, seats []string) map[string][2]f
 			var a agents.Agent
 			if names[i] == Name {
 				a, err = New(spec, nil)
+			} else if names[i] == "mcts" {
+				a, err = agents.New(names[i], spec, mctsOpts)
 			} else {
 				a, err = agents.New(names[i], spec, nil)
 			}
@@ -75,7 +78,7 @@ func TestHeuristicBeatsRandom(t *testing.T) {
 		{4, []string{Name, "random", "random", "random"}, 0.8},
 		{2, []string{Name, "random"}, 0.85},
 	} {
-		res := playGames(t, c.players, 100, c.seats)
+		res := playGames(t, c.players, 100, c.seats, nil)
 		r := res[Name]
 		rate := r[0] / r[1]
 		t.Logf("%d players: heuristic wins %.0f of %.0f seat-games (%.2f)", c.players, r[0], r[1], rate)

@@ -1,6 +1,7 @@
 package express
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
@@ -8,8 +9,9 @@ import (
 )
 
 // BenchmarkRandomPlayout steps uniformly random 4-player games through the
-// Env wrapper without observing (mask, choice, Step; a Reset when an
-// episode ends). One op is one step; steps/s is reported.
+// Env wrapper without observing (mask, the legal actions' indices, a
+// uniform choice, Step; a Reset when an episode ends). One op is one step;
+// steps/s is reported.
 func BenchmarkRandomPlayout(b *testing.B) {
 	e, err := env.Make(ID, nil)
 	if err != nil {
@@ -26,18 +28,37 @@ func BenchmarkRandomPlayout(b *testing.B) {
 			seed++
 			e.Reset(seed)
 		}
-		n := 0
-		for a, m := range e.Mask() {
-			if m != 0 {
-				legal[n] = a
-				n++
-			}
-		}
+		n := legalActions(e.Mask(), legal[:])
 		if _, err := e.Step(legal[rng.IntN(n)]); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// legalActions writes the indices of the ones of mask into dst and returns
+// their number, skipping zero bytes eight at a time (the mask of Express is
+// 648 bytes with a few dozen ones; numpy's flatnonzero does the same).
+func legalActions(mask []uint8, dst []int) int {
+	n, a := 0, 0
+	for ; a+8 <= len(mask); a += 8 {
+		if binary.LittleEndian.Uint64(mask[a:]) == 0 {
+			continue
+		}
+		for i := a; i < a+8; i++ {
+			if mask[i] != 0 {
+				dst[n] = i
+				n++
+			}
+		}
+	}
+	for ; a < len(mask); a++ {
+		if mask[a] != 0 {
+			dst[n] = a
+			n++
+		}
+	}
+	return n
 }
 
 // BenchmarkObserve encodes one player's observation of positions from
