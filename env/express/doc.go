@@ -68,7 +68,9 @@
 //	rewards          each player's score change when a hand is scored
 //	                 (the return is the final total); zero_sum=true pays the
 //	                 change minus the mean of the others'. RewardRange
-//	                 [-4000, 4000] is a loose bound.
+//	                 [-1600, 1600] covers every parameter setting (a hand
+//	                 scores -70 to 506 under the defaults); ReturnRange
+//	                 [-840, 625] under the defaults (see game.go)
 //	terminated       after the hand in which a total reaches target, after
 //	                 max_hands hands, or after one hand with hand_only
 //	truncated        after max_turns turns; the hand in progress is scored

@@ -96,7 +96,7 @@ func buildSpec() *env.Spec {
 		ObsHigh:         obsHigh(),
 		MaxEpisodeSteps: MaxEpisodeSteps,
 		RewardRange:     [2]float64{-maxHandSwing, maxHandSwing},
-		ReturnRange:     [2]float64{-maxHandSwing * DefaultMaxHands, maxHandSwing * DefaultMaxHands},
+		ReturnRange:     [2]float64{-maxHandPenalty * DefaultMaxHands, DefaultTarget - 1 + maxHandPlain},
 		Params: []env.ParamSpec{
 			{Name: "target", Kind: env.Int, Default: DefaultTarget, Min: 1, Max: 10000,
 				Doc: "the game ends after the hand in which a player's total reaches this score (120 tournament, 100 Mayfair)"},
@@ -121,10 +121,20 @@ func buildSpec() *env.Spec {
 	}
 }
 
-// maxHandSwing bounds one hand's score change to a player in absolute
-// value, zero-sum payments and the progressive scoring included (every
-// card of the deck in one player's trains scores less than this).
-const maxHandSwing = 4000
+// Bounds of one hand's score change to a player. A hand ends with at most
+// 14 cards in a hand (an opening hand and a draw, or a stuck redraw), each
+// costing at most 5: maxHandPenalty. With plain scoring a hand scores at
+// most every freight car at its value (140), every passenger car, Wild and
+// Caboose in one passenger section with all four doublings (21 x 16), the
+// ten Way Cars (20) and the bonus (10): maxHandPlain. maxHandSwing also
+// covers the progressive reading (each freight type with the five Wilds
+// and Cabooses, 16 cars at most: 1,146, plus the rest) and zero-sum
+// payments (one's change minus the mean of the others').
+const (
+	maxHandPenalty = 14 * 5
+	maxHandPlain   = 140 + 21*16 + 20 + 10
+	maxHandSwing   = 1600
+)
 
 // Spec returns the environment description (4 players; env.New gives an
 // Env the spec of its `players` parameter).
