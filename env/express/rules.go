@@ -187,23 +187,7 @@ func (s *State) meldMask(dst []uint8) int {
 		if tr.n == 0 {
 			return firstCarMask(h, t, dst)
 		}
-		ty := int(tr.cars[0]) - carWildAs
-		n := 0
-		for k := 0; k <= Diesel; k++ {
-			if h[k] > 0 && typeOf(k) == ty {
-				dst[ActAdd+t*addKinds+k] = 1
-				n++
-			}
-		}
-		if h[Caboose] > 0 {
-			dst[ActAdd+t*addKinds+11] = 1
-			n++
-		}
-		if h[Wild] > 0 {
-			dst[ActWild+t*wildRoles+ty] = 1
-			n++
-		}
-		return n
+		return extendMask(h, tr, t, dst) // a Wild first: its second car
 	}
 	reduce, n := 0, 0
 	free := false
