@@ -163,7 +163,7 @@ func (h *Heuristic) typeCount(t int) int {
 // hasTrainFor reports whether an open train (not closed) of type t exists.
 func (h *Heuristic) hasTrainFor(t int) bool {
 	for _, tr := range h.trains {
-		if tr.exists && tr.n > 0 && !tr.closed && (tr.sec == t || tr.open) {
+		if tr.exists && tr.n > 0 && !tr.closed && (tr.sec == t || (tr.open && !tr.wildThis)) {
 			return true
 		}
 	}
