@@ -2,7 +2,6 @@ package express
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -24,12 +23,16 @@ func (e *DeterminizeError) Error() string { return "express: determinize: " + e.
 // result writes obs again and its legal mask is the true position's. The
 // generator is seeded from seed.
 func (Game) Determinize(params env.Params, player int, obs []uint8, seed uint64, reuse env.State) (env.State, error) {
-	cfg := NewConfig(params).c
+	c := configOf(params)
 	var s *State
 	if r, ok := reuse.(*State); ok && r != nil {
 		s = r
 	} else {
 		s = &State{}
+	}
+	cfg := s.cfg
+	if cfg == nil || *cfg != c {
+		cfg = &c
 	}
 	if err := s.determinize(cfg, player, obs, seed); err != nil {
 		return nil, err
@@ -50,7 +53,7 @@ func (s *State) determinize(cfg *config, player int, obs []uint8, seed uint64) e
 		return bad("phase %d, actor %d", obs[OffPhase], obs[OffActor])
 	}
 	*s = State{cfg: cfg, n: n}
-	s.rng = *rand.NewPCG(seed, rngStream)
+	s.rng.Seed(seed, rngStream)
 	abs := func(r uint8) int { return (player + int(r)) % n }
 	s.phase = int8(obs[OffPhase])
 	s.dir = 1

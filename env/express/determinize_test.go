@@ -109,6 +109,30 @@ func TestDeterminizeUnbiased(t *testing.T) {
 	}
 }
 
+// TestDeterminizeReuseAllocs: sampling into a reused state allocates
+// nothing, so a search samples without garbage.
+func TestDeterminizeReuseAllocs(t *testing.T) {
+	g := Game{}
+	params, _ := g.Spec().Resolve(nil)
+	s := newState(DefaultConfig(4).c, 5)
+	obs := make([]uint8, ObsSize)
+	s.Observe(1, obs)
+	reuse, err := g.Determinize(params, 1, obs, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := uint64(0)
+	allocs := testing.AllocsPerRun(50, func() {
+		seed++
+		if _, err := g.Determinize(params, 1, obs, seed, reuse); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per sample with reuse", allocs)
+	}
+}
+
 // TestDeterminizeErrors: observations of no valid position are refused.
 func TestDeterminizeErrors(t *testing.T) {
 	g := Game{}

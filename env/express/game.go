@@ -146,7 +146,13 @@ type Config struct{ c *config }
 // NewConfig resolves the game parameters; p must be resolved by
 // Spec().Resolve (every parameter present).
 func NewConfig(p env.Params) *Config {
-	return &Config{&config{
+	c := configOf(p)
+	return &Config{&c}
+}
+
+// configOf resolves the parameters into a config value.
+func configOf(p env.Params) config {
+	return config{
 		players:     p.Int(env.PlayersParam),
 		target:      p.Int("target"),
 		openingHand: OpeningHand(p.Int(env.PlayersParam), p.Int("opening_hand")),
@@ -155,7 +161,7 @@ func NewConfig(p env.Params) *Config {
 		progressive: p.Str("freight_scoring") == "progressive",
 		handOnly:    p.Bool("hand_only"),
 		zeroSum:     p.Bool("zero_sum"),
-	}}
+	}
 }
 
 // OpeningHand returns the cards dealt to each player: param when it is not
