@@ -32,7 +32,8 @@ func (Game) Determinize(params env.Params, player int, obs []uint8, seed uint64,
 	}
 	cfg := s.cfg
 	if cfg == nil || *cfg != c {
-		cfg = &c
+		nc := c // allocated only when the parameters change
+		cfg = &nc
 	}
 	if err := s.determinize(cfg, player, obs, seed); err != nil {
 		return nil, err
