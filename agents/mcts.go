@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"hash/maphash"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,14 +13,15 @@ import (
 	"time"
 
 	"github.com/galaxygym/galaxygym/env"
-	ge "github.com/galaxygym/galaxygym/env/galaxyexpress"
 )
 
 func init() {
-	Register("mcts", "information-set search on hidden states sampled from the observation (games "+
-		"implementing env.Determinizer: "+ge.ID+"): sequential halving over common determinizations, "+
-		"or an IS-MCTS tree; heuristic rollouts and prior there, random elsewhere; options sims, ms, "+
-		"search, rollout and the environment's parameters",
+	RegisterGeneric("mcts", "information-set search on hidden states sampled from the observation (games "+
+		"implementing env.Determinizer): sequential halving over common determinizations, or an IS-MCTS "+
+		"tree; rollouts and prior by the game's rollout agent (its \"rollout\", else its \"heuristic\", "+
+		"else random); maximises the acting player's own return; options sims, ms, search, rollout and "+
+		"the environment's parameters",
+		func(spec *env.Spec) bool { return determinizer(spec) != nil },
 		func(spec *env.Spec, opts Options) (Agent, error) { return NewMCTS(spec, opts) })
 }
 
@@ -69,10 +71,14 @@ const (
 // face-down coins and the chance generator of later reshuffles, each
 // uniform, which is their exact posterior). A simulation plays one
 // determinization to the end of the episode (or to max_turns) and scores
-// the player's undiscounted return from the decision on (rewards summed).
-// The rollout agent (the heuristic on Galaxy Express, random elsewhere)
-// plays the simulations past the search and is the prior: its own choice
-// on the real observation.
+// the deciding player's own undiscounted return from the decision on (its
+// own rewards summed, whatever the others get: in a competitive game the
+// search maximises the acting player's return, not the players' total).
+// The rollout agent plays the simulations past the search, every player's
+// moves included, and is the prior: its own choice on the real
+// observation. By default it is the game's own agent registered as
+// [Rollout] for the environment, else its [Heuristic], else random (found
+// through the registry; the game's agents package registers them).
 //
 // search=halving (the default) is determinized rollout search at the root
 // information set, by sequential halving over the legal actions with common
@@ -112,7 +118,12 @@ const (
 // Express (docs/mcts.md): unpaired rollouts and the exploration inside the
 // subtrees drown the small differences between good moves.
 //
-// Other players' moves, in games that have them, are the rollout agent's.
+// Other players' moves, in games that have them, are the rollout agent's;
+// the player to act is the state's, so a player who moves twice in a row
+// or out of turn is followed (in the tree, a node is reached whenever the
+// searching player is to act again). The determinizations are made with
+// the spec's player count (the players parameter) unless an option gives
+// it.
 // A decision with a single legal action is not searched, nor is any when
 // sims=0 (the agent then plays exactly like its rollout agent with the same
 // seed). Everything random (the determinizations, the rollout agent's
@@ -135,8 +146,8 @@ const (
 //	              ismcts's exploration, prior bias, progressive widening and
 //	              depth (defaults DefaultMCTSC, DefaultMCTSBias, DefaultMCTSPW,
 //	              0 = unlimited; pw=0 tries every action)
-//	rollout=A     the rollout and prior agent (default heuristic on
-//	              galaxy-express-v1, random elsewhere)
+//	rollout=A     the rollout and prior agent (default: the game's
+//	              "rollout" agent, else its "heuristic", else random)
 //	rollout.K=V   option K of the rollout agent
 //	K=V           K a parameter of the environment (scan_wrap, max_turns):
 //	              the value the environment was made with, which an agent
@@ -213,42 +224,78 @@ type mctsStep struct {
 // does not implement [env.Determinizer], and an *OptionError for a bad
 // option (an error wrapping the rollout agent's for a bad rollout agent).
 func NewMCTS(spec *env.Spec, opts Options) (*MCTS, error) {
-	id := "<nil>"
-	if spec != nil {
-		id = spec.ID
-	}
-	var det env.Determinizer
-	if spec != nil {
-		if g, err := env.Lookup(spec.ID); err == nil {
-			det, _ = g.(env.Determinizer)
-		}
-	}
+	det := determinizer(spec)
 	if det == nil {
-		var ids []string
-		for _, gid := range env.IDs() {
-			if g, err := env.Lookup(gid); err == nil {
-				if _, ok := g.(env.Determinizer); ok {
-					ids = append(ids, gid)
-				}
-			}
+		id := "<nil>"
+		if spec != nil {
+			id = spec.ID
 		}
-		return nil, &UnsupportedEnvError{Agent: "mcts", Env: id, Supported: ids}
+		return nil, &UnsupportedEnvError{Agent: "mcts", Env: id, Supported: EnvsOf("mcts")}
 	}
-	m := &MCTS{det: det, sims: DefaultMCTSSims, search: SearchHalving,
-		z: DefaultMCTSZ, margin: DefaultMCTSMargin, elim: DefaultMCTSElim, pw: DefaultMCTSPW}
-	c, bias := DefaultMCTSC, DefaultMCTSBias
-	rolloutName := "random"
-	if spec.ID == ge.ID {
-		rolloutName = "heuristic"
+	m := &MCTS{det: det, sims: DefaultMCTSSims, search: SearchHalving, z: DefaultMCTSZ,
+		margin: DefaultMCTSMargin, elim: DefaultMCTSElim, c: DefaultMCTSC, bias: DefaultMCTSBias,
+		pw: DefaultMCTSPW}
+	o, err := m.parseOptions(spec, opts)
+	if err != nil {
+		return nil, err
 	}
+	if err := m.resolveParams(spec, o.envParams); err != nil {
+		return nil, err
+	}
+	if err := m.newRollout(spec, o, opts); err != nil {
+		return nil, err
+	}
+	m.obs = make([]uint8, spec.ObsSize())
+	m.mask = make([]uint8, spec.NumActions())
+	m.rewards = make([]float64, spec.NumPlayers)
+	m.tree = map[mctsKey]int32{}
+	m.hseed = maphash.MakeSeed()
+	return m, nil
+}
+
+// determinizer returns the [env.Determinizer] of spec's registered game,
+// or nil.
+func determinizer(spec *env.Spec) env.Determinizer {
+	if spec == nil {
+		return nil
+	}
+	g, err := env.Lookup(spec.ID)
+	if err != nil {
+		return nil
+	}
+	det, _ := g.(env.Determinizer)
+	return det
+}
+
+// defaultRollout is the rollout agent of spec's environment: the game's
+// own [Rollout] agent, else its [Heuristic], else "random".
+func defaultRollout(spec *env.Spec) string {
+	for _, name := range []string{Rollout, Heuristic} {
+		if Plays(name, spec) {
+			return name
+		}
+	}
+	return "random"
+}
+
+// mctsOptions are the options NewMCTS passes on: to the environment and to
+// the rollout agent.
+type mctsOptions struct {
+	envParams map[string]any // the environment parameters given
+	rollout   string         // the rollout agent
+	rollOpts  Options        // its options (rollout.K=V)
+	simsSet   bool
+}
+
+// parseOptions reads opts into m's settings, in key order (so that the
+// first bad key is the one reported).
+func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
+	o := mctsOptions{envParams: map[string]any{}, rollout: defaultRollout(spec), rollOpts: Options{}}
 	isParam := map[string]bool{}
 	for _, p := range spec.Params {
 		isParam[p.Name] = true
 	}
-	envParams := map[string]any{}
-	rollOpts := Options{}
-	simsSet := false
-	for _, k := range sortedOptionKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		v := opts[k]
 		bad := func(reason string) error { return &OptionError{Agent: "mcts", Key: k, Reason: reason} }
 		num := func() (float64, error) {
@@ -263,10 +310,10 @@ func NewMCTS(spec *env.Spec, opts Options) (*MCTS, error) {
 		case k == "sims" || k == "depth":
 			n, e := strconv.Atoi(v)
 			if e != nil || n < 0 {
-				return nil, bad("want an integer >= 0")
+				return o, bad("want an integer >= 0")
 			}
 			if k == "sims" {
-				m.sims, simsSet = n, true
+				m.sims, o.simsSet = n, true
 			} else {
 				m.maxDepth = n
 			}
@@ -281,43 +328,60 @@ func NewMCTS(spec *env.Spec, opts Options) (*MCTS, error) {
 		case k == "margin":
 			m.margin, err = num()
 		case k == "c":
-			c, err = num()
+			m.c, err = num()
 		case k == "pw":
 			m.pw, err = num()
 		case k == "bias":
-			bias, err = num()
+			m.bias, err = num()
 		case k == "search":
 			if v != SearchHalving && v != SearchISMCTS {
-				return nil, bad("want " + SearchHalving + " or " + SearchISMCTS)
+				return o, bad("want " + SearchHalving + " or " + SearchISMCTS)
 			}
 			m.search = v
 		case k == "rollout":
 			if v == "mcts" {
-				return nil, bad("mcts cannot be its own rollout agent")
+				return o, bad("mcts cannot be its own rollout agent")
 			}
-			rolloutName = v
+			o.rollout = v
 		case strings.HasPrefix(k, "rollout."):
-			rollOpts[strings.TrimPrefix(k, "rollout.")] = v
+			o.rollOpts[strings.TrimPrefix(k, "rollout.")] = v
 		case isParam[k]:
-			envParams[k] = v
+			o.envParams[k] = v
 		default:
-			return nil, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
+			return o, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
 				"rollout.KEY, and the environment's parameters)")
 		}
 		if err != nil {
-			return nil, err
+			return o, err
 		}
 	}
-	if m.budget > 0 && !simsSet {
+	if m.budget > 0 && !o.simsSet {
 		m.sims = math.MaxInt32
 	}
+	return o, nil
+}
+
+// resolveParams sets the environment parameters the determinizations are
+// made with: those given, the player count of spec (public knowledge), and
+// the defaults; and the reward range's scale.
+func (m *MCTS) resolveParams(spec *env.Spec, given map[string]any) error {
+	in := maps.Clone(given)
+	if spec.Param(env.PlayersParam) != nil {
+		if _, set := in[env.PlayersParam]; !set {
+			in[env.PlayersParam] = spec.NumPlayers
+		}
+	}
 	var err error
-	if m.params, err = spec.Resolve(envParams); err != nil {
+	if m.params, err = spec.Resolve(in); err != nil {
 		key := "environment parameter"
 		if pe, ok := err.(*env.ParamError); ok {
 			key = pe.Name
 		}
-		return nil, &OptionError{Agent: "mcts", Key: key, Reason: err.Error()}
+		return &OptionError{Agent: "mcts", Key: key, Reason: err.Error()}
+	}
+	if n, ok := m.params[env.PlayersParam].(int); ok && n != spec.NumPlayers {
+		return &OptionError{Agent: "mcts", Key: env.PlayersParam,
+			Reason: fmt.Sprintf("%d, but the environment has %d players", n, spec.NumPlayers)}
 	}
 	if v, ok := m.params[env.MaxTurnsParam].(int); ok {
 		m.maxTurns = v
@@ -326,43 +390,36 @@ func NewMCTS(spec *env.Spec, opts Options) (*MCTS, error) {
 	if !(w > 0) || math.IsInf(w, 0) {
 		w = 1
 	}
-	m.invW, m.c, m.bias = 1/w, c, bias
-	// The rollout agent gets the environment parameters it accepts.
-	for k, v := range envParams {
-		if _, set := rollOpts[k]; !set {
-			rollOpts[k] = fmt.Sprint(v)
+	m.invW = 1 / w
+	return nil
+}
+
+// newRollout makes the rollout agent, passing it the environment
+// parameters given that it accepts (those it refuses with an OptionError
+// are dropped, unless given explicitly as rollout.K).
+func (m *MCTS) newRollout(spec *env.Spec, o mctsOptions, opts Options) error {
+	for k, v := range o.envParams {
+		if _, set := o.rollOpts[k]; !set {
+			o.rollOpts[k] = fmt.Sprint(v)
 		}
 	}
+	var err error
 	for {
-		m.rollout, err = New(rolloutName, spec, rollOpts)
+		m.rollout, err = New(o.rollout, spec, o.rollOpts)
 		oe, ok := err.(*OptionError)
-		if !ok || envParams[oe.Key] == nil {
+		if !ok || o.envParams[oe.Key] == nil {
 			break
 		}
 		if _, explicit := opts["rollout."+oe.Key]; explicit {
 			break
 		}
-		delete(rollOpts, oe.Key) // a parameter this agent does not take
+		delete(o.rollOpts, oe.Key) // a parameter this agent does not take
 	}
 	if err != nil {
-		return nil, fmt.Errorf("agents: mcts: rollout agent %q: %w", rolloutName, err)
+		return fmt.Errorf("agents: mcts: rollout agent %q: %w", o.rollout, err)
 	}
 	m.rolloutNeedsObs = NeedsObservation(m.rollout)
-	m.obs = make([]uint8, spec.ObsSize())
-	m.mask = make([]uint8, spec.NumActions())
-	m.rewards = make([]float64, spec.NumPlayers)
-	m.tree = map[mctsKey]int32{}
-	m.hseed = maphash.MakeSeed()
-	return m, nil
-}
-
-func sortedOptionKeys(opts Options) []string {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return nil
 }
 
 // Name returns "mcts".
@@ -414,6 +471,20 @@ type MCTSStats struct {
 	Searched    int64 // decisions searched (more than one legal action, sims > 0)
 	Simulations int64 // rollouts (one per action evaluated on a determinization)
 	Steps       int64 // actions applied in simulations, rollouts included
+}
+
+// RolloutAgent returns the agent that plays the simulations and gives the
+// prior (option rollout, by default the game's own rollout agent).
+func (m *MCTS) RolloutAgent() Agent { return m.rollout }
+
+// Params returns the environment parameters the determinizations are made
+// with (read only): the options given, the player count of the spec, and
+// the defaults.
+func (m *MCTS) Params() env.Params { return m.params }
+
+// String describes the search settings, e.g. "mcts(search=halving sims=256)".
+func (m *MCTS) String() string {
+	return fmt.Sprintf("mcts(search=%s sims=%d rollout=%s)", m.search, m.sims, m.rollout.Name())
 }
 
 // Stats returns the work counters.

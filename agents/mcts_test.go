@@ -2,7 +2,7 @@ package agents
 
 import (
 	"errors"
-	"math/rand/v2"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -10,243 +10,6 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 	ge "github.com/galaxygym/galaxygym/env/galaxyexpress"
 )
-
-func newMCTS(t testing.TB, opts Options) (*env.Env, *MCTS) {
-	t.Helper()
-	e, err := env.Make(ge.ID, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := New("mcts", e.Spec(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e, a.(*MCTS)
-}
-
-// mctsSearches are small-budget settings of both search algorithms.
-var mctsSearches = []Options{
-	{"sims": "12"},
-	{"sims": "12", "search": "ismcts"},
-	{"sims": "12", "search": "ismcts", "depth": "1"},
-}
-
-// playPositions plays games of galaxy-express-v1 (random play for odd
-// seeds, the heuristic for even ones) and calls visit on every decision.
-func playPositions(t *testing.T, games int, visit func(e *env.Env, obs []uint8)) {
-	t.Helper()
-	e, h := newHeuristicEnv(t)
-	r := NewRandom()
-	obs := make([]uint8, ge.ObsSize)
-	for seed := uint64(0); seed < uint64(games); seed++ {
-		e.Reset(seed + 5000)
-		var pol Agent = h
-		if seed%2 == 1 {
-			pol = r
-		}
-		pol.Reset(seed)
-		for !e.Done() {
-			_ = e.Observe(0, obs)
-			visit(e, obs)
-			if _, err := e.Step(pol.Act(0, obs, e.Mask())); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
-// TestMCTSLegalActions asks both searches for actions on the positions of
-// random and heuristic games and checks they are legal.
-func TestMCTSLegalActions(t *testing.T) {
-	var ms []*MCTS
-	for _, o := range mctsSearches {
-		_, m := newMCTS(t, o)
-		m.Reset(1)
-		ms = append(ms, m)
-	}
-	n := 0
-	playPositions(t, 40, func(e *env.Env, obs []uint8) {
-		for _, m := range ms {
-			mask := slices.Clone(e.Mask())
-			if a := m.Act(0, obs, mask); a < 0 || a >= len(mask) || mask[a] == 0 {
-				t.Fatalf("%s: illegal action %d in\n%v", m.search, a, e)
-			}
-			if !slices.Equal(mask, e.Mask()) {
-				t.Fatal("Act modified the mask")
-			}
-		}
-		n++
-	})
-	t.Logf("%d positions", n)
-}
-
-// TestDeterminizeHeuristicPositions checks the determinization round trip
-// (galaxyexpress.Determinize) on the positions of heuristic and random
-// games: the same observation and legal mask.
-func TestDeterminizeHeuristicPositions(t *testing.T) {
-	obs2 := make([]uint8, ge.ObsSize)
-	mask := make([]uint8, ge.NumActions)
-	var d ge.State
-	i := uint64(0)
-	playPositions(t, 200, func(e *env.Env, obs []uint8) {
-		i++
-		if err := ge.DeterminizeInto(&d, obs, false, i); err != nil {
-			t.Fatalf("%v\n%v", err, e)
-		}
-		d.Observe(0, obs2)
-		d.LegalMask(mask)
-		if !slices.Equal(obs, obs2) || !slices.Equal(mask, e.Mask()) {
-			t.Fatalf("determinization differs:\n%s\n%s", e.State().(*ge.State).Position(), d.Position())
-		}
-	})
-}
-
-// TestMCTSDeterministic checks that the same seed replays the same
-// actions, after other episodes and on a second agent.
-func TestMCTSDeterministic(t *testing.T) {
-	for _, o := range mctsSearches {
-		e, a := newMCTS(t, o)
-		_, b := newMCTS(t, o)
-		obs := make([]uint8, ge.ObsSize)
-		run := func(ag Agent, seed uint64) []int { return playEpisode(t, e, ag, seed, obs) }
-		for seed := uint64(0); seed < 6; seed++ {
-			first := run(a, seed)
-			run(a, seed+1000)
-			if again := run(a, seed); !slices.Equal(first, again) {
-				t.Fatalf("%v seed %d: replay differs:\n%v\n%v", o, seed, first, again)
-			}
-			if other := run(b, seed); !slices.Equal(first, other) {
-				t.Fatalf("%v seed %d: second agent differs:\n%v\n%v", o, seed, first, other)
-			}
-		}
-	}
-}
-
-// TestMCTSPublicInformationOnly checks that positions differing only in
-// hidden information (hiddenVariant) get the same action from agents reset
-// with the same seed.
-func TestMCTSPublicInformationOnly(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	obs2 := make([]uint8, ge.ObsSize)
-	mask2 := make([]uint8, ge.NumActions)
-	for _, o := range mctsSearches {
-		_, a := newMCTS(t, o)
-		_, b := newMCTS(t, o)
-		n := 0
-		playPositions(t, 12, func(e *env.Env, obs []uint8) {
-			pos := e.State().(*ge.State).Position()
-			v, err := ge.ParsePosition(hiddenVariant(t, pos, r), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v.Observe(0, obs2)
-			v.LegalMask(mask2)
-			if !slices.Equal(obs, obs2) || !slices.Equal(e.Mask(), mask2) {
-				t.Fatalf("variant observes differently:\n%s\n%s", pos, v.Position())
-			}
-			seed := uint64(n)
-			n++
-			a.Reset(seed)
-			b.Reset(seed)
-			if x, y := a.Act(0, obs, e.Mask()), b.Act(0, obs2, mask2); x != y {
-				t.Fatalf("%v: same observation, actions %d and %d:\n%s\n%s", o, x, y, pos, v.Position())
-			}
-		})
-	}
-}
-
-// TestMCTSSimsZeroIsRollout checks that sims=0 plays exactly like the
-// rollout agent reset with the same seed.
-func TestMCTSSimsZeroIsRollout(t *testing.T) {
-	e, m := newMCTS(t, Options{"sims": "0"})
-	_, h := newHeuristicEnv(t)
-	obs := make([]uint8, ge.ObsSize)
-	for seed := uint64(0); seed < 50; seed++ {
-		e.Reset(seed)
-		m.Reset(seed)
-		h.Reset(seed)
-		for !e.Done() {
-			_ = e.Observe(0, obs)
-			x, y := m.Act(0, obs, e.Mask()), h.Act(0, obs, e.Mask())
-			if x != y {
-				t.Fatalf("seed %d step %d: mcts %d, heuristic %d", seed, e.Steps(), x, y)
-			}
-			if _, err := e.Step(x); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
-// TestMCTSMeanScore is a smoke test of strength on 40 games.
-func TestMCTSMeanScore(t *testing.T) {
-	e, m := newMCTS(t, Options{"sims": "32"})
-	obs := make([]uint8, ge.ObsSize)
-	sum := 0.0
-	const n = 40
-	for seed := uint64(0); seed < n; seed++ {
-		e.Reset(seed)
-		m.Reset(seed)
-		for !e.Done() {
-			_ = e.Observe(0, obs)
-			if _, err := e.Step(m.Act(0, obs, e.Mask())); err != nil {
-				t.Fatal(err)
-			}
-		}
-		sum += e.Returns()[0]
-	}
-	t.Logf("mean score %.2f over %d games", sum/n, n)
-	if sum/n < 100 {
-		t.Errorf("mean score %.2f, want >= 100", sum/n)
-	}
-}
-
-// TestMCTSActDoesNotAllocate checks the steady state: once the buffers
-// have grown, a decision allocates nothing.
-func TestMCTSActDoesNotAllocate(t *testing.T) {
-	for _, o := range mctsSearches {
-		e, m := newMCTS(t, o)
-		obs := make([]uint8, ge.ObsSize)
-		step := func() {
-			if e.Done() {
-				e.Reset(3)
-			}
-			_ = e.Observe(0, obs)
-			if _, err := e.Step(m.Act(0, obs, e.Mask())); err != nil {
-				t.Fatal(err)
-			}
-		}
-		e.Reset(3)
-		m.Reset(3)
-		for i := 0; i < 200; i++ {
-			step()
-		}
-		if allocs := testing.AllocsPerRun(100, step); allocs != 0 {
-			t.Errorf("%v: %.2f allocations per decision, want 0", o, allocs)
-		}
-	}
-}
-
-// TestMCTSScanWrap plays the scan_wrap variant with the option, which the
-// rollout heuristic receives too.
-func TestMCTSScanWrap(t *testing.T) {
-	e, err := env.Make(ge.ID, map[string]any{"scan_wrap": true, "max_turns": 40})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := New("mcts", e.Spec(), Options{"scan_wrap": "true", "max_turns": "40", "sims": "16"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := a.(*MCTS)
-	if h := m.rollout.(*Heuristic); h.scanWrap != 1 || m.maxTurns != 40 || !m.params.Bool("scan_wrap") {
-		t.Fatalf("options not passed on: rollout scan_wrap %d, max_turns %d, params %v", h.scanWrap, m.maxTurns, m.params)
-	}
-	obs := make([]uint8, ge.ObsSize)
-	for seed := uint64(0); seed < 10; seed++ {
-		playEpisode(t, e, a, seed, obs)
-	}
-}
 
 func TestMCTSOptions(t *testing.T) {
 	spec := ge.Game{}.Spec()
@@ -270,23 +33,6 @@ func TestMCTSOptions(t *testing.T) {
 	}
 	if m := a.(*MCTS); m.sims != 5 || m.budget == 0 || m.rollout.Name() != "random" {
 		t.Errorf("options not applied: %+v", m)
-	}
-}
-
-// TestMCTSTimeBudget checks the ms option bounds a decision's time loosely
-// and still plays legal moves.
-func TestMCTSTimeBudget(t *testing.T) {
-	for _, search := range []string{SearchHalving, SearchISMCTS} {
-		e, m := newMCTS(t, Options{"ms": "2", "search": search})
-		obs := make([]uint8, ge.ObsSize)
-		e.Reset(1)
-		m.Reset(1)
-		for !e.Done() {
-			_ = e.Observe(0, obs)
-			if _, err := e.Step(m.Act(0, obs, e.Mask())); err != nil {
-				t.Fatal(err)
-			}
-		}
 	}
 }
 
@@ -394,37 +140,218 @@ func TestMCTSGenericGame(t *testing.T) {
 	}
 }
 
-// BenchmarkMCTSDecision times a decision at the default budget over the
-// decisions of heuristic games (positions replayed in order); ns/op is per
-// decision, single-action decisions included (they are not searched).
-func BenchmarkMCTSDecision(b *testing.B) {
-	for _, o := range []Options{{}, {"search": "ismcts", "sims": "128"}} {
-		name := "halving-256"
-		if o["search"] != "" {
-			name = "ismcts-128"
+// duelGame is a small competitive game for the multi-player paths: 2 or 3
+// players (the standard players parameter, default 2), eight turns whose
+// player to act follows duelOrder (a player may move twice in a row, or
+// out of turn); a move is "take" (2 points to the mover) or "give" (1 to
+// the mover, 4 to every other player). Each player's best reply is take,
+// while give would raise the players' total. The observation is the turn
+// and the scores; the state is public, so it is its own determinization.
+type duelGame struct{}
+
+var duelOrder = [8]int{0, 1, 1, 0, 2, 1, 0, 0}
+
+type duelState struct {
+	n, turn int
+	scores  [3]float64
+}
+
+var duelSpec = &env.Spec{ID: "mcts-duel-v0", Name: "duel", NumPlayers: 2, MinPlayers: 2, MaxPlayers: 3,
+	ActionNames: []string{"take", "give"}, ObsShape: []int{4}, ObsDType: "uint8",
+	ObsHigh: []uint8{8, 32, 32, 32}, MaxEpisodeSteps: 8,
+	RewardRange: [2]float64{0, 4}, ReturnRange: [2]float64{0, 32}}
+
+func (duelGame) Spec() *env.Spec { return duelSpec }
+func (duelGame) NewState(p env.Params, _ uint64) env.State {
+	return &duelState{n: p.Int(env.PlayersParam)}
+}
+func (duelGame) LoadState(env.Params, []byte) (env.State, error) { return nil, errors.New("no") }
+func (duelGame) Determinize(p env.Params, _ int, obs []uint8, _ uint64, reuse env.State) (env.State, error) {
+	s, _ := reuse.(*duelState)
+	if s == nil {
+		s = new(duelState)
+	}
+	*s = duelState{n: p.Int(env.PlayersParam), turn: int(obs[0])}
+	for i := range s.n {
+		s.scores[i] = float64(obs[1+i])
+	}
+	return s, nil
+}
+
+func (s *duelState) CurrentPlayer() int {
+	if s.Terminal() {
+		return env.Terminal
+	}
+	return duelOrder[s.turn] % s.n
+}
+func (s *duelState) LegalMask(dst []uint8) int {
+	if s.Terminal() {
+		clear(dst)
+		return 0
+	}
+	dst[0], dst[1] = 1, 1
+	return 2
+}
+func (s *duelState) Apply(a int, r []float64) {
+	p := s.CurrentPlayer()
+	for i := range s.n {
+		g := 0.0
+		switch {
+		case i == p && a == 0:
+			g = 2
+		case i == p:
+			g = 1
+		case a == 1:
+			g = 4
 		}
-		b.Run(name, func(b *testing.B) {
-			e, h := newHeuristicEnv(b)
-			_, m := newMCTS(b, o)
-			var obsAll, maskAll [][]uint8
-			for seed := uint64(0); seed < 50; seed++ {
-				e.Reset(seed)
-				h.Reset(seed)
-				for !e.Done() {
-					obs := make([]uint8, ge.ObsSize)
-					_ = e.Observe(0, obs)
-					mask := slices.Clone(e.Mask())
-					obsAll, maskAll = append(obsAll, obs), append(maskAll, mask)
-					_, _ = e.Step(h.Act(0, obs, mask))
+		s.scores[i] += g
+		r[i] += g
+	}
+	s.turn++
+}
+func (s *duelState) Terminal() bool     { return s.turn >= len(duelOrder) }
+func (s *duelState) Turn() int          { return s.turn }
+func (s *duelState) Truncate([]float64) {}
+func (s *duelState) Observe(_ int, dst []uint8) {
+	clear(dst)
+	dst[0] = uint8(s.turn)
+	for i := range s.n {
+		dst[1+i] = uint8(s.scores[i])
+	}
+}
+func (s *duelState) Info(in *env.Info) {
+	if s.Terminal() {
+		in.RankByScore(s.scores[:s.n])
+	}
+}
+func (s *duelState) Clone() env.State             { c := *s; return &c }
+func (s *duelState) String() string               { return fmt.Sprint(s.turn, s.scores[:s.n]) }
+func (s *duelState) MarshalJSON() ([]byte, error) { return nil, errors.New("no") }
+
+func init() { env.Register(duelGame{}) }
+
+// giver always gives: the duel game's rollout agent in TestMCTSCompetitive,
+// so that the prior is the wrong move and rollouts are noiseless.
+type giver struct{}
+
+func (giver) Name() string                { return "giver" }
+func (giver) Reset(uint64)                {}
+func (giver) Act(_ int, _, m []uint8) int { return 1 }
+
+func init() {
+	RegisterFor("mcts-duel-v0", "giver", "always gives",
+		func(*env.Spec, Options) (Agent, error) { return giver{}, nil })
+}
+
+// TestMCTSCompetitive plays the duel game with mcts in every seat (one
+// agent per seat): every player, the ones moving out of turn included,
+// takes its own 2 points rather than giving the others 4, with either
+// search, for 2 and 3 players. The rollout agent (the prior) always gives,
+// so the search must overturn it; one that maximised the players' total,
+// or player 0's return, would not.
+func TestMCTSCompetitive(t *testing.T) {
+	for _, players := range []int{2, 3} {
+		for _, search := range []string{SearchHalving, SearchISMCTS} {
+			e, err := env.Make("mcts-duel-v0", map[string]any{"players": players})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seats := make([]Agent, players)
+			for i := range seats {
+				if seats[i], err = New("mcts", e.Spec(), Options{"search": search, "sims": "64", "rollout": "giver"}); err != nil {
+					t.Fatal(err)
+				}
+				if m := seats[i].(*MCTS); m.Params().Int(env.PlayersParam) != players || len(m.rewards) != players {
+					t.Fatalf("%d players: mcts determinizes with %v, rewards for %d", players, m.Params(), len(m.rewards))
 				}
 			}
-			m.Reset(1)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				k := i % len(obsAll)
-				m.Act(0, obsAll[k], maskAll[k])
+			obs := make([]uint8, e.Spec().ObsSize())
+			for seed := uint64(0); seed < 10; seed++ {
+				e.Reset(seed)
+				for i, a := range seats {
+					a.Reset(seed*10 + uint64(i))
+				}
+				for !e.Done() {
+					p := e.CurrentPlayer()
+					_ = e.Observe(p, obs)
+					a := seats[p].Act(p, obs, e.Mask())
+					if a != 0 {
+						t.Fatalf("%d players, %s, seed %d, turn %d: player %d gives (action %d), want take",
+							players, search, seed, e.Steps(), p, a)
+					}
+					if _, err := e.Step(a); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
-		})
+		}
 	}
+}
+
+// TestMCTSPlayers checks the player count: taken from the spec when not
+// given, and a players option that contradicts the spec is an
+// *OptionError.
+func TestMCTSPlayers(t *testing.T) {
+	e, err := env.Make("mcts-duel-v0", map[string]any{"players": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New("mcts", e.Spec(), Options{"players": "3"})
+	if err != nil || a.(*MCTS).Params().Int(env.PlayersParam) != 3 {
+		t.Fatalf("players=3 on a 3-player spec: %v", err)
+	}
+	var oe *OptionError
+	if _, err := New("mcts", e.Spec(), Options{"players": "2"}); !errors.As(err, &oe) || oe.Key != env.PlayersParam {
+		t.Errorf("players=2 on a 3-player spec: %v, want an *OptionError", err)
+	}
+}
+
+// The agents of the test games: the duel has a heuristic, and a copy of
+// the fake determinizable game both a heuristic and a rollout agent.
+func init() {
+	env.Register(fakeDetGame{fakeGame{id: "mcts-fake-det-own-v0"}})
+	named := func(name string) Factory {
+		return func(*env.Spec, Options) (Agent, error) { return &namedRandom{name: name}, nil }
+	}
+	RegisterFor("mcts-fake-det-own-v0", Heuristic, "test", named("fake heuristic"))
+	RegisterFor("mcts-fake-det-own-v0", Rollout, "test", named("fake rollout"))
+	RegisterFor(duelSpec.ID, Heuristic, "test", named("duel heuristic"))
+}
+
+// TestMCTSRolloutAgent checks how mcts finds its rollout agent through the
+// registry: a game's own "rollout" agent, else its "heuristic", else
+// random; option rollout overrides.
+func TestMCTSRolloutAgent(t *testing.T) {
+	rollout := func(spec *env.Spec, opts Options) string {
+		t.Helper()
+		a, err := New("mcts", spec, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := a.(*MCTS).RolloutAgent()
+		if m, ok := r.(*namedRandom); ok {
+			return m.name
+		}
+		return r.Name()
+	}
+	for _, c := range []struct {
+		spec      *env.Spec
+		opts      Options
+		want, why string
+	}{
+		{fakeSpec("mcts-fake-det-v0"), nil, "random", "no agents of the game's own"},
+		{duelSpec, nil, "duel heuristic", "a game heuristic"},
+		{duelSpec, Options{"rollout": "random"}, "random", "option rollout"},
+		{fakeSpec("mcts-fake-det-own-v0"), nil, "fake rollout", "a game rollout agent and heuristic"},
+	} {
+		if got := rollout(c.spec, c.opts); got != c.want {
+			t.Errorf("%s: rollout agent %q, want %q", c.why, got, c.want)
+		}
+	}
+}
+
+// namedRandom is a random agent standing in for a game's own agent.
+type namedRandom struct {
+	Random
+	name string
 }

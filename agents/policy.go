@@ -111,124 +111,153 @@ var layerKey = regexp.MustCompile(`^layer(\d+)\.(weight|bias)$`)
 
 // readPolicyFile reads and checks a weights file (not against an env).
 func readPolicyFile(path string) (*policyNet, error) {
-	fail := func(array string, kind error, err error, format string, args ...any) error {
-		return &PolicyFileError{Path: path, Array: array, Kind: kind, Reason: fmt.Sprintf(format, args...), Err: err}
-	}
+	r := &policyReader{path: path}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fail("", ErrPolicyFile, err, "cannot read")
+		return nil, r.fail("", ErrPolicyFile, err, "cannot read")
 	}
 	sum := sha256.Sum256(data)
 	n := &policyNet{sha256: hex.EncodeToString(sum[:])}
-	f, err := openNPZ(data)
-	if err != nil {
-		return nil, fail("", ErrPolicyFile, err, "not an .npz archive")
+	if r.f, err = openNPZ(data); err != nil {
+		return nil, r.fail("", ErrPolicyFile, err, "not an .npz archive")
 	}
-	read := func(name string) (*npyArray, error) {
-		if !f.has(name) {
-			return nil, fail(name, ErrPolicyMissing, nil, "missing")
-		}
-		a, err := f.read(name)
-		if err != nil {
-			return nil, fail(name, ErrPolicyFile, err, "cannot read")
-		}
-		return a, nil
-	}
-	// floats32 reads a float32 array of the given shape (-1: any size) as float64s.
-	floats32 := func(name string, shape ...int) ([]float64, []int, error) {
-		a, err := read(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		if dtypeName(a.dtype) != "float32" {
-			return nil, nil, fail(name, ErrPolicyDType, nil, "dtype %s, want float32", dtypeName(a.dtype))
-		}
-		ok := len(a.shape) == len(shape)
-		for i := 0; ok && i < len(shape); i++ {
-			ok = a.shape[i] >= 1 && (shape[i] < 0 || a.shape[i] == shape[i])
-		}
-		if !ok {
-			return nil, nil, fail(name, ErrPolicyShape, nil, "shape %s, want %s", shapeString(a.shape), shapeString(shape))
-		}
-		v := a.float64s()
-		for i, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, nil, fail(name, ErrPolicyNotFinite, nil, "element %d is %v", i, x)
-			}
-		}
-		return v, a.shape, nil
-	}
-
-	if f.has("meta") {
-		a, err := read("meta")
-		if err != nil {
+	if r.f.has("meta") {
+		if n.meta, err = r.meta(); err != nil {
 			return nil, err
 		}
-		if dtypeName(a.dtype) != "uint8" || len(a.shape) != 1 {
-			return nil, fail("meta", ErrPolicyMeta, nil, "%s %s, want 1-D uint8 (UTF-8 JSON)",
-				dtypeName(a.dtype), shapeString(a.shape))
-		}
-		m := new(PolicyMeta)
-		if err := json.Unmarshal(a.data, m); err != nil {
-			return nil, fail("meta", ErrPolicyMeta, err, "not a JSON object")
-		}
-		switch {
-		case m.Format != PolicyFormat:
-			return nil, fail("meta", ErrPolicyMeta, nil, "format %q, want %q", m.Format, PolicyFormat)
-		case m.Version < 1 || m.Version > PolicyFormatVersion:
-			return nil, fail("meta", ErrPolicyMeta, nil, "format version %d: this build reads versions 1 to %d", m.Version, PolicyFormatVersion)
-		case m.EnvID == "":
-			return nil, fail("meta", ErrPolicyMeta, nil, "no env_id")
-		case len(m.ObsShape) == 0 || slices.ContainsFunc(m.ObsShape, func(d int) bool { return d < 1 }):
-			return nil, fail("meta", ErrPolicyMeta, nil, "obs_shape %v: want positive dimensions", m.ObsShape)
-		case m.NumActions < 1:
-			return nil, fail("meta", ErrPolicyMeta, nil, "num_actions %d", m.NumActions)
-		case m.Activation != "tanh" && m.Activation != "relu":
-			return nil, fail("meta", ErrPolicyMeta, nil, "activation %q: want tanh or relu", m.Activation)
-		}
-		n.meta = m
-		n.relu = m.Activation == "relu"
+		n.relu = n.meta.Activation == "relu"
 	}
+	if err := r.layers(n); err != nil {
+		return nil, err
+	}
+	if err := r.matchMeta(n); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
 
-	scale, shape, err := floats32("obs_scale", -1)
+// policyReader reads the arrays of one weights file.
+type policyReader struct {
+	path string
+	f    *npzFile
+}
+
+// fail returns a *PolicyFileError about array (or the file, for "").
+func (r *policyReader) fail(array string, kind error, err error, format string, args ...any) error {
+	return &PolicyFileError{Path: r.path, Array: array, Kind: kind, Reason: fmt.Sprintf(format, args...), Err: err}
+}
+
+// read returns the named array.
+func (r *policyReader) read(name string) (*npyArray, error) {
+	if !r.f.has(name) {
+		return nil, r.fail(name, ErrPolicyMissing, nil, "missing")
+	}
+	a, err := r.f.read(name)
+	if err != nil {
+		return nil, r.fail(name, ErrPolicyFile, err, "cannot read")
+	}
+	return a, nil
+}
+
+// floats32 reads a float32 array of the given shape (-1: any size) as
+// float64s, and returns them with the array's shape.
+func (r *policyReader) floats32(name string, shape ...int) ([]float64, []int, error) {
+	a, err := r.read(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if dtypeName(a.dtype) != "float32" {
+		return nil, nil, r.fail(name, ErrPolicyDType, nil, "dtype %s, want float32", dtypeName(a.dtype))
+	}
+	ok := len(a.shape) == len(shape)
+	for i := 0; ok && i < len(shape); i++ {
+		ok = a.shape[i] >= 1 && (shape[i] < 0 || a.shape[i] == shape[i])
+	}
+	if !ok {
+		return nil, nil, r.fail(name, ErrPolicyShape, nil, "shape %s, want %s", shapeString(a.shape), shapeString(shape))
+	}
+	v := a.float64s()
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, nil, r.fail(name, ErrPolicyNotFinite, nil, "element %d is %v", i, x)
+		}
+	}
+	return v, a.shape, nil
+}
+
+// meta reads and checks the "meta" array.
+func (r *policyReader) meta() (*PolicyMeta, error) {
+	a, err := r.read("meta")
 	if err != nil {
 		return nil, err
+	}
+	if dtypeName(a.dtype) != "uint8" || len(a.shape) != 1 {
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "%s %s, want 1-D uint8 (UTF-8 JSON)",
+			dtypeName(a.dtype), shapeString(a.shape))
+	}
+	m := new(PolicyMeta)
+	if err := json.Unmarshal(a.data, m); err != nil {
+		return nil, r.fail("meta", ErrPolicyMeta, err, "not a JSON object")
+	}
+	switch {
+	case m.Format != PolicyFormat:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "format %q, want %q", m.Format, PolicyFormat)
+	case m.Version < 1 || m.Version > PolicyFormatVersion:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "format version %d: this build reads versions 1 to %d", m.Version, PolicyFormatVersion)
+	case m.EnvID == "":
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "no env_id")
+	case len(m.ObsShape) == 0 || slices.ContainsFunc(m.ObsShape, func(d int) bool { return d < 1 }):
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "obs_shape %v: want positive dimensions", m.ObsShape)
+	case m.NumActions < 1:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "num_actions %d", m.NumActions)
+	case m.Activation != "tanh" && m.Activation != "relu":
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "activation %q: want tanh or relu", m.Activation)
+	}
+	return m, nil
+}
+
+// layers reads obs_scale and the layers layer0, layer1, ... (no gap),
+// each layer's input size the previous one's output size.
+func (r *policyReader) layers(n *policyNet) error {
+	scale, shape, err := r.floats32("obs_scale", -1)
+	if err != nil {
+		return err
 	}
 	n.scale = scale
 	n.sizes = []int{shape[0]}
 	numLayers := 0
-	for f.has(fmt.Sprintf("layer%d.weight", numLayers)) {
+	for r.f.has(fmt.Sprintf("layer%d.weight", numLayers)) {
 		numLayers++
 	}
-	for _, k := range slices.Sorted(maps.Keys(f.keys)) {
+	for _, k := range slices.Sorted(maps.Keys(r.f.keys)) {
 		if m := layerKey.FindStringSubmatch(k); m != nil {
 			if i, err := strconv.Atoi(m[1]); err != nil || i >= numLayers {
-				return nil, fail(fmt.Sprintf("layer%d.weight", numLayers), ErrPolicyMissing, nil,
+				return r.fail(fmt.Sprintf("layer%d.weight", numLayers), ErrPolicyMissing, nil,
 					"missing (the file has %s)", k)
 			}
 		}
 	}
 	if numLayers == 0 {
-		return nil, fail("layer0.weight", ErrPolicyMissing, nil, "missing")
+		return r.fail("layer0.weight", ErrPolicyMissing, nil, "missing")
 	}
 	for i := range numLayers {
 		in := n.sizes[i]
-		w, shape, err := floats32(fmt.Sprintf("layer%d.weight", i), -1, in)
+		w, shape, err := r.floats32(fmt.Sprintf("layer%d.weight", i), -1, in)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out := shape[0]
-		b, _, err := floats32(fmt.Sprintf("layer%d.bias", i), out)
+		b, _, err := r.floats32(fmt.Sprintf("layer%d.bias", i), out)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n.sizes = append(n.sizes, out)
 		n.b = append(n.b, mat.NewVecDense(out, b))
 		if i == 0 {
 			t := make([]float64, len(w))
-			for r := range out {
+			for row := range out {
 				for c := range in {
-					t[c*out+r] = w[r*in+c]
+					t[c*out+row] = w[row*in+c]
 				}
 			}
 			n.w0t = mat.NewDense(in, out, t)
@@ -237,17 +266,25 @@ func readPolicyFile(path string) (*policyNet, error) {
 			n.w = append(n.w, mat.NewDense(out, in, w))
 		}
 	}
-	if m := n.meta; m != nil {
-		if size := prod(m.ObsShape); size != n.sizes[0] {
-			return nil, fail("obs_scale", ErrPolicyShape, nil, "%d elements, but meta obs_shape %v has %d",
-				n.sizes[0], m.ObsShape, size)
-		}
-		if out := n.sizes[numLayers]; out != m.NumActions {
-			return nil, fail(fmt.Sprintf("layer%d.weight", numLayers-1), ErrPolicyShape, nil,
-				"%d outputs, but meta num_actions is %d", out, m.NumActions)
-		}
+	return nil
+}
+
+// matchMeta checks the layers against the metadata, when there is some.
+func (r *policyReader) matchMeta(n *policyNet) error {
+	m := n.meta
+	if m == nil {
+		return nil
 	}
-	return n, nil
+	if size := prod(m.ObsShape); size != n.sizes[0] {
+		return r.fail("obs_scale", ErrPolicyShape, nil, "%d elements, but meta obs_shape %v has %d",
+			n.sizes[0], m.ObsShape, size)
+	}
+	last := len(n.sizes) - 1
+	if out := n.sizes[last]; out != m.NumActions {
+		return r.fail(fmt.Sprintf("layer%d.weight", last-1), ErrPolicyShape, nil,
+			"%d outputs, but meta num_actions is %d", out, m.NumActions)
+	}
+	return nil
 }
 
 // check reports whether the file fits spec.

@@ -623,27 +623,17 @@ func TestPolicyActDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// BenchmarkPolicyAct times Act of a 503 -> 256 -> 256 -> 56 tanh policy
-// (the notebook's default size) on recorded Galaxy Express decisions.
-func BenchmarkPolicyAct(b *testing.B) {
-	e, h := newHeuristicEnv(b)
-	var obsAll, maskAll [][]uint8
-	for seed := range uint64(200) {
-		e.Reset(seed)
-		h.Reset(seed)
-		for !e.Done() {
-			obs := make([]uint8, ge.ObsSize)
-			_ = e.Observe(0, obs)
-			m := slices.Clone(e.Mask())
-			obsAll, maskAll = append(obsAll, obs), append(maskAll, m)
-			_, _ = e.Step(h.Act(0, obs, m))
-		}
-	}
+// benchmarkPolicyAct times Act of a 503 -> 256 -> 256 -> 56 tanh policy
+// (the notebook's default size) on the recorded Galaxy Express decisions
+// obsAll, maskAll (BenchmarkPolicyAct in policy_bench_test.go records
+// them with the game's heuristic, which this package cannot import).
+func benchmarkPolicyAct(b *testing.B, obsAll, maskAll [][]uint8) {
+	spec := geSpec(b)
 	rng := rand.New(rand.NewPCG(1, 2))
-	sizes := []int{ge.ObsSize, 256, 256, e.Spec().NumActions()}
+	sizes := []int{ge.ObsSize, 256, 256, spec.NumActions()}
 	scale := make([]float32, ge.ObsSize)
 	for i := range scale {
-		scale[i] = 1 / float32(max(e.Spec().ObsHigh[i], 1))
+		scale[i] = 1 / float32(max(spec.ObsHigh[i], 1))
 	}
 	arrays := []*npyArray{float32Array("obs_scale", []int{ge.ObsSize}, scale)}
 	for i := range len(sizes) - 1 {
@@ -658,7 +648,7 @@ func BenchmarkPolicyAct(b *testing.B) {
 	writeTestNPZ(b, path, false, arrays)
 	for _, greedy := range []bool{false, true} {
 		b.Run(fmt.Sprintf("greedy=%v", greedy), func(b *testing.B) {
-			p := newTestPolicy(b, e.Spec(), path, fmt.Sprint("greedy=", greedy))
+			p := newTestPolicy(b, spec, path, fmt.Sprint("greedy=", greedy))
 			p.Reset(1)
 			b.ReportAllocs()
 			b.ResetTimer()

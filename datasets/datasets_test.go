@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/galaxygym/galaxygym/agents"
+	_ "github.com/galaxygym/galaxygym/agents/all"
 	"github.com/galaxygym/galaxygym/env"
 	_ "github.com/galaxygym/galaxygym/env/all"
 )
@@ -66,22 +68,13 @@ func readTree(t testing.TB, dir string) map[string][]byte {
 func sameTree(t *testing.T, what string, a, b map[string][]byte) {
 	t.Helper()
 	if len(a) != len(b) {
-		t.Errorf("%s: %d files vs %d: %v vs %v", what, len(a), len(b), keys(a), keys(b))
+		t.Errorf("%s: %d files vs %d: %v vs %v", what, len(a), len(b), slices.Sorted(maps.Keys(a)), slices.Sorted(maps.Keys(b)))
 	}
 	for name, data := range a {
 		if !bytes.Equal(data, b[name]) {
 			t.Errorf("%s: %s differs", what, name)
 		}
 	}
-}
-
-func keys(m map[string][]byte) []string {
-	var k []string
-	for n := range m {
-		k = append(k, n)
-	}
-	slices.Sort(k)
-	return k
 }
 
 func TestEpisodeSeeds(t *testing.T) {

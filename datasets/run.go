@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -119,10 +120,10 @@ func (c *Config) CanonicalCommand() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "galaxygym generate --env %s --agent %s --episodes %d --seed %d --episodes-per-part %d",
 		c.Env, c.Agent, c.Episodes, c.Seed, c.partSize(false))
-	for _, k := range sortedKeys(c.AgentOptions) {
+	for _, k := range slices.Sorted(maps.Keys(c.AgentOptions)) {
 		fmt.Fprintf(&b, " --agent-opt %s=%s", k, c.AgentOptions[k])
 	}
-	for _, k := range sortedKeys(c.EnvParams) {
+	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
 		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
 	}
 	if c.ObsEncoding != "" && c.ObsEncoding != ObsSplit {
@@ -135,15 +136,6 @@ func (c *Config) CanonicalCommand() string {
 		fmt.Fprintf(&b, " --dataset-id %s", c.DatasetID)
 	}
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func (c *Config) partSize(bench bool) int {

@@ -2,8 +2,9 @@ package env
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
-	"sort"
 	"sync"
 )
 
@@ -107,10 +108,5 @@ func specFor(g Game, p Params) *Spec {
 func IDs() []string {
 	regMu.RLock()
 	defer regMu.RUnlock()
-	ids := make([]string, 0, len(registry))
-	for id := range registry {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(registry))
 }

@@ -3,8 +3,9 @@ package env
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 )
 
@@ -148,12 +149,7 @@ func (s *Spec) Resolve(in map[string]any) (Params, error) {
 		declared[ps.Name] = ps
 		out[ps.Name] = ps.Default
 	}
-	names := make([]string, 0, len(in))
-	for k := range in {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(in)) {
 		ps, ok := declared[name]
 		if !ok {
 			known := make([]string, 0, len(s.Params))

@@ -64,23 +64,16 @@ func (c Config) Command() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "galaxygym eval --env %s --agents %s --episodes %d --seed %d",
 		c.Env, strings.Join(c.Agents, ","), c.Episodes, c.Seed)
-	names := make([]string, 0, len(c.AgentOptions))
-	for name := range c.AgentOptions {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		for _, k := range sortedKeys(c.AgentOptions[name]) {
+	for _, name := range slices.Sorted(maps.Keys(c.AgentOptions)) {
+		for _, k := range slices.Sorted(maps.Keys(c.AgentOptions[name])) {
 			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.AgentOptions[name][k])
 		}
 	}
-	for _, k := range sortedKeys(c.EnvParams) {
+	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
 		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
 	}
 	return b.String()
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // Report is the result of [Run].
 type Report struct {
@@ -167,7 +160,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Workers < 0 {
 		return nil, &ConfigError{Field: "Workers", Reason: "negative"}
 	}
-	for _, name := range sortedKeys(cfg.AgentOptions) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.AgentOptions)) {
 		found := false
 		for _, a := range cfg.Agents {
 			found = found || a == name

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/agents"
+	_ "github.com/galaxygym/galaxygym/agents/all"
 	"github.com/galaxygym/galaxygym/datasets"
 	"github.com/galaxygym/galaxygym/env"
 	_ "github.com/galaxygym/galaxygym/env/all"

@@ -18,7 +18,10 @@ func init() {
 		Use:   "envs",
 		Short: "List the registered environments and agents",
 		Long: "envs lists every registered environment with its players, actions, observation shape\n" +
-			"and parameters, then the built-in agents. --json prints the environment specs as JSON.",
+			"parameters and the agents that play it, then every agent with the environments it plays\n" +
+			"(a game's own agents, such as its heuristic, are registered per environment; generic\n" +
+			"agents play every environment or every one they can). --json prints the environment\n" +
+			"specs as JSON.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
@@ -33,7 +36,7 @@ func init() {
 				return enc.Encode(specs)
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ENV\tPLAYERS\tACTIONS\tOBSERVATION\tMAX STEPS\tPARAMETERS")
+			fmt.Fprintln(tw, "ENV\tPLAYERS\tACTIONS\tOBSERVATION\tMAX STEPS\tAGENTS\tPARAMETERS")
 			for _, id := range env.IDs() {
 				g, _ := env.Lookup(id)
 				s := g.Spec()
@@ -41,15 +44,26 @@ func init() {
 				for _, p := range s.Params {
 					params = append(params, fmt.Sprintf("%s=%v", p.Name, p.Default))
 				}
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%s%v\t%d\t%s\n", s.ID, s.NumPlayers, s.NumActions(),
-					s.ObsDType, s.ObsShape, s.MaxEpisodeSteps, strings.Join(params, " "))
+				var names []string
+				for _, a := range agents.Playing(s) {
+					names = append(names, a.Name)
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%s%v\t%d\t%s\t%s\n", s.ID, s.NumPlayers, s.NumActions(),
+					s.ObsDType, s.ObsShape, s.MaxEpisodeSteps, strings.Join(names, ","), strings.Join(params, " "))
 			}
 			tw.Flush()
 			fmt.Fprintln(out)
 			tw = tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "AGENT\tDESCRIPTION")
+			fmt.Fprintln(tw, "AGENT\tPLAYS\tDESCRIPTION")
 			for _, a := range agents.List() {
-				fmt.Fprintf(tw, "%s\t%s\n", a.Name, a.Doc)
+				plays := a.Env
+				if a.Generic() {
+					plays = strings.Join(agents.EnvsOf(a.Name), ",")
+					if a.PlaysEvery() {
+						plays = "every environment"
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Name, plays, a.Doc)
 			}
 			return tw.Flush()
 		},

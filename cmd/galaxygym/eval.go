@@ -3,9 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,7 +53,7 @@ func (f *evalFlags) config() (evaluate.Config, error) {
 		}
 		kv["policy.weights"] = f.weights
 	}
-	for _, k := range sortedStrings(kv) {
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
 		name, key, ok := strings.Cut(k, ".")
 		if !ok || name == "" || key == "" {
 			return cfg, fmt.Errorf("--agent-opt %q: want agent.key=value (e.g. heuristic.scan_wrap=true)", k+"="+kv[k])
@@ -67,15 +68,6 @@ func (f *evalFlags) config() (evaluate.Config, error) {
 	}
 	cfg.EnvParams, err = envParams(f.envParams)
 	return cfg, err
-}
-
-func sortedStrings(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // leaderboard is what eval --doc writes between the markers: the command,

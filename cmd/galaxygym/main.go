@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	_ "github.com/galaxygym/galaxygym/agents/all"
 	_ "github.com/galaxygym/galaxygym/env/all"
 )
 

@@ -62,22 +62,8 @@ func Determinize(obs []uint8, scanWrap bool, seed uint64) (*State, error) {
 // entirely; it does not allocate. On error dst is left in an unspecified
 // state.
 func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error {
-	if len(obs) != ObsSize {
-		return derr("observation has %d bytes, want %d", len(obs), ObsSize)
-	}
-	// Every byte before the counters is 0 or 1: checked eight at a time.
-	le := binary.LittleEndian
-	var high uint64
-	for i := 0; i+8 <= OffDeliveries; i += 8 {
-		high |= le.Uint64(obs[i:])
-	}
-	high |= uint64(le.Uint32(obs[OffDeliveries-4:]))
-	if high&0xFEFE_FEFE_FEFE_FEFE != 0 {
-		for i, x := range obs[:OffDeliveries] {
-			if x > 1 {
-				return derr("byte %d is %d, want 0 or 1", i, x)
-			}
-		}
+	if err := checkObsBytes(obs); err != nil {
+		return err
 	}
 	cfg := &configs[0]
 	if scanWrap {
@@ -92,39 +78,97 @@ func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error 
 		s.sqOf[i] = -1
 	}
 	s.rng.Seed(seed, 0x6465_7465_726d_696e) // "determin"
+	if err := s.readPhase(obs); err != nil {
+		return err
+	}
+	unscanned, seen, err := s.readBoard(obs)
+	if err != nil {
+		return err
+	}
+	deliveries, err := s.sampleQueue(obs, seen)
+	if err != nil {
+		return err
+	}
+	s.sampleUnscanned(unscanned, seen)
+	if err := s.readSpeed(obs); err != nil {
+		return err
+	}
+	if err := s.sampleCoins(obs); err != nil {
+		return err
+	}
+	s.refuels = int16(obs[OffRefuels])
+	s.turns = int16(obs[OffTurns])
+	if err := s.settlePhase(deliveries); err != nil {
+		return err
+	}
+	if err := s.validate(); err != nil {
+		return derr("%v", err)
+	}
+	if s.phase == PhaseCoin && !CanStop(int(s.ship), int(s.speed), s.unspent(), s.planets) {
+		return derr("coin phase of a game already Lost in Space")
+	}
+	return nil
+}
 
-	// Phase: exactly one of launch, coin, refuel; none once the game is over.
+// checkObsBytes checks obs's length and that every byte before the
+// counters is 0 or 1 (eight at a time).
+func checkObsBytes(obs []uint8) error {
+	if len(obs) != ObsSize {
+		return derr("observation has %d bytes, want %d", len(obs), ObsSize)
+	}
+	le := binary.LittleEndian
+	var high uint64
+	for i := 0; i+8 <= OffDeliveries; i += 8 {
+		high |= le.Uint64(obs[i:])
+	}
+	high |= uint64(le.Uint32(obs[OffDeliveries-4:]))
+	if high&0xFEFE_FEFE_FEFE_FEFE != 0 {
+		for i, x := range obs[:OffDeliveries] {
+			if x > 1 {
+				return derr("byte %d is %d, want 0 or 1", i, x)
+			}
+		}
+	}
+	return nil
+}
+
+// readPhase reads the phase: exactly one of launch, coin, refuel; none
+// once the game is over.
+func (s *State) readPhase(obs []uint8) error {
 	nPhase := 0
 	s.phase = PhaseOver
 	for p := 0; p < 3; p++ {
 		if obs[OffPhase+p] != 0 {
-			s.phase = int8(p)
+			s.phase = Phase(p)
 			nPhase++
 		}
 	}
 	if nPhase > 1 {
 		return derr("%d phases set", nPhase)
 	}
+	return nil
+}
 
-	// The board.
+// readBoard reads the Starship and the planets, and returns the unscanned
+// planets' squares and the numbers of the scanned ones.
+func (s *State) readBoard(obs []uint8) (unscanned uint64, seen uint8, err error) {
 	ship, err := onePlane(obs, OffShip, "Starship")
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	s.ship = int8(ship)
-	unscanned := readPlane(obs, OffUnscanned)
+	unscanned = readPlane(obs, OffUnscanned)
 	s.planets = unscanned
-	var seen uint8 // numbers of the scanned planets
 	for k := 0; k < numPlanets; k++ {
 		sq, err := onePlane(obs, OffPlanet+Squares*k, "a planet number")
 		if err != nil {
-			return err
+			return 0, 0, err
 		}
 		if sq < 0 {
 			continue
 		}
 		if s.planets&(1<<sq) != 0 {
-			return derr("two planets on %s", squareName(sq))
+			return 0, 0, derr("two planets on %s", squareName(sq))
 		}
 		s.planets |= 1 << sq
 		s.known |= 1 << sq
@@ -133,57 +177,63 @@ func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error 
 		seen |= 1 << k
 	}
 	if n := popcount(s.planets); n != numPlanets {
-		return derr("%d planets on the board, want %d", n, numPlanets)
+		return 0, 0, derr("%d planets on the board, want %d", n, numPlanets)
 	}
 	if ship >= 0 && unscanned&(1<<ship) != 0 {
-		return derr("the Starship's planet on %s is not scanned", squareName(ship))
+		return 0, 0, derr("the Starship's planet on %s is not scanned", squareName(ship))
 	}
+	return unscanned, seen, nil
+}
 
-	// The queue: target, delivered crowns, the crown moved to the bottom.
+// sampleQueue reads the public part of the delivery queue (the target,
+// the delivered crowns, the crown moved to the bottom), checks it against
+// the scanned numbers seen, and shuffles the rest; it returns the number
+// of deliveries.
+func (s *State) sampleQueue(obs []uint8, seen uint8) (int, error) {
 	deliveries := int(obs[OffDeliveries])
 	if deliveries > MaxDeliveries {
-		return derr("%d deliveries", deliveries)
+		return 0, derr("%d deliveries", deliveries)
 	}
 	target, err := oneOf(obs, OffTargetNum, numPlanets, "target number")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	delivered := readSix(obs, OffDelivered)
 	bottom, err := oneOf(obs, OffBottom, numPlanets, "bottom crown")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if bits.OnesCount8(delivered) != deliveries {
-		return derr("%d delivered numbers but %d deliveries", bits.OnesCount8(delivered), deliveries)
+		return 0, derr("%d delivered numbers but %d deliveries", bits.OnesCount8(delivered), deliveries)
 	}
 	if delivered&^seen != 0 {
-		return derr("a delivered planet is not scanned")
+		return 0, derr("a delivered planet is not scanned")
 	}
 	if (target < 0) != (deliveries == MaxDeliveries) {
-		return derr("target number %d with %d deliveries", target, deliveries)
+		return 0, derr("target number %d with %d deliveries", target, deliveries)
 	}
 	if target >= 0 && delivered&(1<<target) != 0 {
-		return derr("target %d already delivered", target)
+		return 0, derr("target %d already delivered", target)
 	}
 	wantTarget := -1
 	if target >= 0 && seen&(1<<target) != 0 {
 		wantTarget = int(s.sqOf[target])
 	}
 	if sq, err := onePlane(obs, OffTarget, "target"); err != nil {
-		return err
+		return 0, err
 	} else if sq != wantTarget {
-		return derr("target plane does not mark the target's square")
+		return 0, derr("target plane does not mark the target's square")
 	}
 	if bottom >= 0 {
 		// The launch planet, scanned at launch; delivered last.
 		if seen&(1<<bottom) == 0 {
-			return derr("bottom crown %d is not a scanned planet", bottom)
+			return 0, derr("bottom crown %d is not a scanned planet", bottom)
 		}
 		if delivered&(1<<bottom) != 0 && deliveries < MaxDeliveries {
-			return derr("bottom crown %d delivered before the others", bottom)
+			return 0, derr("bottom crown %d delivered before the others", bottom)
 		}
 		if target >= 0 && target != bottom && deliveries == MaxDeliveries-1 {
-			return derr("bottom crown %d is not the last target", bottom)
+			return 0, derr("bottom crown %d is not the last target", bottom)
 		}
 	}
 	s.delivered = int8(deliveries)
@@ -211,11 +261,15 @@ func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error 
 		}
 	}
 	if n != numPlanets {
-		return derr("inconsistent queue") // not reached
+		return 0, derr("inconsistent queue") // not reached
 	}
 	s.bottom = int8(bottom)
+	return deliveries, nil
+}
 
-	// Unscanned planets: the numbers not seen, in random order.
+// sampleUnscanned deals the numbers not seen to the unscanned planets, in
+// random order.
+func (s *State) sampleUnscanned(unscanned uint64, seen uint8) {
 	var nums [numPlanets]int8
 	m := 0
 	for k := int8(0); k < numPlanets; k++ {
@@ -232,8 +286,10 @@ func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error 
 		s.sqOf[nums[i]] = int8(sq)
 		i++
 	}
+}
 
-	// Speed.
+// readSpeed reads the speed, exactly one of 0..10.
+func (s *State) readSpeed(obs []uint8) error {
 	speed, err := oneOf(obs, OffSpeed, maxSpeed+1, "speed")
 	if err != nil {
 		return err
@@ -242,16 +298,19 @@ func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error 
 		return derr("no speed set")
 	}
 	s.speed = int8(speed)
+	return nil
+}
 
-	// Coins: every value is face up, spent or face down; the face-down
-	// stack in random order.
+// sampleCoins reads the coins, every value face up, spent or face down,
+// and shuffles each face-down stack.
+func (s *State) sampleCoins(obs []uint8) error {
 	for suit := 0; suit < 2; suit++ {
 		up := readSix(obs, OffUp+numValues*suit)
 		spent := readSix(obs, OffSpent+numValues*suit)
 		down := readSix(obs, OffDown+numValues*suit)
 		if up&spent != 0 || up&down != 0 || spent&down != 0 || up|spent|down != allValues {
 			return derr("%s coins: each value must be exactly one of face up, spent, face down",
-				[2]string{"thrust", "brake"}[suit])
+				Suit(suit))
 		}
 		s.up[suit], s.spent[suit] = up, spent
 		d := &s.deck[suit]
@@ -263,11 +322,13 @@ func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error 
 		s.deckN[suit] = int8(k)
 		s.shuffle8(d[:k])
 	}
+	return nil
+}
 
-	// Counters.
-	s.refuels = int16(obs[OffRefuels])
-	s.turns = int16(obs[OffTurns])
-
+// settlePhase sets what the phase implies and the observation does not
+// show: the replacement coin owed at a refuel decision, the loss of a game
+// over short of its deliveries; and checks a launch phase is before play.
+func (s *State) settlePhase(deliveries int) error {
 	switch s.phase {
 	case PhaseRefuel:
 		// The replacement of the coin just played is owed: its suit is the
@@ -297,12 +358,6 @@ func DeterminizeInto(dst *State, obs []uint8, scanWrap bool, seed uint64) error 
 		if s.refuels != 0 || s.speed != 0 || s.bottom >= 0 || s.spent != [2]uint8{} || s.delivered != 0 {
 			return derr("launch phase after play")
 		}
-	}
-	if err := s.validate(); err != nil {
-		return derr("%v", err)
-	}
-	if s.phase == PhaseCoin && !CanStop(int(s.ship), int(s.speed), s.unspent(), s.planets) {
-		return derr("coin phase of a game already Lost in Space")
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ type publicSkeleton struct {
 }
 
 func skeleton(s *State) publicSkeleton {
-	k := publicSkeleton{phase: s.phase, ship: s.ship, speed: s.speed, delivered: s.delivered,
+	k := publicSkeleton{phase: int8(s.phase), ship: s.ship, speed: s.speed, delivered: s.delivered,
 		refuels: int8(s.refuels), turns: int8(s.turns), lost: s.lost, known: s.known, planets: s.planets}
 	for suit := 0; suit < 2; suit++ {
 		k.upN[suit] = bits.OnesCount8(s.up[suit])
@@ -95,7 +95,7 @@ func TestDeterminizeReproducesObservation(t *testing.T) {
 			t.Fatalf("%v\n%s", err, s.Position())
 		}
 		n++
-		phases[s.phase]++
+		phases[int8(s.phase)]++
 		d.Observe(0, obs2)
 		s.LegalMask(mask)
 		d.LegalMask(mask2)
@@ -121,7 +121,7 @@ func TestDeterminizeReproducesObservation(t *testing.T) {
 		}
 	})
 	t.Logf("%d positions, by phase %v", n, phases)
-	if phases[PhaseStart] == 0 || phases[PhaseCoin] == 0 || phases[PhaseRefuel] == 0 || phases[PhaseOver] == 0 {
+	if phases[int8(PhaseStart)] == 0 || phases[int8(PhaseCoin)] == 0 || phases[int8(PhaseRefuel)] == 0 || phases[int8(PhaseOver)] == 0 {
 		t.Errorf("positions miss a phase: %v", phases)
 	}
 }

@@ -91,7 +91,7 @@ func TestStopSquaresRules(t *testing.T) {
 // dedupe rule, one direction at a time.
 func legalMaskNaive(s *State, dst []uint8) {
 	clear(dst)
-	for suit := 0; suit < 2; suit++ {
+	for suit := Thrust; suit <= Brake; suit++ {
 		for v := 0; v < numValues; v++ {
 			if s.up[suit]&(1<<v) == 0 {
 				continue

@@ -27,10 +27,10 @@ func buildSpec() *env.Spec {
 	for k := 0; k < numPlanets; k++ {
 		names[ActionStart+k] = fmt.Sprintf("launch-planet-%d", k)
 	}
-	for suit, sn := range [2]string{"thrust", "brake"} {
+	for suit := Thrust; suit <= Brake; suit++ {
 		for v := 0; v < numValues; v++ {
 			for d := 0; d < NumDirs; d++ {
-				names[CoinAction(suit, v, d)] = fmt.Sprintf("%s-%d-%s", sn, v, dirNames[d])
+				names[CoinAction(suit, v, d)] = fmt.Sprintf("%s-%d-%s", suit, v, dirNames[d])
 			}
 		}
 	}

@@ -66,10 +66,40 @@ func ParsePosition(text string, scanWrap bool) (*State, error) {
 	if len(fields) < Squares {
 		return nil, perr("want 48 board cells, got %d tokens", len(fields))
 	}
-	for sq, tok := range fields[:Squares] {
+	if err := s.parseBoard(fields[:Squares]); err != nil {
+		return nil, err
+	}
+	for suit := 0; suit < 2; suit++ {
+		s.up[suit] = 0b11
+		s.deck[suit] = [numValues]int8{5, 4, 3, 2}
+		s.deckN[suit] = 4
+	}
+	var q positionQueue
+	for _, f := range fields[Squares:] {
+		key, val, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, perr("field %q is not key=value", f)
+		}
+		if err := s.parseField(f, key, val, &q); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.setQueue(q); err != nil {
+		return nil, err
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// parseBoard reads the 48 cells of the Star Chart: the ship, the planets
+// and which are scanned.
+func (s *State) parseBoard(cells []string) error {
+	for sq, tok := range cells {
 		if strings.HasPrefix(tok, "@") {
 			if s.ship >= 0 {
-				return nil, perr("two ships")
+				return perr("two ships")
 			}
 			s.ship = int8(sq)
 			tok = tok[1:]
@@ -83,13 +113,13 @@ func ParsePosition(text string, scanWrap bool) (*State, error) {
 		scanned := !strings.HasSuffix(tok, "?")
 		n, err := strconv.Atoi(strings.TrimSuffix(tok, "?"))
 		if err != nil || n < 0 || n >= numPlanets {
-			return nil, perr("bad cell %q at %s", fields[sq], squareName(sq))
+			return perr("bad cell %q at %s", cells[sq], squareName(sq))
 		}
 		if s.sqOf[n] >= 0 {
-			return nil, perr("planet %d twice", n)
+			return perr("planet %d twice", n)
 		}
 		if int(s.ship) == sq && !scanned {
-			return nil, perr("the ship's planet at %s must be scanned", squareName(sq))
+			return perr("the ship's planet at %s must be scanned", squareName(sq))
 		}
 		s.sqOf[n] = int8(sq)
 		s.numAt[sq] = int8(n)
@@ -100,147 +130,146 @@ func ParsePosition(text string, scanWrap bool) (*State, error) {
 	}
 	for n, sq := range s.sqOf {
 		if sq < 0 {
-			return nil, perr("planet %d missing", n)
+			return perr("planet %d missing", n)
 		}
 	}
-	var queue, delivered []int8
-	queueSet, deliveredSet := false, false
-	for suit := 0; suit < 2; suit++ {
-		s.up[suit] = 0b11
-		s.deck[suit] = [numValues]int8{5, 4, 3, 2}
-		s.deckN[suit] = 4
-	}
-	for _, f := range fields[Squares:] {
-		key, val, ok := strings.Cut(f, "=")
+	return nil
+}
+
+// positionQueue is what the queue and delivered fields give.
+type positionQueue struct {
+	queue, delivered       []int8
+	queueSet, deliveredSet bool
+}
+
+// parseField reads one key=value field after the board (field f).
+func (s *State) parseField(f, key, val string, q *positionQueue) error {
+	var err error
+	switch key {
+	case "phase":
+		i := map[string]Phase{"start": PhaseStart, "coin": PhaseCoin, "refuel": PhaseRefuel, "over": PhaseOver}
+		p, ok := i[val]
 		if !ok {
-			return nil, perr("field %q is not key=value", f)
+			return perr("phase %q", val)
 		}
-		var err error
-		switch key {
-		case "phase":
-			i := map[string]int8{"start": PhaseStart, "coin": PhaseCoin, "refuel": PhaseRefuel, "over": PhaseOver}
-			p, ok := i[val]
-			if !ok {
-				return nil, perr("phase %q", val)
-			}
-			s.phase = p
-		case "speed":
-			var v int
-			v, err = strconv.Atoi(val)
-			if err != nil || v < 0 || v > maxSpeed {
-				return nil, perr("speed %q not in 0..10", val)
-			}
-			s.speed = int8(v)
-		case "queue":
-			queue, err = parseList(val)
-			queueSet = true
-		case "delivered":
-			delivered, err = parseList(val)
-			deliveredSet = true
-		case "bottom":
-			var v int
-			v, err = strconv.Atoi(val)
-			if err != nil || v < 0 || v >= numPlanets {
-				return nil, perr("bottom %q", val)
-			}
-			s.bottom = int8(v)
-		case "thrust", "brake":
-			suit := Thrust
-			if key == "brake" {
-				suit = Brake
-			}
-			if err := s.parseCoins(suit, val); err != nil {
-				return nil, err
-			}
-		case "refuels", "turns":
-			var v int
-			v, err = strconv.Atoi(val)
-			if err != nil || v < 0 || v > 30000 {
-				return nil, perr("%s %q", key, val)
-			}
-			if key == "refuels" {
-				s.refuels = int16(v)
-			} else {
-				s.turns = int16(v)
-			}
-		case "lost":
-			s.lost, err = strconv.ParseBool(val)
-		case "pending":
-			switch val {
-			case "thrust":
-				s.pendingRev = Thrust
-			case "brake":
-				s.pendingRev = Brake
-			default:
-				return nil, perr("pending %q", val)
-			}
-		case "rng":
-			hi, lo, ok := strings.Cut(val, ":")
-			var h, l uint64
-			if ok {
-				h, err = strconv.ParseUint(hi, 16, 64)
-				if err == nil {
-					l, err = strconv.ParseUint(lo, 16, 64)
-				}
-			}
-			if !ok || err != nil {
-				return nil, perr("rng %q is not HI:LO in hex", val)
-			}
-			s.rng.Seed(0, 0)
-			s.setRNG(h, l)
-			continue
+		s.phase = p
+	case "speed":
+		var v int
+		v, err = strconv.Atoi(val)
+		if err != nil || v < 0 || v > maxSpeed {
+			return perr("speed %q not in 0..10", val)
+		}
+		s.speed = int8(v)
+	case "queue":
+		q.queue, err = parseList(val)
+		q.queueSet = true
+	case "delivered":
+		q.delivered, err = parseList(val)
+		q.deliveredSet = true
+	case "bottom":
+		var v int
+		v, err = strconv.Atoi(val)
+		if err != nil || v < 0 || v >= numPlanets {
+			return perr("bottom %q", val)
+		}
+		s.bottom = int8(v)
+	case "thrust", "brake":
+		suit := Thrust
+		if key == "brake" {
+			suit = Brake
+		}
+		return s.parseCoins(suit, val)
+	case "refuels", "turns":
+		var v int
+		v, err = strconv.Atoi(val)
+		if err != nil || v < 0 || v > 30000 {
+			return perr("%s %q", key, val)
+		}
+		if key == "refuels" {
+			s.refuels = int16(v)
+		} else {
+			s.turns = int16(v)
+		}
+	case "lost":
+		s.lost, err = strconv.ParseBool(val)
+	case "pending":
+		switch val {
+		case "thrust":
+			s.pendingRev = int8(Thrust)
+		case "brake":
+			s.pendingRev = int8(Brake)
 		default:
-			return nil, perr("unknown field %q", key)
+			return perr("pending %q", val)
 		}
-		if err != nil {
-			return nil, perr("field %q: %v", f, err)
+	case "rng":
+		hi, lo, ok := strings.Cut(val, ":")
+		var h, l uint64
+		if ok {
+			h, err = strconv.ParseUint(hi, 16, 64)
+			if err == nil {
+				l, err = strconv.ParseUint(lo, 16, 64)
+			}
 		}
+		if !ok || err != nil {
+			return perr("rng %q is not HI:LO in hex", val)
+		}
+		s.rng.Seed(0, 0)
+		s.setRNG(h, l)
+		return nil
+	default:
+		return perr("unknown field %q", key)
 	}
-	// The queue: delivered crowns, then the undelivered ones top first.
+	if err != nil {
+		return perr("field %q: %v", f, err)
+	}
+	return nil
+}
+
+// setQueue builds the queue: the delivered crowns, then the undelivered
+// ones top first (either list may be left out and is then completed from
+// the other).
+func (s *State) setQueue(q positionQueue) error {
 	seen := [numPlanets]bool{}
-	for _, n := range delivered {
+	for _, n := range q.delivered {
 		if seen[n] {
-			return nil, perr("crown %d twice", n)
+			return perr("crown %d twice", n)
 		}
 		seen[n] = true
 	}
-	if !queueSet {
+	if !q.queueSet {
 		for n := int8(0); n < numPlanets; n++ {
 			if !seen[n] {
-				queue = append(queue, n)
+				q.queue = append(q.queue, n)
 			}
 		}
 	}
-	if !deliveredSet && queueSet {
+	if !q.deliveredSet && q.queueSet {
 		inQueue := [numPlanets]bool{}
-		for _, n := range queue {
+		for _, n := range q.queue {
 			if n >= 0 && n < numPlanets {
 				inQueue[n] = true
 			}
 		}
 		for n := int8(0); n < numPlanets; n++ {
 			if !inQueue[n] {
-				delivered = append(delivered, n)
+				q.delivered = append(q.delivered, n)
 				seen[n] = true
 			}
 		}
 	}
-	for _, n := range queue {
+	for _, n := range q.queue {
 		if seen[n] {
-			return nil, perr("crown %d twice", n)
+			return perr("crown %d twice", n)
 		}
 		seen[n] = true
 	}
-	if len(delivered)+len(queue) != numPlanets {
-		return nil, perr("queue and delivered hold %d crowns, want 6", len(delivered)+len(queue))
+	if len(q.delivered)+len(q.queue) != numPlanets {
+		return perr("queue and delivered hold %d crowns, want 6", len(q.delivered)+len(q.queue))
 	}
-	copy(s.queue[:], delivered)
-	copy(s.queue[len(delivered):], queue)
-	s.delivered = int8(len(delivered))
-	if err := s.validate(); err != nil {
-		return nil, err
-	}
-	return s, nil
+	copy(s.queue[:], q.delivered)
+	copy(s.queue[len(q.delivered):], q.queue)
+	s.delivered = int8(len(q.delivered))
+	return nil
 }
 
 func parseList(val string) ([]int8, error) {
@@ -258,7 +287,7 @@ func parseList(val string) ([]int8, error) {
 	return out, nil
 }
 
-func (s *State) parseCoins(suit int, val string) error {
+func (s *State) parseCoins(suit Suit, val string) error {
 	upTxt, downTxt, _ := strings.Cut(val, "/")
 	up, err := parseList(upTxt)
 	if err != nil {
@@ -373,12 +402,12 @@ func (s *State) Position() string {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "phase=%s speed=%d queue=%s delivered=%s", [...]string{"start", "coin", "refuel", "over"}[s.phase],
+	fmt.Fprintf(&b, "phase=%s speed=%d queue=%s delivered=%s", s.phase,
 		s.speed, intList(s.queue[s.delivered:]), intList(s.queue[:s.delivered]))
 	if s.bottom >= 0 {
 		fmt.Fprintf(&b, " bottom=%d", s.bottom)
 	}
-	for suit, name := range [2]string{"thrust", "brake"} {
+	for suit := Thrust; suit <= Brake; suit++ {
 		var down []int8
 		for i := int(s.deckN[suit]) - 1; i >= 0; i-- {
 			down = append(down, s.deck[suit][i])
@@ -389,14 +418,14 @@ func (s *State) Position() string {
 				up = append(up, v)
 			}
 		}
-		fmt.Fprintf(&b, " %s=%s/%s", name, intList(up), intList(down))
+		fmt.Fprintf(&b, " %s=%s/%s", suit, intList(up), intList(down))
 	}
 	fmt.Fprintf(&b, " refuels=%d turns=%d", s.refuels, s.turns)
 	if s.lost {
 		b.WriteString(" lost=true")
 	}
 	if s.pendingRev >= 0 {
-		fmt.Fprintf(&b, " pending=%s", [2]string{"thrust", "brake"}[s.pendingRev])
+		fmt.Fprintf(&b, " pending=%s", Suit(s.pendingRev))
 	}
 	hi, lo := s.rngState()
 	fmt.Fprintf(&b, " rng=%x:%x", hi, lo)

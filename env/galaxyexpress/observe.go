@@ -167,7 +167,7 @@ func (s *State) Info(dst *env.Info) {
 	dst.Labels = append(dst.Labels, env.Label{Name: "rating", Value: Rating(score)})
 }
 
-var phaseNames = [...]string{"launch", "play a coin", "refuel?", "over"}
+var phaseLabels = [...]string{"launch", "play a coin", "refuel?", "over"}
 
 // String renders what the player sees: the Star Chart (. empty, ? planet not
 // scanned, 0-5 scanned planet, @ the Starship, * marks the target) and the
@@ -175,7 +175,7 @@ var phaseNames = [...]string{"launch", "play a coin", "refuel?", "over"}
 func (s *State) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Galaxy Express  phase: %s  turn %d  speed %d  deliveries %d  refuels %d  score %d\n",
-		phaseNames[s.phase], s.turns, s.speed, s.delivered, s.refuels, s.Score())
+		phaseLabels[s.phase], s.turns, s.speed, s.delivered, s.refuels, s.Score())
 	if t := s.Target(); t >= 0 {
 		fmt.Fprintf(&b, "target: planet %d", t)
 	} else {
@@ -207,8 +207,8 @@ func (s *State) String() string {
 		}
 		b.WriteByte('\n')
 	}
-	for suit, name := range [2]string{"thrust", "brake"} {
-		fmt.Fprintf(&b, "%-6s face up %s  face down %d  spent %s\n", name,
+	for suit := Thrust; suit <= Brake; suit++ {
+		fmt.Fprintf(&b, "%-6s face up %s  face down %d  spent %s\n", suit,
 			valueList(s.up[suit]), s.deckN[suit], valueList(s.spent[suit]))
 	}
 	return b.String()

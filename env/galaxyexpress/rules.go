@@ -33,22 +33,22 @@ const (
 
 // CoinAction returns the action that plays the coin of suit and value and
 // slides in direction dir.
-func CoinAction(suit, value, dir int) int {
-	return ActionCoin + (suit*numValues+value)*NumDirs + dir
+func CoinAction(suit Suit, value, dir int) int {
+	return ActionCoin + (int(suit)*numValues+value)*NumDirs + dir
 }
 
 // DecodeCoinAction is the inverse of CoinAction; ok is false for an action
 // that plays no coin.
-func DecodeCoinAction(a int) (suit, value, dir int, ok bool) {
+func DecodeCoinAction(a int) (suit Suit, value, dir int, ok bool) {
 	if a < ActionCoin || a >= ActionCoin+coinActionCount {
 		return 0, 0, 0, false
 	}
 	a -= ActionCoin
-	return a / (numValues * NumDirs), a / NumDirs % numValues, a % NumDirs, true
+	return Suit(a / (numValues * NumDirs)), a / NumDirs % numValues, a % NumDirs, true
 }
 
 // newSpeed applies a coin to speed with the seed's clamp to [0, 10].
-func newSpeed(speed, suit, value int) int {
+func newSpeed(speed int, suit Suit, value int) int {
 	if suit == Thrust {
 		return min(speed+value, maxSpeed)
 	}
@@ -67,7 +67,7 @@ func (s *State) LegalMask(dst []uint8) int {
 		return numPlanets
 	case PhaseCoin:
 		n := 0
-		for suit := 0; suit < 2; suit++ {
+		for suit := Thrust; suit <= Brake; suit++ {
 			for up := s.up[suit]; up != 0; up &= up - 1 {
 				v := bits.TrailingZeros8(up)
 				dirs := slideDirs[newSpeed(int(s.speed), suit, v)]
@@ -103,7 +103,7 @@ func (s *State) Apply(action int, rewards []float64) {
 			rewards[0] += RefuelPenalty
 			s.shuffleCoins()
 		} else if s.pendingRev >= 0 {
-			s.reveal(int(s.pendingRev)) // seed, turn step 5
+			s.reveal(Suit(s.pendingRev)) // seed, turn step 5
 		}
 		s.pendingRev = -1
 		s.afterTurn(rewards)
@@ -132,7 +132,7 @@ func (s *State) launch(k int) {
 
 // playCoin is one turn, seed steps 1-5: spend the coin, adjust the speed,
 // slide, scan, orbit (delivery, then the refuel decision), reveal.
-func (s *State) playCoin(suit, v, d int, rewards []float64) {
+func (s *State) playCoin(suit Suit, v, d int, rewards []float64) {
 	bit := uint8(1) << v
 	s.up[suit] &^= bit
 	s.spent[suit] |= bit

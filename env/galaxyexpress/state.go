@@ -3,23 +3,55 @@ package galaxyexpress
 import (
 	"math/bits"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/galaxygym/galaxygym/env"
 )
 
+// Phase is the kind of decision a turn is at; the observation's phase
+// plane has one byte per phase before PhaseOver (OffPhase + phase).
+type Phase int8
+
 // Phases of a turn (one per kind of decision).
 const (
-	PhaseStart  = iota // choose the launch planet
-	PhaseCoin          // play a face-up coin (and a slide direction)
-	PhaseRefuel        // orbiting a planet: refuel or not
-	PhaseOver          // the game has ended
+	PhaseStart  Phase = iota // choose the launch planet
+	PhaseCoin                // play a face-up coin (and a slide direction)
+	PhaseRefuel              // orbiting a planet: refuel or not
+	PhaseOver                // the game has ended
 )
+
+var phaseNames = [...]string{"start", "coin", "refuel", "over"}
+
+// String returns "start", "coin", "refuel" or "over" (the phase's number
+// for any other value).
+func (p Phase) String() string {
+	if p >= 0 && int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "phase(" + strconv.Itoa(int(p)) + ")"
+}
+
+// Suit is a suit of the Thrust/Brake coins; it indexes the per-suit
+// planes of the observation (OffUp + 6*suit, ...) and the coin actions
+// ([CoinAction]).
+type Suit int
 
 // Suits of the Thrust/Brake coins.
 const (
-	Thrust = 0 // Sun coins: add their value to the speed
-	Brake  = 1 // Moon coins: subtract their value from the speed
+	Thrust Suit = 0 // Sun coins: add their value to the speed
+	Brake  Suit = 1 // Moon coins: subtract their value from the speed
 )
+
+var suitNames = [...]string{"thrust", "brake"}
+
+// String returns "thrust" or "brake", the names the position notation and
+// the action names use ("suit(N)" for any other value).
+func (s Suit) String() string {
+	if s >= 0 && int(s) < len(suitNames) {
+		return suitNames[s]
+	}
+	return "suit(" + strconv.Itoa(int(s)) + ")"
+}
 
 const (
 	numPlanets = 6
@@ -36,7 +68,7 @@ const (
 type State struct {
 	cfg *config
 
-	phase int8
+	phase Phase
 	ship  int8 // square of the Starship, -1 before launch
 	speed int8
 
@@ -151,7 +183,7 @@ var factorial = func() (f [21]uint64) {
 // shuffleCoins returns every coin to its stack, shuffles both stacks and
 // turns the top two of each face up (seed: setup and Refueling step 2-3).
 func (s *State) shuffleCoins() {
-	for suit := 0; suit < 2; suit++ {
+	for suit := Thrust; suit <= Brake; suit++ {
 		d := &s.deck[suit]
 		for v := range d {
 			d[v] = int8(v)
@@ -167,7 +199,7 @@ func (s *State) shuffleCoins() {
 }
 
 // reveal turns the top face-down coin of suit face up, if any remains.
-func (s *State) reveal(suit int) {
+func (s *State) reveal(suit Suit) {
 	if n := s.deckN[suit]; n > 0 {
 		s.deckN[suit] = n - 1
 		s.up[suit] |= 1 << s.deck[suit][n-1]
@@ -199,7 +231,7 @@ func (s *State) Terminal() bool { return s.phase == PhaseOver }
 func (s *State) Turn() int { return int(s.turns) }
 
 // Phase returns the current phase (PhaseStart .. PhaseOver).
-func (s *State) Phase() int { return int(s.phase) }
+func (s *State) Phase() Phase { return s.phase }
 
 // Speed returns the Starship's speed, 0..10.
 func (s *State) Speed() int { return int(s.speed) }

@@ -25,6 +25,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/galaxygym/galaxygym/agents"
+	_ "github.com/galaxygym/galaxygym/agents/all"
 	"github.com/galaxygym/galaxygym/datasets"
 	"github.com/galaxygym/galaxygym/env"
 	_ "github.com/galaxygym/galaxygym/env/all"

@@ -1,33 +1,31 @@
-package agents
+package galaxyfighters
 
 import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
 
+	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
 	gf "github.com/galaxygym/galaxygym/env/galaxyfighters"
 )
 
 func init() {
-	Register("fighters-heuristic", "Galaxy Fighters planner from the observation only (tries its commands and "+
-		"the approach phase that follows, shoots what threatens the districts soonest, dodges crashes); plays "+
-		gf.ID+" (any number of players)",
-		newFightersAgent)
+	agents.RegisterFor(gf.ID, agents.Heuristic, "the game's own planner, from the observation only: tries "+
+		"its commands and the approach phase that follows, shoots what threatens the districts soonest, "+
+		"dodges crashes; any number of players (options: weapon, bonus, engine)",
+		func(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
+			h, err := NewHeuristic(spec, opts)
+			if err != nil {
+				return nil, err // a nil Agent, not a typed nil pointer
+			}
+			return h, nil
+		})
 }
 
 // fightersEnv reports whether spec is one of the Galaxy Fighters ids.
 func fightersEnv(spec *env.Spec) bool {
 	return spec != nil && spec.ID == gf.ID
-}
-
-// newFightersAgent is the registry's factory (no typed nil on error).
-func newFightersAgent(spec *env.Spec, opts Options) (Agent, error) {
-	h, err := NewFightersHeuristic(spec, opts)
-	if err != nil {
-		return nil, err
-	}
-	return h, nil
 }
 
 // How the Galaxy Fighters heuristic plays (observation and mask only):
@@ -50,10 +48,13 @@ func newFightersAgent(spec *env.Spec, opts Options) (Agent, error) {
 // the neighbour with more free invader spaces. Ties break on a PCG seeded
 // by Reset.
 
-// Options: weapon (wide-beam, laser-beam, spread-shot), bonus (fire, move,
-// special), engine (deflector, thrusters, warp-drive: preferred engine,
-// the other one of the card otherwise).
-type FightersHeuristic struct {
+// Heuristic plays Galaxy Fighters (any number of players, one instance
+// for every seat or one per seat) as described above, from the
+// observation and the mask only; Act does not allocate. Options: weapon
+// (wide-beam, laser-beam, spread-shot), bonus (fire, move, special),
+// engine (deflector, thrusters, warp-drive: preferred engine, the other
+// one of the card otherwise).
+type Heuristic struct {
 	weapon, bonus int
 	enginePref    [3]int
 
@@ -66,36 +67,36 @@ type FightersHeuristic struct {
 	exit [gf.Cells][4]int8
 }
 
-// NewFightersHeuristic builds the agent for a Galaxy Fighters spec.
-func NewFightersHeuristic(spec *env.Spec, opts Options) (*FightersHeuristic, error) {
+// NewHeuristic builds the agent for a Galaxy Fighters spec.
+func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 	ids := []string{gf.ID}
 	if !fightersEnv(spec) {
 		id := ""
 		if spec != nil {
 			id = spec.ID
 		}
-		return nil, &UnsupportedEnvError{"fighters-heuristic", id, ids}
+		return nil, &agents.UnsupportedEnvError{Agent: "heuristic", Env: id, Supported: ids}
 	}
-	h := &FightersHeuristic{weapon: gf.WideBeam, bonus: gf.FaceFire,
+	h := &Heuristic{weapon: gf.WideBeam, bonus: gf.FaceFire,
 		enginePref: [3]int{gf.Deflector, gf.Thrusters, gf.WarpDrive}}
 	for k, val := range opts {
 		switch k {
 		case "weapon":
 			i := slices.Index(gf.WeaponNames[:], val)
 			if i < 0 {
-				return nil, &OptionError{"fighters-heuristic", k, "want wide-beam, laser-beam or spread-shot"}
+				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want wide-beam, laser-beam or spread-shot"}
 			}
 			h.weapon = i
 		case "bonus":
 			i := slices.Index([]string{"fire", "move", "special"}, val)
 			if i < 0 {
-				return nil, &OptionError{"fighters-heuristic", k, "want fire, move or special"}
+				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want fire, move or special"}
 			}
 			h.bonus = i
 		case "engine":
 			i := slices.Index(gf.EngineNames[:], val)
 			if i < 0 {
-				return nil, &OptionError{"fighters-heuristic", k, "want thrusters, deflector or warp-drive"}
+				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want thrusters, deflector or warp-drive"}
 			}
 			p := [3]int{i, 0, 0}
 			n := 1
@@ -107,7 +108,7 @@ func NewFightersHeuristic(spec *env.Spec, opts Options) (*FightersHeuristic, err
 			}
 			h.enginePref = p
 		default:
-			return nil, &OptionError{"fighters-heuristic", k, "unknown option (weapon, bonus, engine)"}
+			return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "unknown option (weapon, bonus, engine)"}
 		}
 	}
 	for c := 0; c < gf.Cells; c++ {
@@ -133,14 +134,14 @@ func NewFightersHeuristic(spec *env.Spec, opts Options) (*FightersHeuristic, err
 	return h, nil
 }
 
-// Name returns "fighters-heuristic".
-func (*FightersHeuristic) Name() string { return "fighters-heuristic" }
+// Name returns "heuristic".
+func (*Heuristic) Name() string { return agents.Heuristic }
 
 // Reset seeds the tie-breaks.
-func (h *FightersHeuristic) Reset(seed uint64) { h.rng.Seed(seed, 0x6669676874657273) }
+func (h *Heuristic) Reset(seed uint64) { h.rng.Seed(seed, 0x6669676874657273) }
 
 // Act returns a legal action.
-func (h *FightersHeuristic) Act(_ int, obs, mask []uint8) int {
+func (h *Heuristic) Act(_ int, obs, mask []uint8) int {
 	switch {
 	case obs[gf.OffPhase+gf.PhaseWeapon] != 0:
 		if mask[gf.ActionWeapon+h.weapon] != 0 {
@@ -168,7 +169,7 @@ func (h *FightersHeuristic) Act(_ int, obs, mask []uint8) int {
 	return h.firstLegal(mask)
 }
 
-func (h *FightersHeuristic) firstLegal(mask []uint8) int {
+func (h *Heuristic) firstLegal(mask []uint8) int {
 	for a, m := range mask {
 		if m != 0 {
 			return a
@@ -178,7 +179,7 @@ func (h *FightersHeuristic) firstLegal(mask []uint8) int {
 }
 
 // spill sends the alien towards the neighbour with more free spaces.
-func (h *FightersHeuristic) spill(obs, mask []uint8) int {
+func (h *Heuristic) spill(obs, mask []uint8) int {
 	src := -1
 	for i := 0; i < gf.NumSeats; i++ {
 		if obs[gf.OffSpillSeat+i] != 0 {
@@ -201,7 +202,7 @@ func (h *FightersHeuristic) spill(obs, mask []uint8) int {
 
 // command searches the command sequences and returns the first action of
 // the best one.
-func (h *FightersHeuristic) command(obs, mask []uint8) int {
+func (h *Heuristic) command(obs, mask []uint8) int {
 	root := &h.views[0]
 	root.Load(obs)
 	best, bestA, ties := -1e18, -1, 0
@@ -232,7 +233,7 @@ func (h *FightersHeuristic) command(obs, mask []uint8) int {
 }
 
 // search returns the best value reachable from h.views[depth].
-func (h *FightersHeuristic) search(depth int) float64 {
+func (h *Heuristic) search(depth int) float64 {
 	v := &h.views[depth]
 	best := h.leafValue(v)
 	if depth+1 >= len(h.views) {
@@ -255,18 +256,18 @@ func (h *FightersHeuristic) search(depth int) float64 {
 
 // Weights of the evaluation.
 const (
-	fhLoss      = 1e6
-	fhShipLost  = 6.0
-	fhFull      = 40.0
-	fhInvasion  = 1.0
-	fhAlien     = 0.05
-	fhUnderTop  = 0.6
-	fhLastShip  = 3.0
-	fhFillScale = 3.0
+	lossValue      = 1e6
+	shipLostCost   = 6.0
+	fullCost       = 40.0
+	invasionCost   = 1.0
+	alienCost      = 0.05
+	underTopWeight = 0.6
+	lastShipFactor = 3.0
+	fillScale      = 3.0
 )
 
 // leafValue ends the command phase in a copy of v and scores the result.
-func (h *FightersHeuristic) leafValue(v *gf.View) float64 {
+func (h *Heuristic) leafValue(v *gf.View) float64 {
 	l := &h.leaf
 	l.CopyFrom(v)
 	before := [gf.NumSeats]int{}
@@ -275,7 +276,7 @@ func (h *FightersHeuristic) leafValue(v *gf.View) float64 {
 	}
 	r := l.Approach()
 	if r.NoShip {
-		return -fhLoss
+		return -lossValue
 	}
 	val := 0.0
 	capN := l.InvaderCap()
@@ -287,16 +288,16 @@ func (h *FightersHeuristic) leafValue(v *gf.View) float64 {
 		}
 		for i := 1; i <= r.Invasions[k]; i++ {
 			f := float64(min(before[k]+i, capN)) / float64(capN)
-			val -= fhInvasion * (1 + fhFillScale*f*f)
+			val -= invasionCost * (1 + fillScale*f*f)
 		}
 	}
 	if full >= l.DistrictsToLose() {
-		return -fhLoss + val
+		return -lossValue + val
 	}
-	val -= fhFull * float64(full-l.Invaded())
-	lostCost := fhShipLost
+	val -= fullCost * float64(full-l.Invaded())
+	lostCost := shipLostCost
 	if l.ShipyardLeft() == 0 {
-		lostCost *= fhLastShip
+		lostCost *= lastShipFactor
 	}
 	val -= lostCost * float64(r.ShipsLost)
 	val -= h.threat(l, before, r.Invasions, full)
@@ -308,13 +309,13 @@ func (h *FightersHeuristic) leafValue(v *gf.View) float64 {
 var turnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 
 // threat weighs the aliens left on the board.
-func (h *FightersHeuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSeats]int, full int) float64 {
+func (h *Heuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSeats]int, full int) float64 {
 	capN := l.InvaderCap()
 	var fill [gf.NumSeats]float64
 	for k := 0; k < gf.NumSeats; k++ {
 		n := min(before[k]+inv[k], capN)
 		f := float64(n) / float64(capN)
-		fill[k] = 1 + fhFillScale*f*f
+		fill[k] = 1 + fillScale*f*f
 		if n >= capN-1 && full+1 >= l.DistrictsToLose() {
 			fill[k] += 4
 		}
@@ -330,7 +331,7 @@ func (h *FightersHeuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.
 		}
 		for i := 0; i < ht; i++ {
 			typ, dir := l.Alien(c, i)
-			t += fhAlien
+			t += alienCost
 			n := int(h.exit[c][dir])
 			if n == 0 {
 				continue
@@ -339,7 +340,7 @@ func (h *FightersHeuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.
 			turns := (n + sp - 1) / sp
 			w := turnWeight[min(turns, len(turnWeight)-1)] * fill[gf.FacedSeat(dir)]
 			if i < ht-1 {
-				w *= fhUnderTop
+				w *= underTopWeight
 			}
 			t += w
 		}
@@ -348,6 +349,6 @@ func (h *FightersHeuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.
 }
 
 // String describes the loadout (for logs).
-func (h *FightersHeuristic) String() string {
-	return "fighters-heuristic(weapon=" + gf.WeaponNames[h.weapon] + ",bonus=" + strconv.Itoa(h.bonus) + ")"
+func (h *Heuristic) String() string {
+	return "heuristic(weapon=" + gf.WeaponNames[h.weapon] + ",bonus=" + strconv.Itoa(h.bonus) + ")"
 }

@@ -1,4 +1,4 @@
-package agents
+package galaxyexpress
 
 import (
 	"encoding/binary"
@@ -6,25 +6,24 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
 	ge "github.com/galaxygym/galaxygym/env/galaxyexpress"
 )
 
-func newHeuristicEnv(t testing.TB) (*env.Env, Agent) {
+func newHeuristicEnv(t testing.TB) (*env.Env, agents.Agent) {
 	t.Helper()
 	e, err := env.Make(ge.ID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New("heuristic", e.Spec(), nil)
+	a, err := agents.New("heuristic", e.Spec(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,24 +101,11 @@ func TestHeuristicMeanScore(t *testing.T) {
 	}
 }
 
-// TestHeuristicEval plays HEURISTIC_EVAL seeded games (seeds 0..N-1) and
-// logs the score statistics; it is skipped unless the variable is set:
-//
-//	HEURISTIC_EVAL=100000 go test ./agents -run TestHeuristicEval -v
-func TestHeuristicEval(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("HEURISTIC_EVAL"))
-	if n <= 0 {
-		t.Skip("set HEURISTIC_EVAL=N to play N seeded games")
-	}
-	getTables() // not timed
-	t.Log(playHeuristic(t, 0, n))
-}
-
 func TestHeuristicDeterministic(t *testing.T) {
 	e, a := newHeuristicEnv(t)
 	_, b := newHeuristicEnv(t)
 	obs := make([]uint8, e.Spec().ObsSize())
-	run := func(ag Agent, seed uint64) []int { return playEpisode(t, e, ag, seed, obs) }
+	run := func(ag agents.Agent, seed uint64) []int { return playEpisode(t, e, ag, seed, obs) }
 	for seed := uint64(0); seed < 200; seed++ {
 		first := run(a, seed)
 		run(a, seed+1000) // different history in between
@@ -272,20 +258,20 @@ speed=2 queue=0,5,3,2,1 delivered=4 thrust=3,5/1,0 brake=2,3/5,4 rng=1234:5678`
 func TestHeuristicUnsupportedEnv(t *testing.T) {
 	other := &env.Spec{ID: "tic-tac-toe-v0", NumPlayers: 2, ActionNames: make([]string, 9), ObsShape: []int{9}}
 	for _, spec := range []*env.Spec{other, nil} {
-		_, err := New("heuristic", spec, nil)
-		var ue *UnsupportedEnvError
+		_, err := agents.New("heuristic", spec, nil)
+		var ue *agents.UnsupportedEnvError
 		if !errors.As(err, &ue) || ue.Agent != "heuristic" || !slices.Equal(ue.Supported, []string{ge.ID}) {
-			t.Errorf("spec %v: got %v, want *UnsupportedEnvError", spec, err)
+			t.Errorf("spec %v: got %v, want *agents.UnsupportedEnvError", spec, err)
 		}
 	}
 	spec := ge.Game{}.Spec()
-	for _, opts := range []Options{{"scan_wrap": "maybe"}, {"depth": "3"}} {
-		var oe *OptionError
-		if _, err := New("heuristic", spec, opts); !errors.As(err, &oe) {
-			t.Errorf("options %v: got %v, want *OptionError", opts, err)
+	for _, opts := range []agents.Options{{"scan_wrap": "maybe"}, {"depth": "3"}} {
+		var oe *agents.OptionError
+		if _, err := agents.New("heuristic", spec, opts); !errors.As(err, &oe) {
+			t.Errorf("options %v: got %v, want *agents.OptionError", opts, err)
 		}
 	}
-	if _, err := New("heuristic", spec, Options{"scan_wrap": "true"}); err != nil {
+	if _, err := agents.New("heuristic", spec, agents.Options{"scan_wrap": "true"}); err != nil {
 		t.Error(err)
 	}
 }
@@ -296,7 +282,7 @@ func TestHeuristicScanWrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New("heuristic", e.Spec(), Options{"scan_wrap": "true"})
+	a, err := agents.New("heuristic", e.Spec(), agents.Options{"scan_wrap": "true"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,15 +361,15 @@ func TestHeuristicTables(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var reached, agree int
 	for i := 0; i < 20000; i++ {
-		c := r.IntN(nCoinSt)
-		s := r.IntN(nSpd)
+		c := r.IntN(numCoinStates)
+		s := r.IntN(numSpeeds)
 		ship, planet := r.IntN(ge.Squares), r.IntN(ge.Squares)
 		if ship == planet && s == 0 {
 			continue
 		}
-		blk := tb.last.q[(c*nSpd+s)*blkSize:][:blkSize]
+		blk := tb.last.q[(c*numSpeeds+s)*blkSize:][:blkSize]
 		reach := binary.LittleEndian.Uint32(blk[blkReach:])&(1<<relOff[ship][planet]) != 0
-		it, ib := c/nSuitSt, c%nSuitSt
+		it, ib := c/numSuitStates, c%numSuitStates
 		coins := uint16(suitUp[it]|suitDown[it]) | uint16(suitUp[ib]|suitDown[ib])<<6
 		can := ge.CanStop(ship, s, coins, 1<<planet)
 		if reach {
@@ -404,8 +390,8 @@ func TestHeuristicTables(t *testing.T) {
 	}
 	t.Logf("reachable %d of 20000 samples; CanStop agrees on %d", reached, agree)
 	// At the target at speed 0 the value is the delivery's: 20 + coins.
-	for _, c := range []int{0, nCoinSt - 1, 12345} {
-		got := tb.last.lo + tb.last.step*float32(tb.last.q[c*nSpd*blkSize])
+	for _, c := range []int{0, numCoinStates - 1, 12345} {
+		got := tb.last.lo + tb.last.step*float32(tb.last.q[c*numSpeeds*blkSize])
 		if want := float32(legDeliver + coinCount(c)); math.Abs(float64(got-want)) > float64(tb.last.step) {
 			t.Errorf("coin state %d: value at target %v, want %v", c, got, want)
 		}
@@ -436,19 +422,8 @@ func BenchmarkHeuristicEpisode(b *testing.B) {
 // BenchmarkHeuristicAct times Act alone over recorded decisions of 2,000
 // games (observations and masks replayed in order).
 func BenchmarkHeuristicAct(b *testing.B) {
-	e, a := newHeuristicEnv(b)
-	var obsAll, maskAll [][]uint8
-	for seed := uint64(0); seed < 2000; seed++ {
-		e.Reset(seed)
-		a.Reset(seed)
-		for !e.Done() {
-			obs := make([]uint8, ge.ObsSize)
-			_ = e.Observe(0, obs)
-			m := slices.Clone(e.Mask())
-			obsAll, maskAll = append(obsAll, obs), append(maskAll, m)
-			_, _ = e.Step(a.Act(0, obs, m))
-		}
-	}
+	_, a := newHeuristicEnv(b)
+	obsAll, maskAll := heuristicDecisions(b, 2000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		k := i % len(obsAll)
