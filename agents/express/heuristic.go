@@ -60,6 +60,12 @@ type trainView struct {
 	wildThis bool // that Wild was played this turn
 }
 
+func init() {
+	agents.RegisterFor(ex.ID, agents.Heuristic, "Express player from the observation only: builds trains toward "+
+		"going out, keeps high-value freight, blocks every Disaster it can, plays Turntables, attacks the "+
+		"leader's longest unprotected train; 2-6 players, no options", New)
+}
+
 // New returns the heuristic for an express-v1 spec; opts are not used (an
 // *agents.OptionError for any).
 func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
@@ -76,10 +82,10 @@ func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
 	return &Heuristic{players: spec.NumPlayers}, nil
 }
 
-// Name is the agent's name.
-const Name = "express-heuristic"
+// Name is the agent's registered name (agents.Heuristic, for express-v1).
+const Name = agents.Heuristic
 
-// Name returns "express-heuristic".
+// Name returns "heuristic".
 func (h *Heuristic) Name() string { return Name }
 
 // Reset seeds the tie-breaking generator.

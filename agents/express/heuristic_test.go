@@ -27,14 +27,11 @@ func playGames(t testing.TB, players, games int, seats []string, mctsOpts agents
 	for g := 0; g < games; g++ {
 		for i := range ags {
 			names[i] = seats[(i+g)%len(seats)]
-			var a agents.Agent
-			if names[i] == Name {
-				a, err = New(spec, nil)
-			} else if names[i] == "mcts" {
-				a, err = agents.New(names[i], spec, mctsOpts)
-			} else {
-				a, err = agents.New(names[i], spec, nil)
+			var opts agents.Options
+			if names[i] == "mcts" {
+				opts = mctsOpts
 			}
+			a, err := agents.New(names[i], spec, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,6 +62,31 @@ func playGames(t testing.TB, players, games int, seats []string, mctsOpts agents
 		}
 	}
 	return res
+}
+
+// TestRegistered: "heuristic" on express-v1 is this agent, at every
+// player count; it refuses other games and options.
+func TestRegistered(t *testing.T) {
+	for n := 2; n <= 6; n++ {
+		e, err := env.Make(ex.ID, map[string]any{"players": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := agents.New(agents.Heuristic, e.Spec(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := a.(*Heuristic); !ok || a.Name() != agents.Heuristic {
+			t.Fatalf("players=%d: heuristic is %T %q", n, a, a.Name())
+		}
+	}
+	if _, err := New(&env.Spec{ID: "galaxy-express-v1"}, nil); err == nil {
+		t.Fatal("the Express heuristic accepted another game")
+	}
+	e, _ := env.Make(ex.ID, nil)
+	if _, err := New(e.Spec(), agents.Options{"depth": "2"}); err == nil {
+		t.Fatal("an option accepted")
+	}
 }
 
 // TestHeuristicBeatsRandom: the heuristic wins most games against random

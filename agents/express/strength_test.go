@@ -11,15 +11,6 @@ import (
 	"github.com/galaxygym/galaxygym/agents"
 )
 
-// rolloutName registers the heuristic for this test binary only, so that
-// mcts can use it as its rollout agent (rollout=express-heuristic) before
-// the agent registry keyed by environment lands.
-const rolloutName = "express-heuristic-test"
-
-func init() {
-	agents.Register(rolloutName, "the Express heuristic (test registration)", New)
-}
-
 // wilson returns the 95% Wilson interval of k successes in n trials.
 func wilson(k, n float64) (lo, hi float64) {
 	const z = 1.96
@@ -33,7 +24,7 @@ func wilson(k, n float64) (lo, hi float64) {
 // TestStrength measures the heuristic and mcts over EXPRESS_EVAL games
 // (seats rotated, seed = game index): the heuristic against three random
 // players (4 players) and against one (2 players), and mcts (heuristic
-// rollouts, EXPRESS_MCTS_SIMS simulations, default 64) against the
+// rollouts by default, EXPRESS_MCTS_SIMS simulations, default 64) against the
 // heuristic in 2-player games (EXPRESS_EVAL_MCTS games, default
 // EXPRESS_EVAL/20). It is skipped unless EXPRESS_EVAL is set:
 //
@@ -64,7 +55,7 @@ func TestStrength(t *testing.T) {
 		sims = "64"
 	}
 	start = time.Now()
-	res = playGames(t, 2, nm, []string{"mcts", Name}, agents.Options{"sims": sims, "rollout": rolloutName, "players": "2"})
+	res = playGames(t, 2, nm, []string{"mcts", Name}, agents.Options{"sims": sims})
 	d := time.Since(start)
 	report("2 players, mcts (sims="+sims+", heuristic rollouts) vs heuristic", res["mcts"], d)
 	fmt.Printf("mcts: %.1f games/min on one goroutine\n", float64(nm)/d.Minutes())
