@@ -117,3 +117,24 @@ func pickRandom(s *State, mask []uint8, rng *rand.Rand) int {
 	}
 	panic("no legal action")
 }
+
+// BenchmarkDeterminize samples a complete state from one player's
+// observation of positions of random 4-player games, into a reused state.
+func BenchmarkDeterminize(b *testing.B) {
+	g := Game{}
+	params, _ := g.Spec().Resolve(nil)
+	states := randomPositions(64, 4)
+	obs := make([][]uint8, len(states))
+	for i, s := range states {
+		obs[i] = make([]uint8, ObsSize)
+		s.Observe(i%4, obs[i])
+	}
+	reuse, _ := g.Determinize(params, 0, obs[0], 0, nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := g.Determinize(params, i%len(states)%4, obs[i%len(states)], uint64(i), reuse); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
