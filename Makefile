@@ -24,7 +24,7 @@ VENV       ?= .venv
 TORCH      ?= auto
 VENV_STAMP := $(VENV)/.galaxygym-installed
 
-.PHONY: all build run test test-go test-python venv notebook vet bench clean
+.PHONY: all build run test test-go test-python venv notebook vet bench clean fuzz
 
 all: build
 
@@ -123,6 +123,16 @@ benchmarks: build
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./agents/... ./datasets/...
+
+# Every fuzz target of the module for FUZZTIME each (tools/fuzz/fuzz.sh:
+# one `go test -fuzz` per target), with a table of executions per target.
+# Crashers are kept under the package's testdata/fuzz/, which `make test`
+# replays. FUZZ_PKGS narrows it to some packages.
+FUZZTIME ?= 10s
+FUZZMINIMIZETIME ?= 100x
+FUZZ_PKGS ?= ./...
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZMINIMIZETIME=$(FUZZMINIMIZETIME) sh tools/fuzz/fuzz.sh $(FUZZ_PKGS)
 
 clean:
 	rm -rf bin datasets/out $(VENV)

@@ -88,12 +88,32 @@ func readNPYHeader(rc io.Reader) (h *npy.Header, err error) {
 			err = fmt.Errorf("malformed npy header (%v)", p)
 		}
 	}()
-	nr, err := npy.NewReader(rc)
+	// npyio allocates the header length the file states, up to 4 GiB for
+	// a version 2 header: check it first (numpy itself refuses headers
+	// over 10,000 bytes by default).
+	var pre [12]byte
+	if _, err := io.ReadFull(rc, pre[:10]); err != nil {
+		return nil, fmt.Errorf("npy header: %w", err)
+	}
+	n, size := int64(binary.LittleEndian.Uint16(pre[8:])), 10
+	if pre[6] >= 2 {
+		if _, err := io.ReadFull(rc, pre[10:12]); err != nil {
+			return nil, fmt.Errorf("npy header: %w", err)
+		}
+		n, size = int64(binary.LittleEndian.Uint32(pre[8:])), 12
+	}
+	if n > maxNPYHeader {
+		return nil, fmt.Errorf("npy header of %d bytes is over %d", n, maxNPYHeader)
+	}
+	nr, err := npy.NewReader(io.MultiReader(bytes.NewReader(pre[:size]), rc))
 	if err != nil {
 		return nil, err
 	}
 	return &nr.Header, nil
 }
+
+// maxNPYHeader bounds an .npy header's length in bytes.
+const maxNPYHeader = 1 << 16
 
 // read returns the named array. Its data length is checked against the
 // header's shape; a Fortran-order 2-D array is transposed to C order.

@@ -111,11 +111,17 @@ var layerKey = regexp.MustCompile(`^layer(\d+)\.(weight|bias)$`)
 
 // readPolicyFile reads and checks a weights file (not against an env).
 func readPolicyFile(path string) (*policyNet, error) {
-	r := &policyReader{path: path}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, r.fail("", ErrPolicyFile, err, "cannot read")
+		return nil, &PolicyFileError{Path: path, Kind: ErrPolicyFile, Reason: "cannot read", Err: err}
 	}
+	return parsePolicy(path, data)
+}
+
+// parsePolicy checks the weights file read from path.
+func parsePolicy(path string, data []byte) (*policyNet, error) {
+	r := &policyReader{path: path}
+	var err error
 	sum := sha256.Sum256(data)
 	n := &policyNet{sha256: hex.EncodeToString(sum[:])}
 	if r.f, err = openNPZ(data); err != nil {

@@ -199,7 +199,7 @@ func testArrowReadBack(t *testing.T, enc ObsEncoding) {
 			t.Errorf("rewards is %v, want list<float32>", tbl.Schema().Field(7).Type)
 		}
 		for k, want := range map[string]string{
-			KeySchemaVersion: "1", KeyTable: "steps", KeyEnvID: testEnv, KeyEnvVersion: "1",
+			KeySchemaVersion: strconv.Itoa(SchemaVersion), KeyTable: "steps", KeyEnvID: testEnv, KeyEnvVersion: "1",
 			KeyObsShape: "[503]", KeyObsDType: "uint8", KeyNumActions: "56", KeyAgent: "random",
 			KeySeed: "7", KeyEpisodesPerPart: "100", KeyPart: strconv.Itoa(p.Index),
 			KeyEpisodeStart: strconv.FormatInt(p.EpisodeStart, 10), KeyEpisodeEnd: strconv.FormatInt(p.EpisodeEnd, 10),
@@ -223,7 +223,19 @@ func testArrowReadBack(t *testing.T, enc ObsEncoding) {
 		lengths := column[*array.Int32](t, ep, "length")
 		returns := column[*array.List](t, ep, "returns")
 		seeds := column[*array.Int64](t, ep, "seed")
-		if len(lengths) != 1 || len(returns) != 1 || len(seeds) != 1 {
+		scores := column[*array.List](t, ep, "scores")
+		ranks := column[*array.List](t, ep, "ranks")
+		outcomes := column[*array.List](t, ep, "outcomes")
+		seatAgents := column[*array.List](t, ep, "seat_agents")
+		for name, typ := range map[string]arrow.Type{"scores": arrow.FLOAT64, "ranks": arrow.INT32,
+			"outcomes": arrow.STRING, "seat_agents": arrow.STRING} {
+			f, _ := ep.Schema().FieldsByName(name)
+			if lt, ok := f[0].Type.(*arrow.ListType); !ok || lt.Elem().ID() != typ {
+				t.Errorf("episodes column %s is %v, want list<%v>", name, f[0].Type, typ)
+			}
+		}
+		if len(lengths) != 1 || len(returns) != 1 || len(seeds) != 1 || len(scores) != 1 || len(ranks) != 1 ||
+			len(outcomes) != 1 || len(seatAgents) != 1 {
 			t.Fatal("episodes table in several chunks")
 		}
 		r := 0
@@ -276,6 +288,21 @@ func testArrowReadBack(t *testing.T, enc ObsEncoding) {
 			ret := returns[0].ListValues().(*array.Float64)
 			if hi-lo != 1 || ret.Value(int(lo)) != sum || sum != e.Returns()[0] {
 				t.Fatalf("episode %d: returns %v, summed rewards %v, env %v", id, ret.Value(int(lo)), sum, e.Returns())
+			}
+			// The per-player results: the env's Info at the end, player 0's.
+			in := e.Info()
+			lo, hi = scores[0].ValueOffsets(i)
+			sc := scores[0].ListValues().(*array.Float64)
+			rlo, rhi := ranks[0].ValueOffsets(i)
+			rk := ranks[0].ListValues().(*array.Int32)
+			olo, ohi := outcomes[0].ValueOffsets(i)
+			oc := outcomes[0].ListValues().(*array.String)
+			alo, ahi := seatAgents[0].ValueOffsets(i)
+			ag := seatAgents[0].ListValues().(*array.String)
+			if hi-lo != 1 || rhi-rlo != 1 || ohi-olo != 1 || ahi-alo != 1 || sc.Value(int(lo)) != in.Scores[0] ||
+				int(rk.Value(int(rlo))) != in.Ranks[0] || oc.Value(int(olo)) != in.Outcomes[0].String() ||
+				ag.Value(int(alo)) != "random" {
+				t.Fatalf("episode %d: per-player results differ from the env's info %s", id, in.AppendJSON(nil))
 			}
 		}
 		if r != len(rows) {

@@ -17,7 +17,7 @@ import (
 // GG_BENCH_ZSTD and GG_BENCH_OBS set the zstd level and obs encoding)
 // per iteration and reports steps/s, CPU time per step and Parquet bytes per
 // steps-table row (bytes/row, the dataset's size measure) and per step.
-func benchGenerate(b *testing.B, agent string, episodes int64) {
+func benchGenerate(b *testing.B, agent string, episodes int64, dropObs bool) {
 	if !slices.Contains(agents.Names(), agent) {
 		b.Skipf("agent %q is not registered", agent)
 	}
@@ -34,7 +34,8 @@ func benchGenerate(b *testing.B, agent string, episodes int64) {
 		dir := b.TempDir()
 		res, err := Generate(context.Background(), Config{Env: "galaxy-express-v1", Agent: agent,
 			Episodes: episodes, EpisodesPerPart: int(episodes / 4), Workers: benchWorkers, Out: dir,
-			ZstdLevel: ZstdLevel(os.Getenv("GG_BENCH_ZSTD")), ObsEncoding: ObsEncoding(os.Getenv("GG_BENCH_OBS"))})
+			ZstdLevel: ZstdLevel(os.Getenv("GG_BENCH_ZSTD")), ObsEncoding: ObsEncoding(os.Getenv("GG_BENCH_OBS")),
+			dropObsPages: dropObs})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,16 +50,14 @@ func benchGenerate(b *testing.B, agent string, episodes int64) {
 	b.ReportMetric(float64(bytes)/float64(steps), "bytes/step")
 }
 
-func BenchmarkGenerateRandom(b *testing.B)    { benchGenerate(b, "random", 40000) }
-func BenchmarkGenerateHeuristic(b *testing.B) { benchGenerate(b, "heuristic", 20000) }
+func BenchmarkGenerateRandom(b *testing.B)    { benchGenerate(b, "random", 40000, false) }
+func BenchmarkGenerateHeuristic(b *testing.B) { benchGenerate(b, "heuristic", 20000, false) }
 
 // BenchmarkGenerateRandomObsDropped is BenchmarkGenerateRandom with the obs
 // pages transposed but neither compressed nor written: the CPU that
 // everything else takes (docs/performance.md; its bytes/row mean nothing).
 func BenchmarkGenerateRandomObsDropped(b *testing.B) {
-	benchDropObsPages = true
-	defer func() { benchDropObsPages = false }()
-	benchGenerate(b, "random", 40000)
+	benchGenerate(b, "random", 40000, true)
 }
 
 // cpuTime returns the process's user+system CPU time.

@@ -31,5 +31,5 @@
 //
 // Errors are typed and prefixed "datasets: ": [*ConfigError],
 // [*MismatchError], [*WriteError] (a full disk names the file),
-// [*InterruptedError], [*AgentError] and [*FormatError].
+// [*InterruptedError], *[rollout.AgentError] and [*FormatError].
 package datasets

@@ -91,21 +91,6 @@ func (e *InterruptedError) Error() string {
 // errors.Is(err, ErrInterrupted) and errors.Is(err, context.Canceled) hold.
 func (e *InterruptedError) Unwrap() []error { return []error{ErrInterrupted, e.Err} }
 
-// AgentError reports an agent that chose an illegal action.
-type AgentError struct {
-	Agent   string
-	Episode int64 // global episode index
-	Step    int
-	Err     error // the *env.IllegalActionError
-}
-
-func (e *AgentError) Error() string {
-	return fmt.Sprintf("datasets: agent %s, episode %d, step %d: %v", e.Agent, e.Episode, e.Step, e.Err)
-}
-
-// Unwrap returns the environment's error.
-func (e *AgentError) Unwrap() error { return e.Err }
-
 // FormatError reports a dataset file that cannot be read or does not match
 // its manifest (bad footer, missing key, wrong row count, bad checksum).
 type FormatError struct {

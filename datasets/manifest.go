@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
 )
 
@@ -56,8 +57,15 @@ type Manifest struct {
 	ActionNames []string `json:"action_names"`
 	// NumPlayers is the number of seats.
 	NumPlayers int `json:"num_players"`
-	// Agent describes the agent that played.
+	// Agent describes the agent that played every seat; for a dataset of
+	// mixed seats (generate --seats) its name is the seats' agents joined
+	// by commas and its version their versions likewise.
 	Agent AgentInfo `json:"agent"`
+	// Seats is the agent of every seat (index = player) of a dataset of
+	// mixed seats; absent when one agent played every seat.
+	Seats []string `json:"seats,omitempty"`
+	// SeatOptions are the seats' agents' options, by agent name.
+	SeatOptions map[string]agents.Options `json:"seat_options,omitempty"`
 	// Seed is the run seed; SeedRule derives every episode's seeds from it.
 	Seed     uint64 `json:"seed"`
 	SeedRule string `json:"seed_rule"`
@@ -91,6 +99,18 @@ type Space struct {
 	High  []int  `json:"high,omitempty"`  // Box: inclusive upper bounds, flattened
 	N     int    `json:"n,omitempty"`     // Discrete: the number of actions
 	Start int    `json:"start"`           // Discrete: the first action (0)
+}
+
+// agentOptionsJSON is the agent_options footer value the manifest stands
+// for: the seats' options by agent name, or the one agent's.
+func (m *Manifest) agentOptionsJSON() string {
+	if len(m.Seats) > 0 {
+		if m.SeatOptions == nil {
+			return "{}"
+		}
+		return mustJSON(m.SeatOptions)
+	}
+	return mustJSON(nonNil(m.Agent.Options))
 }
 
 // AgentInfo describes the agent of a dataset.
@@ -212,8 +232,14 @@ func writeManifest(fsys fileSystem, dir string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	final := filepath.Join(dir, ManifestFile)
-	tmp := filepath.Join(dir, "."+ManifestFile+".tmp")
+	return writeAtomic(fsys, filepath.Join(dir, ManifestFile), data)
+}
+
+// writeAtomic writes data to final through a temporary file in the same
+// directory ("."+base+".tmp"), synced, renamed, with the directory synced.
+func writeAtomic(fsys fileSystem, final string, data []byte) error {
+	dir := filepath.Dir(final)
+	tmp := filepath.Join(dir, "."+filepath.Base(final)+".tmp")
 	f, err := fsys.Create(tmp)
 	if err != nil {
 		return &WriteError{"create", final, unwrapPath(err)}
@@ -238,4 +264,36 @@ func writeManifest(fsys fileSystem, dir string, m *Manifest) error {
 		return &WriteError{"sync", dir, unwrapPath(err)}
 	}
 	return nil
+}
+
+// checksumPath is the checksum record of part index (see [ChecksumsDir]).
+func checksumPath(dir string, index int) string {
+	return filepath.Join(dir, ChecksumsDir, fmt.Sprintf("part-%05d.json", index))
+}
+
+// writeChecksum records a finished part's files as written.
+func writeChecksum(fsys fileSystem, dir string, info *PartInfo) error {
+	data, err := compactJSON(info)
+	if err != nil {
+		return err
+	}
+	path := checksumPath(dir, info.Index)
+	if err := fsys.MkdirAll(filepath.Dir(path)); err != nil {
+		return &WriteError{"mkdir", filepath.Dir(path), unwrapPath(err)}
+	}
+	return writeAtomic(fsys, path, data)
+}
+
+// readChecksum returns the recorded PartInfo of part index, or nil when
+// there is no readable record.
+func readChecksum(dir string, index int) *PartInfo {
+	data, err := os.ReadFile(checksumPath(dir, index))
+	if err != nil {
+		return nil
+	}
+	var info PartInfo
+	if json.Unmarshal(data, &info) != nil || info.Index != index {
+		return nil
+	}
+	return &info
 }

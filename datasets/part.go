@@ -55,10 +55,17 @@ type runMeta struct {
 	agent           string
 	agentVersion    string
 	agentOptions    string // JSON
+	seedRule        string
 	seed            uint64
 	episodesPerPart int
 	obsEncoding     ObsEncoding
 	zstdLevel       ZstdLevel
+	// dropObsPages makes the steps writer transpose each obs page and
+	// then drop it, so that a benchmark times everything else; the files
+	// are then invalid. Only BenchmarkGenerateRandomObsDropped sets it,
+	// through Config.dropObsPages (unexported: no caller outside this
+	// package's tests can).
+	dropObsPages bool
 }
 
 // footer returns the key/value metadata of a part, in a fixed order.
@@ -81,7 +88,7 @@ func (m *runMeta) footer(table string, part int, start, end int64) [][2]string {
 		{KeyAgentVersion, m.agentVersion},
 		{KeyAgentOptions, m.agentOptions},
 		{KeySeed, strconv.FormatUint(m.seed, 10)},
-		{KeySeedRule, SeedRule},
+		{KeySeedRule, m.seedRule},
 		{KeyEpisodesPerPart, strconv.Itoa(m.episodesPerPart)},
 		{KeyPart, strconv.Itoa(part)},
 		{KeyEpisodeStart, strconv.FormatInt(start, 10)},
@@ -287,17 +294,6 @@ func (p *partWriter) finish() (*partResult, error) {
 			return nil, p.fileErr(f.sub, f.t, "close", err)
 		}
 	}
-	for _, f := range files {
-		final, tmp := partPaths(p.dir, f.sub, p.index)
-		if err := p.fs.Rename(tmp, final); err != nil {
-			return nil, &WriteError{"rename", final, unwrapPath(err)}
-		}
-	}
-	for _, sub := range []string{EpisodesDir, StepsDir} {
-		if err := p.fs.SyncDir(filepath.Join(p.dir, sub)); err != nil {
-			return nil, &WriteError{"sync", filepath.Join(p.dir, sub), unwrapPath(err)}
-		}
-	}
 	info := PartInfo{
 		Index:        p.index,
 		EpisodeStart: p.start,
@@ -315,6 +311,21 @@ func (p *partWriter) finish() (*partResult, error) {
 			Bytes:  p.episodesFile.n,
 			SHA256: hex.EncodeToString(p.episodesFile.h.Sum(nil)),
 		},
+	}
+	// The record goes first: a part renamed into place always has one.
+	if err := writeChecksum(p.fs, p.dir, &info); err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		final, tmp := partPaths(p.dir, f.sub, p.index)
+		if err := p.fs.Rename(tmp, final); err != nil {
+			return nil, &WriteError{"rename", final, unwrapPath(err)}
+		}
+	}
+	for _, sub := range []string{EpisodesDir, StepsDir} {
+		if err := p.fs.SyncDir(filepath.Join(p.dir, sub)); err != nil {
+			return nil, &WriteError{"sync", filepath.Join(p.dir, sub), unwrapPath(err)}
+		}
 	}
 	return &partResult{info, p.stats}, nil
 }

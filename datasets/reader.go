@@ -9,6 +9,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
@@ -37,10 +38,14 @@ type Episode struct {
 	ID        int64     // episode_id
 	Seed      uint64    // the environment seed
 	AgentSeed uint64    // the agent's seed (derived: EpisodeSeeds)
-	Agent     string    // the agent's name
+	Agent     string    // the agent's name (the seats' agents joined by commas for mixed seats)
+	Seats     []string  // the agent of every seat, index = player
 	Length    int       // steps T; the steps table holds T+1 rows
 	Returns   []float64 // undiscounted return of every player
 	Outcome   string    // "win", "loss", "draw" or "truncated"
+	Scores    []float64 // every player's score (env.Info.Scores)
+	Ranks     []int     // every player's rank, 1 = best, ties share
+	Outcomes  []string  // every player's "win", "loss" or "draw"
 	Info      string    // the env.Info JSON at the end of the episode
 }
 
@@ -74,7 +79,13 @@ func (d *Dataset) Episodes() iter.Seq2[*Episode, error] {
 					Length:    int(row.Length),
 					Returns:   append([]float64(nil), row.Returns...),
 					Outcome:   row.Outcome,
+					Seats:     slices.Clone(row.SeatAgents),
+					Scores:    slices.Clone(row.Scores),
+					Outcomes:  slices.Clone(row.Outcomes),
 					Info:      row.Info,
+				}
+				for _, r := range row.Ranks {
+					ep.Ranks = append(ep.Ranks, int(r))
 				}
 				if !yield(ep, nil) {
 					return stop

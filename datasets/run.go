@@ -20,6 +20,7 @@ import (
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/rollout"
 )
 
 // DefaultEpisodesPerPart is the number of episodes of a part when
@@ -43,10 +44,20 @@ type Config struct {
 	// EnvParams are the environment's parameters (nil for the defaults);
 	// strings are parsed, as from --env-param name=value.
 	EnvParams map[string]any
-	// Agent is the registered agent name, e.g. "heuristic" or "random".
+	// Agent is the registered agent name, e.g. "heuristic" or "random",
+	// that plays every seat (one agent, as --agent). Leave it empty when
+	// Seats is set.
 	Agent string
 	// AgentOptions are the agent's settings (--agent-opt key=value).
 	AgentOptions agents.Options
+	// Seats, when set, is the lineup instead of Agent: Seats[k] plays
+	// player k (len NumPlayers), each seat its own agent, seeded by
+	// [rollout.SeatSeed] (--seats A,B,...). The manifest, the footers and
+	// the episodes table record each seat's agent.
+	Seats []string
+	// SeatOptions are the settings of the Seats agents, by agent name
+	// (--agent-opt agent.key=value); every key must be one of Seats.
+	SeatOptions map[string]agents.Options
 	// Episodes is the number of episodes, at least 1.
 	Episodes int64
 	// Seed is the run seed; see [EpisodeSeeds].
@@ -80,7 +91,8 @@ type Config struct {
 	// every part. Calls are serialized; it must return quickly.
 	Progress func(Progress)
 
-	fs fileSystem // nil: the operating system
+	fs           fileSystem // nil: the operating system; tests give fakes
+	dropObsPages bool       // tests only: see runMeta.dropObsPages
 }
 
 // Progress is a snapshot of a run, passed to Config.Progress.
@@ -118,10 +130,19 @@ func (r *Result) EpisodesPerSecond() float64 {
 // does not (--workers, progress). It is the default created_by.
 func (c *Config) CanonicalCommand() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "galaxygym generate --env %s --agent %s --episodes %d --seed %d --episodes-per-part %d",
-		c.Env, c.Agent, c.Episodes, c.Seed, c.partSize(false))
+	who := "--agent " + c.Agent
+	if len(c.Seats) > 0 {
+		who = "--seats " + strings.Join(c.Seats, ",")
+	}
+	fmt.Fprintf(&b, "galaxygym generate --env %s %s --episodes %d --seed %d --episodes-per-part %d",
+		c.Env, who, c.Episodes, c.Seed, c.partSize(false))
 	for _, k := range slices.Sorted(maps.Keys(c.AgentOptions)) {
 		fmt.Fprintf(&b, " --agent-opt %s=%s", k, c.AgentOptions[k])
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.SeatOptions)) {
+		for _, k := range slices.Sorted(maps.Keys(c.SeatOptions[name])) {
+			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.SeatOptions[name][k])
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
 		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
@@ -172,10 +193,11 @@ type run struct {
 	numParts int
 	fs       fileSystem
 	results  []*partResult // by part index; kept parts filled in before the workers start
-	env0     *env.Env      // made by prepare, given to the first worker
-	agent0   agents.Agent
+	prev     *Manifest     // the manifest found in Out by scan, or nil
+	names    []string      // the agent of each seat
+	loop0    *rollout.Loop // made by prepare, given to the first worker
 
-	mu       sync.Mutex // guards progress, err, env0 and agent0
+	mu       sync.Mutex // guards progress, err and loop0
 	progress Progress
 	err      error
 }
@@ -204,16 +226,26 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 	if !bench && cfg.Out == "" {
 		return nil, &ConfigError{Field: "Out", Reason: "no output directory"}
 	}
-	e, err := env.Make(cfg.Env, cfg.EnvParams)
-	if err != nil {
-		return nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(cfg.Env), Err: err}
+	if (cfg.Agent == "") == (len(cfg.Seats) == 0) {
+		return nil, &ConfigError{Field: "Agent", Reason: "want either Agent (one agent in every seat) or Seats (one per seat)"}
 	}
+	if len(cfg.Seats) == 0 && len(cfg.SeatOptions) > 0 {
+		return nil, &ConfigError{Field: "SeatOptions", Reason: "options by agent name need Seats; use AgentOptions"}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.SeatOptions)) {
+		if !slices.Contains(cfg.Seats, name) {
+			return nil, &ConfigError{Field: "SeatOptions",
+				Reason: fmt.Sprintf("options for %s, which is not one of the seats %v", strconv.Quote(name), cfg.Seats)}
+		}
+	}
+	r := &run{cfg: cfg, bench: bench, fs: cfg.fs}
+	loop, err := r.newLoop()
+	if err != nil {
+		return nil, err
+	}
+	e := loop.Env()
 	spec := e.Spec()
-	a, err := agents.New(cfg.Agent, spec, cfg.AgentOptions)
-	if err != nil {
-		return nil, &ConfigError{Field: "Agent", Reason: "cannot make " + strconv.Quote(cfg.Agent), Err: err}
-	}
-	r := &run{cfg: cfg, bench: bench, spec: spec, params: e.Params(), fs: cfg.fs, env0: e, agent0: a}
+	r.spec, r.params, r.loop0 = spec, e.Params(), loop
 	if r.fs == nil {
 		r.fs = osFS{}
 	}
@@ -225,13 +257,26 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 	if enc == "" {
 		enc = ObsSplit
 	}
-	agentVersion := ""
-	if v, ok := a.(versioned); ok {
-		agentVersion = v.Version()
+	var versions []string
+	for k, a := range loop.Seats() {
+		if k > 0 && len(cfg.Seats) == 0 {
+			break // one agent: one version
+		}
+		v := ""
+		if vv, ok := a.(versioned); ok {
+			v = vv.Version()
+		}
+		versions = append(versions, v)
 	}
-	opts := cfg.AgentOptions
-	if opts == nil {
+	agentVersion := strings.Join(versions, ",")
+	var opts any = cfg.AgentOptions
+	if cfg.AgentOptions == nil {
 		opts = agents.Options{}
+	}
+	seedRule := SeedRule
+	if len(cfg.Seats) > 0 {
+		opts = nonNilSeat(cfg.SeatOptions)
+		seedRule += "; " + rollout.SeatSeedRule
 	}
 	r.meta = &runMeta{
 		datasetID:       cfg.DatasetID,
@@ -243,18 +288,69 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 		obsSize:         spec.ObsSize(),
 		numActions:      spec.NumActions(),
 		actionNames:     mustJSON(spec.ActionNames),
-		agent:           cfg.Agent,
+		agent:           r.agentName(),
 		agentVersion:    agentVersion,
+		seedRule:        seedRule,
 		agentOptions:    mustJSON(opts),
 		seed:            cfg.Seed,
 		episodesPerPart: r.partSize,
 		obsEncoding:     enc,
 		zstdLevel:       cmp.Or(cfg.ZstdLevel, ZstdBetter),
+		dropObsPages:    cfg.dropObsPages,
 	}
 	if r.meta.datasetID == "" {
-		r.meta.datasetID = fmt.Sprintf("galaxygym/%s/%s-v%d", spec.ID, cfg.Agent, SchemaVersion)
+		r.meta.datasetID = fmt.Sprintf("galaxygym/%s/%s-v%d", spec.ID, strings.ReplaceAll(r.agentName(), ",", "-"), SchemaVersion)
 	}
 	return r, nil
+}
+
+// agentName is the run's agent: Agent, or the seats' agents joined by
+// commas.
+func (r *run) agentName() string {
+	if len(r.cfg.Seats) > 0 {
+		return strings.Join(r.cfg.Seats, ",")
+	}
+	return r.cfg.Agent
+}
+
+// newLoop makes an environment and the agents of its seats.
+func (r *run) newLoop() (*rollout.Loop, error) {
+	cfg := r.cfg
+	e, err := env.Make(cfg.Env, cfg.EnvParams)
+	if err != nil {
+		return nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(cfg.Env), Err: err}
+	}
+	n := e.Spec().NumPlayers
+	var seats []agents.Agent
+	var names []string
+	if len(cfg.Seats) == 0 {
+		a, err := agents.New(cfg.Agent, e.Spec(), cfg.AgentOptions)
+		if err != nil {
+			return nil, &ConfigError{Field: "Agent", Reason: "cannot make " + strconv.Quote(cfg.Agent), Err: err}
+		}
+		seats, names = rollout.Same(a, cfg.Agent, n)
+	} else {
+		if len(cfg.Seats) != n {
+			return nil, &ConfigError{Field: "Seats", Reason: fmt.Sprintf("%d agents for %d players", len(cfg.Seats), n)}
+		}
+		names = cfg.Seats
+		for _, name := range cfg.Seats {
+			a, err := agents.New(name, e.Spec(), cfg.SeatOptions[name])
+			if err != nil {
+				return nil, &ConfigError{Field: "Seats", Reason: "cannot make " + strconv.Quote(name), Err: err}
+			}
+			seats = append(seats, a)
+		}
+	}
+	r.names = names
+	return rollout.New(e, seats, names)
+}
+
+func nonNilSeat(m map[string]agents.Options) map[string]agents.Options {
+	if m == nil {
+		return map[string]agents.Options{}
+	}
+	return m
 }
 
 // envVersion returns the N of an id ending in "-vN", or "".
@@ -291,7 +387,7 @@ func (r *run) partRange(i int) (start, end int64) {
 // workers, removes their unfinished files and returns an
 // [*InterruptedError]. Write failures (a full disk) are [*WriteError]s
 // naming the file; bad settings are [*ConfigError]s; an agent playing an
-// illegal action is an [*AgentError].
+// illegal action is a *[rollout.AgentError].
 func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	t0 := time.Now()
 	r, err := prepare(&cfg, false)
@@ -308,6 +404,10 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	m := r.manifest()
 	if err := writeManifest(r.fs, cfg.Out, m); err != nil {
 		return nil, err
+	}
+	// The manifest now records every part's checksums.
+	if err := os.RemoveAll(filepath.Join(cfg.Out, ChecksumsDir)); err != nil {
+		return nil, &WriteError{"remove", filepath.Join(cfg.Out, ChecksumsDir), err}
 	}
 	res.Manifest = m
 	for _, p := range m.Parts {
@@ -431,13 +531,11 @@ func (r *run) report(episodes, steps int64, partDone bool) {
 	}
 }
 
-// worker plays parts with its own environment and agent.
+// worker plays parts with its own environment and agents.
 type worker struct {
 	r       *run
-	env     *env.Env
-	agent   agents.Agent
-	needObs bool
-	obs     []byte
+	loop    *rollout.Loop
+	rec     recorder
 	info    env.Info
 	infoBuf []byte
 	zenc    *zstd.Encoder // created with the first part written
@@ -446,26 +544,47 @@ type worker struct {
 
 func (r *run) newWorker() (*worker, error) {
 	r.mu.Lock()
-	e, a := r.env0, r.agent0
-	r.env0, r.agent0 = nil, nil
+	l := r.loop0
+	r.loop0 = nil
 	r.mu.Unlock()
-	if e == nil {
+	if l == nil {
 		var err error
-		if e, err = env.Make(r.cfg.Env, r.cfg.EnvParams); err != nil {
-			return nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(r.cfg.Env), Err: err}
-		}
-		if a, err = agents.New(r.cfg.Agent, e.Spec(), r.cfg.AgentOptions); err != nil {
-			return nil, &ConfigError{Field: "Agent", Reason: "cannot make " + strconv.Quote(r.cfg.Agent), Err: err}
+		if l, err = r.newLoop(); err != nil {
+			return nil, err
 		}
 	}
-	return &worker{
-		r:       r,
-		env:     e,
-		agent:   a,
-		needObs: agents.NeedsObservation(a) || r.cfg.Observe,
-		obs:     make([]byte, e.Spec().ObsSize()),
-	}, nil
+	return &worker{r: r, loop: l}, nil
 }
+
+// recorder writes the steps of an episode into a part's steps table.
+type recorder struct {
+	sw   *stepsFile
+	ep   int64
+	t    int32
+	last int32 // the last player to act
+}
+
+// Before returns the observation slot of the next row and copies the mask.
+func (rc *recorder) Before(_ int, mask []uint8) []uint8 {
+	copy(rc.sw.maskSlot(), mask)
+	return rc.sw.obsSlot()
+}
+
+// After commits the row.
+func (rc *recorder) After(p, act int, res env.StepResult) error {
+	if err := rc.sw.commit(rc.ep, rc.t, int32(p), int32(act), res.Rewards, res.Terminated, res.Truncated); err != nil {
+		return &stepsError{err}
+	}
+	rc.last = int32(p)
+	rc.t++
+	return nil
+}
+
+// stepsError marks an error of the steps writer, returned through the
+// rollout loop.
+type stepsError struct{ err error }
+
+func (e *stepsError) Error() string { return e.err.Error() }
 
 // progressEvery is how many episodes a worker plays between progress
 // reports and context checks.
@@ -521,48 +640,23 @@ func (w *worker) part(ctx context.Context, i int) (err error) {
 // episode plays episode ep, writing its rows to pw when not nil, and
 // returns its length.
 func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
-	e, a := w.env, w.agent
+	l := w.loop
 	envSeed, agentSeed := EpisodeSeeds(w.r.cfg.Seed, ep)
-	e.Reset(envSeed)
-	a.Reset(agentSeed)
-	var t, last int32
 	if pw == nil {
-		var obs []byte
-		if w.needObs {
-			obs = w.obs
-		}
-		for !e.Done() {
-			p := e.CurrentPlayer()
-			if obs != nil {
-				e.Observe(p, obs)
-			}
-			act := a.Act(p, obs, e.Mask())
-			if _, err := e.Step(act); err != nil {
-				return t, &AgentError{Agent: w.r.cfg.Agent, Episode: ep, Step: int(t), Err: err}
-			}
-			t++
-		}
-		return t, nil
+		return l.Play(ep, envSeed, agentSeed, w.r.cfg.Observe, nil)
 	}
 	sw := pw.steps
-	for !e.Done() {
-		p := e.CurrentPlayer()
-		obs := sw.obsSlot()
-		e.Observe(p, obs)
-		mask := e.Mask()
-		copy(sw.maskSlot(), mask)
-		act := a.Act(p, obs, mask)
-		res, err := e.Step(act)
-		if err != nil {
-			return t, &AgentError{Agent: w.r.cfg.Agent, Episode: ep, Step: int(t), Err: err}
+	w.rec = recorder{sw: sw, ep: ep}
+	t, err := l.Play(ep, envSeed, agentSeed, false, &w.rec)
+	if err != nil {
+		var se *stepsError
+		if errors.As(err, &se) {
+			return t, pw.stepErr(se.err)
 		}
-		if err := sw.commit(ep, t, int32(p), int32(act), res.Rewards, res.Terminated, res.Truncated); err != nil {
-			return t, pw.stepErr(err)
-		}
-		last = int32(p)
-		t++
+		return t, err
 	}
 	// The final row: the last observation, seen by the last player to act.
+	e, last := l.Env(), w.rec.last
 	e.Observe(int(last), sw.obsSlot())
 	clear(sw.maskSlot())
 	if err := sw.commit(ep, t, last, -1, nil, false, false); err != nil {
@@ -570,15 +664,26 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 	}
 	e.FillInfo(&w.info)
 	w.infoBuf = w.info.AppendJSON(w.infoBuf[:0])
-	return t, pw.endEpisode(episodeRow{
-		EpisodeID: ep,
-		Seed:      int64(envSeed),
-		Agent:     w.r.cfg.Agent,
-		Length:    t,
-		Returns:   append([]float64(nil), e.Returns()...),
-		Outcome:   w.info.Outcome.String(),
-		Info:      string(w.infoBuf),
-	})
+	row := episodeRow{
+		EpisodeID:  ep,
+		Seed:       int64(envSeed),
+		Agent:      w.r.meta.agent,
+		SeatAgents: w.r.names,
+		Length:     t,
+		Returns:    append([]float64(nil), e.Returns()...),
+		Outcome:    w.info.Outcome.String(),
+		Scores:     append([]float64(nil), w.info.Scores...),
+		Ranks:      make([]int32, len(w.info.Ranks)),
+		Outcomes:   make([]string, len(w.info.Outcomes)),
+		Info:       string(w.infoBuf),
+	}
+	for i, r := range w.info.Ranks {
+		row.Ranks[i] = int32(r)
+	}
+	for i, o := range w.info.Outcomes {
+		row.Outcomes[i] = o.String()
+	}
+	return t, pw.endEpisode(row)
 }
 
 // scan prepares Out for Generate: it creates the directories, removes
@@ -586,7 +691,7 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 // another dataset, and keeps the parts that are already complete.
 func (r *run) scan() error {
 	out := r.cfg.Out
-	for _, sub := range []string{StepsDir, EpisodesDir} {
+	for _, sub := range []string{StepsDir, EpisodesDir, ChecksumsDir} {
 		dir := filepath.Join(out, sub)
 		if err := r.fs.MkdirAll(dir); err != nil {
 			return &WriteError{"mkdir", dir, unwrapPath(err)}
@@ -596,6 +701,7 @@ func (r *run) scan() error {
 		if err := r.compareManifest(m); err != nil {
 			return err
 		}
+		r.prev = m
 	} else if !errors.Is(err, ErrNoManifest) {
 		return err
 	}
@@ -656,8 +762,9 @@ func (r *run) compareManifest(m *Manifest) error {
 		{"env_id", m.EnvID, m0.envID},
 		{"env_params", mustJSON(m.EnvParams), m0.envParams},
 		{"agent", m.Agent.Name, m0.agent},
+		{"seats", strings.Join(m.Seats, ","), strings.Join(r.cfg.Seats, ",")},
 		{"agent_version", m.Agent.Version, m0.agentVersion},
-		{"agent_options", mustJSON(nonNil(m.Agent.Options)), m0.agentOptions},
+		{"agent_options", m.agentOptionsJSON(), m0.agentOptions},
 		{"seed", strconv.FormatUint(m.Seed, 10), strconv.FormatUint(m0.seed, 10)},
 		{"episodes_per_part", strconv.Itoa(m.EpisodesPerPart), strconv.Itoa(m0.episodesPerPart)},
 		{"obs_encoding", m.ObsEncoding, m0.obsEncoding.parquetName()},
@@ -679,10 +786,12 @@ func nonNil(m map[string]string) map[string]string {
 }
 
 // verifyPart checks the two files of part idx. It returns the part's
-// result when both are complete and belong to this run, nil when the part
-// must be written again (another episode range, wrong row counts, an
-// unreadable file), and a *MismatchError when they were written with other
-// parameters.
+// result when both are complete, belong to this run and match the
+// checksums recorded when they were written (the part's record under
+// [ChecksumsDir], or the manifest of the run that finished them); nil when
+// the part must be written again (no record or another checksum, another
+// episode range, wrong row counts, an unreadable file); and a
+// *MismatchError when they were written with other parameters.
 func (r *run) verifyPart(idx int) (*partResult, error) {
 	start, end := r.partRange(idx)
 	var kvs [2]map[string]string
@@ -738,6 +847,14 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 		return nil, nil
 	}
 	info := PartInfo{Index: idx, EpisodeStart: start, EpisodeEnd: end, NumSteps: stats.steps}
+	records := []*PartInfo{readChecksum(r.cfg.Out, idx)}
+	if r.prev != nil {
+		for k := range r.prev.Parts {
+			if r.prev.Parts[k].Index == idx {
+				records = append(records, &r.prev.Parts[k])
+			}
+		}
+	}
 	for j, sub := range []string{StepsDir, EpisodesDir} {
 		path, _ := partPaths(r.cfg.Out, sub, idx)
 		sum, size, err := hashFile(path)
@@ -751,7 +868,12 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 			info.Episodes = fi
 		}
 	}
-	return &partResult{info, stats}, nil
+	for _, rec := range records {
+		if rec != nil && *rec == info {
+			return &partResult{info, stats}, nil
+		}
+	}
+	return nil, nil // no record of these bytes: written again
 }
 
 // manifest builds the manifest from the parts' results.
@@ -760,7 +882,7 @@ func (r *run) manifest() *Manifest {
 	m := &Manifest{
 		DatasetID:     r.meta.datasetID,
 		EnvSpec:       spec,
-		AlgorithmName: r.cfg.Agent,
+		AlgorithmName: r.meta.agent,
 		Author:        r.cfg.Author,
 		CodePermalink: CodePermalink,
 		DataFormat:    "parquet",
@@ -771,10 +893,12 @@ func (r *run) manifest() *Manifest {
 		EnvParams:        r.params,
 		ActionNames:      spec.ActionNames,
 		NumPlayers:       spec.NumPlayers,
-		Agent: AgentInfo{Name: r.cfg.Agent, Version: r.meta.agentVersion,
+		Agent: AgentInfo{Name: r.meta.agent, Version: r.meta.agentVersion,
 			Options: nonNil(r.cfg.AgentOptions)},
+		Seats:           r.cfg.Seats,
+		SeatOptions:     r.cfg.SeatOptions,
 		Seed:            r.cfg.Seed,
-		SeedRule:        SeedRule,
+		SeedRule:        r.meta.seedRule,
 		EpisodesPerPart: r.partSize,
 		ObsEncoding:     r.meta.obsEncoding.parquetName(),
 		Compression:     "ZSTD",

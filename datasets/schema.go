@@ -3,13 +3,19 @@ package datasets
 // SchemaVersion is the version of the Parquet layout described in
 // docs/datasets.md: the columns of both tables, the footer keys and the
 // manifest. It changes when any of them changes incompatibly.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Layout of a dataset directory.
 const (
 	ManifestFile = "manifest.json" // the dataset card, written last
 	StepsDir     = "steps"         // steps/part-NNNNN.parquet
 	EpisodesDir  = "episodes"      // episodes/part-NNNNN.parquet
+	// ChecksumsDir holds, while a run is unfinished, one record per
+	// finished part (.checksums/part-NNNNN.json: its PartInfo, the files'
+	// sizes and SHA-256 as written); a resumed run keeps a part only if
+	// its files still match. Generate removes it once manifest.json, which
+	// then holds the same checksums, is written.
+	ChecksumsDir = ".checksums"
 )
 
 // Column names of the steps table, in file order. One row per step, and
@@ -96,14 +102,23 @@ type episodeRow struct {
 	EpisodeID int64 `parquet:"episode_id,delta"`
 	// Seed is the environment seed (a uint64 stored as its int64 bits).
 	Seed int64 `parquet:"seed"`
-	// Agent is the agent's name.
+	// Agent is the agent's name, or the seats' agents joined by commas for
+	// a dataset of mixed seats (generate --seats).
 	Agent string `parquet:"agent,dict"`
+	// SeatAgents holds the agent of every seat, index = player.
+	SeatAgents []string `parquet:"seat_agents,list"`
 	// Length is the number of steps T (the steps table holds T+1 rows).
 	Length int32 `parquet:"length"`
 	// Returns holds every player's undiscounted return.
 	Returns []float64 `parquet:"returns,list"`
 	// Outcome is the env.Info outcome: win, loss, draw or truncated.
 	Outcome string `parquet:"outcome,dict"`
+	// Scores, Ranks and Outcomes are every player's result (env.Info
+	// Scores, Ranks, Outcomes), index = player: the game's score, the rank
+	// (1 = best, ties share), and win, loss or draw.
+	Scores   []float64 `parquet:"scores,list"`
+	Ranks    []int32   `parquet:"ranks,list"`
+	Outcomes []string  `parquet:"outcomes,list"`
 	// Info is the env.Info JSON at the end of the episode.
 	Info string `parquet:"info"`
 }

@@ -28,12 +28,6 @@ import (
 // ones and keep zstd's working set in cache. A variable for the tests.
 var obsPageBytes = 1 << 20
 
-// benchDropObsPages makes the writer transpose each obs page and then drop
-// it, neither compressed nor written, so that a benchmark can time
-// everything else (BenchmarkGenerateRandomObsDropped); the files are then
-// not valid. Never set outside benchmarks.
-var benchDropObsPages = false
-
 // newZstdEncoder returns the encoder of one worker for the steps table
 // (klauspost/compress levels; docs/datasets.md, "Measured sizes and speeds").
 func newZstdEncoder(level ZstdLevel) *zstd.Encoder {
@@ -124,6 +118,7 @@ type stepsFile struct {
 
 	scratch, zbuf, lvlRep, lvlDef []byte
 	levels                        []uint8
+	dropObs                       bool // runMeta.dropObsPages
 }
 
 func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
@@ -136,6 +131,7 @@ func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
 		numActions: m.numActions,
 		numPlayers: m.numPlayers,
 		split:      m.obsEncoding != ObsPlain,
+		dropObs:    m.dropObsPages,
 		schema:     stepsSchemaElements(m.obsSize, m.numActions),
 		ep:         make([]int64, g),
 		step:       make([]int32, g),
@@ -354,7 +350,7 @@ func (s *stepsFile) flushObsPage() {
 		data = s.scratch
 		enc = format.ByteStreamSplit
 	}
-	if benchDropObsPages {
+	if s.dropObs {
 		s.obsN = 0
 		return
 	}

@@ -2,7 +2,10 @@ package env
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"slices"
 )
 
 // MaxTurnsParam is the parameter name the wrapper truncates on: when a game
@@ -271,11 +274,16 @@ func (e *Env) String() string {
 // of a snapshot, as the game's own MarshalJSON writes it) under the Env's
 // current parameters: no steps taken, zero returns, seed recorded as the
 // episode's seed. It returns a [*StateError] (or the game's error) for a
-// state the game cannot read, and then leaves the Env as it was.
+// state the game cannot read, or for an ongoing state at or past the
+// Env's max_turns (its episode would already have been truncated), and
+// then leaves the Env as it was.
 func (e *Env) LoadState(data []byte, seed uint64) error {
 	st, err := e.game.LoadState(e.params, data)
 	if err != nil {
 		return err
+	}
+	if !st.Terminal() && e.maxTurns > 0 && st.Turn() >= e.maxTurns {
+		return &StateError{e.spec.ID, fmt.Sprintf("state is ongoing at turn %d, past max_turns %d", st.Turn(), e.maxTurns), nil}
 	}
 	e.setState(st, seed)
 	return nil
@@ -306,9 +314,39 @@ func (e *Env) MarshalJSON() ([]byte, error) {
 	return json.Marshal(snapshot{e.spec.ID, e.params, e.seed, e.steps, e.returns, e.terminated, e.truncated, st})
 }
 
-// Load replaces the episode with one serialized by [Env.MarshalJSON]. The
-// snapshot's parameters replace the Env's. On error ([*StateError],
-// [*ParamError]) the Env is unchanged.
+// MaxSnapshotSteps is the largest step count a snapshot may carry: steps
+// travel as int32 in the server's replies and the datasets' columns.
+const MaxSnapshotSteps = math.MaxInt32
+
+// returnTolerance is the slack, relative to the bound's magnitude (at
+// least 1), allowed when checking a snapshot's returns against the spec's
+// ranges: sums of float64 rewards round.
+const returnTolerance = 1e-9
+
+// Load replaces the episode with one serialized by [Env.MarshalJSON].
+//
+// The snapshot's parameters replace the Env's only when they leave the
+// Env's shape alone: the same number of players, observation shape and
+// number of actions (a snapshot of max_turns 50 loads into an Env of
+// max_turns 200; one of players 4 does not load into an Env of players 2,
+// see [ErrSpecChange]). Spec() then follows the snapshot's parameters.
+//
+// Every field is validated against the state it comes with before
+// anything changes:
+//
+//   - steps lies in [st.Turn(), MaxSnapshotSteps] (every turn takes at
+//     least one step), and at most Spec().MaxEpisodeSteps when every
+//     parameter other than players has its default (the bound the spec
+//     states);
+//   - every return is finite and lies within steps times the spec's
+//     RewardRange (each step pays one reward in that range), and, once the
+//     episode is over under those default parameters, within the spec's
+//     ReturnRange; both with a relative tolerance of 1e-9;
+//   - terminated equals the state's Terminal(); truncated implies not
+//     terminated, a max_turns in force and Turn() >= max_turns; an ongoing
+//     episode has Turn() < max_turns (it would have been truncated).
+//
+// On error ([*StateError], [*ParamError]) the Env is unchanged.
 func (e *Env) Load(data []byte) error {
 	var s snapshot
 	if err := json.Unmarshal(data, &s); err != nil {
@@ -317,26 +355,118 @@ func (e *Env) Load(data []byte) error {
 	if s.Env != e.spec.ID {
 		return &StateError{e.spec.ID, fmt.Sprintf("snapshot is of %q", s.Env), nil}
 	}
-	if len(s.Returns) != e.spec.NumPlayers {
-		return &StateError{e.spec.ID, fmt.Sprintf("snapshot has %d returns, want %d", len(s.Returns), e.spec.NumPlayers), nil}
-	}
 	p, err := e.spec.Resolve(s.Params)
 	if err != nil {
 		return err
+	}
+	spec := specFor(e.game, p)
+	if !sameShape(spec, e.spec) {
+		return &StateError{e.spec.ID, fmt.Sprintf(
+			"snapshot parameters %s give %d players, observation shape %v and %d actions; this environment has %d, %v and %d",
+			mustJSON(s.Params), spec.NumPlayers, spec.ObsShape, spec.NumActions(),
+			e.spec.NumPlayers, e.spec.ObsShape, e.spec.NumActions()), ErrSpecChange}
+	}
+	if len(s.Returns) != spec.NumPlayers {
+		return &StateError{e.spec.ID, fmt.Sprintf("snapshot has %d returns, want %d", len(s.Returns), spec.NumPlayers), nil}
 	}
 	st, err := e.game.LoadState(p, s.State)
 	if err != nil {
 		return err
 	}
-	e.params = p
-	e.maxTurns = 0
-	if v, ok := p[MaxTurnsParam].(int); ok {
-		e.maxTurns = v
+	maxTurns, _ := p[MaxTurnsParam].(int)
+	if err := validateSnapshot(e.game, spec, p, maxTurns, &s, st); err != nil {
+		return err
 	}
+	e.spec = spec
+	e.params = p
+	e.maxTurns = maxTurns
 	e.setState(st, s.Seed)
 	e.steps = s.Steps
 	copy(e.returns, s.Returns)
-	e.terminated = s.Terminated || st.Terminal()
+	e.terminated = s.Terminated
 	e.truncated = s.Truncated
 	return nil
+}
+
+// ErrSpecChange is wrapped by the [*StateError] of a snapshot whose
+// parameters would change the environment's shape (players, observation
+// shape, number of actions); test with errors.Is.
+var ErrSpecChange = errors.New("env: snapshot parameters change the environment's shape")
+
+// sameShape reports whether a and b describe arrays of the same sizes.
+func sameShape(a, b *Spec) bool {
+	return a.NumPlayers == b.NumPlayers && a.NumActions() == b.NumActions() && slices.Equal(a.ObsShape, b.ObsShape)
+}
+
+// validateSnapshot checks a snapshot's bookkeeping against its state st,
+// decoded under params p (spec is the spec p gives), by the rules listed
+// at [Env.Load].
+func validateSnapshot(g Game, spec *Spec, p Params, maxTurns int, s *snapshot, st State) error {
+	bad := func(format string, args ...any) error {
+		return &StateError{spec.ID, "snapshot " + fmt.Sprintf(format, args...), nil}
+	}
+	turn := st.Turn()
+	defaults := defaultParams(g.Spec(), p)
+	switch {
+	case s.Steps < 0 || s.Steps > MaxSnapshotSteps:
+		return bad("steps %d out of range [0, %d]", s.Steps, MaxSnapshotSteps)
+	case s.Steps < turn:
+		return bad("steps %d is fewer than the state's %d turns", s.Steps, turn)
+	case defaults && s.Steps > spec.MaxEpisodeSteps:
+		return bad("steps %d is over the spec's max_episode_steps %d", s.Steps, spec.MaxEpisodeSteps)
+	}
+	over := s.Terminated || s.Truncated
+	switch terminal := st.Terminal(); {
+	case s.Terminated != terminal:
+		return bad("says terminated=%v but the state is %s", s.Terminated, map[bool]string{true: "terminal", false: "not terminal"}[terminal])
+	case s.Truncated && s.Terminated:
+		return bad("is both terminated and truncated")
+	case s.Truncated && (maxTurns <= 0 || turn < maxTurns):
+		return bad("says truncated but the state is at turn %d of max_turns %d", turn, maxTurns)
+	case !over && maxTurns > 0 && turn >= maxTurns:
+		return bad("is ongoing at turn %d, past max_turns %d", turn, maxTurns)
+	}
+	steps := float64(s.Steps)
+	lo, hi := steps*min(spec.RewardRange[0], 0), steps*max(spec.RewardRange[1], 0)
+	for i, r := range s.Returns {
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			return bad("return of player %d is %v", i, r)
+		}
+		if !within(r, lo, hi) {
+			return bad("return %v of player %d is outside %d steps of rewards in %v: [%v, %v]", r, i, s.Steps, spec.RewardRange, lo, hi)
+		}
+		if over && defaults && !within(r, spec.ReturnRange[0], spec.ReturnRange[1]) {
+			return bad("return %v of player %d of a finished episode is outside the return range %v", r, i, spec.ReturnRange)
+		}
+	}
+	return nil
+}
+
+// within reports whether lo <= x <= hi up to returnTolerance.
+func within(x, lo, hi float64) bool {
+	tol := func(b float64) float64 { return returnTolerance * max(1, math.Abs(b)) }
+	return x >= lo-tol(lo) && x <= hi+tol(hi)
+}
+
+// defaultParams reports whether every parameter of p other than players
+// has the registered spec's default: the parameters the spec's
+// MaxEpisodeSteps and ReturnRange are stated under.
+func defaultParams(reg *Spec, p Params) bool {
+	for _, ps := range reg.Params {
+		if ps.Name == PlayersParam {
+			continue
+		}
+		if v, ok := p[ps.Name]; ok && v != ps.Default {
+			return false
+		}
+	}
+	return true
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

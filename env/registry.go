@@ -21,6 +21,9 @@ type entry struct {
 	game    Game
 	spec    *Spec
 	players []*Spec
+	// completed holds, for a ParamSpecer, the completed copy of each spec
+	// its SpecFor returned (see complete).
+	completed map[*Spec]*Spec
 }
 
 var (
@@ -88,7 +91,7 @@ func Lookup(id string) (Game, error) {
 // otherwise the registered spec for the `players` count.
 func specFor(g Game, p Params) *Spec {
 	if ps, ok := g.(ParamSpecer); ok {
-		return ps.SpecFor(p)
+		return complete(g, ps.SpecFor(p))
 	}
 	s := g.Spec()
 	n, ok := p[PlayersParam].(int)
@@ -102,6 +105,37 @@ func specFor(g Game, p Params) *Spec {
 		return e.players[n]
 	}
 	return s.forPlayers(n)
+}
+
+// complete returns s, a spec a ParamSpecer's SpecFor returned, with what
+// Register fills into a registered spec (OutcomeNames, MinPlayers and
+// MaxPlayers): s itself when it has them, else a copy made once per spec
+// and kept, so that every Env's spec names its outcome codes.
+func complete(g Game, s *Spec) *Spec {
+	if s.OutcomeNames != nil && s.MinPlayers != 0 {
+		return s
+	}
+	reg := g.Spec()
+	regMu.Lock()
+	defer regMu.Unlock()
+	e := registry[reg.ID]
+	if e != nil {
+		if c, ok := e.completed[s]; ok {
+			return c
+		}
+	}
+	c := *s
+	c.OutcomeNames = OutcomeNames[:]
+	if c.MinPlayers == 0 {
+		c.MinPlayers, c.MaxPlayers = reg.MinPlayers, reg.MaxPlayers
+	}
+	if e != nil {
+		if e.completed == nil {
+			e.completed = map[*Spec]*Spec{}
+		}
+		e.completed[s] = &c
+	}
+	return &c
 }
 
 // IDs returns the registered ids, sorted.

@@ -92,3 +92,42 @@ func TestRankByScore(t *testing.T) {
 		t.Errorf("SetTeamResult: %+v", in)
 	}
 }
+
+// paramSpecGame is a ParamSpecer whose SpecFor returns specs it built
+// itself, which Register never saw.
+type paramSpecGame struct{ specs map[int]*env.Spec }
+
+func (g paramSpecGame) Spec() *env.Spec                               { return g.specs[2] }
+func (g paramSpecGame) SpecFor(p env.Params) *env.Spec                { return g.specs[p.Int(env.PlayersParam)] }
+func (paramSpecGame) NewState(env.Params, uint64) env.State           { return nil }
+func (paramSpecGame) LoadState(env.Params, []byte) (env.State, error) { return nil, nil }
+
+// TestParamSpecerSpecsAreCompleted checks that the spec of an Env of a
+// ParamSpecer names the outcome codes and the player bounds, as a
+// registered spec does, whatever SpecFor returned.
+func TestParamSpecerSpecsAreCompleted(t *testing.T) {
+	mk := func(n int) *env.Spec {
+		return &env.Spec{ID: "paramspec-test-v1", Name: "t", NumPlayers: n, ActionNames: []string{"a"},
+			ObsShape: []int{1}, ObsDType: "uint8", ObsHigh: []uint8{1}, MaxEpisodeSteps: 1, Description: "t"}
+	}
+	g := paramSpecGame{map[int]*env.Spec{2: mk(2), 3: mk(3)}}
+	g.specs[2].MinPlayers, g.specs[2].MaxPlayers = 2, 3
+	env.Register(g)
+	p, err := g.Spec().Resolve(map[string]any{"players": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = p
+	e, err := env.New(g, map[string]any{"players": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := e.Spec()
+	if s.NumPlayers != 3 || s.MinPlayers != 2 || s.MaxPlayers != 3 || len(s.OutcomeNames) != 5 || s.OutcomeNames[1] != "win" {
+		t.Fatalf("spec of a 3-player env: %+v", s)
+	}
+	e2, _ := env.New(g, map[string]any{"players": 3})
+	if e2.Spec() != s {
+		t.Fatal("the completed spec is made anew for every Env")
+	}
+}

@@ -26,22 +26,6 @@ func (e *ConfigError) Error() string {
 // Unwrap returns the cause.
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// AgentError reports an agent that chose an action the environment refused
-// (Err, usually an *[env.IllegalActionError]).
-type AgentError struct {
-	Agent   string
-	Episode int64 // the episode index
-	Step    int   // the step within the episode
-	Err     error
-}
-
-func (e *AgentError) Error() string {
-	return fmt.Sprintf("evaluate: agent %s, episode %d, step %d: %v", e.Agent, e.Episode, e.Step, e.Err)
-}
-
-// Unwrap returns the environment's error.
-func (e *AgentError) Unwrap() error { return e.Err }
-
 // InterruptedError reports a run stopped by its context; Err is the
 // context's error, so errors.Is(err, context.Canceled) holds after a
 // cancellation.

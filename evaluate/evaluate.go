@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/galaxygym/galaxygym/agents"
-	"github.com/galaxygym/galaxygym/datasets"
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/rollout"
 )
 
 // Config describes an evaluation.
@@ -27,15 +27,30 @@ type Config struct {
 	Env       string
 	EnvParams map[string]any
 	// Agents are the registered agent names, in report order; the first is
-	// the reference of the paired differences. A name may repeat.
+	// the reference of the paired differences. A name may repeat. Each
+	// agent plays every seat of its episodes (one-player and cooperative
+	// games). Leave it empty when Seats is set.
 	Agents []string
+	// Seats, when set, is a lineup instead of Agents (competitive games):
+	// Seats[k] plays seat k, len NumPlayers, each seat its own agent
+	// seeded by [rollout.SeatSeed]. The report has one row per distinct
+	// agent, in order of first seat; the first is the reference of the
+	// paired differences.
+	Seats []string
+	// Rotate, with Seats, plays every deal once per rotation of the seats
+	// (duplicate style): in rotation r (0..NumPlayers-1) seat k is played
+	// by Seats[(k+r) mod NumPlayers], so that every agent meets the same
+	// deals from every seat.
+	Rotate bool
 	// AgentOptions are the options of each agent, by agent name; every key
-	// must be one of Agents.
+	// must be one of Agents (or Seats).
 	AgentOptions map[string]agents.Options
-	// Episodes is the number of episodes each agent plays (at least 1).
+	// Episodes is the number of episodes each agent plays (at least 1);
+	// with Seats, the number of deals (each played once per rotation with
+	// Rotate).
 	Episodes int64
-	// Seed is the run seed: episode i is played from
-	// datasets.EpisodeSeeds(Seed, i).
+	// Seed is the run seed: episode (deal) i is played from
+	// rollout.EpisodeSeeds(Seed, i).
 	Seed uint64
 	// Workers is the number of goroutines playing episodes, each with its
 	// own environment and agent; 0 means runtime.NumCPU(). The report does
@@ -62,8 +77,15 @@ type Progress struct {
 // result), agent options and environment parameters in sorted order.
 func (c Config) Command() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "galaxygym eval --env %s --agents %s --episodes %d --seed %d",
-		c.Env, strings.Join(c.Agents, ","), c.Episodes, c.Seed)
+	who := "--agents " + strings.Join(c.Agents, ",")
+	if len(c.Seats) > 0 {
+		who = "--seats " + strings.Join(c.Seats, ",")
+		if c.Rotate {
+			who += " --rotate"
+		}
+	}
+	fmt.Fprintf(&b, "galaxygym eval --env %s %s --episodes %d --seed %d",
+		c.Env, who, c.Episodes, c.Seed)
 	for _, name := range slices.Sorted(maps.Keys(c.AgentOptions)) {
 		for _, k := range slices.Sorted(maps.Keys(c.AgentOptions[name])) {
 			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.AgentOptions[name][k])
@@ -80,8 +102,13 @@ type Report struct {
 	Env       string
 	EnvParams env.Params // resolved: every declared parameter
 	Seed      uint64
-	Episodes  int64 // episodes per agent
+	Episodes  int64 // episodes per agent; with Seats, deals
 	Workers   int
+	// Seats and Rotate are Config's: a report of seats has one row per
+	// distinct agent, whose per-game results are per appearance (one
+	// agent in one seat of one game).
+	Seats  []string
+	Rotate bool
 	// Stats are the names of the game's numeric statistics ([env.Info]
 	// Stats), in the game's order; AgentSummary.MeanStats follows it.
 	Stats []string
@@ -117,10 +144,16 @@ type AgentReport struct {
 	Options agents.Options
 	// Returns, Lengths and Wins are per episode, by episode index: the mean
 	// over players of the episode's returns, its number of steps, and
-	// whether its outcome was a win.
+	// whether its outcome was a win. In a report of seats they are per
+	// appearance (the agent's seat's return, the game's length, whether
+	// the seat's outcome was a win), in game then seat order, and Scores,
+	// Ranks and Deals hold the seat's score, its rank and the deal.
 	Returns []float64
 	Lengths []int32
 	Wins    []bool
+	Scores  []float64
+	Ranks   []float64
+	Deals   []int64
 	Steps   int64         // steps over all episodes
 	Elapsed time.Duration // wall time of this agent's episodes
 	Summary AgentSummary
@@ -132,7 +165,12 @@ type AgentReport struct {
 // AgentSummary holds the statistics of one agent's episodes (see the
 // package documentation for their definitions).
 type AgentSummary struct {
-	Episodes   int64
+	Episodes int64 // episodes, or appearances (games) in a report of seats
+	// Score and Rank are, in a report of seats, the mean score and the
+	// mean rank (1 = best) over the agent's appearances with their 95% t
+	// intervals.
+	Score      Estimate
+	Rank       Estimate
 	Return     Estimate // mean return, sd and 95% t interval
 	WinRate    float64
 	WinCI      Interval // 95% Wilson score interval
@@ -140,7 +178,9 @@ type AgentSummary struct {
 	MeanStats  []float64   // aligned with Report.Stats
 	Shares     [][]float64 // [label][value], aligned with Report.Labels
 	// DiffVsFirst is the paired difference of returns against the first
-	// agent (mean and 95% t interval); nil for the first agent.
+	// agent (mean and 95% t interval); nil for the first agent. In a report
+	// of seats it is the difference of scores on the same deals: per deal,
+	// the agent's mean score over its appearances minus the first agent's.
 	DiffVsFirst    *Estimate
 	StepsPerSecond float64
 	Seconds        float64
@@ -148,41 +188,24 @@ type AgentSummary struct {
 
 // Run plays every agent of cfg over the same seeded episodes and returns
 // the report. Errors: *[ConfigError] (its cause an
-// *[agents.UnknownAgentError] for an unknown agent), *[AgentError], and
+// *[agents.UnknownAgentError] for an unknown agent), *[rollout.AgentError], and
 // *[InterruptedError] when ctx is cancelled.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if len(cfg.Agents) > 0 && len(cfg.Seats) > 0 {
+		return nil, &ConfigError{Field: "Seats", Reason: "both Agents and Seats: want one agent per row (Agents) or one per seat (Seats)"}
+	}
+	if len(cfg.Seats) > 0 {
+		return runSeats(ctx, cfg)
+	}
+	if cfg.Rotate {
+		return nil, &ConfigError{Field: "Rotate", Reason: "rotation needs Seats"}
+	}
 	if len(cfg.Agents) == 0 {
 		return nil, &ConfigError{Field: "Agents", Reason: "no agent"}
 	}
-	if cfg.Episodes < 1 {
-		return nil, &ConfigError{Field: "Episodes", Reason: "want at least 1, have " + strconv.FormatInt(cfg.Episodes, 10)}
-	}
-	if cfg.Workers < 0 {
-		return nil, &ConfigError{Field: "Workers", Reason: "negative"}
-	}
-	for _, name := range slices.Sorted(maps.Keys(cfg.AgentOptions)) {
-		found := false
-		for _, a := range cfg.Agents {
-			found = found || a == name
-		}
-		if !found {
-			return nil, &ConfigError{Field: "AgentOptions",
-				Reason: fmt.Sprintf("options for %s, which is not one of the agents %v", strconv.Quote(name), cfg.Agents)}
-		}
-	}
-	workers := cfg.Workers
-	if workers == 0 {
-		workers = runtime.NumCPU()
-	}
-	workers = int(min(int64(workers), cfg.Episodes))
-
-	envs := make([]*env.Env, workers)
-	for w := range envs {
-		e, err := env.Make(cfg.Env, cfg.EnvParams)
-		if err != nil {
-			return nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(cfg.Env), Err: err}
-		}
-		envs[w] = e
+	workers, envs, err := prepare(cfg, cfg.Agents)
+	if err != nil {
+		return nil, err
 	}
 	spec := envs[0].Spec()
 	game, _ := env.Lookup(spec.ID)
@@ -202,7 +225,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r := &Report{Env: spec.ID, EnvParams: envs[0].Params(), Seed: cfg.Seed, Episodes: cfg.Episodes, Workers: workers}
 	// The statistics' and labels' names, from the Info of a fresh episode.
 	var info env.Info
-	envSeed, _ := datasets.EpisodeSeeds(cfg.Seed, 0)
+	envSeed, _ := rollout.EpisodeSeeds(cfg.Seed, 0)
 	envs[0].Reset(envSeed)
 	envs[0].FillInfo(&info)
 	for _, s := range info.Stats {
@@ -218,8 +241,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	ws := make([]*worker, workers)
 	for w := range ws {
-		ws[w] = &worker{ev: ev, env: envs[w], obs: make([]uint8, spec.ObsSize()),
-			cache: make([]map[string]int32, len(r.Labels))}
+		ws[w] = &worker{ev: ev, env: envs[w], cache: make([]map[string]int32, len(r.Labels))}
 		for j := range ws[w].cache {
 			ws[w].cache[j] = map[string]int32{}
 		}
@@ -235,8 +257,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			labels:  make([]int32, cfg.Episodes*int64(len(r.Labels))),
 		}
 		r.Agents = append(r.Agents, ar)
-		if err := ev.play(ctx, i, ar, players[i], ws); err != nil {
-			return nil, err
+		for w, wk := range ws {
+			seats, names := rollout.Same(players[i][w], name, spec.NumPlayers)
+			if wk.loops, err = rolloutLoops(wk.env, seats, names); err != nil {
+				return nil, err
+			}
+		}
+		ev.progress = Progress{Agent: name, AgentIndex: i, Agents: len(cfg.Agents), EpisodesToPlay: cfg.Episodes}
+		elapsed, steps, err := ev.play(ctx, cfg.Episodes, ws, func(wk *worker, ep int64) (int32, error) {
+			return wk.episode(ep, ar)
+		})
+		ar.Elapsed, ar.Steps = elapsed, steps
+		if err != nil {
+			return nil, interrupted(err, name, cfg.Episodes)
 		}
 	}
 	declared := map[string][]string{}
@@ -283,19 +316,77 @@ func (ev *evaluation) intern(j int, v string) int32 {
 type worker struct {
 	ev    *evaluation
 	env   *env.Env
-	obs   []uint8
+	loops []*rollout.Loop // the lineups it plays (one per rotation of the seats)
 	info  env.Info
 	cache []map[string]int32 // per label: value -> index, a copy of ev.interned's entries
 }
+
+// rolloutLoops returns the loop of one lineup of e.
+func rolloutLoops(e *env.Env, seats []agents.Agent, names []string) ([]*rollout.Loop, error) {
+	l, err := rollout.New(e, seats, names)
+	if err != nil {
+		return nil, &ConfigError{Field: "Seats", Reason: "lineup", Err: err}
+	}
+	return []*rollout.Loop{l}, nil
+}
+
+// prepare validates what both kinds of evaluation share and makes one
+// environment per worker.
+func prepare(cfg Config, names []string) (int, []*env.Env, error) {
+	if cfg.Episodes < 1 {
+		return 0, nil, &ConfigError{Field: "Episodes", Reason: "want at least 1, have " + strconv.FormatInt(cfg.Episodes, 10)}
+	}
+	if cfg.Workers < 0 {
+		return 0, nil, &ConfigError{Field: "Workers", Reason: "negative"}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.AgentOptions)) {
+		if !slices.Contains(names, name) {
+			return 0, nil, &ConfigError{Field: "AgentOptions",
+				Reason: fmt.Sprintf("options for %s, which is not one of the agents %v", strconv.Quote(name), names)}
+		}
+	}
+	workers := cfg.Workers
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = int(min(int64(workers), cfg.Episodes))
+	envs := make([]*env.Env, workers)
+	for w := range envs {
+		e, err := env.Make(cfg.Env, cfg.EnvParams)
+		if err != nil {
+			return 0, nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(cfg.Env), Err: err}
+		}
+		envs[w] = e
+	}
+	return workers, envs, nil
+}
+
+// interrupted wraps a cancellation in an *InterruptedError.
+func interrupted(err error, who string, episodes int64) error {
+	var st *stopped
+	if errors.As(err, &st) {
+		return &InterruptedError{Agent: who, EpisodesDone: st.done, Episodes: episodes, Err: st.err}
+	}
+	return err
+}
+
+// stopped reports workers stopped by the context after done games.
+type stopped struct {
+	done int64
+	err  error
+}
+
+func (s *stopped) Error() string { return s.err.Error() }
 
 // chunk returns how many consecutive episodes a worker takes at a time.
 func chunk(episodes int64, workers int) int64 {
 	return max(1, min(64, episodes/int64(workers*16)))
 }
 
-// play runs agent i's episodes over the workers.
-func (ev *evaluation) play(ctx context.Context, i int, ar *AgentReport, players []agents.Agent, ws []*worker) error {
-	n := ev.cfg.Episodes
+// play runs games 0..n-1 over the workers, game g played by game(w, g)
+// on some worker w, and returns the wall time and the steps played. A
+// cancelled context gives a *stopped error.
+func (ev *evaluation) play(ctx context.Context, n int64, ws []*worker, game func(w *worker, g int64) (int32, error)) (time.Duration, int64, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := ctx.Done()
@@ -306,11 +397,8 @@ func (ev *evaluation) play(ctx context.Context, i int, ar *AgentReport, players 
 		firstErr              error
 		wg                    sync.WaitGroup
 	)
-	ev.progress = Progress{Agent: ar.Name, AgentIndex: i, Agents: len(ev.cfg.Agents), EpisodesToPlay: n}
 	t0 := time.Now()
-	for w, wk := range ws {
-		a := players[w]
-		needObs := agents.NeedsObservation(a)
+	for _, wk := range ws {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -321,14 +409,14 @@ func (ev *evaluation) play(ctx context.Context, i int, ar *AgentReport, players 
 				}
 				end := min(start+step, n)
 				var st int64
-				for ep := start; ep < end; ep++ {
+				for g := start; g < end; g++ {
 					select {
 					case <-done:
-						finished.Add(ep - start)
+						finished.Add(g - start)
 						return
 					default:
 					}
-					t, err := wk.episode(ep, ar, a, needObs)
+					t, err := game(wk, g)
 					if err != nil {
 						errMu.Lock()
 						if firstErr == nil {
@@ -347,19 +435,18 @@ func (ev *evaluation) play(ctx context.Context, i int, ar *AgentReport, players 
 		}()
 	}
 	wg.Wait()
-	ar.Elapsed = time.Since(t0)
-	ar.Steps = steps.Load()
+	elapsed := time.Since(t0)
 	if firstErr != nil {
-		return firstErr
+		return elapsed, steps.Load(), firstErr
 	}
 	if played := finished.Load(); played < n {
 		err := ctx.Err()
 		if err == nil {
 			err = errors.New("workers stopped early") // cannot happen
 		}
-		return &InterruptedError{Agent: ar.Name, EpisodesDone: played, Episodes: n, Err: err}
+		return elapsed, steps.Load(), &stopped{played, err}
 	}
-	return nil
+	return elapsed, steps.Load(), nil
 }
 
 // report adds finished episodes to the progress and calls Config.Progress.
@@ -374,29 +461,15 @@ func (ev *evaluation) report(episodes, steps int64) {
 	ev.cfg.Progress(ev.progress)
 }
 
-// episode plays episode ep with agent a and records it in ar; it returns
-// the episode's length.
-func (w *worker) episode(ep int64, ar *AgentReport, a agents.Agent, needObs bool) (int32, error) {
+// episode plays episode ep with the worker's lineup and records it in
+// ar; it returns the episode's length.
+func (w *worker) episode(ep int64, ar *AgentReport) (int32, error) {
+	envSeed, agentSeed := rollout.EpisodeSeeds(w.ev.cfg.Seed, ep)
+	t, err := w.loops[0].Play(ep, envSeed, agentSeed, false, nil)
+	if err != nil {
+		return t, err
+	}
 	e := w.env
-	envSeed, agentSeed := datasets.EpisodeSeeds(w.ev.cfg.Seed, ep)
-	e.Reset(envSeed)
-	a.Reset(agentSeed)
-	var obs []uint8
-	if needObs {
-		obs = w.obs
-	}
-	var t int32
-	for !e.Done() {
-		p := e.CurrentPlayer()
-		if obs != nil {
-			e.Observe(p, obs)
-		}
-		act := a.Act(p, obs, e.Mask())
-		if _, err := e.Step(act); err != nil {
-			return t, &AgentError{Agent: ar.Name, Episode: ep, Step: int(t), Err: err}
-		}
-		t++
-	}
 	var sum float64
 	rets := e.Returns()
 	for _, x := range rets {
@@ -569,7 +642,7 @@ func (r *Report) summarize() {
 		}
 		if first == nil {
 			first = ar
-		} else {
+		} else if r.Seats == nil { // a report of seats pairs by deal (runSeats)
 			d := make([]float64, n)
 			for ep := range d {
 				d[ep] = ar.Returns[ep] - first.Returns[ep]

@@ -15,6 +15,7 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 	_ "github.com/galaxygym/galaxygym/env/all"
 	"github.com/galaxygym/galaxygym/evaluate"
+	"github.com/galaxygym/galaxygym/rollout"
 )
 
 const ge = "galaxy-express-v1"
@@ -303,7 +304,7 @@ func TestObservations(t *testing.T) {
 
 func TestIllegalAction(t *testing.T) {
 	_, err := evaluate.Run(context.Background(), evaluate.Config{Env: ge, Agents: []string{"random", "evaluate-illegal"}, Episodes: 20, Workers: 2})
-	var ae *evaluate.AgentError
+	var ae *rollout.AgentError
 	var ie *env.IllegalActionError
 	if !errors.As(err, &ae) || ae.Agent != "evaluate-illegal" || ae.Step != 0 || !errors.As(err, &ie) {
 		t.Errorf("illegal action: %v", err)

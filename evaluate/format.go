@@ -59,6 +59,9 @@ func (r *Report) columns() []column {
 			return f(a.Summary.DiffVsFirst)
 		}
 	}
+	if r.Seats != nil {
+		return r.seatColumns(sum, diff)
+	}
 	cols := []column{
 		{"agent", 0, func(a *AgentReport) any { return a.Name }},
 		{"episodes", 0, func(a *AgentReport) any { return a.Summary.Episodes }},
@@ -90,11 +93,38 @@ func (r *Report) columns() []column {
 	)
 }
 
+// seatColumns are the columns of a report of seats.
+func (r *Report) seatColumns(sum func(f func(s *AgentSummary) float64) func(a *AgentReport) any,
+	diff func(f func(d *Estimate) float64) func(a *AgentReport) any) []column {
+	return []column{
+		{"agent", 0, func(a *AgentReport) any { return a.Name }},
+		{"games", 0, func(a *AgentReport) any { return a.Summary.Episodes }},
+		{"win_rate", 4, sum(func(s *AgentSummary) float64 { return s.WinRate })},
+		{"win_ci95_low", 4, sum(func(s *AgentSummary) float64 { return s.WinCI.Low })},
+		{"win_ci95_high", 4, sum(func(s *AgentSummary) float64 { return s.WinCI.High })},
+		{"mean_score", 2, sum(func(s *AgentSummary) float64 { return s.Score.Mean })},
+		{"score_ci95_low", 2, sum(func(s *AgentSummary) float64 { return s.Score.CI.Low })},
+		{"score_ci95_high", 2, sum(func(s *AgentSummary) float64 { return s.Score.CI.High })},
+		{"mean_rank", 3, sum(func(s *AgentSummary) float64 { return s.Rank.Mean })},
+		{"rank_ci95_low", 3, sum(func(s *AgentSummary) float64 { return s.Rank.CI.Low })},
+		{"rank_ci95_high", 3, sum(func(s *AgentSummary) float64 { return s.Rank.CI.High })},
+		{"mean_return", 2, sum(func(s *AgentSummary) float64 { return s.Return.Mean })},
+		{"mean_length", 2, sum(func(s *AgentSummary) float64 { return s.MeanLength })},
+		{"score_diff_vs_first", 2, diff(func(d *Estimate) float64 { return d.Mean })},
+		{"score_diff_ci95_low", 2, diff(func(d *Estimate) float64 { return d.CI.Low })},
+		{"score_diff_ci95_high", 2, diff(func(d *Estimate) float64 { return d.CI.High })},
+	}
+}
+
 // Columns returns the column names of every format, in order: agent,
 // episodes, mean_return, sd_return, ci95_low, ci95_high, win_rate,
 // win_ci95_low, win_ci95_high, mean_length, mean_<stat> per statistic,
 // share_<label>_<value> per label value, diff_vs_first, diff_ci95_low,
-// diff_ci95_high, steps_per_second, seconds.
+// diff_ci95_high, steps_per_second, seconds. A report of seats
+// (Config.Seats) has instead: agent, games, win_rate, win_ci95_low,
+// win_ci95_high, mean_score, score_ci95_low, score_ci95_high, mean_rank,
+// rank_ci95_low, rank_ci95_high, mean_return, mean_length,
+// score_diff_vs_first, score_diff_ci95_low, score_diff_ci95_high.
 func (r *Report) Columns() []string {
 	cols := r.columns()
 	names := make([]string, len(cols))
@@ -240,6 +270,12 @@ func (r *Report) writeJSON(w io.Writer) error {
 	put(r.Seed)
 	b.WriteString(`,"episodes":`)
 	put(r.Episodes)
+	if r.Seats != nil {
+		b.WriteString(`,"seats":`)
+		put(r.Seats)
+		b.WriteString(`,"rotate":`)
+		put(r.Rotate)
+	}
 	b.WriteString(`,"columns":`)
 	put(r.Columns())
 	b.WriteString(`,"agents":[`)

@@ -34,6 +34,7 @@ type batch struct {
 	finScore   []float32
 	finSteps   []int32
 	finOutcome []uint8
+	finInfo    []byte // per env: its final per-player results (scores, ranks, outcomes), 9P bytes
 
 	chunks []chunk
 	wg     sync.WaitGroup
@@ -56,14 +57,48 @@ func (c *chunk) run() {
 // goroutine.
 const minChunk = 128
 
+// envOverhead is the estimated heap of an [env.Env] besides its arrays and
+// its game state: the wrapper, slice headers, the state's own headers.
+const envOverhead = 512
+
+// batchBytes estimates the memory of a batch of n environments of spec in
+// mode, including a reset that loads a state into every environment (each
+// is cloned before the commit), for a game whose fresh snapshot is
+// snapshotBytes long. A state's heap is taken as twice its JSON's length
+// plus two observations (some games cache one); measured on both games it
+// overestimates by 1.3-1.7x, the safe side.
+func batchBytes(spec *env.Spec, n int, mode AutoresetMode, snapshotBytes int) int64 {
+	o, a, p := spec.ObsSize(), spec.NumActions(), spec.NumPlayers
+	l := NewLayout(n, o, a, p)
+	total := int64(l.MaxSize()) + int64(n)*(8+8+1+4+4) // reply; base, episode, seeded, actor, actions
+	if mode == SameStep {
+		total += int64(n) * int64(o+1+4+4+1)
+	}
+	perEnv := int64(envOverhead + a + 16*p + 2*o + 2*snapshotBytes)
+	return total + 2*int64(n)*perEnv
+}
+
 // newBatch makes n environments of id with params; seeds supplies each
-// environment's initial base seed (used by a reset with a null seed).
-func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int) (*batch, *Error) {
+// environment's initial base seed (used by a reset with a null seed). A
+// batch whose [batchBytes] estimate is over budget is refused with
+// [CodeLimitExceeded] before it is built.
+func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int, budget int64) (*batch, *Error) {
 	first, err := env.Make(id, params)
 	if err != nil {
 		return nil, fromEnvError(err)
 	}
 	spec := first.Spec()
+	probe := first.Clone()
+	probe.Reset(0)
+	snap, err := probe.MarshalJSON()
+	if err != nil {
+		return nil, fromEnvError(err)
+	}
+	if need := batchBytes(spec, n, mode, len(snap)); need > budget {
+		perEnv := max(1, need/int64(n))
+		return nil, errorf(CodeLimitExceeded, "%d environments of %s need about %d MiB; a session may hold %d MiB besides its message buffers (at most about %d of these)",
+			n, id, need>>20, budget>>20, max(0, budget/perEnv))
+	}
 	b := &batch{
 		spec:    spec,
 		params:  first.Params(),
@@ -94,6 +129,7 @@ func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds
 		b.finScore = make([]float32, n)
 		b.finSteps = make([]int32, n)
 		b.finOutcome = make([]uint8, n)
+		b.finInfo = make([]byte, n*9*spec.NumPlayers)
 	}
 	k := max(1, min(workers, n/minChunk))
 	b.chunks = make([]chunk, k)
@@ -155,7 +191,7 @@ func (b *batch) step(p *pool) []byte {
 	if b.mode == SameStep {
 		k = b.compactFinals()
 	}
-	_, _, _, _, size := b.lay.Final(k)
+	size := b.lay.Final(k).Size
 	b.lay.putHeader(b.reply, KindStepReply, k)
 	return b.reply[:size]
 }
@@ -188,6 +224,8 @@ func (b *batch) stepRange(lo, hi int, info *env.Info) {
 				b.finScore[i] = float32(info.Score)
 				b.finOutcome[i] = outcomeCode(info.Outcome)
 				b.finSteps[i] = int32(e.Steps())
+				p := l.P
+				putPlayers(b.finInfo[9*p*i:9*p*(i+1)], 0, 4*p, 8*p, 0, p, info)
 				b.autoreset(i)
 			}
 		}
@@ -209,7 +247,8 @@ func (b *batch) compactFinals() int {
 	if k == 0 {
 		return 0
 	}
-	score, steps, outcome, obs, _ := l.Final(k)
+	fl := l.Final(k)
+	p := l.P
 	buf := b.reply
 	le := binary.LittleEndian
 	j := 0
@@ -218,11 +257,15 @@ func (b *batch) compactFinals() int {
 			continue
 		}
 		b.fin[i] = false
-		le.PutUint32(buf[l.FinalIndex+4*j:], uint32(i))
-		le.PutUint32(buf[score+4*j:], math.Float32bits(b.finScore[i]))
-		le.PutUint32(buf[steps+4*j:], uint32(b.finSteps[i]))
-		buf[outcome+j] = b.finOutcome[i]
-		copy(buf[obs+l.O*j:obs+l.O*(j+1)], b.finObs[l.O*i:l.O*(i+1)])
+		le.PutUint32(buf[fl.Index+4*j:], uint32(i))
+		le.PutUint32(buf[fl.Score+4*j:], math.Float32bits(b.finScore[i]))
+		le.PutUint32(buf[fl.Steps+4*j:], uint32(b.finSteps[i]))
+		buf[fl.Outcome+j] = b.finOutcome[i]
+		fi := b.finInfo[9*p*i : 9*p*(i+1)]
+		copy(buf[fl.Scores+4*p*j:], fi[:4*p])
+		copy(buf[fl.Ranks+4*p*j:], fi[4*p:8*p])
+		copy(buf[fl.Outcomes+p*j:], fi[8*p:9*p])
+		copy(buf[fl.Obs+l.O*j:fl.Obs+l.O*(j+1)], b.finObs[l.O*i:l.O*(i+1)])
 		j++
 	}
 	return k
@@ -254,6 +297,7 @@ func (b *batch) writeState(i int, info *env.Info) {
 	le.PutUint32(buf[l.Score+4*i:], math.Float32bits(float32(info.Score)))
 	le.PutUint32(buf[l.Steps+4*i:], uint32(e.Steps()))
 	buf[l.Outcome+i] = outcomeCode(info.Outcome)
+	putPlayers(buf, l.Scores, l.Ranks, l.Outcomes, i, l.P, info)
 }
 
 func b2u8(b bool) uint8 {
@@ -368,6 +412,9 @@ func (b *batch) writeUnreset(i int) {
 	le.PutUint32(buf[l.Score+4*i:], 0)
 	le.PutUint32(buf[l.Steps+4*i:], 0)
 	buf[l.Outcome+i] = OutcomeOngoing
+	clear(buf[l.Scores+4*l.P*i : l.Scores+4*l.P*(i+1)])
+	clear(buf[l.Ranks+4*l.P*i : l.Ranks+4*l.P*(i+1)])
+	clear(buf[l.Outcomes+l.P*i : l.Outcomes+l.P*(i+1)])
 }
 
 // loadState loads raw, an environment snapshot or a game state, into e. A

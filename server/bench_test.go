@@ -15,7 +15,7 @@ func BenchmarkBatchStep(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d/workers=%d", n, c.workers), func(b *testing.B) {
 			p := newPool(c.workers - 1)
 			defer p.stop()
-			bt, perr := newBatch(testEnv, n, nil, NextStep, func() uint64 { return 1 }, c.workers)
+			bt, perr := newBatch(testEnv, n, nil, NextStep, func() uint64 { return 1 }, c.workers, 1<<40)
 			if perr != nil {
 				b.Fatal(perr)
 			}

@@ -53,9 +53,15 @@ const (
 	CodeEpisodeOver Code = "episode_over"
 	// CodeBadState: reset options carry a state that cannot be loaded.
 	CodeBadState Code = "bad_state"
-	// CodeTooManySessions: the server holds its maximum number of sessions;
-	// sent right after the upgrade, then the server closes with 1013.
+	// CodeTooManySessions: the server holds its maximum number of sessions,
+	// or of sessions from the client's address; sent right after the
+	// upgrade, then the server closes with 1013.
 	CodeTooManySessions Code = "too_many_sessions"
+	// CodeLimitExceeded: the reply would exceed the server's reply-size
+	// limit ([Config.MaxReplyBytes]), or a make would exceed the session's
+	// memory bound ([Config.MaxSessionBytes]). Ask for fewer environments
+	// (render and info take "indices").
+	CodeLimitExceeded Code = "limit_exceeded"
 	// CodeInternal: a server bug; the session's state is unspecified.
 	CodeInternal Code = "internal"
 )

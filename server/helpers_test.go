@@ -199,6 +199,10 @@ type reply struct {
 	finScore             []float32
 	finOutcome           []uint8
 	finObs               [][]byte
+	// per player, [env*P+player]
+	scores, finScores     []float32
+	ranks, finRanks       []int32
+	outcomes, finOutcomes []uint8
 }
 
 func decodeReply(tb testing.TB, b []byte, l Layout) reply {
@@ -211,9 +215,9 @@ func decodeReply(tb testing.TB, b []byte, l Layout) reply {
 		tb.Fatalf("reply header % x does not match layout %+v", b[:24], l)
 	}
 	r := reply{kind: b[3], k: int(le.Uint32(b[20:]))}
-	fs, fst, fo, fob, size := l.Final(r.k)
-	if len(b) != size {
-		tb.Fatalf("reply of %d bytes, want %d", len(b), size)
+	fl := l.Final(r.k)
+	if len(b) != fl.Size {
+		tb.Fatalf("reply of %d bytes, want %d", len(b), fl.Size)
 	}
 	f32 := func(off, n int) []float32 {
 		out := make([]float32, n)
@@ -245,11 +249,17 @@ func decodeReply(tb testing.TB, b []byte, l Layout) reply {
 	r.outcome = append([]uint8(nil), b[l.Outcome:l.Outcome+l.N]...)
 	r.obs = rows(l.Obs, l.N, l.O)
 	r.mask = rows(l.Mask, l.N, l.A)
-	r.finIndex = i32(l.FinalIndex, r.k)
-	r.finScore = f32(fs, r.k)
-	r.finSteps = i32(fst, r.k)
-	r.finOutcome = append([]uint8(nil), b[fo:fo+r.k]...)
-	r.finObs = rows(fob, r.k, l.O)
+	r.scores = f32(l.Scores, l.N*l.P)
+	r.ranks = i32(l.Ranks, l.N*l.P)
+	r.outcomes = append([]uint8(nil), b[l.Outcomes:l.Outcomes+l.N*l.P]...)
+	r.finIndex = i32(fl.Index, r.k)
+	r.finScore = f32(fl.Score, r.k)
+	r.finSteps = i32(fl.Steps, r.k)
+	r.finOutcome = append([]uint8(nil), b[fl.Outcome:fl.Outcome+r.k]...)
+	r.finScores = f32(fl.Scores, r.k*l.P)
+	r.finRanks = i32(fl.Ranks, r.k*l.P)
+	r.finOutcomes = append([]uint8(nil), b[fl.Outcomes:fl.Outcomes+r.k*l.P]...)
+	r.finObs = rows(fl.Obs, r.k, l.O)
 	return r
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -12,7 +13,8 @@ import (
 // Version is the protocol version this server speaks. A client states the
 // version it speaks in its hello message; any other value is refused with
 // [CodeVersionMismatch] and close code 1002. See docs/protocol.md.
-const Version = 1
+// Version 2 added every player's score, rank and outcome to the replies.
+const Version = 2
 
 // Magic is the first two bytes of every binary frame, in both directions
 // ("GG").
@@ -38,10 +40,10 @@ const StepHeaderSize = 8
 // reply; see [Layout] for the arrays that follow it.
 const ReplyHeaderSize = 24
 
-// Outcome codes of the outcome and final_outcome arrays of a reply (u8),
-// one per [env.Info] Outcome string.
+// Outcome codes of the outcome, outcomes and final_outcome(s) arrays of a
+// reply (u8): the [env.Outcome] codes, named by the spec's outcome_names.
 const (
-	OutcomeOngoing   = 0 // "" : the episode is running
+	OutcomeOngoing   = 0 // "ongoing": the episode is running
 	OutcomeWin       = 1 // "win"
 	OutcomeLoss      = 2 // "loss"
 	OutcomeDraw      = 3 // "draw"
@@ -49,8 +51,9 @@ const (
 	OutcomeOther     = 255
 )
 
-// OutcomeNames maps the outcome codes 0-4 to the [env.Info] Outcome strings.
-var OutcomeNames = [...]string{"", "win", "loss", "draw", "truncated"}
+// OutcomeNames maps the outcome codes 0-4 to their names, [env.OutcomeNames]
+// (every spec's outcome_names).
+var OutcomeNames = env.OutcomeNames
 
 func outcomeCode(o env.Outcome) uint8 {
 	if o <= env.OutcomeTruncated {
@@ -141,10 +144,13 @@ type Layout struct {
 	CurrentPlayer int `json:"current_player"` // i32[N], Rewards + 4NP
 	Score         int `json:"score"`          // f32[N], CurrentPlayer + 4N
 	Steps         int `json:"steps"`          // i32[N], Score + 4N
-	Terminated    int `json:"terminated"`     // u8[N], Steps + 4N
+	Scores        int `json:"scores"`         // f32[N*P], Steps + 4N: every player's score once the episode is over, else 0
+	Ranks         int `json:"ranks"`          // i32[N*P], Scores + 4NP: every player's rank (1 = best) once over, else 0
+	Terminated    int `json:"terminated"`     // u8[N], Ranks + 4NP
 	Truncated     int `json:"truncated"`      // u8[N], Terminated + N
 	Outcome       int `json:"outcome"`        // u8[N], Truncated + N
-	Obs           int `json:"obs"`            // u8[N*O], Outcome + N
+	Outcomes      int `json:"outcomes"`       // u8[N*P], Outcome + N: every player's outcome code once over, else 0
+	Obs           int `json:"obs"`            // u8[N*O], Outcomes + NP
 	Mask          int `json:"mask"`           // u8[N*A], Obs + NO
 	// FinalIndex is where the final section starts: align4(Mask + NA).
 	FinalIndex int `json:"final_index"`
@@ -161,10 +167,13 @@ func NewLayout(n, o, a, p int) Layout {
 	l.CurrentPlayer = l.Rewards + 4*n*p
 	l.Score = l.CurrentPlayer + 4*n
 	l.Steps = l.Score + 4*n
-	l.Terminated = l.Steps + 4*n
+	l.Scores = l.Steps + 4*n
+	l.Ranks = l.Scores + 4*n*p
+	l.Terminated = l.Ranks + 4*n*p
 	l.Truncated = l.Terminated + n
 	l.Outcome = l.Truncated + n
-	l.Obs = l.Outcome + n
+	l.Outcomes = l.Outcome + n
+	l.Obs = l.Outcomes + n*p
 	l.Mask = l.Obs + n*o
 	l.FinalIndex = align4(l.Mask + n*a)
 	l.FixedSize = l.FinalIndex
@@ -173,22 +182,55 @@ func NewLayout(n, o, a, p int) Layout {
 
 func align4(x int) int { return (x + 3) &^ 3 }
 
-// Final returns the offsets of the final section's arrays for k entries:
-// index i32[K] at FinalIndex, score f32[K], steps i32[K], outcome u8[K],
-// then obs u8[K*O]; and the frame's total size.
-func (l *Layout) Final(k int) (score, steps, outcome, obs, size int) {
-	score = l.FinalIndex + 4*k
-	steps = score + 4*k
-	outcome = steps + 4*k
-	obs = outcome + k
-	size = obs + k*l.O
-	return
+// FinalLayout gives the offsets of the final section's arrays of a reply
+// with K entries, and the frame's total size.
+type FinalLayout struct {
+	Index    int // i32[K] at Layout.FinalIndex: the environments whose episode ended
+	Score    int // f32[K], Index + 4K
+	Steps    int // i32[K], Score + 4K
+	Scores   int // f32[K*P], Steps + 4K
+	Ranks    int // i32[K*P], Scores + 4KP
+	Outcome  int // u8[K], Ranks + 4KP
+	Outcomes int // u8[K*P], Outcome + K
+	Obs      int // u8[K*O], Outcomes + KP
+	Size     int // Obs + KO: the frame's size
+}
+
+// Final returns the offsets of the final section's arrays for k entries
+// (13 + 9P + O bytes each).
+func (l *Layout) Final(k int) FinalLayout {
+	var f FinalLayout
+	f.Index = l.FinalIndex
+	f.Score = f.Index + 4*k
+	f.Steps = f.Score + 4*k
+	f.Scores = f.Steps + 4*k
+	f.Ranks = f.Scores + 4*k*l.P
+	f.Outcome = f.Ranks + 4*k*l.P
+	f.Outcomes = f.Outcome + k
+	f.Obs = f.Outcomes + k*l.P
+	f.Size = f.Obs + k*l.O
+	return f
 }
 
 // MaxSize is the size of a reply whose final section is full (K = N).
-func (l *Layout) MaxSize() int {
-	_, _, _, _, size := l.Final(l.N)
-	return size
+func (l *Layout) MaxSize() int { return l.Final(l.N).Size }
+
+// putPlayers writes the per-player results of info for environment (or
+// final entry) i into the scores, ranks and outcomes arrays at the given
+// offsets of a batch of p players: zeros while the episode runs.
+func putPlayers(buf []byte, scores, ranks, outcomes, i, p int, info *env.Info) {
+	le := binary.LittleEndian
+	for q := range p {
+		var s float32
+		var r int32
+		var o uint8
+		if q < len(info.Scores) {
+			s, r, o = float32(info.Scores[q]), int32(info.Ranks[q]), outcomeCode(info.Outcomes[q])
+		}
+		le.PutUint32(buf[scores+4*(p*i+q):], math.Float32bits(s))
+		le.PutUint32(buf[ranks+4*(p*i+q):], uint32(r))
+		buf[outcomes+p*i+q] = o
+	}
 }
 
 // putHeader writes a reply header of kind with k final entries.

@@ -11,22 +11,24 @@ func TestLayout(t *testing.T) {
 	l := NewLayout(1024, 503, 56, 1)
 	want := Layout{N: 1024, O: 503, A: 56, P: 1,
 		Rewards: 24, CurrentPlayer: 24 + 4096, Score: 24 + 2*4096, Steps: 24 + 3*4096,
-		Terminated: 24 + 4*4096, Truncated: 24 + 4*4096 + 1024, Outcome: 24 + 4*4096 + 2048,
-		Obs: 24 + 4*4096 + 3072, Mask: 24 + 4*4096 + 3072 + 1024*503,
-		FinalIndex: 24 + 4*4096 + 3072 + 1024*559, FixedSize: 24 + 4*4096 + 3072 + 1024*559}
+		Scores: 24 + 4*4096, Ranks: 24 + 5*4096,
+		Terminated: 24 + 6*4096, Truncated: 24 + 6*4096 + 1024, Outcome: 24 + 6*4096 + 2048,
+		Outcomes: 24 + 6*4096 + 3072, Obs: 24 + 6*4096 + 4096, Mask: 24 + 6*4096 + 4096 + 1024*503,
+		FinalIndex: 24 + 6*4096 + 4096 + 1024*559, FixedSize: 24 + 6*4096 + 4096 + 1024*559}
 	if l != want {
 		t.Fatalf("layout\n%+v\nwant\n%+v", l, want)
 	}
 	for _, n := range []int{1, 3, 7} {
 		l := NewLayout(n, 503, 56, 3)
-		for _, off := range []int{l.Rewards, l.CurrentPlayer, l.Score, l.Steps, l.FinalIndex} {
+		f := l.Final(2)
+		for _, off := range []int{l.Rewards, l.CurrentPlayer, l.Score, l.Steps, l.Scores, l.Ranks, l.FinalIndex,
+			f.Index, f.Score, f.Steps, f.Scores, f.Ranks} {
 			if off%4 != 0 {
 				t.Fatalf("N=%d: 4-byte array at offset %d", n, off)
 			}
 		}
-		_, _, _, _, size := l.Final(2)
-		if size != l.FixedSize+2*(13+503) {
-			t.Fatalf("final section size %d", size)
+		if f.Size != l.FixedSize+2*(13+9*3+503) || f.Outcomes != f.Outcome+2 || f.Obs != f.Outcomes+2*3 {
+			t.Fatalf("final section %+v", f)
 		}
 	}
 }
@@ -34,7 +36,7 @@ func TestLayout(t *testing.T) {
 func TestStepRequestRoundTrip(t *testing.T) {
 	actions := []int32{0, 55, -1, 1 << 30}
 	msg := AppendStepRequest(nil, actions)
-	if len(msg) != StepHeaderSize+16 || string(msg[:4]) != "GG\x01\x01" || binary.LittleEndian.Uint32(msg[4:]) != 4 {
+	if len(msg) != StepHeaderSize+16 || string(msg[:4]) != "GG\x02\x01" || binary.LittleEndian.Uint32(msg[4:]) != 4 {
 		t.Fatalf("request % x", msg)
 	}
 	got := make([]int32, 4)
@@ -51,7 +53,7 @@ func TestStepRequestRoundTrip(t *testing.T) {
 func FuzzDecodeStepRequest(f *testing.F) {
 	f.Add(AppendStepRequest(nil, []int32{1, 2, 3}), 3)
 	f.Add(AppendStepRequest(nil, []int32{7}), 1)
-	f.Add([]byte("GG\x01\x01\xff\xff\xff\xff"), 2)
+	f.Add([]byte("GG\x02\x01\xff\xff\xff\xff"), 2)
 	f.Add([]byte("GG"), 1)
 	f.Add([]byte{}, 0)
 	f.Fuzz(func(t *testing.T, msg []byte, n int) {
@@ -122,9 +124,9 @@ func FuzzDecodeControl(f *testing.F) {
 func FuzzBatch(f *testing.F) {
 	f.Add([]byte(`{"type":"reset","seeds":[1,2]}`), AppendStepRequest(nil, []int32{3, 4}), uint8(0))
 	f.Add([]byte(`{"type":"reset","mask":[true,false],"options":{"state":{"position":"?"}}}`), AppendStepRequest(nil, []int32{0, 60}), uint8(1))
-	f.Add([]byte(`{"type":"reset"}`), []byte("GG\x01\x01\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00"), uint8(2))
+	f.Add([]byte(`{"type":"reset"}`), []byte("GG\x02\x01\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00"), uint8(2))
 	f.Fuzz(func(t *testing.T, resetMsg, stepMsg []byte, mode uint8) {
-		b, perr := newBatch(testEnv, 2, map[string]any{"max_turns": 3}, AutoresetMode(mode%3), func() uint64 { return 9 }, 1)
+		b, perr := newBatch(testEnv, 2, map[string]any{"max_turns": 3}, AutoresetMode(mode%3), func() uint64 { return 9 }, 1, 1<<40)
 		if perr != nil {
 			t.Fatal(perr)
 		}

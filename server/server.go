@@ -36,6 +36,10 @@ const (
 	DefaultPongTimeout      = 60 * time.Second
 	DefaultWriteTimeout     = 10 * time.Second
 	DefaultHandshakeTimeout = 10 * time.Second
+	DefaultMakeTimeout      = 30 * time.Second
+	DefaultMaxSessionsAddr  = 16
+	DefaultMaxReplyBytes    = 16 << 20  // bytes
+	DefaultMaxSessionBytes  = 256 << 20 // bytes
 )
 
 // Config holds a server's settings. The zero value is usable: every zero
@@ -49,8 +53,33 @@ type Config struct {
 	// ReadLimit is the largest client message in bytes; a larger one is
 	// closed with 1009. It must hold a step request (8 + 4*MaxEnvs bytes).
 	ReadLimit int64
-	// IdleTimeout closes (1008) a session that sent no message for this long.
+	// IdleTimeout closes (1008) a session that did no work for this long:
+	// only make, reset, step, render, info, get_state and observe count;
+	// hello, list, pings and pongs do not.
 	IdleTimeout time.Duration
+	// MakeTimeout closes (1008) a session that has not made its
+	// environments this long after the connection (the /echo endpoint
+	// excepted), so that connections which only say hello cannot hold the
+	// session slots.
+	MakeTimeout time.Duration
+	// MaxSessionsPerAddr is the largest number of concurrent sessions from
+	// one client IP address; one more is refused like one over MaxSessions.
+	// Loopback clients are exempt (they all share 127.0.0.1 or ::1) unless
+	// LimitLoopback is set.
+	MaxSessionsPerAddr int
+	// LimitLoopback applies MaxSessionsPerAddr to loopback clients too.
+	LimitLoopback bool
+	// MaxReplyBytes bounds the replies whose size a client chooses
+	// (render, info, get_state, observe); a request whose reply would be
+	// larger gets CodeLimitExceeded. The fixed replies (hello, envs, made)
+	// are not limited.
+	MaxReplyBytes int
+	// MaxSessionBytes bounds the memory one session may hold: a make whose
+	// estimated footprint (the reply buffers, every environment's state
+	// twice over for a reset from states, plus ReadLimit and MaxReplyBytes)
+	// is larger gets CodeLimitExceeded. The server's total is at most
+	// MaxSessions times this.
+	MaxSessionBytes int64
 	// PingInterval is how often the server pings each session.
 	PingInterval time.Duration
 	// PongTimeout closes a session from which nothing (a message or a pong)
@@ -64,6 +93,15 @@ type Config struct {
 	// /metrics request must carry: "Authorization: Bearer TOKEN", or the
 	// query parameter token=TOKEN for browsers. /healthz needs none.
 	Token string
+	// AllowedHosts lists Host header names (without the port, or "*" for
+	// any) accepted besides loopback ones (localhost, 127.0.0.0/8, ::1)
+	// when Token is empty. Without a token every other Host is refused
+	// (403), which defeats DNS rebinding: a web page whose name resolves to
+	// 127.0.0.1 still sends its own name as Host.
+	AllowedHosts []string
+	// AllowRemoteWithoutToken lets [Server.Serve] listen on a non-loopback
+	// address with no Token; without it that is a [*ConfigError].
+	AllowRemoteWithoutToken bool
 	// AllowedOrigins lists the browser origins (e.g. "https://example.org",
 	// or "*" for any) allowed besides requests without an Origin header and
 	// same-host origins.
@@ -106,12 +144,28 @@ func (c *Config) fill() error {
 	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
 	}
+	if c.MakeTimeout == 0 {
+		c.MakeTimeout = DefaultMakeTimeout
+	}
+	if c.MaxSessionsPerAddr == 0 {
+		c.MaxSessionsPerAddr = min(DefaultMaxSessionsAddr, c.MaxSessions)
+	}
+	if c.MaxReplyBytes == 0 {
+		c.MaxReplyBytes = DefaultMaxReplyBytes
+	}
+	if c.MaxSessionBytes == 0 {
+		c.MaxSessionBytes = DefaultMaxSessionBytes
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	switch {
-	case c.MaxEnvs < 1, c.MaxSessions < 1, c.Workers < 1:
-		return &ConfigError{"max envs, max sessions and workers must be at least 1"}
+	case c.MaxEnvs < 1, c.MaxSessions < 1, c.Workers < 1, c.MaxSessionsPerAddr < 1:
+		return &ConfigError{"max envs, max sessions, max sessions per address and workers must be at least 1"}
+	case c.MaxReplyBytes < 1<<10, c.MaxSessionBytes < 1<<20:
+		return &ConfigError{"the reply limit must be at least 1 KiB and the session memory bound at least 1 MiB"}
+	case c.MakeTimeout < 0:
+		return &ConfigError{"the make timeout must be positive"}
 	case c.ReadLimit < int64(StepHeaderSize+4*c.MaxEnvs):
 		return &ConfigError{fmt.Sprintf("read limit %d bytes cannot hold a step request for %d envs (%d bytes)",
 			c.ReadLimit, c.MaxEnvs, StepHeaderSize+4*c.MaxEnvs)}
@@ -140,6 +194,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
+	perAddr  map[string]int // sessions per client IP (limited ones only)
 	closing  bool
 	http     *http.Server
 	wg       sync.WaitGroup // session goroutines
@@ -164,6 +219,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:      cfg,
 		reg:      prometheus.NewRegistry(),
 		sessions: map[*session]struct{}{},
+		perAddr:  map[string]int{},
 		seeds:    mrand.NewChaCha8(key),
 		pool:     newPool(cfg.Workers - 1),
 	}
@@ -186,7 +242,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Echo {
 		mux.HandleFunc("/echo", s.serveEcho)
 	}
-	s.handler = mux
+	s.handler = s.checkHost(mux)
 	return s, nil
 }
 
@@ -209,14 +265,35 @@ func (s *Server) ListenAndServe(addr string, ready func(net.Addr)) error {
 	if err != nil {
 		return fmt.Errorf("server: listen: %w", err)
 	}
+	if err := s.checkListener(l); err != nil {
+		return err
+	}
 	if ready != nil {
 		ready(l.Addr())
 	}
 	return s.Serve(l)
 }
 
-// Serve serves connections accepted from l until [Server.Shutdown].
+// checkListener refuses (closing l) a TCP listener on a non-loopback
+// address when the server has no token and AllowRemoteWithoutToken is not
+// set.
+func (s *Server) checkListener(l net.Listener) error {
+	if a, ok := l.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() && s.cfg.Token == "" && !s.cfg.AllowRemoteWithoutToken {
+		l.Close()
+		return &ConfigError{fmt.Sprintf("refusing to listen on %s, which is not a loopback address, without a token: "+
+			"set a token (--token or $GALAXYGYM_TOKEN), or say --allow-remote-without-token to serve anyone who can reach it", a)}
+	}
+	return nil
+}
+
+// Serve serves connections accepted from l until [Server.Shutdown]. It
+// refuses ([*ConfigError], l closed) a TCP listener on a non-loopback
+// address when the server has no Token, unless AllowRemoteWithoutToken is
+// set.
 func (s *Server) Serve(l net.Listener) error {
+	if err := s.checkListener(l); err != nil {
+		return err
+	}
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: s.cfg.HandshakeTimeout,
@@ -300,6 +377,51 @@ func (s *Server) checkOrigin(r *http.Request) bool {
 	}
 	u, err := url.Parse(origin)
 	return err == nil && strings.EqualFold(u.Host, r.Host)
+}
+
+// loopbackHost reports whether host (a Host header's name, port removed)
+// names the local machine: "localhost" or a loopback IP address.
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostAllowed reports whether a request's Host header is acceptable: any
+// with a token; otherwise a loopback name or one of AllowedHosts.
+func (s *Server) hostAllowed(r *http.Request) bool {
+	if s.cfg.Token != "" {
+		return true
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if loopbackHost(host) {
+		return true
+	}
+	for _, a := range s.cfg.AllowedHosts {
+		if a == "*" || strings.EqualFold(a, host) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkHost refuses (403) every request whose Host header is not allowed
+// (see [Config.AllowedHosts]).
+func (s *Server) checkHost(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r) {
+			s.m.errors.WithLabelValues("bad_host").Inc()
+			http.Error(w, fmt.Sprintf("server: Host %q is not a loopback name; a server without a token answers only "+
+				"localhost, 127.0.0.1 and ::1 (and the names given with --allow-host)", r.Host), http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // authorized checks the bearer token, when one is configured.
@@ -393,9 +515,13 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request) *websocket.Conn
 func (s *Server) register(ss *session) bool {
 	s.mu.Lock()
 	full := len(s.sessions) >= s.cfg.MaxSessions
+	addrFull := ss.addr != "" && s.perAddr[ss.addr] >= s.cfg.MaxSessionsPerAddr
 	closing := s.closing
-	if !full && !closing {
+	if !full && !addrFull && !closing {
 		s.sessions[ss] = struct{}{}
+		if ss.addr != "" {
+			s.perAddr[ss.addr]++
+		}
 		s.wg.Add(1)
 	}
 	s.mu.Unlock()
@@ -407,6 +533,10 @@ func (s *Server) register(ss *session) bool {
 		ss.refuse(websocket.CloseTryAgainLater,
 			errorf(CodeTooManySessions, "the server holds its maximum of %d sessions", s.cfg.MaxSessions))
 		return false
+	case addrFull:
+		ss.refuse(websocket.CloseTryAgainLater,
+			errorf(CodeTooManySessions, "the server holds its maximum of %d sessions from %s", s.cfg.MaxSessionsPerAddr, ss.addr))
+		return false
 	}
 	s.m.sessions.Inc()
 	s.m.sessionsTotal.Inc()
@@ -416,6 +546,11 @@ func (s *Server) register(ss *session) bool {
 func (s *Server) unregister(ss *session) {
 	s.mu.Lock()
 	delete(s.sessions, ss)
+	if ss.addr != "" {
+		if s.perAddr[ss.addr]--; s.perAddr[ss.addr] <= 0 {
+			delete(s.perAddr, ss.addr)
+		}
+	}
 	s.mu.Unlock()
 	s.m.sessions.Dec()
 	s.wg.Done()
@@ -430,10 +565,25 @@ func (s *Server) accept(w http.ResponseWriter, r *http.Request) *session {
 		return nil
 	}
 	ss := newSession(s, conn, r.RemoteAddr)
+	ss.addr = s.limitedAddr(r.RemoteAddr)
 	if !s.register(ss) {
 		return nil
 	}
 	return ss
+}
+
+// limitedAddr returns the client IP that MaxSessionsPerAddr counts for
+// remote (host:port), or "" for a client it does not limit.
+func (s *Server) limitedAddr(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip := net.ParseIP(host)
+	if ip != nil && ip.IsLoopback() && !s.cfg.LimitLoopback {
+		return ""
+	}
+	return host
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
@@ -442,6 +592,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.unregister(ss)
+	ss.makeDeadline = true
 	log := s.cfg.Logger.With("remote", r.RemoteAddr)
 	log.Info("session opened")
 	ss.run(ss.handle)
@@ -457,6 +608,7 @@ func (s *Server) serveEcho(w http.ResponseWriter, r *http.Request) {
 	defer s.unregister(ss)
 	var out []byte
 	ss.run(func(mt int, msg []byte) bool {
+		ss.touch()
 		reply := msg
 		if len(msg) >= 8 && string(msg[:4]) == "ECHO" {
 			n := int(uint32(msg[4]) | uint32(msg[5])<<8 | uint32(msg[6])<<16 | uint32(msg[7])<<24)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -32,26 +33,28 @@ func TestHandshake(t *testing.T) {
 	}
 	sendJSON(t, c, map[string]any{"type": "list"})
 	m = recvJSON(t, c)
-	var spec map[string]any // the list is sorted by id; find the test env's
-	for _, x := range m["specs"].([]any) {
-		if x.(map[string]any)["id"] == testEnv {
-			spec = x.(map[string]any)
+	var spec map[string]any
+	for _, s := range m["specs"].([]any) {
+		if s.(map[string]any)["id"] == testEnv {
+			spec = s.(map[string]any)
 		}
 	}
 	if spec == nil || len(spec["obs_high"].([]any)) != 503 || len(spec["action_names"].([]any)) != 56 {
-		t.Errorf("list reply has no spec %s: %v", testEnv, m["specs"])
+		t.Errorf("list reply: %s missing or wrong: %v", testEnv, spec)
 	}
 }
 
 func TestHandshakeVersionMismatch(t *testing.T) {
 	_, url := startServer(t, Config{})
-	c := dial(t, url, nil)
-	sendJSON(t, c, map[string]any{"type": "hello", "version": 99})
-	e := expectError(t, c, CodeVersionMismatch)
-	if !strings.Contains(e["message"].(string), "version 99") {
-		t.Errorf("message %q does not name the client's version", e["message"])
+	for _, v := range []int{99, 1} { // 1: a client of the protocol before per-player results
+		c := dial(t, url, nil)
+		sendJSON(t, c, map[string]any{"type": "hello", "version": v})
+		e := expectError(t, c, CodeVersionMismatch)
+		if !strings.Contains(e["message"].(string), fmt.Sprintf("version %d", v)) {
+			t.Errorf("message %q does not name the client's version", e["message"])
+		}
+		expectClose(t, c, websocket.CloseProtocolError)
 	}
-	expectClose(t, c, websocket.CloseProtocolError)
 }
 
 func TestHandshakeRequired(t *testing.T) {
@@ -114,6 +117,28 @@ func (l *localBatch) check(t testing.TB, r reply, i int, what string) {
 		t.Fatalf("%s: env %d player %d score %v steps %d outcome %d; want %d %v %d %q", what, i,
 			r.player[i], r.score[i], r.steps[i], r.outcome[i], e.CurrentPlayer(), info.Score, e.Steps(), info.Outcome)
 	}
+	np := e.Spec().NumPlayers
+	if !playersMatch(&info, np, r.scores[np*i:np*(i+1)], r.ranks[np*i:np*(i+1)], r.outcomes[np*i:np*(i+1)]) {
+		t.Fatalf("%s: env %d per-player results %v %v %v; want %v %v %v", what, i, r.scores[np*i:np*(i+1)],
+			r.ranks[np*i:np*(i+1)], r.outcomes[np*i:np*(i+1)], info.Scores, info.Ranks, info.Outcomes)
+	}
+}
+
+// playersMatch reports whether a reply's per-player arrays of one env hold
+// info's per-player results (zeros while the episode runs).
+func playersMatch(info *env.Info, p int, scores []float32, ranks []int32, outcomes []uint8) bool {
+	for q := range p {
+		var s float32
+		var r int32
+		var o uint8
+		if len(info.Scores) > 0 {
+			s, r, o = float32(info.Scores[q]), int32(info.Ranks[q]), uint8(info.Outcomes[q])
+		}
+		if scores[q] != s || ranks[q] != r || outcomes[q] != o {
+			return false
+		}
+	}
+	return true
 }
 
 func TestRoundTripMatchesLocal(t *testing.T) {
@@ -256,7 +281,8 @@ func TestAutoresetSameStep(t *testing.T) {
 				info := e.Info()
 				if r.k <= k || r.finIndex[k] != int32(i) || !bytes.Equal(r.finObs[k], obs) ||
 					r.finScore[k] != float32(info.Score) || r.finSteps[k] != int32(e.Steps()) ||
-					env.Outcome(r.finOutcome[k]) != info.Outcome {
+					env.Outcome(r.finOutcome[k]) != info.Outcome ||
+					!playersMatch(&info, 1, r.finScores[k:k+1], r.finRanks[k:k+1], r.finOutcomes[k:k+1]) {
 					t.Fatalf("step %d: final entry %d of %d wrong for env %d", step, k, r.k, i)
 				}
 				local.episode[i]++
@@ -575,7 +601,9 @@ func TestIdleTimeout(t *testing.T) {
 }
 
 func TestPingPongLiveness(t *testing.T) {
-	srv, url := startServer(t, Config{PingInterval: 50 * time.Millisecond, PongTimeout: 300 * time.Millisecond})
+	// Timeouts of a second: a shorter one failed on a machine shared by a
+	// dozen jobs, whose goroutines could stall for a third of a second.
+	srv, url := startServer(t, Config{PingInterval: 100 * time.Millisecond, PongTimeout: time.Second})
 	// A client that reads answers pings (gorilla replies while reading) and
 	// stays connected past the pong timeout.
 	alive := dial(t, url, nil)
@@ -596,7 +624,7 @@ func TestPingPongLiveness(t *testing.T) {
 	dead := dial(t, url, nil)
 	hello(t, dead)
 	waitFor(t, func() bool { return srv.Sessions() == 2 })
-	time.Sleep(800 * time.Millisecond)
+	time.Sleep(2500 * time.Millisecond) // the pong timeout with room for a loaded machine
 	if got := srv.Sessions(); got != 1 {
 		t.Fatalf("%d sessions after the pong timeout, want 1 (the live one)", got)
 	}
@@ -607,9 +635,9 @@ func TestPingPongLiveness(t *testing.T) {
 	// keepalive).
 	quiet := dial(t, url, nil)
 	hello(t, quiet)
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 20; i++ { // twice the pong timeout
 		quiet.WriteControl(websocket.PongMessage, nil, time.Now().Add(time.Second))
-		time.Sleep(80 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
 	if got := srv.Sessions(); got != 2 {
 		t.Fatalf("%d sessions, want the live and the quiet one", got)

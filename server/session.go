@@ -20,6 +20,12 @@ type session struct {
 	srv    *Server
 	conn   *websocket.Conn
 	remote string
+	addr   string // the client IP counted against MaxSessionsPerAddr, or ""
+
+	// makeDeadline, set before run, closes the session when no make has
+	// arrived within MakeTimeout; made records the first make.
+	makeDeadline bool
+	made         atomic.Bool
 
 	// mu is held while a message is handled; goAway takes it so that a
 	// step in flight finishes and its reply goes out before the close.
@@ -27,7 +33,7 @@ type session struct {
 	closing bool
 	done    chan struct{} // closed when the read loop has returned
 
-	lastActive atomic.Int64 // unix nanoseconds of the last message
+	lastActive atomic.Int64 // unix nanoseconds of the last work message (see touch)
 	deadline   time.Time    // current read deadline (read goroutine only)
 
 	hello bool
@@ -36,6 +42,7 @@ type session struct {
 	steps prometheus.Counter
 	reqs  prometheus.Counter
 	in    []byte // reused read buffer
+	out   []byte // reused JSON reply buffer (at most MaxReplyBytes)
 }
 
 func newSession(s *Server, conn *websocket.Conn, remote string) *session {
@@ -64,10 +71,19 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 		ss.extendDeadline(time.Now())
 		return nil
 	})
-	ss.lastActive.Store(time.Now().UnixNano())
+	ss.touch()
 	stop := make(chan struct{})
 	defer close(stop)
 	go ss.keepalive(stop)
+	if ss.makeDeadline {
+		t := time.AfterFunc(cfg.MakeTimeout, func() {
+			if !ss.made.Load() {
+				ss.srv.m.errors.WithLabelValues("make_timeout").Inc()
+				ss.goAway(websocket.ClosePolicyViolation, "server: no make within "+cfg.MakeTimeout.String())
+			}
+		})
+		defer t.Stop()
+	}
 	for {
 		mt, r, err := ss.conn.NextReader()
 		if err == nil {
@@ -79,9 +95,7 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 			}
 			return
 		}
-		now := time.Now()
-		ss.lastActive.Store(now.UnixNano())
-		ss.extendDeadline(now)
+		ss.extendDeadline(time.Now())
 		ss.mu.Lock()
 		if ss.closing {
 			ss.mu.Unlock()
@@ -94,6 +108,11 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 		}
 	}
 }
+
+// touch records work: the idle timeout counts from the last touch. Work
+// is a make, reset, step, render, info, get_state or observe (an /echo
+// message on that endpoint); hello, list, pings and pongs are not.
+func (ss *session) touch() { ss.lastActive.Store(time.Now().UnixNano()) }
 
 // extendDeadline pushes the read deadline to now + PongTimeout; it skips
 // the system call when the deadline would move by less than a quarter of
@@ -170,13 +189,27 @@ func (ss *session) write(mt int, data []byte) error {
 	return ss.conn.WriteMessage(mt, data)
 }
 
-func (ss *session) writeJSON(v any) bool {
+func (ss *session) writeJSON(v any) bool { return ss.writeJSONLimit(v, 0) }
+
+// writeJSONLimit writes v, or a CodeLimitExceeded error when limit > 0
+// and v's JSON is longer. The replies whose size a client chooses
+// (get_state, observe; render and info through writeList) are limited;
+// the fixed ones (hello, envs, made) are not.
+func (ss *session) writeJSONLimit(v any, limit int) bool {
 	b, err := json.Marshal(v)
 	if err != nil {
 		ss.sendError(errorf(CodeInternal, "encoding reply: %v", err))
 		return true
 	}
+	if limit > 0 && len(b) > limit {
+		return ss.sendError(ss.tooLarge(len(b)))
+	}
 	return ss.write(websocket.TextMessage, b) == nil
+}
+
+func (ss *session) tooLarge(n int) *Error {
+	return errorf(CodeLimitExceeded, "the reply would be over %d bytes (at least %d), this server's limit; ask for fewer environments",
+		ss.srv.cfg.MaxReplyBytes, n)
 }
 
 // sendError sends an error reply; it returns false when the write failed.
@@ -215,6 +248,7 @@ func (ss *session) handle(mt int, msg []byte) bool {
 		if !ss.hello {
 			return ss.fail(websocket.CloseProtocolError, errorf(CodeHandshakeRequired, "the first message must be a hello"))
 		}
+		ss.touch()
 		return ss.handleStep(msg)
 	}
 	c, perr := DecodeControl(msg)
@@ -224,6 +258,10 @@ func (ss *session) handle(mt int, msg []byte) bool {
 	}
 	if perr != nil {
 		return ss.sendError(perr.(*Error))
+	}
+	switch c.Type {
+	case MsgMake, MsgReset, MsgRender, MsgInfo, MsgGetState, MsgObserve:
+		ss.touch()
 	}
 	switch c.Type {
 	case MsgHello:
@@ -270,6 +308,9 @@ func (ss *session) handleHello(c *Control) bool {
 			"max_sessions":      cfg.MaxSessions,
 			"max_message_bytes": cfg.ReadLimit,
 			"idle_timeout_s":    cfg.IdleTimeout.Seconds(),
+			"make_timeout_s":    cfg.MakeTimeout.Seconds(),
+			"max_reply_bytes":   cfg.MaxReplyBytes,
+			"max_session_bytes": cfg.MaxSessionBytes,
 			"ping_interval_s":   cfg.PingInterval.Seconds(),
 			"pong_timeout_s":    cfg.PongTimeout.Seconds(),
 		},
@@ -317,11 +358,13 @@ func (ss *session) handleMake(c *Control) bool {
 	if err != nil {
 		return ss.sendError(errorf(CodeBadRequest, "autoreset_mode %q is not one of %v", c.AutoresetMode, modeNames))
 	}
-	b, perr := newBatch(c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers)
+	budget := cfg.MaxSessionBytes - cfg.ReadLimit - int64(cfg.MaxReplyBytes)
+	b, perr := newBatch(c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget)
 	if perr != nil {
 		return ss.sendError(perr)
 	}
 	ss.b, ss.id = b, c.Env
+	ss.made.Store(true)
 	ss.steps = ss.srv.m.envSteps.WithLabelValues(c.Env)
 	ss.reqs = ss.srv.m.stepRequests.WithLabelValues(c.Env)
 	return ss.writeJSON(map[string]any{
@@ -381,7 +424,9 @@ func (ss *session) handleStep(msg []byte) bool {
 	return ok
 }
 
-// indices resolves an optional index list against the batch.
+// indices resolves an optional index list against the batch: every index
+// in range and none repeated, so that a reply lists each environment at
+// most once.
 func (ss *session) indices(list []int) ([]int, *Error) {
 	n := ss.b.lay.N
 	if list == nil {
@@ -391,12 +436,49 @@ func (ss *session) indices(list []int) ([]int, *Error) {
 		}
 		return out, nil
 	}
+	if len(list) > n {
+		return nil, errorf(CodeBadRequest, "%d indices; the session holds %d environments", len(list), n)
+	}
+	seen := make([]bool, n)
 	for _, i := range list {
 		if i < 0 || i >= n {
 			return nil, errorf(CodeBadRequest, "index %d out of range [0, %d)", i, n)
 		}
+		if seen[i] {
+			e := errorf(CodeBadRequest, "index %d is repeated", i)
+			e.Index = i
+			return nil, e
+		}
+		seen[i] = true
 	}
 	return list, nil
+}
+
+// writeList answers a render or info request: {"type":typ,"key":[...]}
+// with one element per index, appended by elem; it stops with
+// CodeLimitExceeded as soon as the reply would pass MaxReplyBytes.
+func (ss *session) writeList(typ, key string, idx []int, elem func(b []byte, i int) []byte) bool {
+	limit := ss.srv.cfg.MaxReplyBytes
+	b := append(ss.out[:0], `{"type":`...)
+	b = strconv.AppendQuote(b, typ)
+	b = append(b, `,"`...)
+	b = append(b, key...)
+	b = append(b, `":[`...)
+	for k, i := range idx {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = elem(b, i)
+		if len(b) > limit {
+			return ss.sendError(ss.tooLarge(len(b)))
+		}
+	}
+	b = append(b, "]}"...)
+	if len(b) > limit {
+		return ss.sendError(ss.tooLarge(len(b)))
+	}
+	ss.out = b
+	return ss.write(websocket.TextMessage, b) == nil
 }
 
 func (ss *session) handleRender(c *Control) bool {
@@ -407,11 +489,10 @@ func (ss *session) handleRender(c *Control) bool {
 	if perr != nil {
 		return ss.sendError(perr)
 	}
-	frames := make([]string, len(idx))
-	for k, i := range idx {
-		frames[k] = ss.b.envs[i].String()
-	}
-	return ss.writeJSON(map[string]any{"type": MsgRender, "frames": frames})
+	return ss.writeList(MsgRender, "frames", idx, func(b []byte, i int) []byte {
+		q, _ := json.Marshal(ss.b.envs[i].String()) // a string always marshals
+		return append(b, q...)
+	})
 }
 
 func (ss *session) handleInfo(c *Control) bool {
@@ -422,13 +503,11 @@ func (ss *session) handleInfo(c *Control) bool {
 	if perr != nil {
 		return ss.sendError(perr)
 	}
-	infos := make([]json.RawMessage, len(idx))
 	var in env.Info
-	for k, i := range idx {
+	return ss.writeList(MsgInfo, "infos", idx, func(b []byte, i int) []byte {
 		ss.b.envs[i].FillInfo(&in)
-		infos[k] = in.AppendJSON(nil)
-	}
-	return ss.writeJSON(map[string]any{"type": MsgInfo, "infos": infos})
+		return in.AppendJSON(b)
+	})
 }
 
 // handleObserve answers one player's observation of one environment, for
@@ -458,7 +537,7 @@ func (ss *session) handleObserve(c *Control) bool {
 	for k, v := range obs {
 		ints[k] = int(v)
 	}
-	return ss.writeJSON(map[string]any{"type": MsgObs, "index": i, "player": p, "obs": ints})
+	return ss.writeJSONLimit(map[string]any{"type": MsgObs, "index": i, "player": p, "obs": ints}, ss.srv.cfg.MaxReplyBytes)
 }
 
 func (ss *session) handleGetState(c *Control) bool {
@@ -478,5 +557,5 @@ func (ss *session) handleGetState(c *Control) bool {
 		perr.Index = i
 		return ss.sendError(perr)
 	}
-	return ss.writeJSON(map[string]any{"type": MsgState, "index": i, "state": json.RawMessage(snap)})
+	return ss.writeJSONLimit(map[string]any{"type": MsgState, "index": i, "state": json.RawMessage(snap)}, ss.srv.cfg.MaxReplyBytes)
 }

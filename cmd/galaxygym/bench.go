@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +42,7 @@ func init() {
 			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "%s, agent %s, workers %d, observations %s: %d episodes, %d steps in %.3fs\n",
-				cfg.Env, cfg.Agent, cfg.NumWorkers(), onOff(observe), res.Episodes, res.Steps, res.Elapsed.Seconds())
+				cfg.Env, cmp.Or(cfg.Agent, strings.Join(cfg.Seats, ",")), cfg.NumWorkers(), onOff(observe), res.Episodes, res.Steps, res.Elapsed.Seconds())
 			fmt.Fprintf(out, "%.0f steps/s %.0f episodes/s\n", res.StepsPerSecond(), res.EpisodesPerSecond())
 			return nil
 		},

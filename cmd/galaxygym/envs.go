@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -48,7 +49,11 @@ func init() {
 				for _, a := range agents.Playing(s) {
 					names = append(names, a.Name)
 				}
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%s%v\t%d\t%s\t%s\n", s.ID, s.NumPlayers, s.NumActions(),
+				players := strconv.Itoa(s.NumPlayers)
+				if s.MaxPlayers > s.MinPlayers {
+					players = fmt.Sprintf("%d-%d", s.MinPlayers, s.MaxPlayers) // the default is the players parameter's
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s%v\t%d\t%s\t%s\n", s.ID, players, s.NumActions(),
 					s.ObsDType, s.ObsShape, s.MaxEpisodeSteps, strings.Join(names, ","), strings.Join(params, " "))
 			}
 			tw.Flush()

@@ -3,15 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"os"
 	"runtime"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/datasets"
 	"github.com/galaxygym/galaxygym/evaluate"
 )
@@ -30,18 +26,28 @@ type evalFlags struct {
 	weights   string
 	agentOpts []string
 	envParams []string
+	seats     string
+	rotate    bool
+	agentsSet func() bool // whether --agents was given
 }
 
 // config builds the evaluate.Config of the flags.
 func (f *evalFlags) config() (evaluate.Config, error) {
-	cfg := evaluate.Config{Env: f.env, Episodes: f.episodes, Seed: f.seed, Workers: f.workers}
-	for _, name := range strings.Split(f.agents, ",") {
-		if name = strings.TrimSpace(name); name != "" {
-			cfg.Agents = append(cfg.Agents, name)
-		}
+	cfg := evaluate.Config{Env: f.env, Episodes: f.episodes, Seed: f.seed, Workers: f.workers, Rotate: f.rotate}
+	var err error
+	switch {
+	case f.seats != "" && f.agentsSet != nil && f.agentsSet():
+		return cfg, fmt.Errorf("--agents %s and --seats %s: give one (--agents: one agent in every seat, "+
+			"a row each; --seats: one agent per seat)", f.agents, f.seats)
+	case f.seats != "":
+		cfg.Seats, err = agentList("--seats", f.seats)
+	case f.rotate:
+		return cfg, fmt.Errorf("--rotate rotates the --seats lineup: give --seats")
+	default:
+		cfg.Agents, err = agentList("--agents", f.agents)
 	}
-	if len(cfg.Agents) == 0 {
-		return cfg, fmt.Errorf("--agents %q: want a comma-separated list of agent names", f.agents)
+	if err != nil {
+		return cfg, err
 	}
 	kv, err := parseKV("--agent-opt", f.agentOpts)
 	if err != nil {
@@ -53,18 +59,8 @@ func (f *evalFlags) config() (evaluate.Config, error) {
 		}
 		kv["policy.weights"] = f.weights
 	}
-	for _, k := range slices.Sorted(maps.Keys(kv)) {
-		name, key, ok := strings.Cut(k, ".")
-		if !ok || name == "" || key == "" {
-			return cfg, fmt.Errorf("--agent-opt %q: want agent.key=value (e.g. heuristic.scan_wrap=true)", k+"="+kv[k])
-		}
-		if cfg.AgentOptions == nil {
-			cfg.AgentOptions = map[string]agents.Options{}
-		}
-		if cfg.AgentOptions[name] == nil {
-			cfg.AgentOptions[name] = agents.Options{}
-		}
-		cfg.AgentOptions[name][key] = kv[k]
+	if cfg.AgentOptions, err = optionsByAgent(kv); err != nil {
+		return cfg, err
 	}
 	cfg.EnvParams, err = envParams(f.envParams)
 	return cfg, err
@@ -94,6 +90,10 @@ func init() {
 			"paired difference of returns against the first agent with its 95% t interval, and steps/s.\n" +
 			"Agents play one after another on --workers goroutines; the results do not depend on\n" +
 			"--workers. For multiplayer games an episode's return is the mean over players.\n" +
+			"--seats A,B,... plays a lineup instead (competitive games): agent A in seat 0, B in seat 1, ...;\n" +
+			"--rotate plays every deal once per rotation of the seats. One row per distinct agent: games,\n" +
+			"win rate (Wilson interval), mean score and mean rank (t intervals), and the score difference\n" +
+			"against the first agent paired on the same deals.\n" +
 			"Agent options: --agent-opt agent.key=value (e.g. heuristic.scan_wrap=true); --weights FILE\n" +
 			"is --agent-opt policy.weights=FILE. --plot FILE.png|.svg|.pdf draws the return\n" +
 			"distributions; --doc FILE writes the markdown table between the lines\n" +
@@ -187,5 +187,9 @@ func init() {
 	fl.StringVar(&f.weights, "weights", "", "shorthand for --agent-opt policy.weights=FILE")
 	fl.StringArrayVar(&f.agentOpts, "agent-opt", nil, "agent option agent.key=value (repeatable)")
 	fl.StringArrayVar(&f.envParams, "env-param", nil, "environment parameter name=value (repeatable)")
+	fl.StringVar(&f.seats, "seats", "", "comma-separated agents, one per seat (player 0 first), instead of --agents: "+
+		"a competitive lineup; one row per distinct agent (games, win rate, mean score and rank, score difference paired by deal)")
+	fl.BoolVar(&f.rotate, "rotate", false, "with --seats, play every deal once per rotation of the seats (duplicate style)")
+	f.agentsSet = func() bool { return fl.Changed("agents") }
 	rootCmd.AddCommand(cmd)
 }

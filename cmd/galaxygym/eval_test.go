@@ -20,12 +20,7 @@ import (
 // defaults (cobra keeps the values of an earlier Execute).
 func runEval(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	cmd, _, err := rootCmd.Find([]string{"eval"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resetFlags(cmd)
-	return runCLI(t, append([]string{"eval"}, args...)...)
+	return runFresh(t, "eval", args...)
 }
 
 func resetFlags(cmd *cobra.Command) {

@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +30,8 @@ type runFlags struct {
 	agentOpts []string
 	envParams []string
 	weights   string
+	seats     string
+	agentSet  func() bool // whether --agent was given
 }
 
 func (f *runFlags) register(cmd *cobra.Command, agent string, episodes int64) {
@@ -41,6 +45,9 @@ func (f *runFlags) register(cmd *cobra.Command, agent string, episodes int64) {
 	fl.StringVar(&f.weights, "weights", "", "the policy agent's weights file (.npz, docs/policy-format.md): "+
 		"shorthand for --agent-opt weights=FILE")
 	fl.StringArrayVar(&f.envParams, "env-param", nil, "environment parameter name=value (repeatable)")
+	fl.StringVar(&f.seats, "seats", "", "comma-separated agents, one per seat (player 0 first), instead of --agent; "+
+		"--agent-opt then takes agent.key=value")
+	f.agentSet = func() bool { return fl.Changed("agent") }
 }
 
 // config builds the datasets.Config of the shared flags.
@@ -48,6 +55,24 @@ func (f *runFlags) config() (datasets.Config, error) {
 	cfg := datasets.Config{Env: f.env, Agent: f.agent, Episodes: f.episodes, Workers: f.workers, Seed: f.seed}
 	opts, err := parseKV("--agent-opt", f.agentOpts)
 	if err != nil {
+		return cfg, err
+	}
+	if f.seats != "" {
+		if f.agentSet != nil && f.agentSet() {
+			return cfg, fmt.Errorf("--agent %s and --seats %s: give one (--seats puts one agent in each seat)", f.agent, f.seats)
+		}
+		if cfg.Seats, err = agentList("--seats", f.seats); err != nil {
+			return cfg, err
+		}
+		cfg.Agent = ""
+		if f.weights != "" {
+			opts["policy.weights"] = f.weights
+		}
+		cfg.SeatOptions, err = optionsByAgent(opts)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.EnvParams, err = envParams(f.envParams)
 		return cfg, err
 	}
 	if f.weights != "" {
@@ -64,6 +89,40 @@ func (f *runFlags) config() (datasets.Config, error) {
 	}
 	cfg.EnvParams, err = envParams(f.envParams)
 	return cfg, err
+}
+
+// agentList splits a comma-separated list of agent names.
+func agentList(flag, s string) ([]string, error) {
+	var names []string
+	for _, name := range strings.Split(s, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s %q: want a comma-separated list of agent names", flag, s)
+	}
+	return names, nil
+}
+
+// optionsByAgent turns agent.key=value options into options by agent name
+// (nil for none).
+func optionsByAgent(kv map[string]string) (map[string]agents.Options, error) {
+	var out map[string]agents.Options
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
+		name, key, ok := strings.Cut(k, ".")
+		if !ok || name == "" || key == "" {
+			return nil, fmt.Errorf("--agent-opt %q: want agent.key=value (e.g. heuristic.scan_wrap=true)", k+"="+kv[k])
+		}
+		if out == nil {
+			out = map[string]agents.Options{}
+		}
+		if out[name] == nil {
+			out[name] = agents.Options{}
+		}
+		out[name][key] = kv[k]
+	}
+	return out, nil
 }
 
 // envParams parses repeated --env-param name=value flags into the map an
@@ -177,7 +236,11 @@ func init() {
 			cfg.Author = author
 			cfg.Out = out
 			if cfg.Out == "" {
-				cfg.Out = filepath.Join("datasets", "out", cfg.Env+"-"+cfg.Agent)
+				who := cfg.Agent
+				if len(cfg.Seats) > 0 {
+					who = strings.Join(cfg.Seats, "-")
+				}
+				cfg.Out = filepath.Join("datasets", "out", cfg.Env+"-"+who)
 			}
 			cfg.CommandLine = cfg.CanonicalCommand() + " --out " + cfg.Out
 			stderr := cmd.ErrOrStderr()

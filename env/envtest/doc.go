@@ -25,7 +25,12 @@
 //     env.Terminal after; every step gives NumPlayers rewards, each within
 //     Spec.RewardRange; terminated and truncated are never both set;
 //   - summed rewards equal Env.Returns, and, for a one-player game, the
-//     final Info.Score (opt out with [NoScoreCheck]);
+//     final Info.Score;
+//   - Info's per-player results (Scores, Outcomes, Ranks) are empty while
+//     the episode runs and hold NumPlayers entries once it is over:
+//     outcomes win, loss or draw, ranks a competition ranking that follows
+//     the scores (opt out of the last with [RanksNotByScore]) and never
+//     gives a better-ranked player a worse outcome ([CheckResults]);
 //   - under the default parameters, the episode lasts at most
 //     Spec.MaxEpisodeSteps steps and returns lie within Spec.ReturnRange.
 //

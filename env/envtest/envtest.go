@@ -55,7 +55,7 @@ type config struct {
 	seed       uint64
 	params     map[string]any
 	maxSteps   int
-	noScore    bool
+	otherRanks bool
 	policy     Policy
 	policyName string
 }
@@ -84,9 +84,11 @@ func Params(p map[string]any) Option { return func(c *config) { c.params = p } }
 // end). The end-of-episode checks are skipped for a playout cut short.
 func MaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
 
-// NoScoreCheck turns off the check that a one-player game's final
-// Info.Score equals its return, for games whose score is not the return.
-func NoScoreCheck() Option { return func(c *config) { c.noScore = true } }
+// RanksNotByScore turns off the check that a finished episode's
+// Info.Ranks follow Info.Scores (rank = 1 + the number of players with a
+// strictly higher score), for a game that ranks players by something else
+// (tie-breakers, elimination order). The other per-player checks stay.
+func RanksNotByScore() Option { return func(c *config) { c.otherRanks = true } }
 
 // WithPolicy makes Run choose actions with p instead of [Uniform]. name
 // labels the playouts. [Golden] accepts only the uniform policy, so that
@@ -212,7 +214,7 @@ func checkSpec(t *testing.T, id string, c config) {
 		t.Errorf("LegalMask with a wrong-sized buffer: err = %v, want *env.ShapeError", err)
 	}
 	var pe *env.PlayerError
-	for _, p := range []int{-1, e.Spec().NumPlayers} { // the env's count (the players parameter), not the default
+	for _, p := range []int{-1, e.Spec().NumPlayers} {
 		if err := e.Observe(p, make([]uint8, s.ObsSize())); !errors.As(err, &pe) {
 			t.Errorf("Observe(player %d): err = %v, want *env.PlayerError", p, err)
 		}
@@ -447,6 +449,9 @@ func (p *playout) run() {
 		}
 		if in := e.Info(); in.Outcome != env.OutcomeOngoing {
 			t.Fatalf("Info.Outcome = %q before the end", in.Outcome)
+		} else if len(in.Scores)+len(in.Outcomes)+len(in.Ranks) != 0 {
+			t.Fatalf("per-player results before the end (want them empty while the episode runs): "+
+				"Scores %v, Outcomes %v, Ranks %v", in.Scores, in.Outcomes, in.Ranks)
 		}
 
 		p.checkIllegal(e, fp, rng)
@@ -603,8 +608,11 @@ func (p *playout) checkEnd(e *env.Env, sums []float64, steps int) {
 			t.Fatalf("player %d: summed rewards %v != Returns %v", i, sums[i], ret[i])
 		}
 	}
-	if p.spec.NumPlayers == 1 && !p.c.noScore && math.Abs(in.Score-ret[0]) > 1e-9 {
-		t.Fatalf("final Info.Score %v != return %v (use envtest.NoScoreCheck if the score is not the return)", in.Score, ret[0])
+	if p.spec.NumPlayers == 1 && math.Abs(in.Score-ret[0]) > 1e-9 {
+		t.Fatalf("final Info.Score %v != return %v", in.Score, ret[0])
+	}
+	if err := CheckResults(&in, p.spec.NumPlayers, !p.c.otherRanks); err != nil {
+		t.Fatalf("%v (truncated %v)", err, e.Truncated())
 	}
 	if p.defaults {
 		if steps > p.spec.MaxEpisodeSteps {
@@ -666,3 +674,69 @@ func (p *playout) checkResume(s snapshot, recs []stepRecord) {
 	}
 	p.replay(f, recs, s.at, fmt.Sprintf("resumed from the JSON snapshot after %d steps", s.at))
 }
+
+// better orders per-player outcomes: a win is better than a draw, a draw
+// better than a loss.
+func better(o env.Outcome) int {
+	switch o {
+	case env.OutcomeWin:
+		return 2
+	case env.OutcomeDraw:
+		return 1
+	}
+	return 0
+}
+
+// CheckResults checks the per-player results of a finished episode's info
+// for n players and returns a *ResultsError naming the first violation:
+// Scores, Outcomes and Ranks have length n; scores are finite; every
+// outcome is win, loss or draw; ranks are a competition ranking (1 for the
+// best, tied players share a rank, the next rank skips: rank = 1 + the
+// number of players ranked strictly better); a better-ranked player's
+// outcome is never worse than a worse-ranked one's. With byScore, ranks
+// also follow the scores: rank = 1 + the number of players with a strictly
+// higher score. [Run] calls it at the end of every playout; a game's own
+// tests may call it on any Info.
+func CheckResults(in *env.Info, n int, byScore bool) error {
+	if len(in.Scores) != n || len(in.Outcomes) != n || len(in.Ranks) != n {
+		return &ResultsError{fmt.Sprintf("want %d scores, outcomes and ranks at the end, have %d, %d and %d",
+			n, len(in.Scores), len(in.Outcomes), len(in.Ranks))}
+	}
+	for i := range n {
+		s, o, r := in.Scores[i], in.Outcomes[i], in.Ranks[i]
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			return &ResultsError{fmt.Sprintf("player %d scores %v", i, s)}
+		}
+		if o != env.OutcomeWin && o != env.OutcomeLoss && o != env.OutcomeDraw {
+			return &ResultsError{fmt.Sprintf("player %d's outcome is %q, want win, loss or draw", i, o)}
+		}
+		above, higher := 0, 0
+		for j := range n {
+			if in.Ranks[j] < r {
+				above++
+				if better(in.Outcomes[j]) < better(o) {
+					return &ResultsError{fmt.Sprintf("player %d (rank %d, %s) ranks above player %d (rank %d, %s) with a worse outcome",
+						j, in.Ranks[j], in.Outcomes[j], i, r, o)}
+				}
+			}
+			if in.Scores[j] > s {
+				higher++
+			}
+		}
+		if r != 1+above {
+			return &ResultsError{fmt.Sprintf("ranks %v are not a competition ranking (player %d has rank %d with %d players ranked above)",
+				in.Ranks, i, r, above)}
+		}
+		if byScore && r != 1+higher {
+			return &ResultsError{fmt.Sprintf("ranks %v do not follow scores %v (player %d: rank %d, %d higher scores); "+
+				"use envtest.RanksNotByScore for a game that ranks otherwise", in.Ranks, in.Scores, i, r, higher)}
+		}
+	}
+	return nil
+}
+
+// ResultsError reports per-player results that break the contract of
+// [env.Info] (see [CheckResults]).
+type ResultsError struct{ Reason string }
+
+func (e *ResultsError) Error() string { return "envtest: per-player results: " + e.Reason }

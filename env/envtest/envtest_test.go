@@ -162,6 +162,8 @@ func TestSuiteCatchesBugs(t *testing.T) {
 		{"reward-range", "RewardRange"},
 		{"info", "Info.Outcome"},
 		{"no-legal", "no legal action"},
+		{"results-early", "per-player results before the end"},
+		{"ranks", "do not follow scores"},
 	}
 	for _, c := range cases {
 		t.Run("bug="+c.bug, func(t *testing.T) {

@@ -145,8 +145,14 @@ func (s *fakeState) Observe(player int, dst []uint8) {
 
 func (s *fakeState) Info(dst *env.Info) {
 	dst.Outcome = env.OutcomeOngoing
-	if s.Terminal() {
-		dst.Outcome = env.OutcomeDraw
+	if s.Terminal() || (s.g.bug == "results-early" && s.n == 2) {
+		dst.SetTeamResult(s.g.players(), env.OutcomeDraw, float64(s.shared.sum))
+		if s.g.bug == "ranks" {
+			dst.Ranks[len(dst.Ranks)-1] = 2
+		}
+		if !s.Terminal() {
+			dst.Outcome = env.OutcomeOngoing // only the per-player results leak
+		}
 	}
 	if s.g.bug == "info" && s.n == 1 {
 		dst.Outcome = env.OutcomeWin

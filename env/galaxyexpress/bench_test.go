@@ -4,41 +4,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
 // BenchmarkRandomPlayout steps uniformly random games through the Env
-// wrapper without observing (mask, choice, Step; a Reset when an episode
-// ends). One op is one step; steps/s is reported.
-func BenchmarkRandomPlayout(b *testing.B) {
-	e, err := env.Make(ID, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	seed := uint64(0)
-	e.Reset(seed)
-	var legal [NumActions]int
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if e.Done() {
-			seed++
-			e.Reset(seed)
-		}
-		n := 0
-		for a, m := range e.Mask() {
-			if m != 0 {
-				legal[n] = a
-				n++
-			}
-		}
-		if _, err := e.Step(legal[rng.IntN(n)]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
-}
+// wrapper without observing (envtest.BenchmarkRandomPlay: mask, choice,
+// Step; a Reset when an episode ends). One op is one step; steps/s is
+// reported.
+func BenchmarkRandomPlayout(b *testing.B) { envtest.BenchmarkRandomPlay(b, ID, nil, false) }
+
+// BenchmarkRandomPlayoutObserve also writes the acting player's
+// observation every step.
+func BenchmarkRandomPlayoutObserve(b *testing.B) { envtest.BenchmarkRandomPlay(b, ID, nil, true) }
 
 // benchPositions returns n positions of the coin phase from games played
 // by a seeded policy that avoids Lost in Space where it can, so that the

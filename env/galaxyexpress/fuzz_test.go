@@ -1,67 +1,36 @@
 package galaxyexpress
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
 // FuzzPlay plays a game chosen by seed, each byte of choices picking the
-// (byte mod n)-th of the n legal actions, and checks the invariants after
-// every step: the mask is non-empty until the end, the return plus the
-// unspent coins still owed equals the score (the return is the score at
-// the end), the position survives the JSON round trip, and nothing panics.
+// (byte mod n)-th of the n legal actions (envtest.PlayBytes: a legal action
+// until the end, the JSON round trip, the per-player results), and checks
+// after every step that the return plus the unspent coins still owed
+// equals the score (the return is the score at the end).
 func FuzzPlay(f *testing.F) {
 	f.Add(uint64(1), false, []byte{0, 1, 2, 3, 4, 5, 6, 7})
 	f.Add(uint64(7), true, []byte{3, 200, 17, 0, 0, 0, 1, 1, 1, 9, 9, 9, 255})
 	f.Add(uint64(42), false, []byte(strings.Repeat("\x05\x00\x01", 40)))
 	f.Fuzz(func(t *testing.T, seed uint64, scanWrap bool, choices []byte) {
-		e, err := env.Make(ID, map[string]any{"scan_wrap": scanWrap, "max_turns": 60})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.Reset(seed)
-		mask := make([]uint8, NumActions)
-		for _, c := range choices {
-			if e.Done() {
-				break
-			}
-			if err := e.LegalMask(mask); err != nil {
-				t.Fatal(err)
-			}
-			var legal []int
-			for a, m := range mask {
-				if m == 1 {
-					legal = append(legal, a)
+		e := envtest.PlayBytes(t, ID, map[string]any{"scan_wrap": scanWrap, "max_turns": 60}, seed, choices,
+			func(e *env.Env, _ env.StepResult) error {
+				s := e.State().(*State)
+				owed := float64(s.UnspentCoins())
+				if e.Done() {
+					owed = 0
 				}
-			}
-			if len(legal) == 0 {
-				t.Fatalf("no legal action before the end:\n%s", e)
-			}
-			if _, err := e.Step(legal[int(c)%len(legal)]); err != nil {
-				t.Fatal(err)
-			}
-			s := e.State().(*State)
-			owed := float64(s.UnspentCoins())
-			if e.Done() {
-				owed = 0
-			}
-			if got := e.Returns()[0] + owed; got != float64(s.Score()) {
-				t.Fatalf("return %v + owed %v != score %d\n%s", e.Returns()[0], owed, s.Score(), s.Position())
-			}
-			data, err := s.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			back, err := Game{}.LoadState(e.Params(), data)
-			if err != nil {
-				t.Fatalf("LoadState(MarshalJSON()): %v\n%s", err, data)
-			}
-			if back.(*State).Position() != s.Position() {
-				t.Fatalf("JSON round trip:\n%s\n!=\n%s", back.(*State).Position(), s.Position())
-			}
-		}
+				if got := e.Returns()[0] + owed; got != float64(s.Score()) {
+					return fmt.Errorf("return %v + owed %v != score %d", e.Returns()[0], owed, s.Score())
+				}
+				return nil
+			})
 		if e.Done() && e.Returns()[0] != e.Info().Score {
 			t.Fatalf("final return %v != score %v", e.Returns()[0], e.Info().Score)
 		}

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/galaxygym/galaxygym/env"
 )
 
 // The position notation is a compact, complete text form of a state (hidden
@@ -42,11 +44,9 @@ import (
 //	3? . . . . . . 5?
 //	. . 2? . . . . .
 //	speed=2 queue=4,0,1,2,3,5 thrust=3,5/0,1 brake=2/4,5
-type notationError struct{ msg string }
-
-func (e *notationError) Error() string { return "galaxyexpress: position: " + e.msg }
-
-func perr(format string, a ...any) error { return &notationError{fmt.Sprintf(format, a...)} }
+//
+// perr returns an *env.PositionError: "galaxyexpress: position: REASON".
+func perr(format string, a ...any) error { return env.PositionErrorf("galaxyexpress", format, a...) }
 
 // ParsePosition reads the position notation. scanWrap selects the scan_wrap
 // parameter. Errors are prefixed "galaxyexpress: position:".

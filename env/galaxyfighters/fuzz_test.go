@@ -1,50 +1,31 @@
 package galaxyfighters
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
 // FuzzPlay plays a game chosen by seed and player count, each byte of
-// choices picking the (byte mod n)-th of the n legal actions, and checks
-// after every step: a legal action exists until the end, the alien count
-// matches the board, no alien shares a space with a ship or tile, every
-// player gets the same reward, and the position survives the JSON round trip.
+// choices picking the (byte mod n)-th of the n legal actions
+// (envtest.PlayBytes: a legal action until the end, the JSON round trip,
+// the per-player results), and checks after every step: the alien count
+// matches the board, the position keeps its invariants, and every player
+// gets the same reward.
 func FuzzPlay(f *testing.F) {
 	f.Add(uint64(1), uint8(4), []byte{0, 1, 2, 3, 4, 5, 6, 7})
 	f.Add(uint64(7), uint8(3), []byte{3, 200, 17, 0, 0, 0, 1, 1, 1, 9, 9, 9, 255})
 	f.Add(uint64(42), uint8(2), []byte(strings.Repeat("\x05\x00\x01\x07", 60)))
 	f.Fuzz(func(t *testing.T, seed uint64, players uint8, choices []byte) {
 		np := 2 + int(players)%3
-		e, err := env.Make(ID, map[string]any{"players": np, "max_turns": 80, "invader_spaces": 6 + int(seed%5)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.Reset(seed)
-		mask := make([]uint8, NumActions)
-		for _, c := range choices {
-			if e.Done() {
-				break
-			}
-			e.LegalMask(mask)
-			var legal []int
-			for a, m := range mask {
-				if m == 1 {
-					legal = append(legal, a)
-				}
-			}
-			if len(legal) == 0 {
-				t.Fatalf("no legal action before the end:\n%s", e)
-			}
-			res, err := e.Step(legal[int(c)%len(legal)])
-			if err != nil {
-				t.Fatal(err)
-			}
+		params := map[string]any{"players": np, "max_turns": 80, "invader_spaces": 6 + int(seed%5)}
+		envtest.PlayBytes(t, ID, params, seed, choices, func(e *env.Env, res env.StepResult) error {
 			for _, r := range res.Rewards {
 				if r != res.Rewards[0] {
-					t.Fatalf("rewards differ between players: %v", res.Rewards)
+					return fmt.Errorf("rewards differ between players: %v", res.Rewards)
 				}
 			}
 			s := e.State().(*State)
@@ -53,20 +34,10 @@ func FuzzPlay(f *testing.F) {
 				n += int(s.h[g])
 			}
 			if n != s.Aliens() {
-				t.Fatalf("alien count %d, board holds %d\n%s", s.Aliens(), n, s.Position())
+				return fmt.Errorf("alien count %d, board holds %d", s.Aliens(), n)
 			}
-			if err := s.validate(); err != nil {
-				t.Fatalf("invariants: %v\n%s", err, s.Position())
-			}
-			data, _ := s.MarshalJSON()
-			back, err := Game{}.LoadState(e.Params(), data)
-			if err != nil {
-				t.Fatalf("LoadState(MarshalJSON()): %v\n%s", err, data)
-			}
-			if back.(*State).Position() != s.Position() {
-				t.Fatalf("JSON round trip differs")
-			}
-		}
+			return s.validate()
+		})
 	})
 }
 

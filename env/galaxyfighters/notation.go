@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/galaxygym/galaxygym/env"
 )
 
 // The position notation is a compact, complete text form of a state (hidden
@@ -41,11 +43,9 @@ import (
 //	noship=true     a destroyed ship could not be replaced
 //	outcome=win|loss
 //	rng=HEX         the chance generator (MarshalBinary, hex)
-type notationError struct{ msg string }
-
-func (e *notationError) Error() string { return "galaxyfighters: position: " + e.msg }
-
-func perr(format string, a ...any) error { return &notationError{fmt.Sprintf(format, a...)} }
+//
+// perr returns an *env.PositionError: "galaxyfighters: position: REASON".
+func perr(format string, a ...any) error { return env.PositionErrorf("galaxyfighters", format, a...) }
 
 var modelCodes = [numModels]string{"astro-wing", "phalanx", "gladius"}
 var faceCodes = [numBonusTiles]string{"fire", "move", "special"}

@@ -1,4 +1,4 @@
-"""The wire protocol (docs/protocol.md, version 1) over one websocket.
+"""The wire protocol (docs/protocol.md, version 2) over one websocket.
 
 :class:`Session` is the low-level client the Gymnasium classes are built
 on: one connection, one batch of environments. Step and reset replies are
@@ -33,14 +33,16 @@ __all__ = ["PROTOCOL_VERSION", "DEFAULT_URL", "OUTCOMES", "Layout", "Reply", "Se
            "episode_seed"]
 
 #: The protocol version this client speaks.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 #: Where ``galaxygym serve`` listens by default.
 DEFAULT_URL = "ws://127.0.0.1:8765"
 
-#: Outcome strings by outcome code (u8): 0 ongoing, 1 win, 2 loss, 3 draw,
-#: 4 truncated; any other code reads "other".
-OUTCOMES = np.array(["", "win", "loss", "draw", "truncated"] + ["other"] * 251, dtype=object)
+#: Outcome names by outcome code (u8), as every spec's ``outcome_names``
+#: lists them: 0 ongoing, 1 win, 2 loss, 3 draw, 4 truncated; any other code
+#: reads "other". Infos carry the codes (numbers, so that vector infos stay
+#: numeric); ``OUTCOMES[code]`` names them.
+OUTCOMES = np.array(["ongoing", "win", "loss", "draw", "truncated"] + ["other"] * 251, dtype=object)
 
 HEADER_SIZE = 24
 STEP_HEADER_SIZE = 8
@@ -98,8 +100,16 @@ class Layout:
         return self.score + 4 * self.n
 
     @property
-    def terminated(self) -> int:
+    def scores(self) -> int:
         return self.steps + 4 * self.n
+
+    @property
+    def ranks(self) -> int:
+        return self.scores + 4 * self.n * self.num_players
+
+    @property
+    def terminated(self) -> int:
+        return self.ranks + 4 * self.n * self.num_players
 
     @property
     def truncated(self) -> int:
@@ -110,8 +120,12 @@ class Layout:
         return self.truncated + self.n
 
     @property
-    def obs(self) -> int:
+    def outcomes(self) -> int:
         return self.outcome + self.n
+
+    @property
+    def obs(self) -> int:
+        return self.outcomes + self.n * self.num_players
 
     @property
     def mask(self) -> int:
@@ -123,7 +137,7 @@ class Layout:
 
     def size(self, k: int = 0) -> int:
         """Size in bytes of a reply with k final entries."""
-        return self.final_index + k * (13 + self.obs_size)
+        return self.final_index + k * (13 + 9 * self.num_players + self.obs_size)
 
 
 class Reply:
@@ -138,17 +152,22 @@ class Reply:
         steps: int32 (N,), steps taken in the current episode.
         terminated, truncated: bool (N,).
         outcome: uint8 (N,) outcome codes (see OUTCOMES).
+        scores: float32 (N, P), every player's score once the episode is
+            over (0 while it runs); ranks: int32 (N, P), every player's rank
+            (1 = best, ties share; 0 while it runs); outcomes: uint8 (N, P),
+            every player's outcome code (win, loss or draw; 0 while it runs).
         obs: uint8 (N, *obs_shape), the observation of the player to act
             (of the last player to act once the episode is over).
         mask: uint8 (N, A) legal-action masks (all zero once terminal).
         final_index: int32 (K,), envs whose episode ended in this step
             (same_step mode only); final_score, final_steps, final_outcome
-            (K,) and final_obs (K, *obs_shape) describe those episodes' ends.
+            (K,), final_scores, final_ranks, final_outcomes (K, P) and
+            final_obs (K, *obs_shape) describe those episodes' ends.
     """
 
-    __slots__ = ("kind", "rewards", "current_player", "score", "steps", "terminated", "truncated",
-                 "outcome", "obs", "mask", "final_index", "final_score", "final_steps",
-                 "final_outcome", "final_obs")
+    __slots__ = ("kind", "rewards", "current_player", "score", "steps", "scores", "ranks", "terminated",
+                 "truncated", "outcome", "outcomes", "obs", "mask", "final_index", "final_score", "final_steps",
+                 "final_scores", "final_ranks", "final_outcome", "final_outcomes", "final_obs")
 
 
 def _keepalive_loop(ref: "weakref.ref[Session]", stop: threading.Event, interval: float) -> None:
@@ -452,14 +471,17 @@ class Session:
         lay = Layout(self.num_envs, int(np.prod(self.obs_shape)), len(spec["action_names"]),
                      int(spec["num_players"]))
         got = made.get("layout", {})
-        if got.get("obs") != lay.obs or got.get("final_index") != lay.final_index:
+        if (got.get("obs") != lay.obs or got.get("final_index") != lay.final_index
+                or got.get("scores") != lay.scores or got.get("outcomes") != lay.outcomes):
             raise ProtocolError(f"server layout {got} differs from this client's {lay}")
         self.layout = lay
         self._offsets = (lay.rewards, lay.current_player, lay.score, lay.steps, lay.terminated,
                          lay.truncated, lay.outcome, lay.obs, lay.mask, lay.final_index)
+        p = lay.num_players
         self._obs_batch_shape = (lay.n,) + self.obs_shape
         self._no_finals = (np.zeros(0, np.int32), np.zeros(0, np.float32), np.zeros(0, np.int32),
-                           np.zeros(0, np.uint8), np.zeros((0,) + self.obs_shape, np.uint8))
+                           np.zeros(0, np.uint8), np.zeros((0,) + self.obs_shape, np.uint8),
+                           np.zeros((0, p), np.float32), np.zeros((0, p), np.int32), np.zeros((0, p), np.uint8))
         for arr in self._no_finals:
             arr.flags.writeable = False
         self._hdr = (_MAGIC + bytes([PROTOCOL_VERSION]) + b"%c" % KIND_STEP
@@ -521,20 +543,27 @@ class Session:
         r.current_player = fb(data, "<i4", n, o_cp)
         r.score = fb(data, "<f4", n, o_score)
         r.steps = fb(data, "<i4", n, o_steps)
-        flags = fb(data, np.uint8, 3 * n, o_term)
+        r.scores = fb(data, "<f4", n * p, o_steps + 4 * n).reshape(n, p)
+        r.ranks = fb(data, "<i4", n * p, o_steps + 4 * n + 4 * n * p).reshape(n, p)
+        flags = fb(data, np.uint8, 3 * n + n * p, o_term)
         r.terminated = flags[:n].view(np.bool_)
         r.truncated = flags[n:2 * n].view(np.bool_)
-        r.outcome = flags[2 * n:]
+        r.outcome = flags[2 * n:3 * n]
+        r.outcomes = flags[3 * n:].reshape(n, p)
         r.obs = fb(data, np.uint8, n * o, o_obs).reshape(self._obs_batch_shape)
         r.mask = fb(data, np.uint8, n * a, o_mask).reshape(n, a)
         if k == 0:
-            r.final_index, r.final_score, r.final_steps, r.final_outcome, r.final_obs = self._no_finals
+            (r.final_index, r.final_score, r.final_steps, r.final_outcome, r.final_obs,
+             r.final_scores, r.final_ranks, r.final_outcomes) = self._no_finals
         else:
             r.final_index = fb(data, "<i4", k, fi)
             r.final_score = fb(data, "<f4", k, fi + 4 * k)
             r.final_steps = fb(data, "<i4", k, fi + 8 * k)
-            r.final_outcome = fb(data, np.uint8, k, fi + 12 * k)
-            r.final_obs = fb(data, np.uint8, k * o, fi + 13 * k).reshape((k,) + self.obs_shape)
+            r.final_scores = fb(data, "<f4", k * p, fi + 12 * k).reshape(k, p)
+            r.final_ranks = fb(data, "<i4", k * p, fi + 12 * k + 4 * k * p).reshape(k, p)
+            r.final_outcome = fb(data, np.uint8, k, fi + 12 * k + 8 * k * p)
+            r.final_outcomes = fb(data, np.uint8, k * p, fi + 13 * k + 8 * k * p).reshape(k, p)
+            r.final_obs = fb(data, np.uint8, k * o, fi + 13 * k + 9 * k * p).reshape((k,) + self.obs_shape)
         return r
 
     def render(self, indices: Sequence[int] | None = None) -> list[str]:

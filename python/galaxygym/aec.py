@@ -36,8 +36,10 @@ class GalaxyGymAECEnv(AECEnv):
     ``last()`` returns) sum them since the agent last acted. When the
     episode ends every agent is terminated (or truncated, after the
     environment's turn limit) and, as PettingZoo requires, each must then
-    step with ``None``. ``infos[agent]`` holds ``score``, ``outcome``,
-    ``steps`` and ``current_player``.
+    step with ``None``. ``infos[agent]`` holds ``score``, ``outcome`` (the
+    code, named by ``galaxygym.OUTCOMES``), ``steps``, ``current_player``
+    and, once the episode is over, the agent's own ``player_score``,
+    ``rank`` and ``player_outcome`` (code).
 
     An illegal action raises :class:`galaxygym.IllegalActionError` and
     changes nothing (pass ``illegal_action="terminate"`` to end the game
@@ -110,7 +112,7 @@ class GalaxyGymAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._skip_agent_selection = None
         self._take(obs, info)
-        self.infos = {a: self._public_info(info) for a in self.agents}
+        self.infos = {a: self._public_info(info, self._index[a]) for a in self.agents}
         self.agent_selection = agent_name(max(info["current_player"], 0))
 
     def _take(self, obs: np.ndarray, info: dict[str, Any]) -> None:
@@ -119,9 +121,14 @@ class GalaxyGymAECEnv(AECEnv):
         self._actor = int(info["current_player"])
 
     @staticmethod
-    def _public_info(info: dict[str, Any]) -> dict[str, Any]:
-        return {"score": info["score"], "outcome": info["outcome"], "steps": info["steps"],
-                "current_player": info["current_player"]}
+    def _public_info(info: dict[str, Any], player: int = 0) -> dict[str, Any]:
+        out = {"score": info["score"], "outcome": info["outcome"], "steps": info["steps"],
+               "current_player": info["current_player"]}
+        if info["ranks"][player] > 0:  # the episode is over
+            out["player_score"] = float(info["scores"][player])
+            out["rank"] = int(info["ranks"][player])
+            out["player_outcome"] = int(info["outcomes"][player])
+        return out
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self._obs is None:
@@ -152,10 +159,10 @@ class GalaxyGymAECEnv(AECEnv):
             rewards = np.zeros(len(self.possible_agents))
             rewards[self._index[agent]] = self._env.illegal_action_reward
         self.rewards = {a: float(rewards[self._index[a]]) for a in self.agents}
-        public = self._public_info(info)
+        self.infos = {a: self._public_info(info, self._index[a]) for a in self.agents}
         if info.get("illegal_action"):
-            public["illegal_action"] = True
-        self.infos = {a: dict(public) for a in self.agents}
+            for a in self.agents:
+                self.infos[a]["illegal_action"] = True
         if terminated or truncated:
             for a in self.agents:
                 self.terminations[a] = bool(terminated)

@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._client import DEFAULT_URL, HEADER_SIZE, KIND_STEP_REPLY, OUTCOMES, Reply, Session
+from ._client import DEFAULT_URL, HEADER_SIZE, KIND_STEP_REPLY, Reply, Session
 from .errors import EpisodeOverError, IllegalActionError, NotResetError, ProtocolError
 
 _I32 = struct.Struct("<i")
@@ -42,8 +42,12 @@ class GalaxyGymEnv(gym.Env):
     to act (by the last player to act once the episode is over); the reward
     is that acting player's. ``info`` holds ``action_mask`` (int8, 1 for a
     legal action, usable as ``action_space.sample(mask=...)``),
-    ``current_player`` (-1 once over), ``score``, ``outcome`` ("", "win",
-    "loss", "draw", "truncated"), ``steps`` and ``rewards`` (every player's).
+    ``current_player`` (-1 once over), ``score``, ``outcome`` (the code: 0
+    ongoing, 1 win, 2 loss, 3 draw, 4 truncated; ``galaxygym.OUTCOMES[code]``
+    and the spec's ``outcome_names`` name it), ``steps``, ``rewards`` (every
+    player's) and every player's result once the episode is over:
+    ``scores`` (float64, (P,)), ``ranks`` (int32, 1 = best, ties share) and
+    ``outcomes`` (uint8 codes: win, loss or draw); zeros while it runs.
 
     Reset options: ``{"state": snapshot}`` starts from a serialized state: a
     snapshot from :meth:`get_state` (or ``galaxygym`` Go's Env.MarshalJSON)
@@ -89,6 +93,8 @@ class GalaxyGymEnv(gym.Env):
         self.params: dict[str, Any] = made["params"]
         self.num_players = int(self.game_spec["num_players"])
         self.action_names: list[str] = list(self.game_spec["action_names"])
+        #: Names of the outcome codes of infos' outcome and outcomes (the spec's outcome_names).
+        self.outcome_names: list[str] = list(self.game_spec["outcome_names"])
         self.observation_space, self.action_space = spaces_from_spec(self.game_spec)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
@@ -104,9 +110,10 @@ class GalaxyGymEnv(gym.Env):
         lay = self._session.layout
         self._obs_shape = self.observation_space.shape
         p = self.num_players
-        # rewards f32[P], current_player i32, score f32, steps i32 (4-byte
-        # arrays, contiguous for N = 1), then terminated, truncated, outcome u8.
-        self._scalars = struct.Struct("<" + "f" * p + "ifiBBB")
+        # rewards f32[P], current_player i32, score f32, steps i32, scores
+        # f32[P], ranks i32[P] (4-byte arrays, contiguous for N = 1), then
+        # terminated, truncated, outcome u8 and outcomes u8[P].
+        self._scalars = struct.Struct("<" + "f" * p + "ifi" + "f" * p + "i" * p + "BBB" + "B" * p)
         self._reply_prefix = self._session._reply_prefix(KIND_STEP_REPLY)
         self._reply_size = lay.size(0)
         self._obs_off, self._mask_off, self._obs_size = lay.obs, lay.mask, lay.obs_size
@@ -162,7 +169,7 @@ class GalaxyGymEnv(gym.Env):
         reward = float(f[actor]) if actor >= 0 else 0.0
         # The observation is a writable view of this reply's own buffer,
         # which nothing reuses: no copy is needed.
-        return self._obs, reward, f[p + 3] == 1, f[p + 4] == 1, self._info()
+        return self._obs, reward, f[3 * p + 3] == 1, f[3 * p + 4] == 1, self._info()
 
     def render(self) -> str | None:
         """The text board in render_mode "ansi"; None otherwise."""
@@ -207,8 +214,9 @@ class GalaxyGymEnv(gym.Env):
         self._mask = r.mask[0].view(np.int8)
         self._player = int(r.current_player[0])
         self._fields = (*r.rewards[0].tolist(), self._player, float(r.score[0]), int(r.steps[0]),
-                        int(r.terminated[0]), int(r.truncated[0]), int(r.outcome[0]))
-        assert len(self._fields) == p + 6
+                        *r.scores[0].tolist(), *r.ranks[0].tolist(),
+                        int(r.terminated[0]), int(r.truncated[0]), int(r.outcome[0]), *r.outcomes[0].tolist())
+        assert len(self._fields) == 4 * p + 6
 
     def _info(self) -> dict[str, Any]:
         f, p = self._fields, self.num_players
@@ -216,9 +224,12 @@ class GalaxyGymEnv(gym.Env):
             "action_mask": self._mask.copy(),
             "current_player": f[p],
             "score": float(f[p + 1]),
-            "outcome": OUTCOMES[f[p + 5]],
+            "outcome": f[3 * p + 5],
             "steps": f[p + 2],
             "rewards": np.array(f[:p], dtype=np.float64),
+            "scores": np.array(f[p + 3:2 * p + 3], dtype=np.float64),
+            "ranks": np.array(f[2 * p + 3:3 * p + 3], dtype=np.int32),
+            "outcomes": np.array(f[3 * p + 6:], dtype=np.uint8),
         }
 
     def __repr__(self) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._client import DEFAULT_URL, OUTCOMES, Reply, Session
+from ._client import DEFAULT_URL, Reply, Session
 from .env import _state_option, spaces_from_spec
 
 __all__ = ["GalaxyGymVectorEnv"]
@@ -39,10 +39,16 @@ class GalaxyGymVectorEnv(VectorEnv):
     infos)`` with batched arrays; ``metadata["autoreset_mode"]`` is the
     gymnasium AutoresetMode chosen (NEXT_STEP by default). ``infos`` is a
     dict of arrays, each key with a ``_key`` bool mask: ``action_mask``
-    (int8, (N, A)), ``current_player``, ``score``, ``outcome`` (strings),
-    ``steps`` and ``rewards`` (every player's, (N, P)); in SAME_STEP mode
-    also ``final_obs`` (object array) and ``final_info`` (score, outcome,
-    steps) for the environments whose episode ended in the step.
+    (int8, (N, A)), ``current_player``, ``score``, ``outcome`` (uint8
+    codes, named by ``galaxygym.OUTCOMES`` and the spec's ``outcome_names``),
+    ``steps``, ``rewards`` (every player's, (N, P)) and every player's result
+    once the episode is over, zeros while it runs: ``scores`` (float32,
+    (N, P)), ``ranks`` (int32, (N, P), 1 = best) and ``outcomes`` (uint8
+    codes, (N, P)). Every value is numeric, so that
+    ``gymnasium.wrappers.vector.NumpyToTorch`` converts them. In SAME_STEP
+    mode also ``final_obs`` (object array) and ``final_info`` (score,
+    outcome, steps, scores, ranks, outcomes) for the environments whose
+    episode ended in the step.
 
     rewards[i] is the reward of the player who acted in environment i.
 
@@ -90,6 +96,8 @@ class GalaxyGymVectorEnv(VectorEnv):
         self.params: dict[str, Any] = made["params"]
         self.num_players = int(self.game_spec["num_players"])
         self.action_names: list[str] = list(self.game_spec["action_names"])
+        #: Names of the outcome codes of infos' outcome and outcomes (the spec's outcome_names).
+        self.outcome_names: list[str] = list(self.game_spec["outcome_names"])
         self.single_observation_space, self.single_action_space = spaces_from_spec(self.game_spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -189,15 +197,21 @@ class GalaxyGymVectorEnv(VectorEnv):
             "action_mask": mask.copy() if self.copy else mask,
             "current_player": r.current_player.copy(),
             "score": r.score.copy(),
-            "outcome": OUTCOMES[r.outcome],
+            "outcome": r.outcome.copy(),
             "steps": r.steps.copy(),
             "rewards": r.rewards.copy(),
+            "scores": r.scores.copy(),
+            "ranks": r.ranks.copy(),
+            "outcomes": r.outcomes.copy(),
             "_action_mask": every.copy(),
             "_current_player": every.copy(),
             "_score": every.copy(),
             "_outcome": every.copy(),
             "_steps": every.copy(),
             "_rewards": every.copy(),
+            "_scores": every.copy(),
+            "_ranks": every.copy(),
+            "_outcomes": every.copy(),
         }
         k = len(r.final_index)
         if k:
@@ -211,11 +225,20 @@ class GalaxyGymVectorEnv(VectorEnv):
             score[idx] = r.final_score
             steps = np.zeros(n, dtype=np.int32)
             steps[idx] = r.final_steps
-            outcome = np.full(n, None, dtype=object)
-            outcome[idx] = OUTCOMES[r.final_outcome]
+            outcome = np.zeros(n, dtype=np.uint8)
+            outcome[idx] = r.final_outcome
+            p = r.final_scores.shape[1]
+            scores = np.zeros((n, p), dtype=np.float32)
+            scores[idx] = r.final_scores
+            ranks = np.zeros((n, p), dtype=np.int32)
+            ranks[idx] = r.final_ranks
+            outcomes = np.zeros((n, p), dtype=np.uint8)
+            outcomes[idx] = r.final_outcomes
             infos["final_obs"], infos["_final_obs"] = final_obs, done
             infos["final_info"] = {"score": score, "_score": done.copy(), "outcome": outcome,
-                                   "_outcome": done.copy(), "steps": steps, "_steps": done.copy()}
+                                   "_outcome": done.copy(), "steps": steps, "_steps": done.copy(),
+                                   "scores": scores, "_scores": done.copy(), "ranks": ranks,
+                                   "_ranks": done.copy(), "outcomes": outcomes, "_outcomes": done.copy()}
             infos["_final_info"] = done.copy()
         return infos
 

@@ -90,8 +90,8 @@ def test_full_games_match_the_gymnasium_env(server):
                 o, reward, terminated, truncated, ainfo = aec.last()
                 total += reward
                 if terminated or truncated:
-                    assert ainfo["outcome"] in ("win", "loss", "truncated")
-                    assert ainfo["outcome"] == info["outcome"]
+                    assert galaxygym.OUTCOMES[ainfo["outcome"]] in ("win", "loss", "truncated")
+                    assert ainfo["outcome"] == info["outcome"] and ainfo["rank"] == 1
                     assert total == pytest.approx(info["score"])
                     aec.step(None)
                     continue
@@ -155,7 +155,10 @@ def test_multiplayer_game_through_aec(server):
             obs, reward, terminated, truncated, info = env.last()
             totals[agent] += reward
             if terminated or truncated:
-                outcome = info["outcome"]
+                outcome = galaxygym.OUTCOMES[info["outcome"]]
+                # Cooperative: every agent shares rank 1 and the team's outcome.
+                assert info["rank"] == 1
+                assert galaxygym.OUTCOMES[info["player_outcome"]] in ("win", "loss", "draw")
                 env.step(None)
                 continue
             acted.add(agent)

@@ -91,11 +91,16 @@ def test_masks(url):
             assert mask[a] == 1
             obs, r, term, trunc, info = env.step(a)
             assert isinstance(r, float) and isinstance(term, bool) and isinstance(trunc, bool)
-            assert set(info) >= {"action_mask", "current_player", "score", "outcome", "steps", "rewards"}
+            assert set(info) >= {"action_mask", "current_player", "score", "outcome", "steps", "rewards",
+                                  "scores", "ranks", "outcomes"}
             if term or trunc:
                 assert info["action_mask"].sum() == 0 and info["current_player"] == -1
-                assert info["outcome"] in ("win", "loss", "truncated")
+                assert galaxygym.OUTCOMES[info["outcome"]] in ("win", "loss", "truncated")
+                # One player: its result is the episode's, rank 1.
+                assert info["ranks"].tolist() == [1] and info["scores"][0] == info["score"]
+                assert galaxygym.OUTCOMES[info["outcomes"][0]] in ("win", "loss", "draw")
                 break
+            assert info["ranks"].tolist() == [0] and info["outcomes"].tolist() == [0]
             assert info["current_player"] == 0
         _ = rng
 

@@ -94,7 +94,8 @@ def test_autoreset_next_step(url):
         done = np.flatnonzero(term | trunc)
         i = int(done[0])
         assert infos["current_player"][i] == -1 and infos["action_mask"][i].sum() == 0
-        assert infos["outcome"][i] in ("win", "loss", "truncated")
+        assert galaxygym.OUTCOMES[infos["outcome"][i]] in ("win", "loss", "truncated")
+        assert infos["ranks"][i].tolist() == [1] and infos["scores"][i, 0] == infos["score"][i]
         # Next step: the done env is reset, its action ignored (any value).
         acts = random_legal(envs.action_masks(), rng)
         acts[done] = 12345
@@ -115,7 +116,8 @@ def test_autoreset_same_step(url):
         assert infos["final_obs"][i].shape == (503,)
         assert all(infos["final_obs"][j] is None for j in np.flatnonzero(~done))
         fi = infos["final_info"]
-        assert fi["outcome"][i] in ("win", "loss", "truncated") and fi["_score"][i]
+        assert galaxygym.OUTCOMES[fi["outcome"][i]] in ("win", "loss", "truncated") and fi["_score"][i]
+        assert fi["ranks"][i].tolist() == [1] and fi["scores"][i, 0] == fi["score"][i] and fi["_ranks"][i]
         # The returned obs is already the next episode's first.
         assert infos["steps"][i] == 0 and infos["action_mask"][i].sum() > 0
         assert np.array_equal(obs[i], single_obs(url, episode_seed(60 + i, 1), max_turns=3))
@@ -178,3 +180,60 @@ def test_arrays_are_fresh(url, copy):
         obs2[:] = 0  # writable, and writing does not disturb the env
         _, infos = envs.reset(seed=1)
         assert np.array_equal(envs.reset(seed=1)[0], kept)
+
+
+def test_per_player_infos_are_numeric(url):
+    """A three-player game: infos carry every player's score, rank and
+    outcome code as (N, P) arrays, zeros while an episode runs and the
+    result once it is over; every info value is a numeric numpy array (no
+    strings, no objects), which torch takes as a tensor."""
+    rng = np.random.default_rng(4)
+    with galaxygym.make_vec("galaxy-fighters-v1", 3, url=url, players=3, max_turns=4) as envs:
+        assert envs.outcome_names == envs.game_spec["outcome_names"] == ["ongoing", "win", "loss", "draw", "truncated"]
+        _, infos = envs.reset(seed=70)
+        assert infos["scores"].shape == (3, 3) and infos["scores"].dtype == np.float32
+        assert infos["ranks"].dtype == np.int32 and not infos["ranks"].any()
+        assert infos["outcomes"].dtype == np.uint8 and infos["outcome"].dtype == np.uint8
+        obs, rew, term, trunc, infos = run_until_done(envs, rng)
+        for i in np.flatnonzero(term | trunc):
+            # Cooperative: the team shares rank 1 and one result.
+            assert infos["ranks"][i].tolist() == [1, 1, 1]
+            assert galaxygym.OUTCOMES[infos["outcome"][i]] in ("win", "loss", "truncated")
+            assert len(set(galaxygym.OUTCOMES[infos["outcomes"][i]])) == 1
+        for i in np.flatnonzero(~(term | trunc)):
+            assert not infos["ranks"][i].any() and infos["outcome"][i] == 0
+        for key, value in infos.items():
+            assert isinstance(value, np.ndarray) and value.dtype.kind in "biuf", (key, value)
+        torch = pytest.importorskip("torch")
+        for key, value in infos.items():
+            assert torch.as_tensor(value).shape == value.shape, key
+
+
+def _torch_takes_bool_dlpack() -> bool:
+    torch = pytest.importorskip("torch")
+    try:
+        torch.from_dlpack(np.zeros(1, dtype=bool))
+    except (RuntimeError, TypeError, AttributeError):
+        return False
+    return True
+
+
+def test_numpy_to_torch(url):
+    """gymnasium's NumpyToTorch wraps the vector env: observations, rewards,
+    flags and every info come back as tensors."""
+    if not _torch_takes_bool_dlpack():
+        pytest.skip("this torch cannot import bool arrays through DLPack (Debian's 1.13), which "
+                    "NumpyToTorch needs for every vector env's terminations (CartPole's too)")
+    torch = pytest.importorskip("torch")
+    from gymnasium.wrappers.vector import NumpyToTorch
+
+    rng = np.random.default_rng(5)
+    with galaxygym.make_vec("galaxy-fighters-v1", 3, url=url, players=3, max_turns=4) as envs:
+        torch_envs = NumpyToTorch(envs)
+        _, infos = torch_envs.reset(seed=71)
+        assert all(isinstance(v, torch.Tensor) for v in infos.values())
+        actions = torch.as_tensor(random_legal(infos["action_mask"].numpy(), rng))
+        _, rewards, _, _, infos = torch_envs.step(actions)
+        assert isinstance(rewards, torch.Tensor)
+        assert all(isinstance(v, torch.Tensor) for v in infos.values())
+        assert infos["ranks"].shape == (3, 3) and infos["scores"].dtype == torch.float32
