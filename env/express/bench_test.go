@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
 // BenchmarkRandomPlayout steps uniformly random 4-player games through the
@@ -35,6 +36,13 @@ func BenchmarkRandomPlayout(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 }
+
+// BenchmarkRandomPlayoutKit is the shared kit's random-play benchmark
+// (envtest.BenchmarkRandomPlay: the mask scanned byte by byte), for
+// comparison with the other games; BenchmarkRandomPlayoutObserve adds the
+// acting player's observation every step.
+func BenchmarkRandomPlayoutKit(b *testing.B)     { envtest.BenchmarkRandomPlay(b, ID, nil, false) }
+func BenchmarkRandomPlayoutObserve(b *testing.B) { envtest.BenchmarkRandomPlay(b, ID, nil, true) }
 
 // legalActions writes the indices of the ones of mask into dst and returns
 // their number, skipping zero bytes eight at a time (the mask of Express is
