@@ -1,73 +1,18 @@
 package express
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
-// BenchmarkRandomPlayout steps uniformly random 4-player games through the
-// Env wrapper without observing (mask, the legal actions' indices, a
-// uniform choice, Step; a Reset when an episode ends). One op is one step;
-// steps/s is reported.
-func BenchmarkRandomPlayout(b *testing.B) {
-	e, err := env.Make(ID, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	seed := uint64(0)
-	e.Reset(seed)
-	var legal [NumActions]int
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if e.Done() {
-			seed++
-			e.Reset(seed)
-		}
-		n := legalActions(e.Mask(), legal[:])
-		if _, err := e.Step(legal[rng.IntN(n)]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
-}
-
-// BenchmarkRandomPlayoutKit is the shared kit's random-play benchmark
-// (envtest.BenchmarkRandomPlay: the mask scanned byte by byte), for
-// comparison with the other games; BenchmarkRandomPlayoutObserve adds the
-// acting player's observation every step.
-func BenchmarkRandomPlayoutKit(b *testing.B)     { envtest.BenchmarkRandomPlay(b, ID, nil, false) }
+// BenchmarkRandomPlayout is the shared kit's random-play benchmark
+// (envtest.BenchmarkRandomPlay): 4-player games through env.Env without
+// observations; BenchmarkRandomPlayoutObserve adds the acting player's
+// observation every step. One op is one step; steps/s is reported.
+func BenchmarkRandomPlayout(b *testing.B)        { envtest.BenchmarkRandomPlay(b, ID, nil, false) }
 func BenchmarkRandomPlayoutObserve(b *testing.B) { envtest.BenchmarkRandomPlay(b, ID, nil, true) }
-
-// legalActions writes the indices of the ones of mask into dst and returns
-// their number, skipping zero bytes eight at a time (the mask of Express is
-// 648 bytes with a few dozen ones; numpy's flatnonzero does the same).
-func legalActions(mask []uint8, dst []int) int {
-	n, a := 0, 0
-	for ; a+8 <= len(mask); a += 8 {
-		if binary.LittleEndian.Uint64(mask[a:]) == 0 {
-			continue
-		}
-		for i := a; i < a+8; i++ {
-			if mask[i] != 0 {
-				dst[n] = i
-				n++
-			}
-		}
-	}
-	for ; a < len(mask); a++ {
-		if mask[a] != 0 {
-			dst[n] = a
-			n++
-		}
-	}
-	return n
-}
 
 // BenchmarkObserve encodes one player's observation of positions from
 // random 4-player games; it must not allocate.
