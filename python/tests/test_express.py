@@ -28,7 +28,7 @@ def test_pettingzoo_api_test(server, players):
 def test_full_game_returns_are_scores(server):
     """A whole 3-player game through aec_env: the block decisions make the
     agent to act jump out of turn; every player's summed rewards equal its
-    final score."""
+    final score, and the player outcomes and ranks follow the scores."""
     rng = np.random.default_rng(7)
     with galaxygym.aec_env(EXPRESS, url=server.url, players=3) as env:
         env.reset(seed=5)
@@ -43,13 +43,16 @@ def test_full_game_returns_are_scores(server):
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert env.agents == []
-        info = final["player_0"]
-        assert info["outcome"] in ("win", "draw")
+        assert galaxygym.OUTCOMES[final["player_0"]["outcome"]] in ("win", "draw")
         # Info.score is the best final score: the best return.
-        assert max(totals.values()) == pytest.approx(info["score"])
-        if "scores" in info:  # per-player results, once the protocol carries them
-            for i, a in enumerate(env.possible_agents):
-                assert totals[a] == pytest.approx(info["scores"][i])
+        best = max(totals.values())
+        assert best == pytest.approx(final["player_0"]["score"])
+        for a in env.possible_agents:
+            info = final[a]
+            assert info["player_score"] == pytest.approx(totals[a])
+            assert (info["rank"] == 1) == (totals[a] == best)
+            want = "loss" if totals[a] < best else ("win" if list(totals.values()).count(best) == 1 else "draw")
+            assert galaxygym.OUTCOMES[info["player_outcome"]] == want
 
 
 def test_vector_env_every_players_rewards(server):
