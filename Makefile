@@ -11,6 +11,9 @@ OUT      ?= datasets/out/$(ENV)-$(AGENT)
 # training notebook run in VENV. TORCH picks where PyTorch comes from:
 #   auto   (default) Debian's python3-torch when SYS_PYTHON can import it, or can
 #          be made to (apt-get, only as root); otherwise the PyPI wheel
+#          Stable-Baselines3 2.9 and sb3-contrib 2.9 (which ask for torch>=2.8,
+#          a 3 GB download) are installed with --no-deps on Debian's torch
+#          1.13: what galaxygym.sb3 and MaskablePPO use runs there (tested)
 #   debian Debian's python3-torch through a --system-site-packages venv of
 #          SYS_PYTHON (bookworm: torch 1.13.1, 152 MB download, ~0.8 GB on disk),
 #          with OpenBLAS (libopenblas0-pthread: without it torch falls back
@@ -24,7 +27,7 @@ VENV       ?= .venv
 TORCH      ?= auto
 VENV_STAMP := $(VENV)/.galaxygym-installed
 
-.PHONY: all build run test test-go test-python venv notebook vet bench clean fuzz
+.PHONY: all build run test test-go test-python venv notebook vet bench clean wheel fuzz
 
 all: build
 
@@ -45,6 +48,15 @@ vet:
 
 test-go:
 	$(GO) test -count=1 ./...
+
+# The platform wheel of python/ with the galaxygym binary inside (built here
+# with Go, CGO_ENABLED=0; installing the wheel needs no Go): dist/galaxygym-*.whl.
+WHEEL_DIR ?= dist
+wheel: venv
+	rm -rf python/build $(WHEEL_DIR)/galaxygym-*.whl
+	$(VENV)/bin/python -m pip wheel -q --no-deps -w $(WHEEL_DIR) ./python
+	rm -rf python/build
+	@ls $(WHEEL_DIR)/galaxygym-*.whl
 
 # Creates VENV and installs ./python[test] and torch (see TORCH above); the
 # stamp file makes a second run a no-op until python/pyproject.toml changes.
@@ -75,9 +87,10 @@ $(VENV_STAMP): python/pyproject.toml
 	    pins="numpy<2 pyarrow<26"; \
 	  fi; \
 	  $(VENV)/bin/python -m pip install -q -e './python[test,train]' $$pins; \
+	  $(VENV)/bin/python -m pip install -q --no-deps 'stable-baselines3==2.9.2' 'sb3-contrib==2.9.0'; \
 	elif [ "$$torch" = pypi ]; then \
 	  $(PYTHON) -m venv --clear $(VENV); \
-	  $(VENV)/bin/python -m pip install -q -e './python[test,train]'; \
+	  $(VENV)/bin/python -m pip install -q -e './python[test,train,sb3]'; \
 	else \
 	  $(PYTHON) -m venv --clear $(VENV); \
 	  $(VENV)/bin/python -m pip install -q -e './python[test]'; \
@@ -85,10 +98,12 @@ $(VENV_STAMP): python/pyproject.toml
 	$(VENV)/bin/python -c 'import galaxygym, nbclient, matplotlib; print("venv: ok")'; \
 	echo "$$torch" > $@
 
-# The Python tests (client, vector env, the training notebook at a small
-# budget) against the freshly built server.
-test-python: build venv
-	GALAXYGYM_BIN=$(CURDIR)/$(BIN) $(VENV)/bin/python -m pytest -q python/tests
+# The Python tests (client, vector env, the docs' blocks, the wheel in a
+# fresh venv without Go, the training notebook at a small budget) against
+# the freshly built server.
+test-python: build venv wheel
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEEL="$$(ls $(WHEEL_DIR)/galaxygym-*.whl)" \
+	    $(VENV)/bin/python -m pytest -q python/tests
 
 # Runs the training notebook at its full budget (about 10 minutes on 2 cores);
 # the executed copy, the learning curve and the weights land in notebooks/out/.
@@ -135,4 +150,4 @@ fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZMINIMIZETIME=$(FUZZMINIMIZETIME) sh tools/fuzz/fuzz.sh $(FUZZ_PKGS)
 
 clean:
-	rm -rf bin datasets/out $(VENV)
+	rm -rf bin datasets/out $(VENV) $(WHEEL_DIR) python/build

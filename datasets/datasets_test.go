@@ -303,7 +303,7 @@ func TestResumeRefusesOtherParameters(t *testing.T) {
 		"agent_options":     func(c *Config) { c.AgentOptions = agents.Options{"x": "1"} },
 		"episodes_per_part": func(c *Config) { c.EpisodesPerPart = 50 },
 		"env_params":        func(c *Config) { c.EnvParams = map[string]any{"max_turns": "100"} },
-		"obs_encoding":      func(c *Config) { c.ObsEncoding = ObsPlain },
+		"obs_encoding":      func(c *Config) { c.ObsEncoding = ObsSplit },
 		"zstd_level":        func(c *Config) { c.ZstdLevel = ZstdDefault },
 		"dataset_id":        func(c *Config) { c.DatasetID = "other" },
 		"episodes":          func(c *Config) { c.Episodes = 50 },
@@ -445,7 +445,7 @@ func TestManifest(t *testing.T) {
 	if m.TotalEpisodes != 300 || m.TotalSteps != res.Steps || len(m.Parts) != 3 || m.Author != "tester" ||
 		m.DatasetID != "galaxygym/galaxy-express-v1/random-v2" || m.Seed != 7 || m.EpisodesPerPart != 100 ||
 		m.ObservationSpace.Shape[0] != 503 || m.ActionSpace.N != 56 || m.AlgorithmName != "random" ||
-		m.CreatedBy != cfg.CanonicalCommand() || m.ObsEncoding != "BYTE_STREAM_SPLIT" {
+		m.CreatedBy != cfg.CanonicalCommand() || m.ObsEncoding != "PLAIN" {
 		t.Errorf("manifest: %+v", m)
 	}
 	var bytes int64

@@ -46,8 +46,8 @@ type Manifest struct {
 
 	// SchemaVersion is [SchemaVersion] when the dataset was written.
 	SchemaVersion int `json:"schema_version"`
-	// GalaxygymVersion is the module version of the generating binary
-	// ("(devel)" for a source build).
+	// GalaxygymVersion is the release version of the generating binary
+	// (version.Version, e.g. "0.1.0").
 	GalaxygymVersion string `json:"galaxygym_version"`
 	// EnvID is the environment id, e.g. "galaxy-express-v1".
 	EnvID string `json:"env_id"`

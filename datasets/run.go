@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/rollout"
+	"github.com/galaxygym/galaxygym/version"
 )
 
 // DefaultEpisodesPerPart is the number of episodes of a part when
@@ -72,7 +72,7 @@ type Config struct {
 	Workers int
 	// Out is the output directory of Generate; Bench ignores it.
 	Out string
-	// ObsEncoding is the obs column's encoding ("": ObsSplit).
+	// ObsEncoding is the obs column's encoding ("": ObsPlain).
 	ObsEncoding ObsEncoding
 	// ZstdLevel is the compression effort ("": ZstdBetter).
 	ZstdLevel ZstdLevel
@@ -147,7 +147,7 @@ func (c *Config) CanonicalCommand() string {
 	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
 		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
 	}
-	if c.ObsEncoding != "" && c.ObsEncoding != ObsSplit {
+	if c.ObsEncoding != "" && c.ObsEncoding != ObsPlain {
 		fmt.Fprintf(&b, " --obs-encoding %s", c.ObsEncoding)
 	}
 	if c.ZstdLevel != "" && c.ZstdLevel != ZstdBetter {
@@ -255,7 +255,7 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 
 	enc := cfg.ObsEncoding
 	if enc == "" {
-		enc = ObsSplit
+		enc = ObsPlain
 	}
 	var versions []string
 	for k, a := range loop.Seats() {
@@ -888,7 +888,7 @@ func (r *run) manifest() *Manifest {
 		DataFormat:    "parquet",
 
 		SchemaVersion:    SchemaVersion,
-		GalaxygymVersion: moduleVersion(),
+		GalaxygymVersion: version.Version,
 		EnvID:            spec.ID,
 		EnvParams:        r.params,
 		ActionNames:      spec.ActionNames,
@@ -958,19 +958,4 @@ func (r *run) manifest() *Manifest {
 		Outcomes:   total.outcomes,
 	}
 	return m
-}
-
-// moduleVersion returns the galaxygym module version of the binary.
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Path == "github.com/galaxygym/galaxygym" && bi.Main.Version != "" {
-			return bi.Main.Version
-		}
-		for _, d := range bi.Deps {
-			if d.Path == "github.com/galaxygym/galaxygym" {
-				return d.Version
-			}
-		}
-	}
-	return "(devel)"
 }

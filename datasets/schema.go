@@ -58,15 +58,16 @@ var stepsRowGroupRows = 1 << 16
 type ObsEncoding string
 
 const (
-	// ObsSplit is BYTE_STREAM_SPLIT (byte k of every observation in stream
-	// k): the default, files 1.5-1.8 times smaller than with ObsPlain and
-	// no slower to write. Read by pyarrow (16 and later), apache arrow-go v18 and
-	// parquet-go; DuckDB (2.0) and some other engines cannot decode
-	// BYTE_STREAM_SPLIT on FIXED_LEN_BYTE_ARRAY columns (every other column
-	// reads fine).
-	ObsSplit ObsEncoding = "split"
-	// ObsPlain is PLAIN: readable by every Parquet reader, DuckDB included.
+	// ObsPlain is PLAIN, the default: every reader decodes it (pyarrow,
+	// pandas, DuckDB 2.0, polars 2.1, apache arrow-go, parquet-go).
 	ObsPlain ObsEncoding = "plain"
+	// ObsSplit is BYTE_STREAM_SPLIT (byte k of every observation in stream
+	// k): files 1.5-1.8 times smaller than with ObsPlain (docs/datasets.md,
+	// "The obs column's encoding"), but DuckDB (2.0) and polars (2.1)
+	// decode BYTE_STREAM_SPLIT only on numeric columns, not on
+	// FIXED_LEN_BYTE_ARRAY; pyarrow (16 and later), arrow-go v18 and
+	// parquet-go read it.
+	ObsSplit ObsEncoding = "split"
 )
 
 // ZstdLevel is the zstd effort spent on the dataset's files

@@ -321,7 +321,10 @@ type Control struct {
 	Options *ResetOptions `json:"options,omitempty"`
 	// render, info: the environments (absent: all); get_state: one.
 	Indices []int `json:"indices,omitempty"`
-	Index   *int  `json:"index,omitempty"`
+	// render: "ansi" (default, the text boards) or "rgb_array" (pictures,
+	// see [RenderRGB]).
+	Mode  string `json:"mode,omitempty"`
+	Index *int   `json:"index,omitempty"`
 	// observe: the player whose view of environment Index is wanted.
 	Player *int `json:"player,omitempty"`
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/version"
 )
 
 func TestHandshake(t *testing.T) {
@@ -24,7 +25,7 @@ func TestHandshake(t *testing.T) {
 	c := dial(t, url, nil)
 	sendJSON(t, c, map[string]any{"type": "hello", "version": Version, "client": "test"})
 	m := recvJSON(t, c)
-	if m["type"] != "hello" || m["version"] != float64(Version) {
+	if m["type"] != "hello" || m["version"] != float64(Version) || m["server_version"] != version.Version {
 		t.Fatalf("hello reply %v", m)
 	}
 	limits := m["limits"].(map[string]any)

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/version"
 )
 
 // session is one websocket connection: the handshake state and at most one
@@ -303,6 +304,8 @@ func (ss *session) handleHello(c *Control) bool {
 		"type":    MsgHello,
 		"version": Version,
 		"server":  "galaxygym",
+		// The release of the serving binary (version.Version), e.g. "0.1.0".
+		"server_version": version.Version,
 		"limits": map[string]any{
 			"max_envs":          cfg.MaxEnvs,
 			"max_sessions":      cfg.MaxSessions,
@@ -489,10 +492,33 @@ func (ss *session) handleRender(c *Control) bool {
 	if perr != nil {
 		return ss.sendError(perr)
 	}
-	return ss.writeList(MsgRender, "frames", idx, func(b []byte, i int) []byte {
-		q, _ := json.Marshal(ss.b.envs[i].String()) // a string always marshals
-		return append(b, q...)
-	})
+	switch c.Mode {
+	case "", RenderANSI:
+		return ss.writeList(MsgRender, "frames", idx, func(b []byte, i int) []byte {
+			q, _ := json.Marshal(ss.b.envs[i].String()) // a string always marshals
+			return append(b, q...)
+		})
+	case RenderRGB:
+		frames := make([]string, len(idx))
+		var w, h, total int
+		for k, i := range idx {
+			f, fw, fh, err := encodeRGB(ss.b.envs[i])
+			if err != nil {
+				var re *env.RenderError
+				if errors.As(err, &re) && re.Reason == "not reset" {
+					return ss.sendError(errorf(CodeNotReset, "render: environment %d was never reset", i))
+				}
+				return ss.sendError(errorf(CodeBadRequest, "render: %v", err))
+			}
+			if total += len(f) + 3; total > ss.srv.cfg.MaxReplyBytes {
+				return ss.sendError(ss.tooLarge(total))
+			}
+			frames[k], w, h = f, fw, fh
+		}
+		return ss.writeJSONLimit(map[string]any{"type": MsgRender, "mode": RenderRGB, "width": w, "height": h,
+			"encoding": RGBEncoding, "frames": frames}, ss.srv.cfg.MaxReplyBytes)
+	}
+	return ss.sendError(errorf(CodeBadRequest, "render mode %q: want %q or %q", c.Mode, RenderANSI, RenderRGB))
 }
 
 func (ss *session) handleInfo(c *Control) bool {

@@ -268,8 +268,8 @@ func init() {
 	fl := cmd.Flags()
 	fl.StringVar(&out, "out", "", "output directory (default datasets/out/<env>-<agent>)")
 	fl.IntVar(&perPart, "episodes-per-part", datasets.DefaultEpisodesPerPart, "consecutive episodes per part file")
-	fl.StringVar(&obsEnc, "obs-encoding", string(datasets.ObsSplit),
-		"obs column encoding: split (BYTE_STREAM_SPLIT, smallest) or plain (readable by DuckDB too, 1.5-1.8x larger)")
+	fl.StringVar(&obsEnc, "obs-encoding", string(datasets.ObsPlain),
+		"obs column encoding: plain (every reader: pyarrow, DuckDB, polars, ...) or split (BYTE_STREAM_SPLIT, 1.5-1.8x smaller; pyarrow, arrow-go, parquet-go only)")
 	fl.StringVar(&zstdLevel, "zstd-level", string(datasets.ZstdBetter),
 		"zstd effort: better (smallest), default (1.2-1.5x faster to generate, 10% larger) or fastest")
 	fl.StringVar(&datasetID, "dataset-id", "", "manifest dataset_id (default galaxygym/<env>/<agent>-v1)")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/datasets"
+	"github.com/galaxygym/galaxygym/version"
 )
 
 // runCLI executes the root command with args and returns its output.
@@ -40,7 +41,7 @@ func TestGenerateCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := d.Manifest
-	if m.TotalEpisodes != 50 || len(m.Parts) != 3 || m.Seed != 3 || m.EnvParams["max_turns"] != 150.0 ||
+	if m.TotalEpisodes != 50 || len(m.Parts) != 3 || m.Seed != 3 || m.GalaxygymVersion != version.Version || m.EnvParams["max_turns"] != 150.0 ||
 		!strings.Contains(m.CreatedBy, "--env-param max_turns=150") || d.Verify() != nil {
 		t.Errorf("manifest: %+v", m)
 	}

@@ -19,6 +19,7 @@ import (
 
 	_ "github.com/galaxygym/galaxygym/agents/all"
 	_ "github.com/galaxygym/galaxygym/env/all"
+	"github.com/galaxygym/galaxygym/version"
 )
 
 var rootCmd = &cobra.Command{
@@ -27,6 +28,7 @@ var rootCmd = &cobra.Command{
 	Long: "galaxygym turns tabletop games into fast reinforcement-learning environments: a\n" +
 		"reset/step API with fixed-shape observations and legal-action masks, baseline agents,\n" +
 		"and Parquet datasets of their play.",
+	Version:       version.Full(),
 	SilenceUsage:  true,
 	SilenceErrors: true,
 }

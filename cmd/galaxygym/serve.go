@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,6 +22,7 @@ func init() {
 		cfg             server.Config
 		shutdownTimeout time.Duration
 		verbose         bool
+		stdinLifetime   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -46,6 +48,18 @@ func init() {
 				return err
 			}
 			ctx := cmd.Context()
+			if stdinLifetime {
+				// The Python client's private server: it lives as long as
+				// the pipe its parent holds on stdin, so that it stops when
+				// that process exits however it exits (even SIGKILL).
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				go func() {
+					_, _ = io.Copy(io.Discard, cmd.InOrStdin())
+					cancel()
+				}()
+			}
 			errc := make(chan error, 1)
 			go func() {
 				errc <- srv.ListenAndServe(addr, func(a net.Addr) {
@@ -89,6 +103,7 @@ func init() {
 	f.IntVar(&cfg.Workers, "workers", 0, "goroutines a large batch step is spread over (0: GOMAXPROCS)")
 	f.BoolVar(&cfg.Echo, "echo", false, "serve the /echo transport benchmark endpoint")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
+	f.BoolVar(&stdinLifetime, "stdin-lifetime", false, "shut down when stdin reaches end of file (the parent process closed it or exited)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log session events")
 	rootCmd.AddCommand(cmd)
 }

@@ -16,7 +16,7 @@ from typing import Any
 from gymnasium.vector import AutoresetMode
 
 from ._client import DEFAULT_URL, OUTCOMES, PROTOCOL_VERSION, Layout, Reply, Session, episode_seed
-from .env import GalaxyGymEnv
+from .env import GalaxyGymEnv, IllegalActionWarning
 from .policy import export_policy, load_policy, policy_probs
 from .errors import (
     AuthenticationError,
@@ -41,26 +41,32 @@ from .aec import GalaxyGymAECEnv
 
 __version__ = "0.1.0"
 
+from ._registration import gym_id, register_envs  # noqa: E402
+
+#: The Gymnasium ids registered at import ("galaxygym/GalaxyExpress-v1", ...).
+GYM_IDS = register_envs()
+
 __all__ = [
     "make", "make_vec", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
-    "aec_env", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
+    "aec_env", "gym_id", "register_envs", "GYM_IDS", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
     "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
-    "GalaxyGymError", "ServerError", "IllegalActionError", "EpisodeOverError", "NotResetError",
+    "GalaxyGymError", "IllegalActionWarning", "ServerError", "IllegalActionError", "EpisodeOverError", "NotResetError",
     "UnknownEnvError", "InvalidParamError", "BadRequestError", "BadStateError", "TooManyEnvsError",
     "TooManySessionsError", "ProtocolError", "VersionMismatchError", "ConnectionClosedError",
     "AuthenticationError", "ServerTimeoutError",
 ]
 
 
-def make(env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, **params: Any) -> GalaxyGymEnv:
+def make(env_id: str, url: str | None = None, render_mode: str | None = None, **params: Any) -> GalaxyGymEnv:
     """One environment with the Gymnasium Env API; see :class:`GalaxyGymEnv`
     (its keyword arguments token, timeout, illegal_action and
     illegal_action_reward are accepted here too; any other keyword is an
-    environment parameter)."""
+    environment parameter). Without url (and without $GALAXYGYM_URL) the
+    environment runs on this process's private local server."""
     return GalaxyGymEnv(env_id, url=url, render_mode=render_mode, **params)
 
 
-def make_vec(env_id: str, num_envs: int, url: str = DEFAULT_URL,
+def make_vec(env_id: str, num_envs: int, url: str | None = None,
              autoreset_mode: str | AutoresetMode = "next_step", **params: Any) -> GalaxyGymVectorEnv:
     """num_envs environments on one connection with the Gymnasium VectorEnv
     API; see :class:`GalaxyGymVectorEnv` (its keyword arguments render_mode,
@@ -68,14 +74,15 @@ def make_vec(env_id: str, num_envs: int, url: str = DEFAULT_URL,
     return GalaxyGymVectorEnv(env_id, num_envs, url=url, autoreset_mode=autoreset_mode, **params)
 
 
-def aec_env(env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, **params: Any) -> GalaxyGymAECEnv:
+def aec_env(env_id: str, url: str | None = None, render_mode: str | None = None, **params: Any) -> GalaxyGymAECEnv:
     """One environment with the PettingZoo AEC API (a ``pettingzoo.AECEnv``;
     agents ``"player_0"`` ...); see :class:`GalaxyGymAECEnv`. Works for every
-    environment, one player or many, so one client loop fits all."""
+    environment, one player or many, so one client loop fits all.
+    ``flat=True``: Box observations, masks in ``infos`` (for SuperSuit)."""
     return GalaxyGymAECEnv(env_id, url=url, render_mode=render_mode, **params)
 
 
-def list_envs(url: str = DEFAULT_URL, token: str | None = None) -> list[dict[str, Any]]:
+def list_envs(url: str | None = None, token: str | None = None) -> list[dict[str, Any]]:
     """The specs of the environments the server at url offers."""
     with Session(url, token=token) as s:
         return s.list_envs()

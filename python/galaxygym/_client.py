@@ -9,8 +9,10 @@ read into a new buffer), so they need no copy.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import zlib
 import socket
 import threading
 import weakref
@@ -18,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 import websocket
 
+from . import _server
 from .errors import (
     AuthenticationError,
     ConnectionClosedError,
@@ -169,6 +173,28 @@ class Reply:
                  "truncated", "outcome", "outcomes", "obs", "mask", "final_index", "final_score", "final_steps",
                  "final_scores", "final_ranks", "final_outcome", "final_outcomes", "final_obs")
 
+    kind: int
+    rewards: NDArray[np.float32]
+    current_player: NDArray[np.int32]
+    score: NDArray[np.float32]
+    steps: NDArray[np.int32]
+    scores: NDArray[np.float32]
+    ranks: NDArray[np.int32]
+    terminated: NDArray[np.bool_]
+    truncated: NDArray[np.bool_]
+    outcome: NDArray[np.uint8]
+    outcomes: NDArray[np.uint8]
+    obs: NDArray[np.uint8]
+    mask: NDArray[np.uint8]
+    final_index: NDArray[np.int32]
+    final_score: NDArray[np.float32]
+    final_steps: NDArray[np.int32]
+    final_scores: NDArray[np.float32]
+    final_ranks: NDArray[np.int32]
+    final_outcome: NDArray[np.uint8]
+    final_outcomes: NDArray[np.uint8]
+    final_obs: NDArray[np.uint8]
+
 
 def _keepalive_loop(ref: "weakref.ref[Session]", stop: threading.Event, interval: float) -> None:
     """websocket-client answers the server's pings only while a read is under
@@ -239,19 +265,30 @@ class Session:
     """One websocket session: handshake, then one batch of environments.
 
     Args:
-        url: the server's websocket URL, e.g. ``ws://127.0.0.1:8765``.
+        url: the server's websocket URL, e.g. ``ws://127.0.0.1:8765``; None
+            (the default): $GALAXYGYM_URL if set, else this process's
+            private local server (started from the packaged binary and
+            stopped when its last session closes; see galaxygym._server).
         token: bearer token (default: the GALAXYGYM_TOKEN environment variable).
         timeout: seconds to wait for any reply before ServerTimeoutError.
         connect_timeout: seconds to wait for the connection and handshake.
     """
 
-    def __init__(self, url: str = DEFAULT_URL, token: str | None = None,
+    def __init__(self, url: str | None = None, token: str | None = None,
                  timeout: float | None = 60.0, connect_timeout: float = 10.0):
+        url, self._local = _server.resolve_url(url)
         self.url = url
         self._closed = False
         self._sends = 0  # messages sent; the keepalive pongs while it stands still
         self._ws: websocket.WebSocket | None = None
         self.layout: Layout | None = None
+        try:
+            self._connect(url, token, timeout, connect_timeout)
+        except BaseException:
+            self._release_local()
+            raise
+
+    def _connect(self, url: str, token: str | None, timeout: float | None, connect_timeout: float) -> None:
         token = token if token is not None else os.environ.get("GALAXYGYM_TOKEN") or None
         header = [f"Authorization: Bearer {token}"] if token else []
         try:
@@ -274,6 +311,7 @@ class Session:
         except (OSError, websocket.WebSocketException) as e:
             raise ConnectionClosedError(f"cannot connect to {url}: {e}") from None
         self._pushback: tuple[bool, int, bytearray] | None = None
+        assert self._ws.sock is not None
         self._reader = FrameReader(self._ws.sock)
         self._read_frame = self._reader.read_frame
         try:
@@ -336,7 +374,7 @@ class Session:
             pass
         return None
 
-    def _close_error(self, data: bytes) -> ConnectionClosedError:
+    def _close_error(self, data: bytes | bytearray) -> ConnectionClosedError:
         code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
         reason = data[2:].decode("utf-8", "replace")
         name = _CLOSE_NAMES.get(code or 0, "")
@@ -389,6 +427,11 @@ class Session:
                 raise closing from None
             raise ConnectionClosedError(f"connection to {self.url} lost: {e or type(e).__name__}") from None
 
+    def _release_local(self) -> None:
+        if getattr(self, "_local", False):
+            self._local = False
+            _server.release(self.url)
+
     def _abort(self) -> None:
         self._closed = True
         stop = getattr(self, "_stop", None)
@@ -396,11 +439,11 @@ class Session:
             stop.set()
         if self._ws is not None:
             try:
-                self._ws.shutdown()
+                self._ws.shutdown()  # type: ignore[no-untyped-call]
             except Exception:
                 pass
 
-    def _text(self, data: bytes) -> dict[str, Any]:
+    def _text(self, data: bytes | bytearray) -> dict[str, Any]:
         try:
             msg = json.loads(data)
         except ValueError:
@@ -443,7 +486,7 @@ class Session:
         self._pushback = (fin, op, data)
         return self._binary_reply("step")
 
-    def _binary_reply(self, what: str) -> bytes:
+    def _binary_reply(self, what: str) -> bytearray:
         opcode, data = self._recv()
         if opcode == websocket.ABNF.OPCODE_TEXT:
             msg = self._text(data)  # raises on an error reply
@@ -454,7 +497,7 @@ class Session:
 
     def list_envs(self) -> list[dict[str, Any]]:
         """The registered environments' specs."""
-        return self.request({"type": "list"}, expect="envs")["specs"]
+        return list(self.request({"type": "list"}, expect="envs")["specs"])
 
     def make(self, env_id: str, num_envs: int = 1, params: dict[str, Any] | None = None,
              autoreset_mode: str = "next_step") -> dict[str, Any]:
@@ -508,7 +551,7 @@ class Session:
         self._send(json.dumps(msg, separators=(",", ":")), binary=False)
         return self.decode(self._binary_reply("reset"), KIND_RESET_REPLY)
 
-    def step(self, actions: np.ndarray) -> Reply:
+    def step(self, actions: NDArray[Any]) -> Reply:
         """Steps every environment; actions is an int array of shape (N,)."""
         a = np.asarray(actions)
         if a.shape != (self.layout.n,):  # type: ignore[union-attr]
@@ -524,7 +567,7 @@ class Session:
             a = a.astype("<i4")
         return self.decode(self.roundtrip(self._hdr + a.tobytes()), KIND_STEP_REPLY)
 
-    def decode(self, data: bytes, kind: int) -> Reply:
+    def decode(self, data: bytes | bytearray, kind: int) -> Reply:
         """Decodes a step or reset reply frame into numpy views."""
         lay = self.layout
         assert lay is not None
@@ -571,21 +614,36 @@ class Session:
         msg: dict[str, Any] = {"type": "render"}
         if indices is not None:
             msg["indices"] = [int(i) for i in indices]
-        return self.request(msg)["frames"]
+        return list(self.request(msg)["frames"])
+
+    def render_rgb(self, indices: Sequence[int] | None = None) -> list[NDArray[Any]]:
+        """The pictures of the environments (default all): uint8 arrays of
+        shape (height, width, 3), drawn by the server (docs/protocol.md)."""
+        msg: dict[str, Any] = {"type": "render", "mode": "rgb_array"}
+        if indices is not None:
+            msg["indices"] = [int(i) for i in indices]
+        r = self.request(msg)
+        if r.get("encoding") != "zlib-rgb24-base64":
+            raise ProtocolError(f"render: unknown frame encoding {r.get('encoding')!r}")
+        shape = (int(r["height"]), int(r["width"]), 3)
+        return [np.frombuffer(zlib.decompress(base64.b64decode(f)), np.uint8).reshape(shape).copy()
+                for f in r["frames"]]
 
     def info(self, indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
         """Full episode infos (outcome, score, every statistic)."""
         msg: dict[str, Any] = {"type": "info"}
         if indices is not None:
             msg["indices"] = [int(i) for i in indices]
-        return self.request(msg)["infos"]
+        return list(self.request(msg)["infos"])
 
     def get_state(self, index: int = 0) -> dict[str, Any]:
         """Environment index's snapshot, loadable through reset options."""
-        return self.request({"type": "get_state", "index": int(index)}, expect="state")["state"]
+        return dict(self.request({"type": "get_state", "index": int(index)}, expect="state")["state"])
 
     def close(self) -> None:
-        """Closes the session; idempotent, never raises."""
+        """Closes the session (and, for the last session on this process's
+        local server, that server); idempotent, never raises."""
+        self._release_local()
         if self._closed:
             return
         self._closed = True
@@ -603,7 +661,7 @@ class Session:
             pass
         finally:
             try:
-                ws.shutdown()
+                ws.shutdown()  # type: ignore[no-untyped-call]
             except Exception:
                 pass
 
@@ -616,6 +674,7 @@ class Session:
     def __del__(self) -> None:
         try:
             self._abort()
+            self._release_local()
         except Exception:
             pass
 

@@ -7,11 +7,11 @@ import warnings
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ._client import DEFAULT_URL
-from .env import GalaxyGymEnv
+from .env import GalaxyGymEnv, spaces_from_spec
 
 __all__ = ["GalaxyGymAECEnv", "agent_name"]
 
@@ -21,7 +21,7 @@ def agent_name(player: int) -> str:
     return f"player_{player}"
 
 
-class GalaxyGymAECEnv(AECEnv):
+class GalaxyGymAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """One environment served by ``galaxygym serve``, with the PettingZoo AEC API.
 
     Agents are ``"player_0"`` ... ``"player_<P-1>"`` (P = the spec's
@@ -41,23 +41,35 @@ class GalaxyGymAECEnv(AECEnv):
     and, once the episode is over, the agent's own ``player_score``,
     ``rank`` and ``player_outcome`` (code).
 
-    An illegal action raises :class:`galaxygym.IllegalActionError` and
-    changes nothing (pass ``illegal_action="terminate"`` to end the game
-    instead, with the spec's lowest reward for the offender).
+    An illegal action ends the game (with an IllegalActionWarning), the
+    offender getting the spec's lowest reward, as in PettingZoo's classic
+    games; ``illegal_action="raise"`` raises
+    :class:`galaxygym.IllegalActionError` instead and changes nothing.
+
+    ``flat=True`` makes the observation space the plain Box of the
+    observation (what SuperSuit's wrappers and most PettingZoo trainers
+    expect) and puts the mask in ``infos[agent]["action_mask"]`` instead.
+
+    The environment pickles and deep-copies (the copy opens its own
+    session and continues from the same position).
 
     Args:
         env_id: a registered environment id.
-        url: the server's websocket URL.
+        url: the server's websocket URL (None: $GALAXYGYM_URL, else the
+            process's private local server).
         render_mode: None or ``"ansi"``.
+        flat: observations are the bare uint8 arrays, masks in infos.
         token, timeout, illegal_action, illegal_action_reward: as for
             :class:`galaxygym.GalaxyGymEnv`.
         **params: the environment's parameters.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "galaxygym", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "galaxygym", "is_parallelizable": False}
 
-    def __init__(self, env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, **kwargs: Any):
+    def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
+                 flat: bool = False, **kwargs: Any):
         super().__init__()
+        self.flat = bool(flat)
         self._env = GalaxyGymEnv(env_id, url=url, render_mode=render_mode, **kwargs)
         self.env_id = env_id
         self.metadata = {**self.metadata, "name": env_id}
@@ -65,19 +77,21 @@ class GalaxyGymAECEnv(AECEnv):
         n = self._env.num_players
         self.possible_agents = [agent_name(i) for i in range(n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space, act_space = self._env.observation_space, self._env.action_space
-        self._obs_space = spaces.Dict({
+        obs_space, act_space = spaces_from_spec(self._env.game_spec)
+        num_actions = int(act_space.n)
+        self._obs_box = obs_space
+        self._obs_space: spaces.Space[Any] = obs_space if self.flat else spaces.Dict({
             "observation": obs_space,
-            "action_mask": spaces.Box(0, 1, shape=(int(act_space.n),), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8),
         })
         self._act_space = act_space
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.agents: list[str] = []
-        self._obs: np.ndarray | None = None  # the acting player's (or last actor's) observation
-        self._mask = np.zeros(int(act_space.n), dtype=np.int8)
+        self._obs: NDArray[Any] | None = None  # the acting player's (or last actor's) observation
+        self._mask: NDArray[np.int8] = np.zeros(num_actions, dtype=np.int8)
         self._actor = -1  # whose view _obs is
-        self._no_mask = np.zeros(int(act_space.n), dtype=np.int8)
+        self._no_mask: NDArray[np.int8] = np.zeros(num_actions, dtype=np.int8)
 
     @property
     def game_spec(self) -> dict[str, Any]:
@@ -89,7 +103,7 @@ class GalaxyGymAECEnv(AECEnv):
         """The resolved environment parameters."""
         return self._env.params
 
-    def observation_space(self, agent: str) -> spaces.Dict:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Discrete:
@@ -114,8 +128,16 @@ class GalaxyGymAECEnv(AECEnv):
         self._take(obs, info)
         self.infos = {a: self._public_info(info, self._index[a]) for a in self.agents}
         self.agent_selection = agent_name(max(info["current_player"], 0))
+        self._flat_masks()
 
-    def _take(self, obs: np.ndarray, info: dict[str, Any]) -> None:
+    def _flat_masks(self) -> None:
+        """flat=True: each agent's mask in its info (all zero but the actor's)."""
+        if self.flat:
+            for a in self.agents:
+                self.infos[a]["action_mask"] = (self._mask if self._index[a] == self._actor
+                                                else self._no_mask).copy()
+
+    def _take(self, obs: NDArray[Any], info: dict[str, Any]) -> None:
         self._obs = obs
         self._mask = info["action_mask"]
         self._actor = int(info["current_player"])
@@ -130,7 +152,7 @@ class GalaxyGymAECEnv(AECEnv):
             out["player_outcome"] = int(info["outcomes"][player])
         return out
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
         if self._obs is None:
             raise RuntimeError("call reset() before observe()")
         player = self._index[agent]
@@ -140,7 +162,9 @@ class GalaxyGymAECEnv(AECEnv):
             # Another player's view: ask the server (a control message, not the hot path).
             raw = self._env._session.request({"type": "observe", "index": 0, "player": player},
                                              expect="observation")["obs"]
-            obs = np.asarray(raw, dtype=np.uint8).reshape(self._obs_space["observation"].shape)
+            obs = np.asarray(raw, dtype=np.uint8).reshape(tuple(self._env.game_spec["obs_shape"]))
+        if self.flat:
+            return obs
         mask = self._mask if player == self._actor else self._no_mask
         return {"observation": obs, "action_mask": mask.copy()}
 
@@ -175,10 +199,12 @@ class GalaxyGymAECEnv(AECEnv):
         else:
             self._take(obs, info)
             self.agent_selection = agent_name(self._actor)
+        self._flat_masks()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        """The text board in render_mode "ansi"; None otherwise."""
+    def render(self) -> Any:
+        """The text board in render_mode "ansi", the picture in
+        "rgb_array"; None otherwise."""
         return self._env.render()
 
     def state(self) -> dict[str, Any]:

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import json
 import struct
+import warnings
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from numpy.typing import NDArray
 from gymnasium import spaces
 
-from ._client import DEFAULT_URL, HEADER_SIZE, KIND_STEP_REPLY, Reply, Session
+from ._client import HEADER_SIZE, KIND_STEP_REPLY, Reply, Session
 from .errors import EpisodeOverError, IllegalActionError, NotResetError, ProtocolError
 
 _I32 = struct.Struct("<i")
 
-__all__ = ["GalaxyGymEnv", "spaces_from_spec"]
+__all__ = ["GalaxyGymEnv", "IllegalActionWarning", "spaces_from_spec"]
+
+
+class IllegalActionWarning(UserWarning):
+    """Warned when an illegal action ends an episode under
+    ``illegal_action="terminate"`` (the default)."""
 
 
 def spaces_from_spec(spec: dict[str, Any]) -> tuple[spaces.Box, spaces.Discrete]:
@@ -53,29 +60,44 @@ class GalaxyGymEnv(gym.Env):
     snapshot from :meth:`get_state` (or ``galaxygym`` Go's Env.MarshalJSON)
     or the game's own state JSON, as a dict or a JSON string.
 
+    The environment pickles (and deep-copies): the copy opens its own
+    session (on its own process's local server when url was not given),
+    loads the same position and continues the same random generator.
+
     Args:
         env_id: a registered environment id, e.g. ``"galaxy-express-v1"``.
-        url: the server's websocket URL.
-        render_mode: None or ``"ansi"`` (render() returns the text board).
+        url: the server's websocket URL; None (default): $GALAXYGYM_URL, else
+            a private local server started from the packaged binary and
+            stopped when the last environment using it closes.
+        render_mode: None, ``"ansi"`` (render() returns the text board) or
+            ``"rgb_array"`` (a uint8 (height, width, 3) picture drawn by the
+            server's Go renderer of the game; Gymnasium's RecordVideo and
+            HumanRendering take it).
         token: bearer token (default $GALAXYGYM_TOKEN).
         timeout: seconds to wait for a reply.
-        illegal_action: ``"raise"`` (default): an illegal action raises
-            IllegalActionError and changes nothing. ``"terminate"``: it ends
-            the episode instead (as PettingZoo's classic games do): the step
-            returns the unchanged observation, ``illegal_action_reward``,
-            terminated=True and ``info["illegal_action"] = True``; reset
-            before stepping again.
+        illegal_action: ``"terminate"`` (default, as PettingZoo's classic
+            games do): an illegal action ends the episode: the step returns
+            the unchanged observation, ``illegal_action_reward``,
+            terminated=True and ``info["illegal_action"] = True``, with an
+            :class:`IllegalActionWarning`; reset before stepping again. This
+            is what lets Gymnasium's and SB3's ``check_env``, which step
+            with unmasked ``action_space.sample()``, pass. ``"raise"`` (the
+            strict mode, recommended when training with masks): an illegal
+            action raises IllegalActionError and changes nothing.
         illegal_action_reward: the reward of an illegal action under
             ``"terminate"`` (default: the spec's minimum step reward).
         **params: the environment's parameters (see ``galaxygym envs``).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
-    def __init__(self, env_id: str, url: str = DEFAULT_URL, render_mode: str | None = None, *,
+    def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
                  token: str | None = None, timeout: float | None = 60.0,
-                 illegal_action: str = "raise", illegal_action_reward: float | None = None,
+                 illegal_action: str = "terminate", illegal_action_reward: float | None = None,
                  **params: Any):
+        self._init_args: dict[str, Any] = dict(
+            env_id=env_id, url=url, render_mode=render_mode, token=token, timeout=timeout,
+            illegal_action=illegal_action, illegal_action_reward=illegal_action_reward, **params)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         if illegal_action not in ("raise", "terminate"):
@@ -103,11 +125,13 @@ class GalaxyGymEnv(gym.Env):
         self._over = False  # an illegal action ended the episode ("terminate")
         # The last reply, decoded: the step path reads one struct and two
         # arrays instead of going through Session.decode.
-        self._obs: np.ndarray | None = None
-        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+        self._obs: NDArray[Any] | None = None
+        self._num_actions = len(self.action_names)
+        self._mask: NDArray[np.int8] = np.zeros(self._num_actions, dtype=np.int8)
         self._player = -1
-        self._fields: tuple = ()
+        self._fields: tuple[Any, ...] = ()
         lay = self._session.layout
+        assert lay is not None
         self._obs_shape = self.observation_space.shape
         p = self.num_players
         # rewards f32[P], current_player i32, score f32, steps i32, scores
@@ -121,7 +145,7 @@ class GalaxyGymEnv(gym.Env):
     # -- Gymnasium API -----------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, dict[str, Any]]:
+              ) -> tuple[NDArray[Any], dict[str, Any]]:
         super().reset(seed=seed)
         opts = dict(options or {})
         state = opts.pop("state", None)
@@ -133,9 +157,10 @@ class GalaxyGymEnv(gym.Env):
         r = self._session.reset([int(seed)], options=wire)
         self._over = False
         self._set(r)
+        assert self._obs is not None
         return self._obs, self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[NDArray[Any], float, bool, bool, dict[str, Any]]:
         if self._obs is None:
             raise NotResetError("call reset() before step()", code="not_reset")
         if self._over:
@@ -145,13 +170,18 @@ class GalaxyGymEnv(gym.Env):
         session = self._session
         try:
             if not -(1 << 31) <= a < 1 << 31:
-                raise IllegalActionError(f"action {a} out of range [0, {self.action_space.n})",
+                raise IllegalActionError(f"action {a} out of range [0, {self._num_actions})",
                                          code="illegal_action", index=0, action=a)
             data = session.roundtrip(session._hdr + _I32.pack(a))
         except IllegalActionError as e:
             if self.illegal_action != "terminate":
                 raise
             self._over = True
+            # One message per environment id, so that the default warnings
+            # filter shows it once; the action and the reason are in info.
+            warnings.warn(f"galaxygym: an illegal action ended a {self.env_id} episode with reward "
+                          f"{self.illegal_action_reward} (info['error'] says which; illegal_action='raise' "
+                          "raises instead)", IllegalActionWarning, stacklevel=2)
             info = self._info()
             info["illegal_action"] = True
             info["error"] = str(e)
@@ -165,17 +195,20 @@ class GalaxyGymEnv(gym.Env):
         self._player = f[p]
         obs = np.frombuffer(data, np.uint8, self._obs_size, self._obs_off)
         self._obs = obs if len(self._obs_shape) == 1 else obs.reshape(self._obs_shape)
-        self._mask = np.frombuffer(data, np.int8, self.action_space.n, self._mask_off)
+        self._mask = np.frombuffer(data, np.int8, self._num_actions, self._mask_off)
         reward = float(f[actor]) if actor >= 0 else 0.0
         # The observation is a writable view of this reply's own buffer,
         # which nothing reuses: no copy is needed.
         return self._obs, reward, f[3 * p + 3] == 1, f[3 * p + 4] == 1, self._info()
 
-    def render(self) -> str | None:
-        """The text board in render_mode "ansi"; None otherwise."""
-        if self.render_mode != "ansi":
-            return None
-        return self._session.render([0])[0]
+    def render(self) -> str | NDArray[Any] | None:
+        """The text board in render_mode "ansi", the picture (uint8
+        (height, width, 3)) in "rgb_array"; None otherwise."""
+        if self.render_mode == "ansi":
+            return self._session.render([0])[0]
+        if self.render_mode == "rgb_array":
+            return self._session.render_rgb([0])[0]
+        return None
 
     def close(self) -> None:
         """Closes the session; safe to call more than once."""
@@ -185,12 +218,12 @@ class GalaxyGymEnv(gym.Env):
 
     # -- extras ------------------------------------------------------------
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[Any]:
         """The legal-action mask as a bool array (for MaskablePPO)."""
         if self._obs is None:
             raise NotResetError("call reset() before action_masks()", code="not_reset")
         if self._over:
-            return np.zeros(self.action_space.n, dtype=bool)
+            return np.zeros(self._num_actions, dtype=bool)
         return self._mask.astype(bool)
 
     def get_state(self) -> dict[str, Any]:
@@ -234,3 +267,23 @@ class GalaxyGymEnv(gym.Env):
 
     def __repr__(self) -> str:
         return f"<GalaxyGymEnv {self.env_id} at {self._session.url}>"
+
+    # -- pickling ------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        started = self._obs is not None and not self._session.closed
+        return {
+            "init": self._init_args,
+            "state": self.get_state() if started and not self._over else None,
+            "over": self._over,
+            "np_random": self._np_random.bit_generator.state if self._np_random is not None else None,
+        }
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        init = dict(d["init"])
+        self.__init__(init.pop("env_id"), **init)  # type: ignore[misc]
+        if d["state"] is not None:
+            self.reset(options={"state": d["state"]})
+        if d["np_random"] is not None:
+            self.np_random = np.random.Generator(getattr(np.random, d["np_random"]["bit_generator"])())
+            self.np_random.bit_generator.state = d["np_random"]

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "ACTIVATIONS", "export_policy", "load_policy", "policy_probs"]
 
@@ -30,14 +31,14 @@ ACTIVATIONS = ("tanh", "relu")
 _LAYER_KEY = re.compile(r"^layer(\d+)\.(weight|bias)$")
 
 
-def _numpy(x: Any) -> np.ndarray:
+def _numpy(x: Any) -> NDArray[Any]:
     """A numpy array of x (a numpy array, a torch tensor or anything array-like)."""
     if hasattr(x, "detach"):  # torch.Tensor
         x = x.detach().cpu().numpy()
     return np.asarray(x)
 
 
-def _layers(layers: Any, activation: str) -> list[tuple[np.ndarray, np.ndarray]]:
+def _layers(layers: Any, activation: str) -> list[tuple[NDArray[Any], NDArray[Any]]]:
     """(weight, bias) pairs from (weight, bias) pairs, torch Linear modules,
     or a torch Sequential of Linear layers and activations (which must be
     `activation`)."""
@@ -69,7 +70,7 @@ def _layers(layers: Any, activation: str) -> list[tuple[np.ndarray, np.ndarray]]
     return out
 
 
-def _check_finite(name: str, a: np.ndarray) -> None:
+def _check_finite(name: str, a: NDArray[Any]) -> None:
     if not np.all(np.isfinite(a)):
         k = int(np.flatnonzero(~np.isfinite(a.reshape(-1)))[0])
         raise ValueError(f"{name}: element {k} is {a.reshape(-1)[k]}")
@@ -107,7 +108,7 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
     if scale.size != int(np.prod(shape)):
         raise ValueError(f"obs_scale has {scale.size} elements, obs_shape {shape} {int(np.prod(shape))}")
     _check_finite("obs_scale", scale)
-    arrays: dict[str, np.ndarray] = {"obs_scale": scale}
+    arrays: dict[str, NDArray[Any]] = {"obs_scale": scale}
     pairs = _layers(layers, activation)
     if not pairs:
         raise ValueError("no layers")
@@ -130,14 +131,14 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
     return meta
 
 
-def write_npz(path: str | os.PathLike[str], arrays: Mapping[str, np.ndarray], compress: bool = False) -> None:
+def write_npz(path: str | os.PathLike[str], arrays: Mapping[str, NDArray[Any]], compress: bool = False) -> None:
     """Writes arrays to path as an .npz (what np.savez / np.savez_compressed
     write, at exactly path), reproducibly: fixed zip timestamps and order."""
     method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
     with zipfile.ZipFile(path, "w", compression=method) as z:
         for name, a in arrays.items():
             buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.asarray(a), allow_pickle=False)
+            np.lib.format.write_array(buf, np.asarray(a), allow_pickle=False)  # type: ignore[no-untyped-call]
             info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = method
             info.external_attr = 0o644 << 16
@@ -193,7 +194,7 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
             "meta": meta}
 
 
-def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any) -> np.ndarray:
+def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any) -> NDArray[Any]:
     """The action probabilities of a weights file's policy, in float64: the
     reference of the Go agent's Probs. source: a path, a mapping of the
     file's arrays, or load_policy's result. obs: uint8 observations, one

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._client import DEFAULT_URL, Reply, Session
+from ._client import Reply, Session
 from .env import _state_option, spaces_from_spec
 
 __all__ = ["GalaxyGymVectorEnv"]
@@ -62,10 +63,12 @@ class GalaxyGymVectorEnv(VectorEnv):
     Args:
         env_id: a registered environment id.
         num_envs: the batch size N.
-        url: the server's websocket URL.
+        url: the server's websocket URL; None: $GALAXYGYM_URL, else the
+            process's private local server (see :class:`GalaxyGymEnv`).
         autoreset_mode: "next_step", "same_step", "disabled" or an
             AutoresetMode.
-        render_mode: None or "ansi" (render() returns one board per env).
+        render_mode: None, "ansi" (render() returns one board per env) or
+            "rgb_array" (one picture per env).
         copy: observations and infos are always fresh arrays that no later
             step overwrites (writable views into that step's received frame),
             so the default False copies nothing; True copies every array so
@@ -75,12 +78,15 @@ class GalaxyGymVectorEnv(VectorEnv):
         **params: the environments' parameters.
     """
 
-    def __init__(self, env_id: str, num_envs: int, url: str = DEFAULT_URL,
+    def __init__(self, env_id: str, num_envs: int, url: str | None = None,
                  autoreset_mode: str | AutoresetMode = "next_step", render_mode: str | None = None, *,
                  copy: bool = False, token: str | None = None, timeout: float | None = 60.0,
                  **params: Any):
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not 'ansi' or None")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"render_mode {render_mode!r} is not 'ansi', 'rgb_array' or None")
+        self._init_args: dict[str, Any] = dict(
+            env_id=env_id, num_envs=num_envs, url=url, autoreset_mode=autoreset_mode, render_mode=render_mode,
+            copy=copy, token=token, timeout=timeout, **params)
         mode = _mode_name(autoreset_mode)
         self._session = Session(url, token=token, timeout=timeout)
         try:
@@ -101,7 +107,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         self.single_observation_space, self.single_action_space = spaces_from_spec(self.game_spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.metadata = {"autoreset_mode": _MODES[mode], "render_modes": ["ansi"]}
+        self.metadata = {"autoreset_mode": _MODES[mode], "render_modes": ["ansi", "rgb_array"], "render_fps": 4}
         self.autoreset_mode = _MODES[mode]
         self.render_mode = render_mode
         self.copy = copy
@@ -111,7 +117,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         self._every = np.ones(self.num_envs, dtype=bool)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
-              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[NDArray[Any], dict[str, Any]]:
         n = self.num_envs
         seeds: list[int | None] | None
         if seed is None:
@@ -147,7 +153,7 @@ class GalaxyGymVectorEnv(VectorEnv):
                 infos["_" + key] = mask.copy()
         return self._obs(r), infos
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
         r = self._session.step(actions)
         actor = self._actor
         if self.num_players == 1:
@@ -158,16 +164,19 @@ class GalaxyGymVectorEnv(VectorEnv):
         self._actor = r.current_player
         return self._obs(r), rewards, r.terminated.copy(), r.truncated.copy(), self._infos(r)
 
-    def render(self) -> tuple[str, ...] | None:
-        """One text board per environment in render_mode "ansi"."""
-        if self.render_mode != "ansi":
-            return None
-        return tuple(self._session.render())
+    def render(self) -> tuple[Any, ...] | None:
+        """One text board per environment in render_mode "ansi", one
+        picture (uint8 (height, width, 3)) per environment in "rgb_array"."""
+        if self.render_mode == "ansi":
+            return tuple(self._session.render())
+        if self.render_mode == "rgb_array":
+            return tuple(self._session.render_rgb())
+        return None
 
     def close_extras(self, **kwargs: Any) -> None:
         self._session.close()
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[Any]:
         """The legal-action masks, bool (N, A) (for MaskablePPO)."""
         if self._reply is None:
             raise RuntimeError("call reset() before action_masks()")
@@ -186,7 +195,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         """The underlying protocol session."""
         return self._session
 
-    def _obs(self, r: Reply) -> np.ndarray:
+    def _obs(self, r: Reply) -> NDArray[Any]:
         return r.obs.copy() if self.copy else r.obs
 
     def _infos(self, r: Reply) -> dict[str, Any]:
@@ -247,6 +256,21 @@ class GalaxyGymVectorEnv(VectorEnv):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling (and deepcopy) keeps every environment's position: the
+        copy opens its own session and loads the snapshots."""
+        started = self._reply is not None and not self._session.closed
+        return {"init": self._init_args,
+                "states": [self.get_state(i) for i in range(self.num_envs)] if started else None,
+                "actor": self._actor.copy()}
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        init = dict(d["init"])
+        self.__init__(init.pop("env_id"), init.pop("num_envs"), **init)  # type: ignore[misc]
+        if d["states"] is not None:
+            self.reset(options={"states": d["states"]})
+            self._actor = d["actor"]
 
     def __repr__(self) -> str:
         return f"GalaxyGymVectorEnv({self.env_id}, num_envs={self.num_envs}, url={self._session.url})"

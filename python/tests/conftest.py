@@ -51,6 +51,21 @@ class Server:
         return self.proc.wait(10)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def local_binary(server_bin: str):
+    """Clients made without url start their private local server from the
+    binary under test (GALAXYGYM_BIN); GALAXYGYM_URL must not redirect them."""
+    saved = {k: os.environ.get(k) for k in ("GALAXYGYM_BIN", "GALAXYGYM_URL")}
+    os.environ["GALAXYGYM_BIN"] = server_bin
+    os.environ.pop("GALAXYGYM_URL", None)
+    yield server_bin
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
 @pytest.fixture(scope="session")
 def server(server_bin: str):
     """One server shared by the tests that need nothing special."""

@@ -111,7 +111,8 @@ def test_deterministic_by_seed(server):
     np.testing.assert_array_equal(a[2][0]["observation"], b[2][0]["observation"])
 
 
-def test_illegal_action_raises_and_changes_nothing(aec):
+def test_illegal_action_raises_and_changes_nothing(server):
+    aec = galaxygym.aec_env(ENV_ID, url=server.url, illegal_action="raise")
     aec.reset(seed=2)
     obs = aec.observe("player_0")
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -120,6 +121,16 @@ def test_illegal_action_raises_and_changes_nothing(aec):
     after = aec.observe("player_0")
     np.testing.assert_array_equal(after["observation"], obs["observation"])
     assert aec.agent_selection == "player_0" and not aec.terminations["player_0"]
+    aec.close()
+
+
+def test_illegal_action_ends_the_game_by_default(aec):
+    aec.reset(seed=2)
+    bad = int(np.flatnonzero(aec.observe("player_0")["action_mask"] == 0)[0])
+    with pytest.warns(galaxygym.IllegalActionWarning):
+        aec.step(bad)
+    assert aec.terminations["player_0"] and aec.infos["player_0"]["illegal_action"]
+    assert aec.rewards["player_0"] == aec.game_spec["reward_range"][0]
 
 
 def test_dead_agent_must_step_none(aec):

@@ -106,7 +106,7 @@ def test_masks(url):
 
 
 def test_illegal_action_error(url):
-    with galaxygym.make(ENV_ID, url=url, render_mode="ansi") as env:
+    with galaxygym.make(ENV_ID, url=url, render_mode="ansi", illegal_action="raise") as env:
         obs, info = env.reset(seed=11)
         board = env.render()
         state = env.get_state()
@@ -126,11 +126,13 @@ def test_illegal_action_error(url):
         assert obs2 in env.observation_space
 
 
-def test_illegal_action_terminate_mode(url):
-    with galaxygym.make(ENV_ID, url=url, illegal_action="terminate") as env:
+def test_illegal_action_terminates_by_default(url):
+    with galaxygym.make(ENV_ID, url=url) as env:
+        assert env.illegal_action == "terminate"
         obs, info = env.reset(seed=11)
         bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
-        obs2, r, term, trunc, info2 = env.step(bad)
+        with pytest.warns(galaxygym.IllegalActionWarning, match="ended a galaxy-express-v1 episode"):
+            obs2, r, term, trunc, info2 = env.step(bad)
         assert np.array_equal(obs, obs2) and term and not trunc and info2["illegal_action"]
         assert r == env.game_spec["reward_range"][0]
         with pytest.raises(galaxygym.EpisodeOverError):

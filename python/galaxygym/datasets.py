@@ -1,0 +1,301 @@
+"""Datasets written by ``galaxygym generate`` (docs/datasets.md), in numpy.
+
+>>> import galaxygym.datasets as gd                                # doctest: +SKIP
+>>> ds = gd.load("datasets/out/galaxy-express-v1-heuristic")       # doctest: +SKIP
+>>> ds.obs.shape, ds.obs.dtype                                     # doctest: +SKIP
+((33993745, 503), dtype('uint8'))
+>>> t = gd.transitions(ds)                                         # doctest: +SKIP
+>>> t.obs.shape, t.next_obs.shape                                  # doctest: +SKIP
+
+:func:`load` reads every part of the steps table (pyarrow; PLAIN and
+BYTE_STREAM_SPLIT observations alike) into column arrays with no per-row
+Python code: the observations are one ``np.frombuffer`` of the column's
+fixed-size binary data. :func:`transitions` pairs each step row with the
+next one, :func:`torch_dataset` wraps transitions as a
+``torch.utils.data.Dataset`` and :func:`to_minari` writes a Minari dataset
+whose ``recover_environment()`` makes the galaxygym environment.
+
+pyarrow is the one dependency (``pip install galaxygym[datasets]``);
+torch and minari are imported only by the functions that need them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+__all__ = ["Dataset", "Transitions", "load", "transitions", "torch_dataset", "to_minari", "episode_spans"]
+
+
+@dataclass
+class Dataset:
+    """A loaded dataset: one array per steps-table column, rows in episode
+    then step order (R rows; an episode of T steps has T+1 rows, the last
+    one holding the final observation with ``action == -1``).
+
+    Attributes:
+        path: the dataset directory.
+        manifest: manifest.json as a dict (env spec, agent, seed, stats).
+        episode_id: int64 (R,). step: int32 (R,). player: int32 (R,), the
+            player whose view ``obs`` is.
+        obs: uint8 (R, *obs_shape). action_mask: uint8 (R, A), 1 = legal.
+        action: int32 (R,), -1 on final rows. reward: float32 (R,), the
+            acting player's. rewards: float32 (R, P), every player's.
+        terminated, truncated: bool (R,), set on an episode's last
+            transition row.
+        episodes: the episodes table (a pyarrow Table: episode_id, seed,
+            agent, length, returns, outcome, info, ...).
+    """
+
+    path: Path
+    manifest: dict[str, Any]
+    episode_id: NDArray[Any]
+    step: NDArray[Any]
+    player: NDArray[Any]
+    obs: NDArray[Any]
+    action_mask: NDArray[Any]
+    action: NDArray[Any]
+    reward: NDArray[Any]
+    rewards: NDArray[Any]
+    terminated: NDArray[Any]
+    truncated: NDArray[Any]
+    episodes: "pa.Table" = field(repr=False)
+
+    @property
+    def env_id(self) -> str:
+        return str(self.manifest["env_id"])
+
+    @property
+    def env_params(self) -> dict[str, Any]:
+        return dict(self.manifest.get("env_params") or {})
+
+    @property
+    def obs_shape(self) -> tuple[int, ...]:
+        return tuple(int(d) for d in self.manifest["env_spec"]["obs_shape"])
+
+    @property
+    def num_players(self) -> int:
+        return int(self.manifest["num_players"])
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+
+@dataclass
+class Transitions:
+    """(s, a, r, s', done) arrays of the transition rows (``action >= 0``),
+    M of them: ``obs``/``next_obs`` uint8 (M, *obs_shape), ``action`` int32,
+    ``reward`` float32, ``terminated``/``truncated`` bool, ``mask`` and
+    ``next_mask`` uint8 (M, A) (``next_mask`` is all 0 after the last step),
+    ``episode_id`` int64 and ``player`` int32 (M,)."""
+
+    obs: NDArray[Any]
+    action: NDArray[Any]
+    reward: NDArray[Any]
+    next_obs: NDArray[Any]
+    terminated: NDArray[Any]
+    truncated: NDArray[Any]
+    mask: NDArray[Any]
+    next_mask: NDArray[Any]
+    episode_id: NDArray[Any]
+    player: NDArray[Any]
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+
+def _fixed_binary(col: "pa.ChunkedArray", width: int) -> NDArray[Any]:
+    """(rows, width) uint8 view of a FIXED_LEN_BYTE_ARRAY column."""
+    arr = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    data = np.frombuffer(arr.buffers()[1], np.uint8)
+    start = arr.offset * width
+    return data[start:start + len(arr) * width].reshape(len(arr), width)
+
+
+def _manifest(path: Path) -> dict[str, Any]:
+    f = path / "manifest.json"
+    if not f.is_file():
+        raise FileNotFoundError(f"galaxygym.datasets: {f} not found (not a finished galaxygym generate output?)")
+    return dict(json.loads(f.read_text()))
+
+
+def load(path: str | os.PathLike[str], *, obs: bool = True) -> Dataset:
+    """Loads a dataset directory (all its parts, in part order) into numpy
+    arrays; ``obs=False`` skips the observation column (an empty (R, 0)
+    array then), for statistics over actions and rewards only."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    root = Path(path)
+    m = _manifest(root)
+    spec = m["env_spec"]
+    obs_shape = tuple(int(d) for d in spec["obs_shape"])
+    obs_size = int(np.prod(obs_shape))
+    num_actions = len(m["action_names"])
+    players = int(m["num_players"])
+    cols = ["episode_id", "step", "player", "action_mask", "action", "reward", "rewards", "terminated", "truncated"]
+    if obs:
+        cols.append("obs")
+    parts = sorted(m["parts"], key=lambda p: int(p["index"]))
+    steps = pa.concat_tables([pq.read_table(root / p["steps"]["path"], columns=cols) for p in parts])
+    episodes = pa.concat_tables([pq.read_table(root / p["episodes"]["path"]) for p in parts])
+    rows = steps.num_rows
+    flat_rewards = pc.list_flatten(steps["rewards"]).to_numpy()
+    return Dataset(
+        path=root,
+        manifest=m,
+        episode_id=steps["episode_id"].to_numpy(),
+        step=steps["step"].to_numpy(),
+        player=steps["player"].to_numpy(),
+        obs=(_fixed_binary(steps["obs"], obs_size).reshape((rows, *obs_shape)) if obs
+             else np.zeros((rows, 0), np.uint8)),
+        action_mask=_fixed_binary(steps["action_mask"], num_actions),
+        action=steps["action"].to_numpy(),
+        reward=steps["reward"].to_numpy(),
+        rewards=np.asarray(flat_rewards, dtype=np.float32).reshape(rows, players),
+        terminated=steps["terminated"].to_numpy(zero_copy_only=False),
+        truncated=steps["truncated"].to_numpy(zero_copy_only=False),
+        episodes=episodes,
+    )
+
+
+def _as_dataset(data: Dataset | str | os.PathLike[str]) -> Dataset:
+    return data if isinstance(data, Dataset) else load(data)
+
+
+def episode_spans(data: Dataset) -> tuple[NDArray[Any], NDArray[Any]]:
+    """(start, end) row indices of each episode, in order: rows
+    ``start[k]:end[k]`` are episode k's T+1 rows."""
+    eid = data.episode_id
+    if len(eid) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    cut = np.flatnonzero(eid[1:] != eid[:-1]) + 1
+    start = np.concatenate([[0], cut])
+    end = np.concatenate([cut, [len(eid)]])
+    return start, end
+
+
+def transitions(data: Dataset | str | os.PathLike[str], *, per_player: bool = False) -> Transitions:
+    """The transitions of a dataset (or of the directory path).
+
+    ``next_obs`` is the next row's observation (the final row's after an
+    episode's last step). In a multiplayer game that is the next player's
+    view; ``per_player=True`` pairs each of a player's steps with that
+    player's next row instead (PettingZoo AEC style), and the player's last
+    step with the episode's final row."""
+    d = _as_dataset(data)
+    i = np.flatnonzero(d.action >= 0)
+    if per_player and d.num_players > 1:
+        # Order the rows by (episode, player, step); a transition's successor
+        # is the next row in that order if it is the same player's in the
+        # same episode, else the episode's final row.
+        order = np.lexsort((d.step, d.player, d.episode_id))
+        pos = np.empty_like(order)
+        pos[order] = np.arange(len(order))
+        nxt_sorted = np.minimum(pos[i] + 1, len(order) - 1)
+        cand = order[nxt_sorted]
+        same = (d.episode_id[cand] == d.episode_id[i]) & (d.player[cand] == d.player[i]) & (nxt_sorted > pos[i])
+        _, end = episode_spans(d)
+        ep_index = np.searchsorted(np.unique(d.episode_id), d.episode_id[i])
+        final = end[ep_index] - 1
+        j = np.where(same, cand, final)
+    else:
+        j = i + 1
+    return Transitions(
+        obs=d.obs[i], action=d.action[i], reward=d.reward[i], next_obs=d.obs[j],
+        terminated=d.terminated[i], truncated=d.truncated[i], mask=d.action_mask[i],
+        next_mask=d.action_mask[j], episode_id=d.episode_id[i], player=d.player[i])
+
+
+def torch_dataset(data: Dataset | Transitions | str | os.PathLike[str]) -> Any:
+    """A ``torch.utils.data.Dataset`` of transitions: item k is a dict of
+    tensors (obs, action, reward, next_obs, terminated, truncated, mask,
+    next_mask), sharing memory with the numpy arrays (no copy), ready for a
+    ``DataLoader``."""
+    import torch
+    from torch.utils.data import Dataset as TorchDataset
+
+    t = data if isinstance(data, Transitions) else transitions(_as_dataset(data))
+    names = ("obs", "action", "reward", "next_obs", "terminated", "truncated", "mask", "next_mask")
+    tensors = {k: torch.from_numpy(np.ascontiguousarray(getattr(t, k))) for k in names}
+
+    # (misc: torch absent, its Dataset is Any; unused-ignore: torch present)
+    class TransitionDataset(TorchDataset[dict[str, Any]]):  # type: ignore[misc,unused-ignore]
+        """Transitions of a galaxygym dataset as tensors."""
+
+        def __len__(self) -> int:
+            return len(t)
+
+        def __getitem__(self, k: int) -> dict[str, Any]:
+            return {name: v[k] for name, v in tensors.items()}
+
+    ds = TransitionDataset()
+    ds.tensors = tensors  # type: ignore[attr-defined]
+    return ds
+
+
+def to_minari(data: Dataset | str | os.PathLike[str], dataset_id: str, *, author: str | None = None,
+              description: str | None = None, data_format: str = "arrow") -> Any:
+    """Writes a Minari dataset (Minari 0.5) under Minari's datasets root
+    ($MINARI_DATASETS_PATH, default ~/.minari/datasets) and returns the
+    ``MinariDataset``. ``dataset_id`` is Minari's ``namespace/name-vN``,
+    e.g. ``"galaxygym/galaxy-express-heuristic-v0"``.
+
+    Episodes follow Minari's layout: ``observations`` T+1 rows, ``actions``,
+    ``rewards``, ``terminations``, ``truncations`` T; infos carry each
+    step's ``action_mask`` (T+1 rows). The env spec is the registered
+    Gymnasium id (``galaxygym/GalaxyExpress-v1``) with the dataset's
+    parameters, so ``dataset.recover_environment()`` builds the same
+    environment (on the private local server)."""
+    import gymnasium
+    import minari
+
+    from ._registration import gym_id, register_envs
+    from .env import spaces_from_spec
+
+    d = _as_dataset(data)
+    register_envs()
+    spec = gymnasium.spec(gym_id(d.env_id))
+    env_spec = copy.deepcopy(spec)
+    env_spec.kwargs = {**spec.kwargs, **d.env_params}
+    if d.num_players > 1:
+        env_spec.kwargs.setdefault("players", d.num_players)
+    obs_space, act_space = spaces_from_spec(d.manifest["env_spec"])
+    start, end = episode_spans(d)
+    from minari.data_collector import EpisodeBuffer
+
+    seeds = d.episodes["seed"].to_numpy().astype(np.uint64)
+    buffer = [  # one item per episode, arrays sliced (no per-row work)
+        EpisodeBuffer(
+            id=k, seed=int(seeds[k]),
+            observations=d.obs[s:e],
+            actions=d.action[s:e - 1].astype(np.int64),
+            rewards=d.reward[s:e - 1].astype(np.float64),
+            terminations=d.terminated[s:e - 1],
+            truncations=d.truncated[s:e - 1],
+            infos={"action_mask": d.action_mask[s:e]},
+        )
+        for k, (s, e) in enumerate(zip(start.tolist(), end.tolist()))]
+    agent = d.manifest.get("agent", {})
+    return minari.create_dataset_from_buffers(
+        dataset_id=dataset_id,
+        buffer=buffer,
+        env=env_spec,
+        algorithm_name=str(agent.get("name", d.manifest.get("algorithm_name", ""))),
+        author=author or d.manifest.get("author") or None,
+        description=description or f"galaxygym generate: {d.manifest.get('created_by', '')}",
+        observation_space=obs_space,
+        action_space=act_space,
+        data_format=data_format,
+    )

@@ -1,0 +1,85 @@
+"""PettingZoo-style modules, one per environment id, made on demand:
+``galaxy-fighters-v1`` is ``galaxygym.pettingzoo.galaxy_fighters_v1``.
+
+>>> from galaxygym.pettingzoo import galaxy_fighters_v1      # doctest: +SKIP
+>>> env = galaxy_fighters_v1.env(players=4)                  # doctest: +SKIP
+
+Each module has, as PettingZoo's own game modules do:
+
+- ``env(**kwargs)``: the AEC environment (:class:`galaxygym.GalaxyGymAECEnv`)
+  in PettingZoo's ``OrderEnforcingWrapper`` (``raw_env`` without it);
+- ``parallel_env(**kwargs)``: the Parallel API through PettingZoo's
+  ``turn_based_aec_to_parallel`` (every galaxygym game is turn-based: each
+  parallel step carries the one acting agent's move; the others' actions
+  are ignored);
+- ``ENV_ID`` and ``metadata``.
+
+kwargs are :func:`galaxygym.aec_env`'s: the environment parameters
+(``players=4``, ``mission="ace"``), ``render_mode``, ``url``, ``flat``,
+``illegal_action``. The modules come from the environment ids of the
+server binary (galaxygym._registration.env_ids), so a new game needs no
+Python edit; ``module(env_id)`` builds one for any id a server offers.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+__all__ = ["module", "module_name"]
+
+
+def module_name(env_id: str) -> str:
+    """The module name of an environment id: dashes become underscores."""
+    return env_id.replace("-", "_")
+
+
+def module(env_id: str) -> types.ModuleType:
+    """The PettingZoo-style module of env_id (built once, then cached in
+    sys.modules as galaxygym.pettingzoo.<name>)."""
+    full = f"{__name__}.{module_name(env_id)}"
+    if full in sys.modules:
+        return sys.modules[full]
+    mod = types.ModuleType(full, f"PettingZoo-style module of the galaxygym environment {env_id}.")
+
+    def raw_env(**kwargs: Any) -> Any:
+        from ..aec import GalaxyGymAECEnv
+        return GalaxyGymAECEnv(env_id, **kwargs)
+
+    def env(**kwargs: Any) -> Any:
+        from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+        return OrderEnforcingWrapper(raw_env(**kwargs))
+
+    def parallel_env(**kwargs: Any) -> Any:
+        from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+        return turn_based_aec_to_parallel(raw_env(**kwargs))
+
+    for f in (raw_env, env, parallel_env):
+        f.__module__ = full
+        f.__qualname__ = f.__name__
+    raw_env.__doc__ = f"The {env_id} AEC environment, unwrapped (galaxygym.aec_env({env_id!r}, **kwargs))."
+    env.__doc__ = f"The {env_id} AEC environment in PettingZoo's OrderEnforcingWrapper."
+    parallel_env.__doc__ = f"The {env_id} environment with the Parallel API (turn_based_aec_to_parallel)."
+    mod.raw_env, mod.env, mod.parallel_env = raw_env, env, parallel_env  # type: ignore[attr-defined]
+    mod.ENV_ID = env_id  # type: ignore[attr-defined]
+    mod.metadata = {"name": env_id, "is_parallelizable": True}  # type: ignore[attr-defined]
+    mod.__all__ = ["env", "raw_env", "parallel_env", "ENV_ID", "metadata"]  # type: ignore[attr-defined]
+    sys.modules[full] = mod
+    return mod
+
+
+def _names() -> dict[str, str]:
+    from .._registration import env_ids
+    return {module_name(i): i for i in env_ids()}
+
+
+def __getattr__(name: str) -> types.ModuleType:
+    ids = _names()
+    if name not in ids:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r} (environments: {sorted(ids)})")
+    return module(ids[name])
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_names()])

@@ -1,0 +1,140 @@
+"""Stable-Baselines3 on one batched connection.
+
+:class:`VecEnv` adapts :class:`galaxygym.GalaxyGymVectorEnv` (one websocket,
+one binary round trip per step for all N environments) to SB3's
+``VecEnv``, so PPO, A2C, DQN and sb3-contrib's MaskablePPO train on it
+directly instead of on N single environments in a ``DummyVecEnv``:
+
+>>> from sb3_contrib import MaskablePPO                    # doctest: +SKIP
+>>> from galaxygym.sb3 import VecEnv                       # doctest: +SKIP
+>>> venv = VecEnv("galaxy-express-v1", num_envs=64)        # doctest: +SKIP
+>>> MaskablePPO("MlpPolicy", venv).learn(100_000)          # doctest: +SKIP
+
+SB3's conventions: ``step`` returns ``(obs, rewards, dones, infos)`` with
+``infos`` a list of N dicts; an environment whose episode ended is reset at
+once (the server's SAME_STEP autoreset): ``obs[i]`` is then the new
+episode's first observation, ``infos[i]["terminal_observation"]`` the last
+one, ``infos[i]["TimeLimit.truncated"]`` whether it was cut by the turn
+limit, ``infos[i]["episode"]`` ``{"r": return, "l": steps}`` (what
+``VecMonitor`` would add, so SB3 logs ``ep_rew_mean`` without it) and
+``infos[i]["outcome"]`` (the outcome code, named by ``galaxygym.OUTCOMES``). ``action_masks()`` (also through
+``env_method("action_masks")``, as MaskablePPO asks) gives the bool masks
+of the observations just returned. ``rewards[i]`` is the reward of the
+player who acted in environment i (in a cooperative game, the team's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from numpy.typing import NDArray
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
+
+from .vector import GalaxyGymVectorEnv
+
+__all__ = ["VecEnv"]
+
+
+class VecEnv(_SB3VecEnv):
+    """``num_envs`` galaxygym environments as one SB3 ``VecEnv``.
+
+    Args:
+        env_id: a galaxygym environment id (``"galaxy-express-v1"``).
+        num_envs: N.
+        url: the server (None: $GALAXYGYM_URL, else the private local server).
+        render_mode: None or ``"ansi"``.
+        **kwargs: environment parameters, and GalaxyGymVectorEnv's token
+            and timeout.
+    """
+
+    def __init__(self, env_id: str, num_envs: int, url: str | None = None,
+                 render_mode: str | None = None, **kwargs: Any):
+        self.venv = GalaxyGymVectorEnv(env_id, num_envs, url=url, autoreset_mode="same_step",
+                                       render_mode=render_mode, **kwargs)
+        super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
+        self.env_id = env_id
+        self.render_mode = render_mode
+        self._actions: NDArray[Any] | None = None
+        self._masks: NDArray[np.bool_] = np.zeros((self.num_envs, len(self.venv.action_names)), dtype=np.bool_)
+        self._empty: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        self._returns = np.zeros(self.num_envs, dtype=np.float64)
+
+    # -- SB3 VecEnv --------------------------------------------------------
+
+    def reset(self) -> NDArray[Any]:
+        seeds: list[int | None] | None = None if all(s is None for s in self._seeds) else list(self._seeds)
+        obs, infos = self.venv.reset(seed=seeds)
+        self._reset_seeds()
+        self._reset_options()
+        self._masks = infos["action_mask"].astype(bool)
+        self._returns[:] = 0
+        return obs
+
+    def step_async(self, actions: NDArray[Any]) -> None:
+        self._actions = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], list[dict[str, Any]]]:
+        assert self._actions is not None, "step_async first"
+        obs, rewards, terminated, truncated, infos = self.venv.step(self._actions)
+        self._actions = None
+        self._masks = infos["action_mask"].astype(bool)
+        dones = terminated | truncated
+        self._returns += rewards
+        out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)] if dones.any() else list(self._empty)
+        if "final_obs" in infos:
+            fin = infos["final_info"]
+            for i in np.flatnonzero(infos["_final_obs"]):
+                out[i] = {
+                    "terminal_observation": infos["final_obs"][i],
+                    "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
+                    "episode": {"r": float(self._returns[i]), "l": int(fin["steps"][i])},
+                    "outcome": int(fin["outcome"][i]),
+                }
+            self._returns[dones] = 0
+        return obs, rewards.astype(np.float32), dones, out
+
+    def close(self) -> None:
+        self.venv.close()
+
+    def action_masks(self) -> NDArray[Any]:
+        """bool (N, A): the legal actions of the last observations."""
+        return self._masks
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = getattr(self, attr_name) if hasattr(self, attr_name) else getattr(self.venv, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self.venv, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
+                   **method_kwargs: Any) -> list[Any]:
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return [self._masks[i] for i in idx]
+        if method_name == "get_state":
+            return [self.venv.get_state(i) for i in idx]
+        if method_name == "render":
+            frames = self.venv.render()
+            return [None if frames is None else frames[i] for i in idx]
+        raise AttributeError(f"galaxygym.sb3.VecEnv: no per-environment method {method_name!r}")
+
+    def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def get_images(self) -> Sequence[NDArray[Any] | None]:
+        return [None for _ in range(self.num_envs)]
+
+    def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return indices
+
+    def __repr__(self) -> str:
+        return f"galaxygym.sb3.VecEnv({self.env_id}, num_envs={self.num_envs})"

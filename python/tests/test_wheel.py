@@ -1,0 +1,139 @@
+"""pip alone: the platform wheel, installed into a fresh venv whose PATH has
+no Go toolchain, runs episodes on the server binary it carries.
+
+The wheel is $GALAXYGYM_WHEEL (make test-python builds it with `make
+wheel`), else built here. The venv comes from the system interpreter
+without the test venv's packages; pip downloads the wheel's dependencies
+(numpy, gymnasium, pettingzoo, websocket-client, and pyarrow and minari for
+the datasets check) through its cache.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+SCRIPT = textwrap.dedent("""
+    import os, shutil, subprocess, sys, warnings
+    import numpy as np, gymnasium, galaxygym
+    from gymnasium.utils.env_checker import check_env
+    assert shutil.which("go") is None and "GALAXYGYM_BIN" not in os.environ and "GALAXYGYM_URL" not in os.environ
+    assert "site-packages" in galaxygym.__file__, galaxygym.__file__
+    # An episode on the private server, no url anywhere.
+    env = galaxygym.make("galaxy-express-v1")
+    obs, info = env.reset(seed=0)
+    done, steps = False, 0
+    while not done:
+        obs, r, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done, steps = term or trunc, steps + 1
+    env.close()
+    # Registered ids, the checkers unchanged.
+    warnings.simplefilter("ignore")
+    for gid in galaxygym.GYM_IDS:
+        e = gymnasium.make(gid)
+        check_env(e.unwrapped)
+        e.close()
+    # The console script is the Go CLI.
+    out = subprocess.run(["galaxygym", "--version"], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("galaxygym version " + galaxygym.__version__), out
+    print("WHEEL-OK", steps, galaxygym.GYM_IDS)
+""")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    given = os.environ.get("GALAXYGYM_WHEEL")
+    if given:
+        return Path(given)
+    if shutil.which("go") is None:
+        pytest.skip("building the wheel needs go (or set GALAXYGYM_WHEEL)")
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(REPO / "python")],
+                   check=True)
+    shutil.rmtree(REPO / "python" / "build", ignore_errors=True)
+    return Path(glob.glob(str(out / "galaxygym-*.whl"))[0])
+
+
+@pytest.fixture(scope="module")
+def wheel_venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = os.environ.get("GALAXYGYM_WHEEL_PYTHON", "/usr/bin/python3")
+    if not os.path.exists(base):
+        base = sys.executable
+    venv = tmp_path_factory.mktemp("wheelvenv") / "venv"
+    subprocess.run([base, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{wheel}[minari]"],
+                   check=True)
+    return venv
+
+
+def run_in(venv: Path, code: str, cwd: Path) -> str:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GALAXYGYM_BIN", "GALAXYGYM_URL", "PYTHONPATH", "VIRTUAL_ENV")}
+    env["PATH"] = f"{venv / 'bin'}:/usr/bin:/bin"  # no Go on it
+    p = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=cwd, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return p.stdout
+
+
+DATASETS = textwrap.dedent("""
+    import os, subprocess, warnings
+    import numpy as np, minari, galaxygym, galaxygym.datasets as gd
+    warnings.simplefilter("ignore")
+    # The console script generates; the loader and Minari read.
+    subprocess.run(["galaxygym", "generate", "--env", "galaxy-fighters-v1", "--env-param", "players=2",
+                    "--agent", "random", "--episodes", "40", "--seed", "2", "--out", "ds"], check=True,
+                   capture_output=True)
+    ds = gd.load("ds")
+    t = gd.transitions(ds)
+    assert len(t) == ds.manifest["total_steps"] and ds.obs.shape[1:] == (4092,)
+    gd.to_minari(ds, "galaxygym/galaxy-fighters-random-v0")
+    m = minari.load_dataset("galaxygym/galaxy-fighters-random-v0")
+    assert m.total_episodes == 40 and m.total_steps == len(t)
+    ep = next(iter(m.iterate_episodes()))
+    n = int(ds.episodes["length"].to_numpy()[0])
+    np.testing.assert_array_equal(ep.observations, ds.obs[: n + 1])
+    env = m.recover_environment()
+    assert env.spec.id == "galaxygym/GalaxyFighters-v1" and env.unwrapped.num_players == 2
+    obs, info = env.reset(seed=0)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    env.close()
+    print("MINARI-OK", np.__version__, minari.__version__)
+""")
+
+
+def test_wheel_is_a_platform_wheel(wheel: Path):
+    assert "-py3-none-" in wheel.name and not wheel.name.endswith("-any.whl"), wheel.name
+    import zipfile
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "galaxygym/bin/galaxygym" in names and "galaxygym/_envs.json" in names
+
+
+def test_wheel_runs_without_go(wheel_venv: Path, tmp_path: Path):
+    out = run_in(wheel_venv, SCRIPT, tmp_path)
+    assert "WHEEL-OK" in out
+
+
+def test_datasets_and_minari_in_the_wheel_venv(wheel_venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """numpy 2 and Minari 0.5 live here, beside the Debian-torch test venv's numpy 1."""
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "minari"))
+    out = run_in(wheel_venv, DATASETS, tmp_path)
+    assert "MINARI-OK" in out
+
+
+def test_python_readme_blocks_in_the_wheel_venv(wheel_venv: Path, tmp_path: Path):
+    """python/README.md's blocks need only the wheel and its dependencies."""
+    from test_docs import blocks
+    code = "\n".join(c for _, c, skip in blocks(REPO / "python" / "README.md") if skip is None)
+    assert "galaxygym.make" in code
+    run_in(wheel_venv, code + "\nprint('README-OK')\n", tmp_path)
