@@ -61,8 +61,8 @@ func TestDeterminize(t *testing.T) {
 				if p == s.CurrentPlayer() && !bytes.Equal(m1, m2) {
 					t.Fatalf("legal masks differ\n%s\n%s", s.Position(), ds.Position())
 				}
-				if ds.Render(p) != s.Render(p) || ds.String() != s.String() {
-					t.Fatalf("renders differ:\n%s\n%s", s.Render(p), ds.Render(p))
+				if ds.StringFor(p) != s.StringFor(p) || ds.String() != s.String() {
+					t.Fatalf("renders differ:\n%s\n%s", s.StringFor(p), ds.StringFor(p))
 				}
 				if ds.CurrentPlayer() != s.CurrentPlayer() || ds.Terminal() != s.Terminal() {
 					t.Fatal("current player or terminal differs")

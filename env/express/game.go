@@ -241,9 +241,9 @@ func (s *State) Info(dst *env.Info) {
 // locomotive identity, no draw pile order).
 func (s *State) String() string { return s.render(-1) }
 
-// Render renders the table as player sees it: String plus that player's
-// hand and locomotives.
-func (s *State) Render(player int) string { return s.render(player) }
+// StringFor renders the table as player sees it: String plus that
+// player's hand and locomotives.
+func (s *State) StringFor(player int) string { return s.render(player) }
 
 func (s *State) render(viewer int) string {
 	var b strings.Builder

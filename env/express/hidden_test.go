@@ -60,7 +60,7 @@ func perturb(s *State, player int, rng *rand.Rand) *State {
 
 // TestHiddenInformation: two states differing only in what a player cannot
 // see give that player identical observations and identical renders
-// (Render(player), and String(), the public table), at every position of
+// (StringFor(player), and String(), the public table), at every position of
 // random games with 2, 4 and 6 players. The perturbed state must differ
 // (Position) in most positions, or the test would prove nothing.
 func TestHiddenInformation(t *testing.T) {
@@ -76,8 +76,8 @@ func TestHiddenInformation(t *testing.T) {
 				if !bytes.Equal(a, b) {
 					t.Fatalf("player %d's observation changed with hidden information\n%s\n%s", p, s.Position(), c.Position())
 				}
-				if s.Render(p) != c.Render(p) || s.String() != c.String() {
-					t.Fatalf("player %d's render changed with hidden information:\n%s\n%s", p, s.Render(p), c.Render(p))
+				if s.StringFor(p) != c.StringFor(p) || s.String() != c.String() {
+					t.Fatalf("player %d's render changed with hidden information:\n%s\n%s", p, s.StringFor(p), c.StringFor(p))
 				}
 				positions++
 				if s.Position() != c.Position() {
