@@ -101,7 +101,8 @@
 // others only what the table sees: hand sizes, the cards known to be in a
 // hand (taken from the discard pile or stolen, A26), trains with face-down
 // locomotives. [State.String] renders the public table only;
-// [State.StringFor] adds one player's hand and locomotives.
+// [State.StringFor] adds one player's hand and locomotives; [State.Render]
+// (env.Renderer, the rgb_array mode) draws the public table.
 // [State.Position] is the complete text form (every hand, the draw pile's
 // order, the generator) for tests and serialization; [ParsePosition] reads
 // it.
