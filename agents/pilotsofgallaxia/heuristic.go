@@ -1,0 +1,520 @@
+// Package pilotsofgallaxia holds the Pilots of Gallaxia agents: the
+// heuristic, which reads only its pilot's observation and mask.
+package pilotsofgallaxia
+
+import (
+	"math/rand/v2"
+
+	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/env"
+	pog "github.com/galaxygym/galaxygym/env/pilotsofgallaxia"
+)
+
+// Name is the heuristic's registered name, agents.Heuristic.
+const Name = agents.Heuristic
+
+func init() {
+	agents.RegisterFor(pog.ID, Name, "shortest paths over the board to the scientist and home (warps, fuel, "+
+		"Afterburner, vortices; Teleprisms avoided), raids at >= 60% odds, The Gambit by counting the cards seen; "+
+		"from the observation only; 2-6 players, no options", New)
+}
+
+// Heuristic plays Pilots of Gallaxia from its observation alone:
+//
+//   - movement: shortest paths over the board graph (Teleprisms avoided,
+//     vortices used, hangars only at the ends) from each starship to its
+//     scientist and from there home; of the ways to move it takes the one
+//     that leaves the fewest spaces to go (a planet-card warp, a fuel card,
+//     the Afterburner, the base move), keeping big cards when a small one
+//     does as well; the ship carrying the scientist moves first;
+//   - claims every caravan space it enters while its supply lasts;
+//   - raids a neighbouring opponent when its chance of winning (its best
+//     card plus a d6 against the defender's expected card plus a d6, ties
+//     to the defender) is at least 60 %, never with the ship carrying its
+//     scientist, and always raids a ship carrying a scientist at 50 %;
+//     defends with its best card;
+//   - sells a planet card whose warp does not help for a Captain's Card,
+//     plays Salvage at once, cashes in landing discards;
+//   - The Gambit by counting the cards seen (its hand, the discard piles,
+//     the cards up): it guesses the likelier side when the chance of
+//     keeping the cards is worth the risk, and takes the cards otherwise;
+//   - never hires the Durriken.
+type Heuristic struct {
+	players int
+	rng     rand.PCG
+	dist    *[pog.NumSpaces][pog.NumSpaces]uint8
+	v       view // the observation being read (kept to avoid allocating)
+}
+
+// New returns the heuristic for a pilots-of-gallaxia environment; it
+// returns an *agents.UnsupportedEnvError for any other.
+func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
+	if spec.ID != pog.ID {
+		return nil, &agents.UnsupportedEnvError{Agent: Name, Env: spec.ID, Supported: []string{pog.ID}}
+	}
+	for k := range opts {
+		return nil, &agents.OptionError{Agent: Name, Key: k, Reason: "the heuristic takes no options"}
+	}
+	return &Heuristic{players: spec.NumPlayers, dist: agentDist}, nil
+}
+
+// Name returns "heuristic".
+func (*Heuristic) Name() string { return Name }
+
+// Reset starts an episode; the heuristic breaks ties with a generator
+// seeded here.
+func (h *Heuristic) Reset(seed uint64) { h.rng.Seed(seed, 0x68657572) }
+
+// agentDist is the number of spaces between two spaces when Teleprisms are
+// avoided (their destination is random) and hangars are only entered at
+// the end; indices are the observer's frame, which the board's symmetry
+// makes the same table.
+var agentDist = func() *[pog.NumSpaces][pog.NumSpaces]uint8 {
+	d := new([pog.NumSpaces][pog.NumSpaces]uint8)
+	var queue [pog.NumSpaces]int
+	for src := 0; src < pog.NumSpaces; src++ {
+		row := &d[src]
+		for i := range row {
+			row[i] = 255
+		}
+		row[src] = 0
+		queue[0] = src
+		head, tail := 0, 1
+		for head < tail {
+			x := queue[head]
+			head++
+			if x != src && (pog.KindOf(x) == pog.KindHangar || pog.KindOf(x) == pog.KindTeleprism) {
+				continue
+			}
+			for _, y := range pog.Neighbours(x) {
+				if row[y] == 255 {
+					row[y] = row[x] + 1
+					queue[tail] = int(y)
+					tail++
+				}
+			}
+		}
+	}
+	return d
+}()
+
+// view is what the heuristic reads from an observation.
+type view struct {
+	obs      []uint8
+	misc     []uint8
+	phase    int
+	discard  bool
+	ships    [2]int // own starships' spaces (-1 while moving)
+	cargo    [2]uint8
+	ring     int       // own hostage ring's space on the board, -1 otherwise
+	rings    [20]int16 // the rings it may carry home: its own and yellow ones on the board
+	nrings   int
+	ringHome bool
+	mover    int
+	at       int
+	budget   int
+}
+
+func read(v *view, obs []uint8) {
+	*v = view{obs: obs, misc: obs[pog.OffMisc:], ring: -1, ships: [2]int{-1, -1}}
+	for i := 0; i < 14; i++ {
+		if obs[pog.OffPhase+i] == 1 {
+			v.phase = i
+		}
+	}
+	v.discard = obs[pog.OffPhase+14] == 1
+	for i := 0; i < pog.NumSpaces; i++ {
+		if b := obs[pog.OffShips+i]; b != 0 {
+			for k := 0; k < 2; k++ {
+				if b&(1<<k) != 0 {
+					v.ships[k] = i
+				}
+			}
+		}
+		if obs[pog.OffRings+i] == 1 {
+			v.ring = i
+			v.add(i)
+		}
+		for c := 0; c < int(obs[pog.OffYellow+i]); c++ {
+			v.add(i)
+		}
+		if obs[pog.OffMover+i] == 1 {
+			v.at = i
+		}
+	}
+	v.cargo[0], v.cargo[1] = obs[pog.OffSeats+7], obs[pog.OffSeats+8]
+	v.ringHome = obs[pog.OffSeats+15] == 2
+	v.mover = int(v.misc[1]) - 1
+	v.budget = int(v.misc[0])
+}
+
+func (v *view) add(i int) {
+	if v.nrings < len(v.rings) {
+		v.rings[v.nrings] = int16(i)
+		v.nrings++
+	}
+}
+
+// togo is the number of spaces a starship at x still has to cover: home
+// if it carries a ring, else to the nearest ring it may carry (its own
+// scientist, a yellow ring) and home; 50 when there is none.
+func (h *Heuristic) togo(x int, carrying bool, v *view) int {
+	if carrying {
+		return int(h.dist[x][0])
+	}
+	best := 50
+	for _, r := range v.rings[:v.nrings] {
+		best = min(best, int(h.dist[x][r])+int(h.dist[r][0]))
+	}
+	return best
+}
+
+const (
+	actCard   = pog.ActCard
+	numCards  = pog.NumKinds - 1
+	kindFuel  = pog.KindFuel
+	kindDurr  = pog.KindDurriken
+	kindAfter = pog.KindAfterburner
+	kindDefl  = pog.KindDeflector
+	kindSalv  = pog.KindSalvage
+)
+
+// cardOf returns the card kind (observer's frame) of a card action.
+func cardOf(a int) int {
+	k := a - actCard
+	if k >= pog.KindRekkoning {
+		k++
+	}
+	return k
+}
+
+func cardAct(k int) int {
+	if k > pog.KindRekkoning {
+		return actCard + k - 1
+	}
+	return actCard + k
+}
+
+// Act returns the heuristic's action.
+func (h *Heuristic) Act(player int, obs, mask []uint8) int {
+	v := &h.v
+	read(v, obs)
+	defer func() { v.obs, v.misc = nil, nil }()
+	if v.discard {
+		return h.discard(v, mask)
+	}
+	switch v.phase {
+	case pog.PhMain:
+		return h.main(v, mask)
+	case pog.PhWay:
+		return h.way(v, mask)
+	case pog.PhPath:
+		return h.path(v, mask)
+	case pog.PhClaim:
+		if mask[pog.ActClaim] == 1 {
+			return pog.ActClaim
+		}
+		return pog.ActNoClaim
+	case pog.PhSlide, pog.PhDWarp:
+		best, bd := -1, 1<<30
+		carrying := v.mover >= 0 && v.mover < 2 && v.cargo[v.mover] > 0
+		for a := 0; a < pog.NumSpaces; a++ {
+			if mask[a] == 1 {
+				if d := h.togo(a, carrying, v); d < bd {
+					best, bd = a, d
+				}
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	case pog.PhLand:
+		for a := actCard; a < actCard+numCards; a++ {
+			if mask[a] == 1 {
+				return a
+			}
+		}
+	case pog.PhSellFuel:
+		return h.lowest(mask, kindFuel, kindDurr)
+	case pog.PhRaidA, pog.PhRaidD:
+		return h.raidCard(v, mask)
+	case pog.PhRaidWin:
+		lc := int(v.misc[12])
+		if v.misc[21] == 0 {
+			lc = int(v.misc[11])
+		}
+		if lc > 0 && h.worth(v, lc-1) >= 5 {
+			return pog.ActTakeCard
+		}
+		return pog.ActDrawCard
+	case pog.PhGambit:
+		return h.gambit(v, mask)
+	case pog.PhPush:
+		return pog.ActTake
+	}
+	return h.any(mask)
+}
+
+func (h *Heuristic) any(mask []uint8) int {
+	n := 0
+	for _, m := range mask {
+		n += int(m)
+	}
+	k := int(h.rng.Uint64() % uint64(n))
+	for a, m := range mask {
+		if m == 1 {
+			if k == 0 {
+				return a
+			}
+			k--
+		}
+	}
+	return 0
+}
+
+// worth scores a card kind for keeping: movement it gives.
+func (h *Heuristic) worth(v *view, k int) int {
+	switch {
+	case k < kindFuel:
+		return h.warpGain(v, k)
+	case k < kindDurr:
+		return k - kindFuel + 3
+	case k < pog.KindRekkoning:
+		return 1
+	case k == kindAfter:
+		return 10
+	case k == kindDefl:
+		return 6
+	case k == kindSalv:
+		return 7
+	}
+	return 0
+}
+
+// warpGain is the number of spaces a warp with planet card k saves the
+// best starship.
+func (h *Heuristic) warpGain(v *view, k int) int {
+	best := 0
+	for s := 0; s < 2; s++ {
+		x := v.ships[s]
+		if x < 0 {
+			x = v.at
+		}
+		carrying := v.cargo[s] > 0
+		dest := pog.Planet(k/8, k%8+1)
+		if carrying {
+			dest = pog.Planet(k/8, 2)
+		}
+		best = max(best, h.togo(x, carrying, v)-h.togo(dest, carrying, v))
+	}
+	return best
+}
+
+func (h *Heuristic) lowest(mask []uint8, lo, hi int) int {
+	for k := lo; k < hi; k++ {
+		if a := cardAct(k); mask[a] == 1 {
+			return a
+		}
+	}
+	return h.any(mask)
+}
+
+func (h *Heuristic) discard(v *view, mask []uint8) int {
+	best, bw := -1, 1<<30
+	for a := actCard; a < actCard+numCards; a++ {
+		if mask[a] == 1 {
+			if w := h.worth(v, cardOf(a)); w < bw {
+				best, bw = a, w
+			}
+		}
+	}
+	return best
+}
+
+func (h *Heuristic) main(v *view, mask []uint8) int {
+	if a := cardAct(kindSalv); mask[a] == 1 {
+		return a
+	}
+	// Sell the least useful planet card for a Captain's Card.
+	best, bw := -1, 3
+	for k := 0; k < kindFuel; k++ {
+		if a := cardAct(k); mask[a] == 1 {
+			if w := h.warpGain(v, k); w < bw {
+				best, bw = a, w
+			}
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	// The ship carrying the scientist first, then the one nearer its goal.
+	order := [2]int{0, 1}
+	if h.togo(v.ships[1], v.cargo[1] > 0, v) < h.togo(v.ships[0], v.cargo[0] > 0, v) {
+		order = [2]int{1, 0}
+	}
+	for _, k := range order {
+		if mask[pog.ActShip+k] == 1 {
+			if v.cargo[1-k] > 0 && v.cargo[k] == 0 && mask[pog.ActShip+1-k] == 0 {
+				continue // the other ship has the scientist: this one stays as it is
+			}
+			return pog.ActShip + k
+		}
+	}
+	return pog.ActEndMoves
+}
+
+func (h *Heuristic) way(v *view, mask []uint8) int {
+	k := v.mover
+	carrying := v.cargo[k] > 0
+	now := h.togo(v.at, carrying, v)
+	best, bd, bcost := pog.ActBase, max(0, now-2), 0
+	consider := func(a, d, cost int) {
+		if mask[a] == 1 && (d < bd || d == bd && cost < bcost) {
+			best, bd, bcost = a, d, cost
+		}
+	}
+	for c := 0; c < kindFuel; c++ {
+		dest := pog.Planet(c/8, c%8+1)
+		if carrying {
+			dest = pog.Planet(c/8, 2)
+		}
+		consider(cardAct(c), h.togo(dest, carrying, v), 4)
+	}
+	for f := 0; f < 6; f++ {
+		consider(cardAct(kindFuel+f), max(0, now-(f+3)), f+3)
+	}
+	consider(cardAct(kindAfter), max(0, now-10), 10)
+	return best
+}
+
+func (h *Heuristic) path(v *view, mask []uint8) int {
+	carrying := v.mover < 2 && v.cargo[v.mover] > 0
+	if v.mover < 2 && !carrying {
+		if a := h.raid(v, mask); a >= 0 {
+			return a
+		}
+	}
+	now := h.togo(v.at, carrying, v)
+	best, bd := pog.ActStop, now
+	for a := 0; a < pog.NumSpaces; a++ {
+		if mask[a] == 1 {
+			d := h.togo(a, carrying, v)
+			if d < bd {
+				best, bd = a, d
+			}
+		}
+	}
+	return best
+}
+
+// winChance is the probability that d6 + mine beats d6 + theirs (ties lose).
+func winChance(mine, theirs int) float64 {
+	w := 0
+	for a := 1; a <= 6; a++ {
+		for b := 1; b <= 6; b++ {
+			if a+mine > b+theirs {
+				w++
+			}
+		}
+	}
+	return float64(w) / 36
+}
+
+// bestRaidCard returns the most valuable card the heuristic would play and
+// its value.
+func (h *Heuristic) bestRaidCard(v *view) (kind, value int) {
+	kind = -1
+	hand := v.obs[pog.OffHand:]
+	for k := 0; k < pog.KindRekkoning; k++ {
+		if hand[k] > 0 && pog.Value(k) > value {
+			kind, value = k, pog.Value(k)
+		}
+	}
+	if hand[kindDefl] > 0 {
+		kind, value = kindDefl, 9
+	}
+	return kind, value
+}
+
+func (h *Heuristic) raid(v *view, mask []uint8) int {
+	_, mine := h.bestRaidCard(v)
+	for r := 1; r < h.players; r++ {
+		size := int(v.obs[pog.OffSeats+r*16+2])
+		theirs := 0
+		switch {
+		case size >= 3:
+			theirs = 6
+		case size > 0:
+			theirs = 4
+		}
+		p := winChance(mine, theirs)
+		for k := 0; k < 3; k++ {
+			a := pog.ActRaid + 3*(r-1) + k
+			if mask[a] == 0 {
+				continue
+			}
+			carries := k < 2 && v.obs[pog.OffSeats+r*16+7+k] > 0
+			if p >= 0.6 || carries && p >= 0.5 {
+				return a
+			}
+		}
+	}
+	return -1
+}
+
+func (h *Heuristic) raidCard(v *view, mask []uint8) int {
+	k, _ := h.bestRaidCard(v)
+	if k >= 0 && mask[cardAct(k)] == 1 {
+		return cardAct(k)
+	}
+	return pog.ActNoCard
+}
+
+// gambit counts the Gallaxia cards not seen (the game's cards less the own
+// hand, the discard piles and the cards up) by value, and guesses the
+// likelier side while the chance of keeping the cards pays.
+func (h *Heuristic) gambit(v *view, mask []uint8) int {
+	n := int(v.obs[pog.OffGambit+3])
+	if mask[pog.ActHigher] == 0 || n == 0 {
+		return pog.ActTake
+	}
+	var unseen [10]int
+	total := 0
+	for k := 0; k <= pog.KindRekkoning; k++ {
+		c := pog.Copies(k) - int(v.obs[pog.OffHand+k]) - int(v.obs[pog.OffDiscard+k])
+		for i := 0; i < n; i++ {
+			if int(v.obs[pog.OffGambit+i])-1 == k {
+				c--
+			}
+		}
+		if c > 0 {
+			unseen[pog.Value(k)] += c
+			total += c
+		}
+	}
+	if total == 0 {
+		return pog.ActTake
+	}
+	cur := pog.Value(int(v.obs[pog.OffGambit+n-1]) - 1)
+	hi, lo, tie := 0, 0, unseen[cur]
+	for val, c := range unseen {
+		switch {
+		case val == 0:
+		case val > cur:
+			hi += c
+		case val < cur:
+			lo += c
+		}
+	}
+	side, p := pog.ActHigher, hi
+	if lo > hi {
+		side, p = pog.ActLower, lo
+	}
+	keep := float64(p+tie) / float64(total)
+	// Guessing keeps n+1 cards with probability keep and leaves 1 card
+	// otherwise; taking keeps n.
+	if keep*float64(n+1)+(1-keep) > float64(n) {
+		return side
+	}
+	return pog.ActTake
+}

@@ -1,0 +1,41 @@
+package pilotsofgallaxia
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
+)
+
+// BenchmarkRandomPlayout steps uniformly random four-pilot games through
+// the Env wrapper without observations (envtest.BenchmarkRandomPlay). One
+// op is one step.
+func BenchmarkRandomPlayout(b *testing.B) { envtest.BenchmarkRandomPlay(b, ID, nil, false) }
+
+// BenchmarkRandomPlayoutObserve also writes the acting pilot's observation
+// every step.
+func BenchmarkRandomPlayoutObserve(b *testing.B) { envtest.BenchmarkRandomPlay(b, ID, nil, true) }
+
+// BenchmarkObserve writes one observation of a mid-game position.
+func BenchmarkObserve(b *testing.B) {
+	e, _ := env.Make(ID, nil)
+	e.Reset(5)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 300 && !e.Done(); i++ {
+		var legal []int
+		for a, m := range e.Mask() {
+			if m != 0 {
+				legal = append(legal, a)
+			}
+		}
+		e.Step(legal[rng.IntN(len(legal))])
+	}
+	obs := make([]uint8, ObsSize)
+	s := e.State()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Observe(i&3, obs)
+	}
+}

@@ -1,0 +1,289 @@
+package pilotsofgallaxia
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// ID is the registered id. Its `players` parameter (2-6, default 4) is the
+// standard one env.Register adds.
+const ID = "pilots-of-gallaxia-v1"
+
+// DefaultMaxTurns is the default truncation limit in pilot turns.
+const DefaultMaxTurns = 80
+
+// stepsPerTurn bounds the steps of one pilot turn: two starship moves of at
+// most 10 points (a step and a claim each, a raid of three steps, a
+// landing, a slide-off, a stop), a Durriken move, a purchase, a hire, up
+// to 12 Salvage plays, The Gambit's four decisions, and the discards of a
+// Rekkoning (at most every card in play).
+const stepsPerTurn = 2*(2+2*afterburnerPoints+3+3) + 12 + 2 + 1 + 12 + 1 + 4 + deckSize + captainSize
+
+// MaxEpisodeSteps bounds an episode under the default parameters.
+const MaxEpisodeSteps = DefaultMaxTurns * stepsPerTurn
+
+const maxShaping = 0.1
+
+// Game is the Pilots of Gallaxia rules.
+type Game struct{}
+
+func init() { env.Register(Game{}) }
+
+// ActionNames lists the action names, index = action, in the acting
+// pilot's frame (s0 its own sektor, s1 the next clockwise, ...).
+var ActionNames = func() []string {
+	n := make([]string, NumActions)
+	for sp := 0; sp < NumSpaces; sp++ {
+		n[ActNode+sp] = fmt.Sprintf("to-s%d-%s", SektorOf(sp), theBoard.local[sp])
+	}
+	for k := 0; k < NumKinds; k++ {
+		if k == KindRekkoning {
+			continue
+		}
+		name := CardName(k)
+		if k < KindFuel {
+			name = fmt.Sprintf("s%d-P%d", k/8, k%8+1)
+		}
+		n[cardAction(k, 0)] = "card-" + name
+	}
+	n[ActShip], n[ActShip+1], n[ActDurriken] = "ship-1", "ship-2", "durriken"
+	n[ActHire], n[ActEndMoves], n[ActBase], n[ActStop] = "hire", "end-moves", "base-move", "stop"
+	n[ActClaim], n[ActClaimBlokk], n[ActNoClaim] = "claim", "claim-blokk", "no-claim"
+	for r := 1; r < MaxPlayers; r++ {
+		for k, pn := range []string{"ship-1", "ship-2", "durriken"} {
+			n[ActRaid+3*(r-1)+k] = fmt.Sprintf("raid-r%d-%s", r, pn)
+		}
+	}
+	n[ActNoCard], n[ActTakeCard], n[ActDrawCard] = "no-card", "take-card", "draw-card"
+	n[ActTake], n[ActHigher], n[ActLower], n[ActCashIn], n[ActPass] = "take", "higher", "lower", "cash-in", "pass"
+	return n
+}()
+
+var theSpec = &env.Spec{
+	ID:              ID,
+	Name:            "Pilots of Gallaxia",
+	NumPlayers:      4,
+	MinPlayers:      2,
+	MaxPlayers:      MaxPlayers,
+	ActionNames:     ActionNames,
+	ObsShape:        []int{ObsSize},
+	ObsDType:        "uint8",
+	ObsHigh:         obsHigh(),
+	MaxEpisodeSteps: MaxEpisodeSteps,
+	RewardRange:     [2]float64{-1, 8},
+	ReturnRange:     [2]float64{-1, 1},
+	Params: []env.ParamSpec{
+		{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 100000,
+			Doc: "truncate the episode after this many pilot turns"},
+		{Name: "mode", Kind: env.String, Default: "rookie_run", Choices: modeNames,
+			Doc: "rookie_run: the first scientist home wins (+1/-1); a_new_life: countdown points, the first to `countdown` wins"},
+		{Name: "shaping", Kind: env.Float, Default: 0.0, Min: 0, Max: maxShaping,
+			Doc: "Rookie Run: extra reward to a pilot for each ring picked up, each ring brought home and each raid won"},
+		{Name: "caravans", Kind: env.Int, Default: 12, Min: 0, Max: maxCaravans,
+			Doc: "caravans in each pilot's supply (A6)"},
+		{Name: "blokks", Kind: env.Int, Default: 2, Min: 0, Max: maxCaravans,
+			Doc: "how many of the caravans may be placed as BLOKKs (A6); at most caravans"},
+		{Name: "hideouts", Kind: env.Bool, Default: false,
+			Doc: "common scientist hideouts: each scientist brought home places two yellow rings (L243-L245)"},
+		{Name: "rings_to_win", Kind: env.Int, Default: 1, Min: 1, Max: 1 + 2*MaxPlayers,
+			Doc: "with hideouts: rings a pilot must bring home to win (L239, L245)"},
+		{Name: "scientist_warp", Kind: env.String, Default: "card_sektor", Choices: []string{"card_sektor", "p2_cards"},
+			Doc: "a ship carrying a scientist warps with any planet card to P2 of the card's sektor (card_sektor), or only with #2 planet cards (p2_cards) (L105, A10)"},
+		{Name: "countdown", Kind: env.Int, Default: 6, Min: 1, Max: 50,
+			Doc: "A New Life: countdown points that win (A28)"},
+		{Name: "route_points", Kind: env.Int, Default: 4, Min: 1, Max: 8,
+			Doc: "A New Life: points of a completed trade route between planets in hand (L293, A27)"},
+	},
+	Description: "Pilots of Gallaxia, a competitive space race for 2-6 pilots: fly two starships with fuel and planet " +
+		"cards, Teleprisms and vortices to the opposite sektor, rescue your scientist and bring it home first; claim " +
+		"caravans into quickroutes and BLOKKs, raid with hidden cards and dice, hire a Durriken mercenary, and end " +
+		"every turn with The Gambit, a higher-or-lower push-your-luck draw.",
+}
+
+// Spec returns the environment description (4 players by default).
+func (Game) Spec() *env.Spec { return theSpec }
+
+// Config is a resolved parameter set, for ParsePosition.
+type Config struct{ c *config }
+
+// DefaultConfig returns the default parameters for players (2-6).
+func DefaultConfig(players int) *Config {
+	p, err := theSpec.Resolve(map[string]any{env.PlayersParam: players})
+	if err != nil {
+		panic(err)
+	}
+	c, err := NewConfig(p)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// NewConfig builds the configuration of resolved parameters p; it returns
+// an *env.ParamError when blokks exceeds caravans.
+func NewConfig(p env.Params) (*Config, error) {
+	c := &config{players: 4, shaping: p.Float("shaping"), caravans: p.Int("caravans"), blokks: p.Int("blokks"),
+		hideouts: p.Bool("hideouts"), ringsToWin: p.Int("rings_to_win"), countdown: p.Int("countdown"),
+		routePoints: p.Int("route_points"), p2Cards: p.Str("scientist_warp") == "p2_cards"}
+	if n, ok := p[env.PlayersParam].(int); ok {
+		c.players = n
+	}
+	if p.Str("mode") == "a_new_life" {
+		c.mode = ModeANewLife
+	}
+	if c.blokks > c.caravans {
+		return nil, &env.ParamError{Env: ID, Name: "blokks", Reason: fmt.Sprintf("%d BLOKKs out of %d caravans", c.blokks, c.caravans)}
+	}
+	return &Config{c}, nil
+}
+
+// NewState deals a new game from seed.
+func (Game) NewState(p env.Params, seed uint64) env.State {
+	c, err := NewConfig(p)
+	if err != nil {
+		// blokks > caravans: play with every caravan a possible BLOKK.
+		p2 := make(env.Params, len(p))
+		for k, v := range p {
+			p2[k] = v
+		}
+		p2["blokks"] = p.Int("caravans")
+		c, _ = NewConfig(p2)
+	}
+	return newState(c.c, seed)
+}
+
+type stateJSON struct {
+	Position string `json:"position"`
+}
+
+// MarshalJSON serializes the state as {"position": notation}.
+func (s *State) MarshalJSON() ([]byte, error) { return json.Marshal(stateJSON{s.Position()}) }
+
+// LoadState reads a state written by MarshalJSON.
+func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
+	var j stateJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, &env.StateError{Env: ID, Reason: "malformed state", Err: err}
+	}
+	c, err := NewConfig(p)
+	if err != nil {
+		return nil, &env.StateError{Env: ID, Reason: "invalid parameters", Err: err}
+	}
+	s, err := ParsePosition(j.Position, c)
+	if err != nil {
+		return nil, &env.StateError{Env: ID, Reason: "invalid position", Err: err}
+	}
+	return s, nil
+}
+
+// Clone returns an independent copy.
+func (s *State) Clone() env.State {
+	c := *s
+	c.rw = nil
+	return &c
+}
+
+// Info fills the episode statistics and, once the game is over or
+// truncated, every pilot's score, outcome and rank (RankByScore: Rookie
+// Run 100 * rings home - spaces to go, A New Life countdown points).
+func (s *State) Info(dst *env.Info) {
+	if s.over || s.truncated {
+		var buf [MaxPlayers]float64
+		dst.RankByScore(s.Scores(buf[:0]))
+	}
+	delivered := 0
+	for p := 0; p < s.cfg.players; p++ {
+		delivered += int(s.delivered[p])
+	}
+	dst.Stats = append(dst.Stats,
+		env.Stat{Name: "turns", Value: float64(s.turn)},
+		env.Stat{Name: "winner", Value: float64(s.winner)},
+		env.Stat{Name: "rings_home", Value: float64(delivered)},
+		env.Stat{Name: "raids", Value: float64(s.raids)},
+		env.Stat{Name: "teleports", Value: float64(s.teleports)},
+		env.Stat{Name: "rekkonings", Value: float64(s.rekkonings)},
+	)
+	dst.Labels = append(dst.Labels, env.Label{Name: "mode", Value: modeNames[s.cfg.mode]})
+}
+
+// String renders the position without hidden information: pieces, rings,
+// caravans, hand sizes, piles, The Gambit and the phase.
+func (s *State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Pilots of Gallaxia (%s, %d pilots), turn %d, pilot %d to play, phase %s",
+		modeNames[s.cfg.mode], s.cfg.players, s.turn+1, s.cur, PhaseNames[s.phase])
+	if s.discarder >= 0 {
+		fmt.Fprintf(&b, " (pilot %d discards down to %d)", s.discarder, handLimit)
+	}
+	b.WriteByte('\n')
+	for p := 0; p < s.cfg.players; p++ {
+		var ships [2]string
+		for k := 0; k < 2; k++ {
+			piece := 3*p + k
+			ships[k] = SpaceName(int(s.pos[piece]))
+			if s.moving(piece) {
+				ships[k] = SpaceName(int(s.at)) + "(moving)"
+			}
+			if s.cargo[piece] > 0 {
+				ships[k] += "+ring"
+			}
+		}
+		dur := SpaceName(int(s.pos[3*p+2]))
+		if s.moving(3*p + 2) {
+			dur = SpaceName(int(s.at)) + "(moving)"
+		}
+		if !s.hired[p] {
+			dur += "(not hired)"
+		}
+		fmt.Fprintf(&b, "pilot %d sektor %d: ships %s %s, Durriken %s, %d cards, caravans %d (BLOKKs %d), home %d",
+			p, s.sek[p]+1, ships[0], ships[1], dur, s.handN[p], s.carLeft[p], s.blkLeft[p], s.delivered[p])
+		if s.cfg.mode == ModeANewLife {
+			fmt.Fprintf(&b, ", points %d", s.points[p])
+		}
+		b.WriteByte('\n')
+	}
+	var rings []string
+	for r := 0; r < int(s.nRings); r++ {
+		if s.ringState[r] == ringOnBoard {
+			o := "yellow"
+			if s.ringOwner[r] >= 0 {
+				o = fmt.Sprintf("pilot %d", s.ringOwner[r])
+			}
+			rings = append(rings, o+" "+SpaceName(int(s.ringAt[r])))
+		}
+	}
+	fmt.Fprintf(&b, "rings on the board: %s\n", strings.Join(rings, ", "))
+	var cars []string
+	for sp := 0; sp < NumSpaces; sp++ {
+		if s.car[sp] > 0 {
+			c := fmt.Sprintf("%s:%d", SpaceName(sp), s.car[sp]-1)
+			if s.blokk[sp] {
+				c += "!"
+			}
+			cars = append(cars, c)
+		}
+	}
+	fmt.Fprintf(&b, "caravans: %s\n", strings.Join(cars, " "))
+	fmt.Fprintf(&b, "deck %d, Captain's deck %d, discards %s", s.deckN, s.cdckN, countList(&s.disc))
+	if s.nexp > 0 {
+		fmt.Fprintf(&b, ", Gambit %s", cardList(s.exp[:s.nexp]))
+	}
+	if s.movingPhase() {
+		fmt.Fprintf(&b, ", moving piece %d at %s with %d points", s.mover+1, SpaceName(int(s.at)), s.budget)
+	}
+	if s.inRaid() {
+		fmt.Fprintf(&b, ", raid %s on %s", pieceName(int(s.raider)), pieceName(int(s.defender)))
+		if s.phase == PhRaidWin {
+			fmt.Fprintf(&b, " (cards %s vs %s, dice %d vs %d, raider won %v)", optCard(s.rcard), optCard(s.dcard),
+				s.rdie, s.ddie, s.rwin)
+		}
+	}
+	if s.over {
+		fmt.Fprintf(&b, "; pilot %d won", s.winner)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}

@@ -1,0 +1,817 @@
+package pilotsofgallaxia
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Position notation: a complete position as space-separated key=value
+// tokens, e.g.
+//
+//	players=4 mode=rookie_run turn=3 cur=0 phase=path
+//	p0.ships=1.P3,1.H p0.dur=1.L p0.hand=f5,4.P4,d3,salvage
+//	rings=0@4.P4,1@5.P4,2@ship:2.0,3@home car=1.r0a:0,1.r0b:0!
+//	deck=f5,R,2.P2 mover=0 at=1.P3 budget=3 rng=...
+//
+// Spaces are named as on the board ("3.P4", sektor 1-6). Cards: a planet
+// card by its planet's name ("4.P4"), fuel "f3".."f8", Durriken
+// "d1".."d8", the Rekkoning "R", Captain's Cards "afterburner",
+// "deflector", "salvage". Lists of cards are comma-separated, repeated
+// cards written again; deck and cdeck list the top card first. Pieces are
+// "p.k" (pilot, k: 0 and 1 the starships, 2 the Durriken). Rings are
+// owner@where, the owner a pilot or "y" (yellow), where a space,
+// "ship:p.k" aboard, or "home". Caravans are space:owner, "!" marking a
+// BLOKK.
+//
+// ParsePosition accepts any subset of the tokens: what is missing is the
+// table at setup (pieces at home, full caravan supplies, the hostage rings
+// on their planets, empty hands), with the Gallaxia deck made of every
+// card not placed elsewhere, top first in kind order (the Rekkoning at the
+// bottom),
+// the Captain's deck likewise, and the generator seeded with 0; a deck
+// written with fewer cards than remain is its top, the rest below. So a rules
+// test writes only what matters. Position writes every token.
+
+// CardName returns the notation of card kind k.
+func CardName(k int) string {
+	switch {
+	case k < KindFuel:
+		return SpaceName(planetOfCard(k))
+	case k < KindDurriken:
+		return "f" + strconv.Itoa(Value(k))
+	case k < KindRekkoning:
+		return "d" + strconv.Itoa(Value(k))
+	case k == KindRekkoning:
+		return "R"
+	case k == KindAfterburner:
+		return "afterburner"
+	case k == KindDeflector:
+		return "deflector"
+	}
+	return "salvage"
+}
+
+// ParseCard returns the kind of the card named s.
+func ParseCard(s string) (int, bool) {
+	k, ok := cardIDs[s]
+	return k, ok
+}
+
+var cardIDs = func() map[string]int {
+	m := make(map[string]int, NumKinds)
+	for k := 0; k < NumKinds; k++ {
+		m[CardName(k)] = k
+	}
+	return m
+}()
+
+func cardList(kinds []uint8) string {
+	if len(kinds) == 0 {
+		return "-"
+	}
+	var b strings.Builder
+	for i, k := range kinds {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(CardName(int(k)))
+	}
+	return b.String()
+}
+
+func countList(c *[NumKinds]uint8) string {
+	var ks []uint8
+	for k := 0; k < NumKinds; k++ {
+		for i := 0; i < int(c[k]); i++ {
+			ks = append(ks, uint8(k))
+		}
+	}
+	return cardList(ks)
+}
+
+func pieceName(piece int) string { return fmt.Sprintf("%d.%d", piece/3, piece%3) }
+
+func optCard(c int8) string {
+	if c == 0 {
+		return "-"
+	}
+	return CardName(int(c) - 1)
+}
+
+// Position writes the complete position (hidden information and the
+// generator included).
+func (s *State) Position() string {
+	var t []string
+	add := func(k string, v any) { t = append(t, fmt.Sprintf("%s=%v", k, v)) }
+	add("players", s.cfg.players)
+	add("mode", modeNames[s.cfg.mode])
+	add("turn", s.turn)
+	add("cur", s.cur)
+	add("phase", PhaseNames[s.phase])
+	for p := 0; p < s.cfg.players; p++ {
+		pre := "p" + strconv.Itoa(p) + "."
+		add(pre+"ships", SpaceName(int(s.pos[3*p]))+","+SpaceName(int(s.pos[3*p+1])))
+		add(pre+"dur", SpaceName(int(s.pos[3*p+2])))
+		add(pre+"hired", b2i(s.hired[p]))
+		add(pre+"deployed", b2i(s.deployed[p]))
+		add(pre+"caravans", fmt.Sprintf("%d,%d", s.carLeft[p], s.blkLeft[p]))
+		add(pre+"home", s.delivered[p])
+		add(pre+"points", s.points[p])
+		add(pre+"flags", s.flags[p])
+		add(pre+"handsize", s.handN[p])
+		add(pre+"hand", countList(&s.hand[p]))
+	}
+	var rings []string
+	for r := 0; r < int(s.nRings); r++ {
+		o := "y"
+		if s.ringOwner[r] >= 0 {
+			o = strconv.Itoa(int(s.ringOwner[r]))
+		}
+		switch s.ringState[r] {
+		case ringOnBoard:
+			rings = append(rings, o+"@"+SpaceName(int(s.ringAt[r])))
+		case ringDelivered:
+			rings = append(rings, o+"@home")
+		default:
+			for piece := range s.cargo {
+				if int(s.cargo[piece]) == r+1 {
+					rings = append(rings, o+"@ship:"+pieceName(piece))
+				}
+			}
+		}
+	}
+	add("rings", strings.Join(rings, ","))
+	var cars []string
+	for sp := 0; sp < NumSpaces; sp++ {
+		if s.car[sp] > 0 {
+			c := SpaceName(sp) + ":" + strconv.Itoa(int(s.car[sp])-1)
+			if s.blokk[sp] {
+				c += "!"
+			}
+			cars = append(cars, c)
+		}
+	}
+	if len(cars) == 0 {
+		cars = []string{"-"}
+	}
+	add("car", strings.Join(cars, ","))
+	deck := make([]uint8, s.deckN)
+	for i := range deck {
+		deck[i] = s.deck[int(s.deckN)-1-i]
+	}
+	add("deck", cardList(deck))
+	add("disc", countList(&s.disc))
+	cdeck := make([]uint8, s.cdckN)
+	for i := range cdeck {
+		cdeck[i] = s.cdeck[int(s.cdckN)-1-i]
+	}
+	add("cdeck", cardList(cdeck))
+	add("moved", s.moved)
+	add("bought", b2i(s.bought))
+	add("mover", s.mover)
+	add("at", SpaceName(int(s.at)))
+	add("budget", s.budget)
+	add("lastfree", SpaceName(int(s.lastFree)))
+	add("raided", b2i(s.raided))
+	add("endafter", b2i(s.endAfter))
+	add("sellfuel", optCard(s.sellFuel+1))
+	add("warpval", s.warpVal)
+	raider, defender := "-", "-"
+	if s.raider >= 0 {
+		raider = pieceName(int(s.raider))
+	}
+	if s.defender >= 0 {
+		defender = pieceName(int(s.defender))
+	}
+	add("raider", raider)
+	add("defender", defender)
+	add("rcard", optCard(s.rcard))
+	add("dcard", optCard(s.dcard))
+	add("rrand", optCard(s.rrand))
+	add("drand", optCard(s.drand))
+	add("dice", fmt.Sprintf("%d,%d", s.rdie, s.ddie))
+	add("rwin", b2i(s.rwin))
+	add("rekkend", b2i(s.rekkEnd))
+	add("exp", cardList(s.exp[:s.nexp]))
+	add("rekk", b2i(s.rekk))
+	var scored []string
+	for r, o := range s.routeScored {
+		if o > 0 {
+			scored = append(scored, fmt.Sprintf("%d:%d", r, o-1))
+		}
+	}
+	if len(scored) == 0 {
+		scored = []string{"-"}
+	}
+	add("scored", strings.Join(scored, ","))
+	add("winner", s.winner)
+	add("over", b2i(s.over))
+	add("truncated", b2i(s.truncated))
+	add("stats", fmt.Sprintf("%d,%d,%d", s.raids, s.teleports, s.rekkonings))
+	rb, _ := s.rng.MarshalBinary()
+	add("rng", hex.EncodeToString(rb))
+	return strings.Join(t, " ")
+}
+
+// PositionError reports a position that cannot be read.
+type PositionError struct{ Reason string }
+
+func (e *PositionError) Error() string { return "pilotsofgallaxia: position: " + e.Reason }
+
+func perr(format string, a ...any) error { return &PositionError{fmt.Sprintf(format, a...)} }
+
+func parseSpace(v string) (int, error) {
+	sp, ok := Space(v)
+	if !ok {
+		return 0, perr("unknown space %q", v)
+	}
+	return sp, nil
+}
+
+func parseCards(v string) ([]uint8, error) {
+	if v == "-" || v == "" {
+		return nil, nil
+	}
+	var out []uint8
+	for _, c := range strings.Split(v, ",") {
+		k, ok := ParseCard(c)
+		if !ok {
+			return nil, perr("unknown card %q", c)
+		}
+		out = append(out, uint8(k))
+	}
+	return out, nil
+}
+
+func parseOptCard(v string) (int8, error) {
+	if v == "-" {
+		return 0, nil
+	}
+	k, ok := ParseCard(v)
+	if !ok {
+		return 0, perr("unknown card %q", v)
+	}
+	return int8(k + 1), nil
+}
+
+func parseInt(v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, perr("%q is not an integer in [%d, %d]", v, lo, hi)
+	}
+	return n, nil
+}
+
+// ParsePosition reads a position written by Position (or a subset of its
+// tokens, see the notation above) under the configuration of c (nil: the
+// defaults for the players token, 4 when absent). It returns a
+// *PositionError for anything malformed or inconsistent: unknown keys,
+// spaces or cards, card counts that do not add up to the game's, two
+// pieces on one space.
+func ParsePosition(text string, c *Config) (*State, error) {
+	kv := map[string]string{}
+	var order []string
+	for _, tok := range strings.Fields(text) {
+		k, v, ok := strings.Cut(tok, "=")
+		if !ok {
+			return nil, perr("token %q is not key=value", tok)
+		}
+		if _, dup := kv[k]; dup {
+			return nil, perr("key %q given twice", k)
+		}
+		kv[k] = v
+		order = append(order, k)
+	}
+	var cfg *config
+	if c != nil {
+		cfg = c.c
+	} else {
+		players := 4
+		if v, ok := kv["players"]; ok {
+			n, err := parseInt(v, 2, MaxPlayers)
+			if err != nil {
+				return nil, err
+			}
+			players = n
+		}
+		cfg = DefaultConfig(players).c
+	}
+	if v, ok := kv["players"]; ok && v != strconv.Itoa(cfg.players) {
+		return nil, perr("players=%s, the parameters say %d", v, cfg.players)
+	}
+	if v, ok := kv["mode"]; ok && v != modeNames[cfg.mode] {
+		return nil, perr("mode=%s, the parameters say %s", v, modeNames[cfg.mode])
+	}
+	s := &State{cfg: cfg}
+	s.rng.Seed(0, rngStream)
+	s.reset()
+	for p := 0; p < cfg.players; p++ {
+		s.placeRing(p, Planet((int(s.sek[p])+3)%NumSektors, 4))
+	}
+	n := cfg.players
+	var deck, cdeck []uint8
+	haveDeck, haveCdeck, haveHandN := false, false, [MaxPlayers]bool{}
+	for _, key := range order {
+		v := kv[key]
+		var err error
+		if pre, field, ok := strings.Cut(key, "."); ok && strings.HasPrefix(pre, "p") {
+			p, e := parseInt(pre[1:], 0, n-1)
+			if e != nil {
+				return nil, perr("key %q: no such pilot", key)
+			}
+			err = s.parsePilot(p, field, v, &haveHandN)
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		switch key {
+		case "players", "mode":
+		case "turn":
+			var t int
+			t, err = parseInt(v, 0, 1<<30)
+			s.turn = int32(t)
+		case "cur":
+			var t int
+			t, err = parseInt(v, 0, n-1)
+			s.cur = int8(t)
+		case "phase":
+			ph := -1
+			for i, name := range PhaseNames {
+				if name == v {
+					ph = i
+				}
+			}
+			if ph < 0 {
+				return nil, perr("unknown phase %q", v)
+			}
+			s.phase = int8(ph)
+		case "rings":
+			err = s.parseRings(v)
+		case "car":
+			err = s.parseCaravans(v)
+		case "deck":
+			haveDeck = true
+			deck, err = parseCards(v)
+		case "cdeck":
+			haveCdeck = true
+			cdeck, err = parseCards(v)
+		case "disc":
+			var ks []uint8
+			ks, err = parseCards(v)
+			for _, k := range ks {
+				s.disc[k]++
+			}
+		case "moved":
+			var t int
+			t, err = parseInt(v, 0, 7)
+			s.moved = uint8(t)
+		case "bought":
+			s.bought = v == "1"
+		case "mover":
+			var t int
+			t, err = parseInt(v, 0, 2)
+			s.mover = int8(t)
+		case "at":
+			var sp int
+			sp, err = parseSpace(v)
+			s.at = int16(sp)
+		case "budget":
+			var t int
+			t, err = parseInt(v, 0, afterburnerPoints)
+			s.budget = int8(t)
+		case "lastfree":
+			var sp int
+			sp, err = parseSpace(v)
+			s.lastFree = int16(sp)
+		case "raided":
+			s.raided = v == "1"
+		case "endafter":
+			s.endAfter = v == "1"
+		case "sellfuel":
+			var c int8
+			c, err = parseOptCard(v)
+			s.sellFuel = c - 1
+		case "warpval":
+			var t int
+			t, err = parseInt(v, 0, 8)
+			s.warpVal = int8(t)
+		case "raider", "defender":
+			piece := -1
+			if v != "-" {
+				piece, err = parsePiece(v, n)
+			}
+			if key == "raider" {
+				s.raider = int8(piece)
+			} else {
+				s.defender = int8(piece)
+			}
+		case "rcard":
+			s.rcard, err = parseOptCard(v)
+		case "dcard":
+			s.dcard, err = parseOptCard(v)
+		case "rrand":
+			s.rrand, err = parseOptCard(v)
+		case "drand":
+			s.drand, err = parseOptCard(v)
+		case "dice":
+			a, b, _ := strings.Cut(v, ",")
+			var x, y int
+			if x, err = parseInt(a, 0, 6); err == nil {
+				y, err = parseInt(b, 0, 6)
+			}
+			s.rdie, s.ddie = int8(x), int8(y)
+		case "rwin":
+			s.rwin = v == "1"
+		case "rekkend":
+			s.rekkEnd = v == "1"
+		case "exp":
+			var ks []uint8
+			ks, err = parseCards(v)
+			if len(ks) > 3 {
+				return nil, perr("more than three Gambit cards")
+			}
+			s.nexp = int8(copy(s.exp[:], ks))
+		case "rekk":
+			s.rekk = v == "1"
+		case "scored":
+			if v != "-" {
+				for _, e := range strings.Split(v, ",") {
+					a, b, _ := strings.Cut(e, ":")
+					r, e1 := parseInt(a, 0, NumRoutes-1)
+					o, e2 := parseInt(b, 0, n-1)
+					if e1 != nil || e2 != nil {
+						return nil, perr("bad scored route %q", e)
+					}
+					s.routeScored[r] = int8(o + 1)
+				}
+			}
+		case "winner":
+			var t int
+			t, err = parseInt(v, -1, n-1)
+			s.winner = int8(t)
+		case "over":
+			s.over = v == "1"
+		case "truncated":
+			s.truncated = v == "1"
+		case "stats":
+			f := strings.Split(v, ",")
+			if len(f) != 3 {
+				return nil, perr("stats=%s", v)
+			}
+			var x [3]int
+			for i := range x {
+				if x[i], err = parseInt(f[i], 0, 1<<30); err != nil {
+					return nil, err
+				}
+			}
+			s.raids, s.teleports, s.rekkonings = int32(x[0]), int32(x[1]), int32(x[2])
+		case "rng":
+			b, e := hex.DecodeString(v)
+			if e != nil || s.rng.UnmarshalBinary(b) != nil {
+				return nil, perr("bad generator state %q", v)
+			}
+		default:
+			return nil, perr("unknown key %q", key)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Hand sizes count a hidden raid card until the reveal.
+	for p := 0; p < n; p++ {
+		sum := 0
+		for _, c := range s.hand[p] {
+			sum += int(c)
+		}
+		if s.phase == PhRaidA || s.phase == PhRaidD {
+			if s.raider >= 0 && owner(int(s.raider)) == p && s.rcard > 0 {
+				sum++
+			}
+			if s.defender >= 0 && owner(int(s.defender)) == p && s.dcard > 0 {
+				sum++
+			}
+		}
+		if haveHandN[p] && int(s.handN[p]) != sum {
+			return nil, perr("pilot %d: hand size %d, but %d cards", p, s.handN[p], sum)
+		}
+		s.handN[p] = uint8(sum)
+	}
+	// Card conservation: every card is in exactly one place.
+	var count [NumKinds]int
+	for p := 0; p < n; p++ {
+		for k, c := range s.hand[p] {
+			count[k] += int(c)
+		}
+	}
+	for k, c := range s.disc {
+		count[k] += int(c)
+	}
+	for _, k := range s.exp[:s.nexp] {
+		count[k]++
+	}
+	switch s.phase {
+	case PhRaidA, PhRaidD:
+		for _, c := range []int8{s.rcard, s.dcard} {
+			if c > 0 {
+				count[c-1]++
+			}
+		}
+	case PhRaidWin:
+		// The winner's card went to the discard pile at the reveal; the
+		// loser's waits for the winner's choice.
+		lc := s.dcard
+		if !s.rwin {
+			lc = s.rcard
+		}
+		if lc > 0 {
+			count[lc-1]++
+		}
+	}
+	if s.sellFuel >= 0 {
+		count[s.sellFuel]++
+	}
+	// The deck and the Captain's deck as written are the top; the cards not
+	// placed anywhere lie below them in kind order (the Rekkoning last).
+	for _, k := range deck {
+		count[k]++
+	}
+	for _, k := range cdeck {
+		count[k]++
+	}
+	if !haveDeck || len(deck) < deckSize {
+		for k := 0; k < numGallaxiaKinds; k++ {
+			if k == KindRekkoning {
+				continue
+			}
+			for i := count[k]; i < Copies(k); i++ {
+				deck = append(deck, uint8(k))
+				count[k]++
+			}
+		}
+		if count[KindRekkoning] == 0 {
+			deck = append(deck, KindRekkoning)
+			count[KindRekkoning]++
+		}
+	}
+	if !haveCdeck || len(cdeck) < captainSize {
+		for k := KindAfterburner; k <= KindSalvage; k++ {
+			for i := count[k]; i < Copies(k); i++ {
+				cdeck = append(cdeck, uint8(k))
+				count[k]++
+			}
+		}
+	}
+	if len(deck) > deckSize || len(cdeck) > captainSize {
+		return nil, perr("deck of %d or Captain's deck of %d cards", len(deck), len(cdeck))
+	}
+	for i, k := range deck {
+		if k >= numGallaxiaKinds {
+			return nil, perr("Captain's Card %s in the Gallaxia deck", CardName(int(k)))
+		}
+		s.deck[len(deck)-1-i] = k
+	}
+	s.deckN = uint8(len(deck))
+	for i, k := range cdeck {
+		if k < KindAfterburner {
+			return nil, perr("Gallaxia card %s in the Captain's deck", CardName(int(k)))
+		}
+		s.cdeck[len(cdeck)-1-i] = k
+	}
+	s.cdckN = uint8(len(cdeck))
+	for k := 0; k < NumKinds; k++ {
+		if count[k] != Copies(k) {
+			return nil, perr("%d cards %s in play, the game has %d", count[k], CardName(k), Copies(k))
+		}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	s.settle()
+	return s, nil
+}
+
+func parsePiece(v string, n int) (int, error) {
+	a, b, ok := strings.Cut(v, ".")
+	if !ok {
+		return 0, perr("bad piece %q", v)
+	}
+	p, e1 := parseInt(a, 0, n-1)
+	k, e2 := parseInt(b, 0, 2)
+	if e1 != nil || e2 != nil {
+		return 0, perr("bad piece %q", v)
+	}
+	return 3*p + k, nil
+}
+
+func (s *State) parsePilot(p int, field, v string, haveHandN *[MaxPlayers]bool) error {
+	var err error
+	switch field {
+	case "ships":
+		a, b, ok := strings.Cut(v, ",")
+		if !ok {
+			return perr("p%d.ships=%s: want two spaces", p, v)
+		}
+		for k, name := range []string{a, b} {
+			sp, err := parseSpace(name)
+			if err != nil {
+				return err
+			}
+			s.pos[3*p+k] = int16(sp)
+		}
+	case "dur":
+		var sp int
+		sp, err = parseSpace(v)
+		s.pos[3*p+2] = int16(sp)
+	case "hired":
+		s.hired[p] = v == "1"
+	case "deployed":
+		s.deployed[p] = v == "1"
+	case "caravans":
+		a, b, _ := strings.Cut(v, ",")
+		var x, y int
+		if x, err = parseInt(a, 0, maxCaravans); err == nil {
+			y, err = parseInt(b, 0, maxCaravans)
+		}
+		s.carLeft[p], s.blkLeft[p] = int8(x), int8(y)
+	case "home":
+		var t int
+		t, err = parseInt(v, 0, maxRings)
+		s.delivered[p] = int8(t)
+	case "points":
+		var t int
+		t, err = parseInt(v, 0, 10000)
+		s.points[p] = int16(t)
+	case "flags":
+		var t int
+		t, err = parseInt(v, 0, 15)
+		s.flags[p] = uint8(t)
+	case "handsize":
+		var t int
+		t, err = parseInt(v, 0, maxHand)
+		s.handN[p] = uint8(t)
+		haveHandN[p] = true
+	case "hand":
+		var ks []uint8
+		ks, err = parseCards(v)
+		for _, k := range ks {
+			if k == KindRekkoning {
+				return perr("the Rekkoning is never held")
+			}
+			s.hand[p][k]++
+		}
+	default:
+		return perr("unknown key p%d.%s", p, field)
+	}
+	return err
+}
+
+func (s *State) parseRings(v string) error {
+	s.nRings = 0
+	clear(s.ringsOn[:])
+	if v == "-" || v == "" {
+		return nil
+	}
+	for _, e := range strings.Split(v, ",") {
+		o, where, ok := strings.Cut(e, "@")
+		if !ok || int(s.nRings) == maxRings {
+			return perr("bad ring %q", e)
+		}
+		own := -1
+		if o != "y" {
+			var err error
+			if own, err = parseInt(o, 0, s.cfg.players-1); err != nil {
+				return err
+			}
+			if own != int(s.nRings) {
+				return perr("hostage rings come first, in pilot order: %q", e)
+			}
+		} else if int(s.nRings) < s.cfg.players {
+			return perr("yellow ring %q before the hostage rings", e)
+		}
+		r := s.nRings
+		s.nRings++
+		s.ringOwner[r] = int8(own)
+		switch {
+		case where == "home":
+			s.ringState[r] = ringDelivered
+		case strings.HasPrefix(where, "ship:"):
+			piece, err := parsePiece(where[5:], s.cfg.players)
+			if err != nil || piece%3 == 2 || s.cargo[piece] != 0 {
+				return perr("bad ring carrier %q", e)
+			}
+			s.ringState[r] = ringAboard
+			s.cargo[piece] = int8(r + 1)
+		default:
+			sp, err := parseSpace(where)
+			if err != nil {
+				return err
+			}
+			s.ringState[r], s.ringAt[r] = ringOnBoard, int16(sp)
+			s.ringsOn[sp]++
+		}
+	}
+	if int(s.nRings) < s.cfg.players {
+		return perr("%d rings, want a hostage ring per pilot", s.nRings)
+	}
+	return nil
+}
+
+func (s *State) parseCaravans(v string) error {
+	if v == "-" {
+		return nil
+	}
+	for _, e := range strings.Split(v, ",") {
+		blk := strings.HasSuffix(e, "!")
+		e = strings.TrimSuffix(e, "!")
+		name, o, ok := strings.Cut(e, ":")
+		if !ok {
+			return perr("bad caravan %q", e)
+		}
+		sp, err := parseSpace(name)
+		if err != nil {
+			return err
+		}
+		own, err := parseInt(o, 0, s.cfg.players-1)
+		if err != nil {
+			return err
+		}
+		if theBoard.kind[sp] != KindCaravan || s.car[sp] != 0 {
+			return perr("caravan on %s: not a free caravan space", name)
+		}
+		s.car[sp], s.blokk[sp] = int8(own+1), blk
+	}
+	return nil
+}
+
+// validate checks the invariants of a position and rebuilds occ.
+func (s *State) validate() error {
+	clear(s.occ[:])
+	n := s.cfg.players
+	for piece := 0; piece < 3*n; piece++ {
+		p, sp := owner(piece), int(s.pos[piece])
+		moving := s.movingPhase() && piece == 3*int(s.cur)+int(s.mover) && !s.over
+		if moving {
+			continue
+		}
+		switch theBoard.kind[sp] {
+		case KindHangar:
+			if piece%3 == 2 || sp != Hangar(int(s.sek[p])) {
+				return perr("piece %s in a hangar not its own", pieceName(piece))
+			}
+		case KindLair:
+			if piece%3 != 2 || sp != Lair(int(s.sek[p])) {
+				return perr("piece %s in a LAIR not its own", pieceName(piece))
+			}
+		case KindTeleprism:
+			return perr("piece %s on a Teleprism", pieceName(piece))
+		default:
+			if s.occ[sp] != 0 {
+				return perr("pieces %s and %s share %s", pieceName(int(s.occ[sp])-1), pieceName(piece), SpaceName(sp))
+			}
+			s.occ[sp] = int8(piece + 1)
+		}
+		if piece%3 == 2 && s.deployed[p] != (theBoard.kind[sp] != KindLair) {
+			return perr("Durriken %d: deployed=%v on %s", p, s.deployed[p], SpaceName(sp))
+		}
+	}
+	var used [MaxPlayers]int
+	var blk [MaxPlayers]int
+	for sp := 0; sp < NumSpaces; sp++ {
+		if o := int(s.car[sp]) - 1; o >= 0 {
+			used[o]++
+			if s.blokk[sp] {
+				blk[o]++
+			}
+		}
+	}
+	for p := 0; p < n; p++ {
+		if used[p]+int(s.carLeft[p]) != s.cfg.caravans || blk[p]+int(s.blkLeft[p]) != s.cfg.blokks {
+			if s.carLeft[p] == int8(s.cfg.caravans) && s.blkLeft[p] == int8(s.cfg.blokks) {
+				// Supplies not written: take the caravans on the board from them.
+				s.carLeft[p] -= int8(used[p])
+				s.blkLeft[p] -= int8(blk[p])
+				if s.carLeft[p] >= 0 && s.blkLeft[p] >= 0 {
+					continue
+				}
+			}
+			return perr("pilot %d: %d caravans (%d BLOKKs) on the board, %d (%d) left, the supply is %d (%d)",
+				p, used[p], blk[p], s.carLeft[p], s.blkLeft[p], s.cfg.caravans, s.cfg.blokks)
+		}
+	}
+	if s.over != (s.phase == PhOver) {
+		return perr("over=%v in phase %s", s.over, PhaseNames[s.phase])
+	}
+	if s.phase == PhSellFuel && s.sellFuel < KindFuel {
+		return perr("phase sellfuel without a first fuel card")
+	}
+	if (s.phase == PhGambit || s.phase == PhPush) && s.nexp == 0 {
+		return perr("phase %s without a card up", PhaseNames[s.phase])
+	}
+	if s.inRaid() && (s.raider < 0 || s.defender < 0) {
+		return perr("phase %s without raider and defender", PhaseNames[s.phase])
+	}
+	return nil
+}

@@ -1,0 +1,33 @@
+package pilotsofgallaxia
+
+import (
+	"image"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/draw/drawtest"
+	"github.com/galaxygym/galaxygym/env/envtest"
+)
+
+// TestRenderGolden draws a four-pilot position after 150 random steps
+// (testdata/render.png; go test -update rewrites it).
+func TestRenderGolden(t *testing.T) {
+	e, err := env.Make(ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Reset(4)
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i := 0; i < 150 && !e.Done(); i++ {
+		e.Step(envtest.Uniform(e, rng))
+	}
+	img, err := e.Render(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Rect != image.Rect(0, 0, pgW, pgH) {
+		t.Fatalf("picture %v", img.Rect)
+	}
+	drawtest.Golden(t, "testdata/render.png", img, envtest.Updating())
+}
