@@ -44,6 +44,7 @@ test: vet test-go test-python
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	@if git grep -n -E '^(<<<<<<<|>>>>>>>) ' 2>/dev/null; then echo "merge conflict markers left in the files above"; exit 1; fi
 	$(GO) vet ./...
 
 test-go:
@@ -122,6 +123,9 @@ notebook: build venv
 BENCH_EPISODES  ?= 10000
 SEARCH_EPISODES ?= 200
 FIGHTERS_EPISODES ?= 10000
+# Competitive games: deals per rotated lineup (games = deals x seats).
+COMPETITIVE_DEALS ?= 2500
+COMPETITIVE_SEARCH_EPISODES ?= 30
 # Galaxy Fighters v2: heuristic against mcts (16 simulations, heuristic rollouts)
 # per mission, about 3 s of CPU a game (docs/benchmarks.md's Ace table used 200),
 # then 64 simulations at Ace on 100 games (roughly 10-15 s of CPU a game).
@@ -148,6 +152,18 @@ benchmarks: build
 	  --agent-opt mcts.rollout=heuristic --agent-opt mcts.mission=ace --agent-opt mcts.sims=64 \
 	  --episodes 100 --seed 0 --format markdown --doc docs/benchmarks.md \
 	  --doc-section leaderboard-fighters-search64-ace
+	$(BIN) eval --env express-v1 --seats heuristic,random,random,random --rotate \
+	  --episodes $(COMPETITIVE_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-express-4p
+	$(BIN) eval --env express-v1 --env-param players=2 --seats mcts,heuristic --rotate --agent-opt mcts.sims=32 \
+	  --episodes $(COMPETITIVE_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-express-search
+	$(BIN) eval --env pilots-of-gallaxia-v1 --seats heuristic,random,random,random --rotate \
+	  --episodes $(COMPETITIVE_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-pilots-4p
+	$(BIN) eval --env pilots-of-gallaxia-v1 --env-param players=2 --seats mcts,heuristic --rotate \
+	  --episodes $(COMPETITIVE_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-pilots-search
 
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:
