@@ -1,7 +1,6 @@
 package express
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -192,25 +191,16 @@ func (Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(NewConfig(p).c, seed)
 }
 
-type stateJSON struct {
-	Position string `json:"position"`
-}
-
-// MarshalJSON serializes the state as {"position": notation}.
-func (s *State) MarshalJSON() ([]byte, error) { return json.Marshal(stateJSON{s.Position()}) }
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, every hand, the deck
+// order and the generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
 
 // LoadState reads a state written by MarshalJSON; errors are
-// *env.StateError.
+// *env.StateError (env.UnmarshalPosition).
 func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
-	var j stateJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return nil, &env.StateError{Env: ID, Reason: "malformed state", Err: err}
-	}
-	s, err := ParsePosition(j.Position, NewConfig(p))
-	if err != nil {
-		return nil, &env.StateError{Env: ID, Reason: "invalid position", Err: err}
-	}
-	return s, nil
+	c := NewConfig(p)
+	return env.UnmarshalPosition(ID, data, func(text string) (*State, error) { return ParsePosition(text, c) })
 }
 
 // Clone returns an independent deep copy.
