@@ -44,6 +44,7 @@ test: vet test-go test-python
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	@if git grep -n -E '^(<<<<<<<|>>>>>>>) ' 2>/dev/null; then echo "merge conflict markers left in the files above"; exit 1; fi
 	$(GO) vet ./...
 
 test-go:
@@ -135,7 +136,14 @@ notebooks: notebook offline-notebook
 # 1-2 s on 2 cores), SEARCH_EPISODES for the table with mcts (200: 4-15 s).
 BENCH_EPISODES  ?= 10000
 SEARCH_EPISODES ?= 200
-FIGHTERS_EPISODES ?= 2000
+FIGHTERS_EPISODES ?= 10000
+# Competitive games: deals per rotated lineup (games = deals x seats).
+COMPETITIVE_DEALS ?= 2500
+COMPETITIVE_SEARCH_EPISODES ?= 30
+# Galaxy Fighters v2: heuristic against mcts (16 simulations, heuristic rollouts)
+# per mission, about 3 s of CPU a game (docs/benchmarks.md's Ace table used 200),
+# then 64 simulations at Ace on 100 games (roughly 10-15 s of CPU a game).
+FIGHTERS_SEARCH_EPISODES ?= 60
 
 .PHONY: benchmarks
 benchmarks: build
@@ -144,10 +152,32 @@ benchmarks: build
 	$(BIN) eval --env galaxy-express-v1 --agents heuristic,mcts --episodes $(SEARCH_EPISODES) --seed 0 \
 	    --format markdown --doc docs/benchmarks.md --doc-section leaderboard-search
 	for m in rookie expert ace; do \
-	  $(BIN) eval --env galaxy-fighters-v1 --env-param mission=$$m --agents random,heuristic \
+	  $(BIN) eval --env galaxy-fighters-v2 --env-param mission=$$m --agents random,heuristic \
 	    --episodes $(FIGHTERS_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
 	    --doc-section leaderboard-fighters-$$m || exit 1; \
 	done
+	for m in rookie expert ace; do \
+	  $(BIN) eval --env galaxy-fighters-v2 --env-param mission=$$m --agents heuristic,mcts \
+	    --agent-opt mcts.rollout=heuristic --agent-opt mcts.mission=$$m --agent-opt mcts.sims=16 \
+	    --episodes $(FIGHTERS_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section leaderboard-fighters-search-$$m || exit 1; \
+	done
+	$(BIN) eval --env galaxy-fighters-v2 --env-param mission=ace --agents heuristic,mcts \
+	  --agent-opt mcts.rollout=heuristic --agent-opt mcts.mission=ace --agent-opt mcts.sims=64 \
+	  --episodes 100 --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-fighters-search64-ace
+	$(BIN) eval --env express-v1 --seats heuristic,random,random,random --rotate \
+	  --episodes $(COMPETITIVE_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-express-4p
+	$(BIN) eval --env express-v1 --env-param players=2 --seats mcts,heuristic --rotate --agent-opt mcts.sims=32 \
+	  --episodes $(COMPETITIVE_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-express-search
+	$(BIN) eval --env pilots-of-gallaxia-v1 --seats heuristic,random,random,random --rotate \
+	  --episodes $(COMPETITIVE_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-pilots-4p
+	$(BIN) eval --env pilots-of-gallaxia-v1 --env-param players=2 --seats mcts,heuristic --rotate \
+	  --episodes $(COMPETITIVE_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
+	  --doc-section leaderboard-pilots-search
 
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:

@@ -28,7 +28,8 @@ type Game interface {
 }
 
 // ParamSpecer is implemented by a game whose description depends on its
-// parameters: Galaxy Fighters' `players` parameter sets NumPlayers. SpecFor
+// parameters beyond the standard `players` parameter (which [New] resolves
+// for every game from MinPlayers and MaxPlayers). SpecFor
 // returns the (immutable, shared) spec of an environment made with the
 // resolved parameters p; it differs from Spec() only in NumPlayers,
 // Description and the bounds that depend on them, never in the id, the

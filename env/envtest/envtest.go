@@ -424,6 +424,8 @@ func (p *playout) run() {
 	sums := make([]float64, p.spec.NumPlayers)
 	var recs []stepRecord
 	var snapshots []snapshot
+	seen := 0
+	keep := rand.New(rand.NewPCG(p.seed, 0x726573756d65)) // "resume"
 	limit := p.spec.MaxEpisodeSteps
 	if !p.defaults {
 		limit = 1 << 20 // a runaway guard only
@@ -457,8 +459,21 @@ func (p *playout) run() {
 		p.checkIllegal(e, fp, rng)
 		p.checkLoad(e, fp)
 		if len(snapshots) == 0 || rng.IntN(8) == 0 {
+			// Every resume replays to the end of the episode, so the
+			// checks cost O(length^2): keep a uniform sample of at most
+			// maxResumeChecks snapshots (reservoir sampling, the first
+			// always kept, drawn from a generator of its own so that the
+			// playout's actions do not depend on it).
+			seen++
 			j, _ := e.MarshalJSON()
-			snapshots = append(snapshots, snapshot{len(recs), j})
+			switch {
+			case len(snapshots) < maxResumeChecks:
+				snapshots = append(snapshots, snapshot{len(recs), j})
+			default:
+				if k := 1 + keep.IntN(seen-1); k < maxResumeChecks {
+					snapshots[k] = snapshot{len(recs), j}
+				}
+			}
 		}
 
 		a := p.c.policy(e, rng)
@@ -665,6 +680,10 @@ func (p *playout) checkSameSeed(e *env.Env, initial []byte, text string, recs []
 	}
 	p.replay(e, recs, 0, "replay with the same seed")
 }
+
+// maxResumeChecks bounds the JSON snapshots of one playout that are loaded
+// into a fresh Env and replayed to the end (see run).
+const maxResumeChecks = 24
 
 // checkResume loads a snapshot into a fresh Env and replays the rest.
 func (p *playout) checkResume(s snapshot, recs []stepRecord) {

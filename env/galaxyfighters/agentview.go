@@ -69,100 +69,7 @@ func (v *View) Load(obs []uint8) {
 	v.cfg = config{players: NumSeats, districtsToLose: int(c[3]), invaderCap: int(c[4]), winOnClear: c[7] == 1}
 	s := &v.s
 	*s = State{cfg: &v.cfg, spillSrc: -1, card: -1, started: true}
-	for l := 0; l < Cells; l++ {
-		h := int(obs[OffHeight+l])
-		if h == 0 {
-			continue
-		}
-		top := -1
-		for k := 0; k < 12; k++ {
-			if obs[OffTop+k*plane+l] != 0 {
-				top = k
-				break
-			}
-		}
-		n := 0
-		for k := 0; k < 12 && n < h-1; k++ {
-			cnt := int(obs[OffCount+k*plane+l])
-			if k == top {
-				cnt--
-			}
-			for ; cnt > 0 && n < h-1; cnt-- {
-				s.st[l][n] = makeAlien(k/4, k%4)
-				n++
-			}
-		}
-		if top >= 0 {
-			s.st[l][n] = makeAlien(top/4, top%4)
-			n++
-		}
-		s.h[l] = uint8(n)
-		s.aliens += int16(n)
-	}
-	for i := 0; i < NumSeats; i++ {
-		b := obs[OffSeats+i*seatBytes:]
-		sh := &s.ships[i]
-		*sh = ship{weapon: -1, engine: -1, bonus: -1, cell: -1, drone: -1, sds: [2]int8{-1, -1}}
-		for m := 0; m < numModels; m++ {
-			if b[SeatModel+m] != 0 {
-				sh.model = int8(m)
-			}
-		}
-		for w := 0; w < numWeapons; w++ {
-			if b[SeatWeapon+w] != 0 {
-				sh.weapon = int8(w)
-			}
-		}
-		for e := 0; e < numEngines; e++ {
-			if b[SeatEngine+e] != 0 {
-				sh.engine = int8(e)
-			}
-		}
-		for f := 0; f < numBonusTiles; f++ {
-			if b[SeatBonus+f] != 0 {
-				sh.bonus = int8(f)
-			}
-		}
-		sh.shielded = b[SeatShielded] != 0
-		if b[SeatActing] != 0 {
-			s.cur = int8(i)
-		}
-		s.invaders[i] = int8(b[SeatInvaders])
-		for l := 0; l < Cells; l++ {
-			if obs[OffShips+i*plane+l] != 0 {
-				sh.cell = int8(l)
-			}
-			if !InAtmosphere(i, l) {
-				continue
-			}
-			if obs[OffDrones+l] != 0 && sh.model == Gladius {
-				sh.drone = int8(l)
-			}
-			if obs[OffSDS+l] != 0 && sh.model == Phalanx {
-				if sh.sds[0] < 0 {
-					sh.sds[0] = int8(l)
-				} else {
-					sh.sds[1] = int8(l)
-				}
-			}
-		}
-	}
-	for f := 0; f < numFaces; f++ {
-		s.pool[f] = int8(obs[OffPool+f])
-	}
-	s.used = int8(obs[OffPool+4])
-	s.phase = PhaseOver
-	for p := 0; p < numPhases; p++ {
-		if obs[OffPhase+p] != 0 {
-			s.phase = int8(p)
-		}
-	}
-	for i := 0; i < NumSeats; i++ {
-		if obs[OffSpillSeat+i] != 0 {
-			s.spillSrc = int8(i)
-		}
-	}
-	s.deckN, s.yardN = int8(c[0]), int8(c[1])
+	s.decodeObs(0, obs, nil) // the observer's frame is the View's global frame
 }
 
 // Seat returns the acting seat (relative to the observer).
@@ -173,7 +80,7 @@ func (v *View) Seat() int { return int(v.s.cur) }
 func (v *View) SpillSeat() int { return int(v.s.spillSrc) }
 
 // Phase returns the phase.
-func (v *View) Phase() int { return int(v.s.phase) }
+func (v *View) Phase() Phase { return v.s.phase }
 
 // Model returns seat's ship model.
 func (v *View) Model(seat int) int { return int(v.s.ships[seat].model) }

@@ -3,14 +3,52 @@ package galaxyfighters
 import (
 	"testing"
 
+	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
-// BenchmarkRandomPlayout steps uniformly random four-player games through
-// the Env wrapper (envtest.BenchmarkRandomPlay: mask, choice, Step; a Reset
-// when an episode ends). One op is one step.
-func BenchmarkRandomPlayout(b *testing.B) { envtest.BenchmarkRandomPlay(b, ID, nil, false) }
+// BenchmarkRandomPlayout steps uniformly random four-player games of each
+// version through the Env wrapper (envtest.BenchmarkRandomPlay: mask,
+// choice, Step; a Reset when an episode ends). One op is one step.
+func BenchmarkRandomPlayout(b *testing.B) {
+	for _, id := range []string{IDv1, ID} {
+		b.Run(id, func(b *testing.B) { envtest.BenchmarkRandomPlay(b, id, nil, false) })
+	}
+}
 
 // BenchmarkRandomPlayoutObserve also writes the acting player's observation
 // every step.
-func BenchmarkRandomPlayoutObserve(b *testing.B) { envtest.BenchmarkRandomPlay(b, ID, nil, true) }
+func BenchmarkRandomPlayoutObserve(b *testing.B) {
+	for _, id := range []string{IDv1, ID} {
+		b.Run(id, func(b *testing.B) { envtest.BenchmarkRandomPlay(b, id, nil, true) })
+	}
+}
+
+// BenchmarkDeterminize samples one hidden state from an observation of a
+// v2 Ace game in its command phase (the work of one mcts simulation's
+// start), reusing the state.
+func BenchmarkDeterminize(b *testing.B) {
+	e, err := env.Make(ID, map[string]any{"mission": "ace"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.Reset(3)
+	for steps := 0; steps < 60 && !e.Done(); steps++ {
+		a := 0
+		for e.Mask()[a] == 0 {
+			a++
+		}
+		e.Step(a)
+	}
+	obs := make([]uint8, ObsSize)
+	p := e.CurrentPlayer()
+	e.Observe(p, obs)
+	var st env.State
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if st, err = (Game{}).Determinize(e.Params(), p, obs, uint64(i), st); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -108,12 +108,6 @@ func InAtmosphere(seat, global int) bool {
 	return r >= 8 && c >= 3 && c <= 7
 }
 
-// InDeepSpace reports whether a global cell is in the central 5x5.
-func InDeepSpace(global int) bool {
-	r, c := global/Side, global%Side
-	return r >= 3 && r <= 7 && c >= 3 && c <= 7
-}
-
 // AtmCell returns the global cell of seat's atmosphere at zone (1-3) and
 // column (1-5, from the seat's left).
 func AtmCell(seat, zone, col int) int {

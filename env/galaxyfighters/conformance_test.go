@@ -12,36 +12,50 @@ import (
 // the other readings of the rules' parameters.
 func TestConformance(t *testing.T) {
 	envtest.Run(t, ID)
-	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 3}), envtest.Seed(50), envtest.Episodes(4))
+	for _, m := range missionNames {
+		envtest.Run(t, ID, envtest.Params(map[string]any{"mission": m, "bonus_tiles": "two_each"}), envtest.Seed(400),
+			envtest.Episodes(3))
+	}
+	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2, "spawn_density": 4.0, "districts_to_lose": 4,
+		"shaping": 0.1}), envtest.Seed(500), envtest.Episodes(3))
+	envtest.Run(t, IDv1)
+	envtest.Run(t, IDv1, envtest.Params(map[string]any{"players": 3}), envtest.Seed(50), envtest.Episodes(4))
 	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2}), envtest.Seed(60), envtest.Episodes(4))
-	envtest.Run(t, ID, envtest.Params(map[string]any{"mission": "rookie", "invader_spaces": 6, "win_on": "last_card",
+	envtest.Run(t, IDv1, envtest.Params(map[string]any{"mission": "rookie", "invader_spaces": 6, "win_on": "last_card",
 		"shaping": 0.05}), envtest.Seed(100), envtest.Episodes(4))
 	envtest.Run(t, ID, envtest.Params(map[string]any{"mission": "ace", "max_turns": 12}), envtest.Seed(200), envtest.Episodes(3))
-	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2, "districts_to_lose": 4, "backup_ships": 0, "spawn_deck": 25,
+	envtest.Run(t, IDv1, envtest.Params(map[string]any{"players": 2, "districts_to_lose": 4, "backup_ships": 0, "spawn_deck": 25,
 		"shaping": 0.1}), envtest.Seed(300), envtest.Episodes(3))
 }
 
-// TestGolden checks the golden playthroughs (go test ./env/galaxyfighters -update rewrites them).
+// TestGolden checks the golden playthroughs (go test ./env/galaxyfighters -update rewrites them);
+// v1's files are those of its first release, byte for byte.
 func TestGolden(t *testing.T) {
-	envtest.Golden(t, ID, "", envtest.Episodes(1), envtest.MaxSteps(40))
-	envtest.Golden(t, ID, "testdata/golden/galaxy-fighters-v1-players-3.txt", envtest.Params(map[string]any{"players": 3}),
-		envtest.Episodes(1), envtest.MaxSteps(20))
-	envtest.Golden(t, ID, "testdata/golden/galaxy-fighters-v1-players-2.txt", envtest.Params(map[string]any{"players": 2}),
-		envtest.Episodes(1), envtest.MaxSteps(20))
+	for _, id := range []string{IDv1, ID} {
+		envtest.Golden(t, id, "", envtest.Episodes(1), envtest.MaxSteps(40))
+		envtest.Golden(t, id, "testdata/golden/"+id+"-players-3.txt", envtest.Params(map[string]any{"players": 3}),
+			envtest.Episodes(1), envtest.MaxSteps(20))
+		envtest.Golden(t, id, "testdata/golden/"+id+"-players-2.txt", envtest.Params(map[string]any{"players": 2}),
+			envtest.Episodes(1), envtest.MaxSteps(20))
+	}
+	// A v2 Ace game played to its end (lost: the shipyard runs out).
+	envtest.Golden(t, ID, "testdata/golden/"+ID+"-ace.txt", envtest.Params(map[string]any{"mission": "ace"}),
+		envtest.Seed(7), envtest.Episodes(1), envtest.MaxSteps(400))
 }
 
 // TestPlayersParameter: the players parameter sets the environment's
-// NumPlayers (env.ParamSpecer), and who controls each ship.
+// NumPlayers (the standard players parameter, resolved by env.New), and
+// who controls each ship.
 func TestPlayersParameter(t *testing.T) {
 	for _, n := range []int{2, 3, 4} {
-		e, err := env.Make(ID, map[string]any{"players": n})
+		e, err := env.Make([]string{ID, IDv1}[n%2], map[string]any{"players": n})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := e.Spec().NumPlayers; got != n {
 			t.Fatalf("players=%d: Spec().NumPlayers = %d", n, got)
 		}
-		if e.Spec().ID != ID || e.Spec().ObsSize() != ObsSize || e.Spec().NumActions() != NumActions {
+		if !IsID(e.Spec().ID) || e.Spec().ObsSize() != ObsSize || e.Spec().NumActions() != NumActions {
 			t.Fatalf("players=%d changed the id, observation or actions", n)
 		}
 		e.Reset(3)

@@ -80,8 +80,9 @@ var ModelEngines = [numModels][2]int{
 	Gladius:   {WarpDrive, Deflector},
 }
 
-// ShipDeck is the deck of ship cards: three cards of each model.
-var ShipDeck = [9]int8{AstroWing, AstroWing, AstroWing, Phalanx, Phalanx, Phalanx, Gladius, Gladius, Gladius}
+// shipDeck is the deck of ship cards: three cards of each model
+// (assumption A8). newState shuffles a copy.
+var shipDeck = [9]int8{AstroWing, AstroWing, AstroWing, Phalanx, Phalanx, Phalanx, Gladius, Gladius, Gladius}
 
 // Costs of the specials in Special symbols.
 const (
@@ -93,19 +94,23 @@ const (
 	maxSDS        = 2 // Shielded Defense System tiles per Phalanx
 )
 
-// Missions: districts invaded that lose, backup ships, spawn deck size.
-type Mission struct {
-	Name            string
-	DistrictsToLose int
-	BackupShips     int
-	SpawnDeck       int
+// mission is one printed difficulty: districts invaded that lose, backup
+// ships, spawn deck size (the seed's table), and v2's calibrated spawn
+// density (docs/rules/galaxy-fighters.md, "Calibration").
+type mission struct {
+	name            string
+	districtsToLose int
+	backupShips     int
+	spawnDeck       int
+	density         float64
 }
 
-// Missions are the printed difficulties.
-var Missions = []Mission{
-	{"rookie", 3, 3, 15},
-	{"expert", 2, 3, 20},
-	{"ace", 1, 2, 25},
+// missions are the printed difficulties, in the order of the mission
+// parameter's choices.
+var missions = [...]mission{
+	{"rookie", 3, 3, 15, 2.7},
+	{"expert", 2, 3, 20, 2.65},
+	{"ace", 1, 2, 25, 2.5},
 }
 
 // SpawnCards is the fixed content of the spawn cards (assumption A5). Card
@@ -149,7 +154,7 @@ const (
 	poolCards    = 25
 	maxStack     = 32
 	maxDeckSize  = poolCards
-	maxBackup    = 5 // len(ShipDeck) - NumSeats
+	maxBackup    = 5 // len(shipDeck) - NumSeats
 	maxInvaders  = 10
 	cardMaxAlien = 8
 )

@@ -1,6 +1,8 @@
 // Package galaxyfighters is Galaxy Fighters (Gamey LLC, 2024), a
-// cooperative arcade game for 2-4 players, as the environment
-// galaxy-fighters-v1 (parameter players, 2-4, default 4).
+// cooperative arcade game for 2-4 players, as the environments
+// galaxy-fighters-v2 (current) and galaxy-fighters-v1 (legacy: kept
+// unchanged for reproducibility, its missions too easy to separate strong
+// play), each with the standard players parameter (2-4, default 4).
 //
 // The full rules, in our own words, with every gap of the seed text
 // resolved and marked as an assumption (A1, A2, ...), are in
@@ -25,14 +27,19 @@
 // spills over to a neighbour. The team wins when the spawn deck is
 // exhausted and the board clear (win_on=clear) and loses when the
 // mission's number of districts is invaded or a destroyed ship cannot be
-// replaced from the shipyard.
+// replaced from the shipyard. v2 adds reinforcement spawn cards at a
+// density calibrated per mission, so that the heuristic wins about 94% of
+// Rookie, 64% of Expert and 30% of Ace games (docs/rules/galaxy-fighters.md,
+// "Calibration").
 //
 // # Spec
 //
-//	id               galaxy-fighters-v1 (Spec().Name "Galaxy Fighters")
-//	players          2-4, the players parameter (default 4; Env.Spec()
-//	                 reports it, env.ParamSpecer); CurrentPlayer is the player controlling the
-//	                 ship whose turn (or setup) it is, env.Terminal at the end
+//	id               galaxy-fighters-v2 (ID), galaxy-fighters-v1 (IDv1);
+//	                 Spec().Name "Galaxy Fighters"
+//	players          2-4, the standard players parameter (default 4;
+//	                 Env.Spec().NumPlayers follows it); CurrentPlayer is
+//	                 the player controlling the ship whose turn (or setup)
+//	                 it is, env.Terminal at the end
 //	actions          Discrete(44), one space for every phase:
 //	                   0-2    weapon-wide-beam, weapon-laser-beam,
 //	                          weapon-spread-shot (setup and refit)
@@ -74,18 +81,33 @@
 //	                 districts_to_lose  int     0        custom mix, 0 = mission's
 //	                 backup_ships       int     -1       custom mix, -1 = mission's
 //	                 spawn_deck         int     0        custom mix, 0 = mission's
-//	                 invader_spaces     int     10       6-10 (the seed says 10 and 6)
+//	                 invader_spaces     int     6 (v1 10) 6-10 (the seed says 10 and 6)
 //	                 win_on             string  clear    clear, last_card
 //	                 shaping            float   0        0-0.1
+//	                 spawn_density      float   0        v2: 0-4, spawn cards laid per
+//	                                                     spawn phase on average; 0 =
+//	                                                     the mission's (rookie 2.7,
+//	                                                     expert 2.65, ace 2.5)
+//	                 bonus_tiles        string  any      v2: any, two_each (at most
+//	                                                     two ships per symbol)
 //	info             outcome, score (+1 win, -1 loss, 0 otherwise),
 //	                 aliens_destroyed, crashes, invasions, districts_invaded,
 //	                 ships_lost, turns, spawn_left, shipyard_left,
 //	                 aliens_on_board, and the label mission
 //	determinism      the ship-card deal, the shipyard, the spawn deck and
-//	                 every dice roll derive from the reset seed through a
-//	                 PCG kept in the state and serialized with it; chance
-//	                 happens inside the step that leads to it
-//	version history  v1: first release
+//	                 every dice roll (and v2's reinforcement cards) derive
+//	                 from the reset seed through a PCG kept in the state
+//	                 and serialized with it; chance happens inside the
+//	                 step that leads to it
+//	search           Game implements env.Determinizer (Determinize): the
+//	                 spawn deck, shipyard, order under stack tops and the
+//	                 chance generator sampled from one observation
+//	version history  v1: first release (legacy).
+//	                 v2: invader_spaces 6 by default, spawn_density
+//	                 (reinforcement cards, calibrated per mission),
+//	                 bonus_tiles, the frenzy fix (a game lost mid-frenzy
+//	                 keeps the stack's unmoved aliens); same actions,
+//	                 observation and notation
 //
 // # Positions as text
 //

@@ -2,15 +2,26 @@ package galaxyfighters
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// ID is the registered id. Its `players` parameter (2-4, default 4) sets
-// the number of players (env.ParamSpecer): 4 play one ship each, 3 pass the
-// fourth ship round, 2 play two ships each.
-const ID = "galaxy-fighters-v1"
+// ID is the registered id of the current version, galaxy-fighters-v2: six
+// invader spaces, the calibrated spawn_density of each mission, the
+// bonus_tiles rule, the frenzy fix (see the version history in doc.go).
+// IDv1 is the first release, kept registered and unchanged so that
+// published numbers stay reproducible. Both take the standard `players`
+// parameter (2-4, default 4): 4 play one ship each, 3 pass the fourth ship
+// round, 2 play two ships each.
+const (
+	ID   = "galaxy-fighters-v2"
+	IDv1 = "galaxy-fighters-v1"
+)
+
+// IsID reports whether id is one of the Galaxy Fighters ids (any version).
+func IsID(id string) bool { return id == ID || id == IDv1 }
 
 // DefaultMaxTurns is the default truncation limit in ship turns.
 const DefaultMaxTurns = 200
@@ -21,23 +32,18 @@ const DefaultMaxTurns = 200
 const MaxEpisodeSteps = 3*NumSeats + 7*DefaultMaxTurns + NumSeats*maxInvaders
 
 // Game is the Galaxy Fighters rules; the number of players is the
-// `players` parameter.
-type Game struct{}
+// standard `players` parameter (env.PlayersParam). The zero value is the
+// current version (ID); the legacy version (IDv1) is registered beside it.
+type Game struct{ v1 bool }
 
-func init() { env.Register(Game{}) }
-
-var specs = [5]*env.Spec{2: buildSpec(2), 3: buildSpec(3), 4: buildSpec(4)}
-
-// playersOf returns the resolved `players` parameter (4 when absent).
-func playersOf(p env.Params) int {
-	if n, ok := p["players"].(int); ok && n >= 2 && n <= NumSeats {
-		return n
-	}
-	return NumSeats
+func init() {
+	env.Register(Game{v1: true})
+	env.Register(Game{})
 }
 
-// ActionNames lists the action names, index = action.
-var ActionNames = func() []string {
+// actionNames lists the action names, index = action (the spec's
+// ActionNames).
+var actionNames = func() []string {
 	n := make([]string, NumActions)
 	for w := 0; w < numWeapons; w++ {
 		n[ActionWeapon+w] = "weapon-" + WeaponNames[w]
@@ -69,69 +75,120 @@ var ActionNames = func() []string {
 	return n
 }()
 
-var missionNames = []string{"rookie", "expert", "ace"}
+var missionNames = func() []string {
+	n := make([]string, len(missions))
+	for i, m := range missions {
+		n[i] = m.name
+	}
+	return n
+}()
 
-func buildSpec(players int) *env.Spec {
+// specs are the registered descriptions, v1 and v2 (4 players; env.New
+// derives the spec of the other counts from the players parameter).
+var specV1, specV2 = newSpec(true), newSpec(false)
+
+func newSpec(v1 bool) *env.Spec {
+	id, invaders, desc := ID, 6, "; v2: six invader spaces, calibrated spawn density per mission"
+	if v1 {
+		id, invaders, desc = IDv1, 10, "; v1 (legacy: its missions are too easy to separate strong play)"
+	}
+	params := []env.ParamSpec{
+		{Name: env.PlayersParam, Kind: env.Int, Default: NumSeats, Min: 2, Max: NumSeats,
+			Doc: "players: 4 fly one ship each, 3 take turns with the fourth ship, 2 fly two ships each (the four ships are always in play)"},
+		{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
+			Doc: "truncate the episode after this many ship turns"},
+		{Name: "mission", Kind: env.String, Default: "expert", Choices: missionNames,
+			Doc: "difficulty: rookie (3 districts, 3 backup ships, 15 spawn cards), expert (2, 3, 20), ace (1, 2, 25)"},
+		{Name: "districts_to_lose", Kind: env.Int, Default: 0, Min: 0, Max: 4,
+			Doc: "custom mix: invaded districts that lose the game (0: the mission's)"},
+		{Name: "backup_ships", Kind: env.Int, Default: -1, Min: -1, Max: maxBackup,
+			Doc: "custom mix: ship cards in the shipyard (-1: the mission's)"},
+		{Name: "spawn_deck", Kind: env.Int, Default: 0, Min: 0, Max: maxDeckSize,
+			Doc: "custom mix: spawn deck size (0: the mission's)"},
+		{Name: "invader_spaces", Kind: env.Int, Default: invaders, Min: 6, Max: maxInvaders,
+			Doc: "invader spaces beside each district (the seed says 10, and later 6)"},
+		{Name: "win_on", Kind: env.String, Default: "clear", Choices: []string{"clear", "last_card"},
+			Doc: "win once the spawn deck is exhausted and no alien is left (clear), or at the end of the turn that drew the last card (last_card)"},
+		{Name: "shaping", Kind: env.Float, Default: 0.0, Min: 0, Max: 0.1,
+			Doc: "dense reward to every player per step: shaping * (aliens destroyed - aliens invading), clipped to [-0.5, 0.5]"},
+	}
+	if !v1 {
+		params = append(params,
+			env.ParamSpec{Name: "spawn_density", Kind: env.Float, Default: 0.0, Min: 0, Max: maxDensity,
+				Doc: "spawn cards laid per spawn phase, on average: the drawn card, then reinforcement cards (floor(d)-1 and one more with probability d-floor(d)); 0: the mission's calibrated density (rookie " +
+					strconv.FormatFloat(missions[0].density, 'g', -1, 64) + ", expert " +
+					strconv.FormatFloat(missions[1].density, 'g', -1, 64) + ", ace " +
+					strconv.FormatFloat(missions[2].density, 'g', -1, 64) + ")"},
+			env.ParamSpec{Name: "bonus_tiles", Kind: env.String, Default: "any", Choices: bonusRuleNames[:],
+				Doc: "who may take which bonus command tile: any (every ship any symbol) or two_each (a supply of two tiles of each symbol)"})
+	}
 	return &env.Spec{
-		ID:              ID,
+		ID:              id,
 		Name:            "Galaxy Fighters",
-		NumPlayers:      players,
-		ActionNames:     ActionNames,
+		NumPlayers:      NumSeats,
+		MinPlayers:      2,
+		MaxPlayers:      NumSeats,
+		ActionNames:     actionNames,
 		ObsShape:        []int{ObsSize},
 		ObsDType:        "uint8",
 		ObsHigh:         obsHigh(),
 		MaxEpisodeSteps: MaxEpisodeSteps,
 		RewardRange:     [2]float64{-1 - maxShaping, 1 + maxShaping},
 		ReturnRange:     [2]float64{-1, 1},
-		Params: []env.ParamSpec{
-			{Name: "players", Kind: env.Int, Default: 4, Min: 2, Max: 4,
-				Doc: "players: 4 fly one ship each, 3 take turns with the fourth ship, 2 fly two ships each (the four ships are always in play)"},
-			{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
-				Doc: "truncate the episode after this many ship turns"},
-			{Name: "mission", Kind: env.String, Default: "expert", Choices: missionNames,
-				Doc: "difficulty: rookie (3 districts, 3 backup ships, 15 spawn cards), expert (2, 3, 20), ace (1, 2, 25)"},
-			{Name: "districts_to_lose", Kind: env.Int, Default: 0, Min: 0, Max: 4,
-				Doc: "custom mix: invaded districts that lose the game (0: the mission's)"},
-			{Name: "backup_ships", Kind: env.Int, Default: -1, Min: -1, Max: maxBackup,
-				Doc: "custom mix: ship cards in the shipyard (-1: the mission's)"},
-			{Name: "spawn_deck", Kind: env.Int, Default: 0, Min: 0, Max: maxDeckSize,
-				Doc: "custom mix: spawn deck size (0: the mission's)"},
-			{Name: "invader_spaces", Kind: env.Int, Default: 10, Min: 6, Max: maxInvaders,
-				Doc: "invader spaces beside each district (the seed says 10, and later 6)"},
-			{Name: "win_on", Kind: env.String, Default: "clear", Choices: []string{"clear", "last_card"},
-				Doc: "win once the spawn deck is exhausted and no alien is left (clear), or at the end of the turn that drew the last card (last_card)"},
-			{Name: "shaping", Kind: env.Float, Default: 0.0, Min: 0, Max: 0.1,
-				Doc: "dense reward to every player per step: shaping * (aliens destroyed - aliens invading), clipped to [-0.5, 0.5]"},
-		},
-		Description: fmt.Sprintf("Galaxy Fighters (Gamey, 2024), cooperative, %d players: four hero ships defend the four "+
-			"districts of Galaxy City against waves of Exovon aliens spawned from a deck of cards; roll command dice to "+
-			"fire, move and use weapon systems and ship specials; win by outlasting the spawn deck.", players),
+		Params:          params,
+		Description: "Galaxy Fighters (Gamey, 2024), cooperative, 2-4 players: four hero ships defend the four " +
+			"districts of Galaxy City against waves of Exovon aliens spawned from a deck of cards; roll command dice to " +
+			"fire, move and use weapon systems and ship specials; win by outlasting the spawn deck" + desc + ".",
 	}
 }
+
+// maxDensity bounds spawn_density.
+const maxDensity = 4.0
+
+// Bonus tile rules (the bonus_tiles parameter, assumption A7).
+const (
+	bonusAny     = 0 // every ship may take any symbol
+	bonusTwoEach = 1 // a supply of two tiles of each symbol
+)
+
+var bonusRuleNames = [...]string{"any", "two_each"}
 
 // Config is a resolved parameter set, for ParsePosition.
 type Config struct{ c *config }
 
-// DefaultConfig returns the default parameters for players (2-4).
-func DefaultConfig(players int) *Config {
-	p, err := specs[players].Resolve(nil)
+// DefaultConfig returns the default parameters of the environment id (ID
+// or IDv1) for players (2-4); it panics on another id or count.
+func DefaultConfig(id string, players int) *Config {
+	g, err := env.Lookup(id)
+	if err != nil || !IsID(id) {
+		panic(fmt.Sprintf("galaxyfighters: DefaultConfig(%q)", id))
+	}
+	p, err := g.Spec().Resolve(map[string]any{env.PlayersParam: players})
 	if err != nil {
 		panic(err)
 	}
-	return NewConfig(players, p)
+	return NewConfig(p)
 }
 
-// NewConfig resolves the game parameters for players.
-func NewConfig(players int, p env.Params) *Config {
-	m := Missions[1]
-	for _, x := range Missions {
-		if x.Name == p.Str("mission") {
+// NewConfig resolves the game parameters p, as resolved by the spec of
+// either version (every parameter present, the players parameter
+// included); the v2-only spawn_density parameter tells the versions apart.
+func NewConfig(p env.Params) *Config {
+	c := newConfig(p)
+	return &Config{&c}
+}
+
+// newConfig resolves p into a config value (see NewConfig).
+func newConfig(p env.Params) config {
+	m := missions[1]
+	for _, x := range missions {
+		if x.name == p.Str("mission") {
 			m = x
 		}
 	}
-	c := &config{players: players, mission: m.Name, districtsToLose: m.DistrictsToLose, backup: m.BackupShips,
-		deckSize: m.SpawnDeck, invaderCap: p.Int("invader_spaces"), winOnClear: p.Str("win_on") == "clear",
-		shaping: p.Float("shaping")}
+	c := config{players: p.Int(env.PlayersParam), mission: m.name, districtsToLose: m.districtsToLose,
+		backup: m.backupShips, deckSize: m.spawnDeck, invaderCap: p.Int("invader_spaces"),
+		winOnClear: p.Str("win_on") == "clear", shaping: p.Float("shaping"), density: 1}
 	if v := p.Int("districts_to_lose"); v > 0 {
 		c.districtsToLose = v
 	}
@@ -141,20 +198,31 @@ func NewConfig(players int, p env.Params) *Config {
 	if v := p.Int("spawn_deck"); v > 0 {
 		c.deckSize = v
 	}
-	return &Config{c}
+	if d, ok := p["spawn_density"].(float64); ok {
+		c.v2 = true
+		c.density = m.density
+		if d > 0 {
+			c.density = d
+		}
+		if p.Str("bonus_tiles") == bonusRuleNames[bonusTwoEach] {
+			c.bonusRule = bonusTwoEach
+		}
+	}
+	return c
 }
 
-// Spec returns the environment description for the default parameters
-// (4 players).
-func (Game) Spec() *env.Spec { return specs[NumSeats] }
-
-// SpecFor returns the description for resolved parameters p: NumPlayers is
-// the `players` parameter (env.ParamSpecer).
-func (Game) SpecFor(p env.Params) *env.Spec { return specs[playersOf(p)] }
+// Spec returns the environment description (4 players; env.New gives an
+// environment the spec of its players parameter).
+func (g Game) Spec() *env.Spec {
+	if g.v1 {
+		return specV1
+	}
+	return specV2
+}
 
 // NewState deals a new game from seed.
 func (Game) NewState(p env.Params, seed uint64) env.State {
-	return newState(NewConfig(playersOf(p), p).c, seed)
+	return newState(NewConfig(p).c, seed)
 }
 
 // MarshalJSON serializes the state as {"position": notation}
@@ -164,8 +232,8 @@ func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Pos
 
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition).
-func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
-	return env.UnmarshalPosition(ID, data, func(text string) (*State, error) { return ParsePosition(text, NewConfig(playersOf(p), p)) })
+func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
+	return env.UnmarshalPosition(g.Spec().ID, data, func(text string) (*State, error) { return ParsePosition(text, NewConfig(p)) })
 }
 
 // Info fills the episode statistics.
@@ -197,7 +265,7 @@ func (s *State) Info(dst *env.Info) {
 func (s *State) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Galaxy Fighters (%s), turn %d, %s: seat %d %s, player %d\n", s.cfg.mission, s.turns+1,
-		PhaseNames[s.phase], s.cur, SeatNames[s.cur], s.CurrentPlayer())
+		s.phase, s.cur, SeatNames[s.cur], s.CurrentPlayer())
 	for r := 0; r < Side; r++ {
 		var line strings.Builder
 		for c := 0; c < Side; c++ {

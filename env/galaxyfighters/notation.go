@@ -118,7 +118,7 @@ func (s *State) Position() string {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "phase=%s seat=%d", PhaseNames[s.phase], s.cur)
+	fmt.Fprintf(&b, "phase=%s seat=%d", s.phase, s.cur)
 	if !s.started {
 		b.WriteString(" setup=true")
 	}
@@ -161,13 +161,13 @@ func (s *State) Position() string {
 func parseInts(v string, n int, lo, hi int) ([]int, error) {
 	parts := strings.Split(v, ",")
 	if n >= 0 && len(parts) != n {
-		return nil, perr("%q: want %d numbers", v, n)
+		return nil, fmt.Errorf("%q: want %d numbers", v, n)
 	}
 	out := make([]int, len(parts))
 	for i, p := range parts {
 		x, err := strconv.Atoi(p)
 		if err != nil || x < lo || x > hi {
-			return nil, perr("%q: want numbers in %d..%d", v, lo, hi)
+			return nil, fmt.Errorf("%q: want numbers in %d..%d", v, lo, hi)
 		}
 		out[i] = x
 	}
@@ -175,10 +175,12 @@ func parseInts(v string, n int, lo, hi int) ([]int, error) {
 }
 
 // ParsePosition reads the notation under the parameters of cfg (see
-// [Config]); errors are prefixed "galaxyfighters: position:".
+// [Config]; nil: the four-player defaults of the current version, ID); errors are prefixed
+// "galaxyfighters: position:". It reads the board, then the fields, then
+// checks the invariants the rules rely on.
 func ParsePosition(text string, cfg *Config) (*State, error) {
 	if cfg == nil {
-		cfg = DefaultConfig(4)
+		cfg = DefaultConfig(ID, NumSeats)
 	}
 	s := &State{cfg: cfg.c, phase: PhaseCommand, started: true, spillSrc: -1, card: -1}
 	for k := range s.ships {
@@ -190,55 +192,8 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 		return nil, perr("want 121 board cells, got %d tokens", len(fields))
 	}
 	for g, tok := range fields[:Cells] {
-		if tok == "#" {
-			if onBoard[g] {
-				return nil, perr("%s is on the board, not #", CellName(g))
-			}
-			continue
-		}
-		if !onBoard[g] {
-			return nil, perr("%s is off the board: want #", CellName(g))
-		}
-		if tok == "." {
-			continue
-		}
-		if len(tok) >= 2 && strings.IndexByte("@dx", tok[0]) >= 0 && tok[1] >= '0' && tok[1] <= '3' {
-			k := int(tok[1] - '0')
-			sh := &s.ships[k]
-			switch {
-			case tok[0] == '@' && (len(tok) == 2 || tok[2:] == "*"):
-				if sh.cell >= 0 {
-					return nil, perr("two ships of seat %d", k)
-				}
-				sh.cell, sh.shielded = int8(g), len(tok) == 3
-			case tok[0] == 'd' && len(tok) == 2:
-				if sh.drone >= 0 {
-					return nil, perr("two drones of seat %d", k)
-				}
-				sh.drone = int8(g)
-			case tok[0] == 'x' && len(tok) == 2:
-				switch {
-				case sh.sds[0] < 0:
-					sh.sds[0] = int8(g)
-				case sh.sds[1] < 0:
-					sh.sds[1] = int8(g)
-				default:
-					return nil, perr("more than %d SDS tiles of seat %d", maxSDS, k)
-				}
-			default:
-				return nil, perr("cell %q", tok)
-			}
-			continue
-		}
-		as, err := parseAliens(tok)
-		if err != nil {
-			return nil, perr("%s: %v", CellName(g), err)
-		}
-		if len(as) > maxStack {
-			return nil, perr("%s: more than %d aliens", CellName(g), maxStack)
-		}
-		for _, a := range as {
-			s.push(g, a)
+		if err := s.parseCell(g, tok); err != nil {
+			return nil, err
 		}
 	}
 	for _, f := range fields[Cells:] {
@@ -246,138 +201,207 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 		if !ok {
 			return nil, perr("field %q: want key=value", f)
 		}
-		var err error
-		switch key {
-		case "phase":
-			p, ok := indexOf(PhaseNames[:], v)
-			if !ok || p < 0 {
-				return nil, perr("phase %q", v)
+		if err := s.parseField(key, v); err != nil {
+			if _, typed := err.(*env.PositionError); typed {
+				return nil, err
 			}
-			s.phase = p
-		case "seat":
-			var x []int
-			if x, err = parseInts(v, 1, 0, 3); err == nil {
-				s.cur = int8(x[0])
-			}
-		case "setup":
-			s.started = v != "true"
-		case "ship0", "ship1", "ship2", "ship3":
-			k := int(key[4] - '0')
-			parts := strings.Split(v, "/")
-			if len(parts) != 4 {
-				return nil, perr("%s=%q: want MODEL/WEAPON/ENGINE/BONUS", key, v)
-			}
-			sh := &s.ships[k]
-			var ok [4]bool
-			sh.model, ok[0] = indexOf(modelCodes[:], parts[0])
-			sh.weapon, ok[1] = indexOf(WeaponNames[:], parts[1])
-			sh.engine, ok[2] = indexOf(EngineNames[:], parts[2])
-			sh.bonus, ok[3] = indexOf(faceCodes[:], parts[3])
-			if ok != [4]bool{true, true, true, true} || sh.model < 0 {
-				return nil, perr("%s=%q", key, v)
-			}
-			if sh.engine >= 0 && ModelEngines[sh.model][0] != int(sh.engine) && ModelEngines[sh.model][1] != int(sh.engine) {
-				return nil, perr("%s: %s cannot mount %s", key, ModelNames[sh.model], EngineNames[sh.engine])
-			}
-		case "pool":
-			var x []int
-			if x, err = parseInts(v, numFaces, 0, maxCommands); err == nil {
-				for i := range x {
-					s.pool[i] = int8(x[i])
-				}
-			}
-		case "used":
-			var x []int
-			if x, err = parseInts(v, 1, 0, maxCommands); err == nil {
-				s.used = int8(x[0])
-			}
-		case "deck":
-			var x []int
-			if x, err = parseInts(v, -1, 1, poolCards); err == nil {
-				if len(x) > maxDeckSize {
-					return nil, perr("deck too long")
-				}
-				s.deckN = int8(len(x))
-				for i := range x {
-					s.deck[i] = int8(x[i])
-				}
-			}
-		case "yard":
-			parts := strings.Split(v, ",")
-			if len(parts) > maxBackup {
-				return nil, perr("yard too long")
-			}
-			s.yardN = int8(len(parts))
-			for i, p := range parts {
-				m := strings.Index("apg", p)
-				if len(p) != 1 || m < 0 {
-					return nil, perr("yard model %q: want a, p or g", p)
-				}
-				s.yard[i] = int8(m)
-			}
-		case "inv":
-			var x []int
-			if x, err = parseInts(v, NumSeats, 0, s.cfg.invaderCap); err == nil {
-				for i := range x {
-					s.invaders[i] = int8(x[i])
-				}
-			}
-		case "spill":
-			var x []int
-			if x, err = parseInts(v, NumSeats, 0, 255); err == nil {
-				for i := range x {
-					s.spill[i] = uint8(x[i])
-				}
-			}
-		case "spillsrc":
-			var x []int
-			if x, err = parseInts(v, 1, 0, 3); err == nil {
-				s.spillSrc = int8(x[0])
-			}
-		case "turns", "turns3":
-			var x []int
-			if x, err = parseInts(v, 1, 0, 30000); err == nil {
-				if key == "turns" {
-					s.turns = int16(x[0])
-				} else {
-					s.turns3 = int16(x[0])
-				}
-			}
-		case "card":
-			var x []int
-			if x, err = parseInts(v, 1, -1, poolCards); err == nil {
-				s.card = int8(x[0])
-			}
-		case "stats":
-			var x []int
-			if x, err = parseInts(v, 5, 0, 30000); err == nil {
-				s.destroyed, s.crashes, s.invasions, s.drifted = int16(x[0]), int16(x[1]), int16(x[2]), int16(x[3])
-				s.shipsLost = int8(min(x[4], 127))
-			}
-		case "noship":
-			s.noShip = v == "true"
-		case "outcome":
-			switch v {
-			case "win":
-				s.outcome = won
-			case "loss":
-				s.outcome = lost
-			default:
-				return nil, perr("outcome %q", v)
-			}
-		case "rng":
-			var raw []byte
-			if raw, err = hex.DecodeString(v); err == nil {
-				err = s.rng.UnmarshalBinary(raw)
-			}
-		default:
-			return nil, perr("unknown field %q", key)
-		}
-		if err != nil {
 			return nil, perr("field %q: %v", f, err)
 		}
 	}
 	return s, s.validate()
+}
+
+// parseCell reads board cell g's token: off board, empty, a ship, drone or
+// SDS tile, or a stack of aliens.
+func (s *State) parseCell(g int, tok string) error {
+	switch {
+	case tok == "#":
+		if onBoard[g] {
+			return perr("%s is on the board, not #", CellName(g))
+		}
+		return nil
+	case !onBoard[g]:
+		return perr("%s is off the board: want #", CellName(g))
+	case tok == ".":
+		return nil
+	case len(tok) >= 2 && strings.IndexByte("@dx", tok[0]) >= 0 && tok[1] >= '0' && tok[1] <= '3':
+		return s.parseTile(g, tok)
+	}
+	as, err := parseAliens(tok)
+	if err != nil {
+		return perr("%s: %v", CellName(g), err)
+	}
+	if len(as) > maxStack {
+		return perr("%s: more than %d aliens", CellName(g), maxStack)
+	}
+	for _, a := range as {
+		s.push(g, a)
+	}
+	return nil
+}
+
+// parseTile reads a ship (@k, @k* shielded), drone (dk) or SDS tile (xk)
+// of seat k on cell g.
+func (s *State) parseTile(g int, tok string) error {
+	k := int(tok[1] - '0')
+	sh := &s.ships[k]
+	switch {
+	case tok[0] == '@' && (len(tok) == 2 || tok[2:] == "*"):
+		if sh.cell >= 0 {
+			return perr("two ships of seat %d", k)
+		}
+		sh.cell, sh.shielded = int8(g), len(tok) == 3
+	case tok[0] == 'd' && len(tok) == 2:
+		if sh.drone >= 0 {
+			return perr("two drones of seat %d", k)
+		}
+		sh.drone = int8(g)
+	case tok[0] == 'x' && len(tok) == 2:
+		switch {
+		case sh.sds[0] < 0:
+			sh.sds[0] = int8(g)
+		case sh.sds[1] < 0:
+			sh.sds[1] = int8(g)
+		default:
+			return perr("more than %d SDS tiles of seat %d", maxSDS, k)
+		}
+	default:
+		return perr("cell %q", tok)
+	}
+	return nil
+}
+
+// parseField reads one key=value field. Errors of parseInts and hex come
+// back untyped; ParsePosition names the field in them.
+func (s *State) parseField(key, v string) error {
+	switch key {
+	case "phase":
+		p, ok := indexOf(phaseNames[:], v)
+		if !ok || p < 0 {
+			return perr("phase %q", v)
+		}
+		s.phase = Phase(p)
+	case "seat":
+		return parseInto(v, 0, 3, &s.cur)
+	case "setup":
+		s.started = v != "true"
+	case "ship0", "ship1", "ship2", "ship3":
+		return s.parseShip(int(key[4]-'0'), key, v)
+	case "pool":
+		x, err := parseInts(v, numFaces, 0, maxCommands)
+		for i := range x {
+			s.pool[i] = int8(x[i])
+		}
+		return err
+	case "used":
+		return parseInto(v, 0, maxCommands, &s.used)
+	case "deck":
+		x, err := parseInts(v, -1, 1, poolCards)
+		if err == nil && len(x) > maxDeckSize {
+			return perr("deck too long")
+		}
+		s.deckN = int8(len(x))
+		for i := range x {
+			s.deck[i] = int8(x[i])
+		}
+		return err
+	case "yard":
+		return s.parseYard(v)
+	case "inv":
+		x, err := parseInts(v, NumSeats, 0, s.cfg.invaderCap)
+		for i := range x {
+			s.invaders[i] = int8(x[i])
+		}
+		return err
+	case "spill":
+		x, err := parseInts(v, NumSeats, 0, 255)
+		for i := range x {
+			s.spill[i] = uint8(x[i])
+		}
+		return err
+	case "spillsrc":
+		return parseInto(v, 0, 3, &s.spillSrc)
+	case "turns":
+		return parseInto(v, 0, 30000, &s.turns)
+	case "turns3":
+		return parseInto(v, 0, 30000, &s.turns3)
+	case "card":
+		return parseInto(v, -1, poolCards, &s.card)
+	case "stats":
+		x, err := parseInts(v, 5, 0, 30000)
+		if err == nil {
+			s.destroyed, s.crashes, s.invasions, s.drifted = int16(x[0]), int16(x[1]), int16(x[2]), int16(x[3])
+			s.shipsLost = int8(min(x[4], 127))
+		}
+		return err
+	case "noship":
+		s.noShip = v == "true"
+	case "outcome":
+		switch v {
+		case "win":
+			s.outcome = won
+		case "loss":
+			s.outcome = lost
+		default:
+			return perr("outcome %q", v)
+		}
+	case "rng":
+		raw, err := hex.DecodeString(v)
+		if err != nil {
+			return err
+		}
+		return s.rng.UnmarshalBinary(raw)
+	default:
+		return perr("unknown field %q", key)
+	}
+	return nil
+}
+
+// parseInto reads one number in lo..hi into dst.
+func parseInto[T int8 | int16](v string, lo, hi int, dst *T) error {
+	x, err := parseInts(v, 1, lo, hi)
+	if err == nil {
+		*dst = T(x[0])
+	}
+	return err
+}
+
+// parseShip reads shipK=MODEL/WEAPON/ENGINE/BONUS.
+func (s *State) parseShip(k int, key, v string) error {
+	parts := strings.Split(v, "/")
+	if len(parts) != 4 {
+		return perr("%s=%q: want MODEL/WEAPON/ENGINE/BONUS", key, v)
+	}
+	sh := &s.ships[k]
+	var ok [4]bool
+	sh.model, ok[0] = indexOf(modelCodes[:], parts[0])
+	sh.weapon, ok[1] = indexOf(WeaponNames[:], parts[1])
+	sh.engine, ok[2] = indexOf(EngineNames[:], parts[2])
+	sh.bonus, ok[3] = indexOf(faceCodes[:], parts[3])
+	if ok != [4]bool{true, true, true, true} || sh.model < 0 {
+		return perr("%s=%q", key, v)
+	}
+	if sh.engine >= 0 && ModelEngines[sh.model][0] != int(sh.engine) && ModelEngines[sh.model][1] != int(sh.engine) {
+		return perr("%s: %s cannot mount %s", key, ModelNames[sh.model], EngineNames[sh.engine])
+	}
+	return nil
+}
+
+// parseYard reads yard=a,p,g,... (models, drawn from the end).
+func (s *State) parseYard(v string) error {
+	parts := strings.Split(v, ",")
+	if len(parts) > maxBackup {
+		return perr("yard too long")
+	}
+	s.yardN = int8(len(parts))
+	for i, p := range parts {
+		m := strings.Index("apg", p)
+		if len(p) != 1 || m < 0 {
+			return perr("yard model %q: want a, p or g", p)
+		}
+		s.yard[i] = int8(m)
+	}
+	return nil
 }
 
 // validate checks the invariants the rules rely on.
@@ -415,11 +439,11 @@ func (s *State) validate() error {
 		return perr("phase spill without an alien waiting at spillsrc")
 	}
 	if !s.started && s.phase > PhaseEngine && s.phase != PhaseOver {
-		return perr("setup=true in phase %s", PhaseNames[s.phase])
+		return perr("setup=true in phase %s", s.phase)
 	}
 	if s.phase >= PhaseWeapon && s.phase <= PhaseEngine {
 		sh := &s.ships[s.cur]
-		want := int8(PhaseWeapon)
+		want := PhaseWeapon
 		switch {
 		case sh.weapon < 0:
 		case sh.bonus < 0:
@@ -430,7 +454,7 @@ func (s *State) validate() error {
 			want = -1
 		}
 		if s.phase != want {
-			return perr("phase %s, but the ship of seat %d needs %v", PhaseNames[s.phase], s.cur, want)
+			return perr("phase %s, but the ship of seat %d needs %d", s.phase, s.cur, want)
 		}
 	}
 	if s.phase == PhaseCommand {

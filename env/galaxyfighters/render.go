@@ -47,7 +47,7 @@ func (s *State) Render(dst *image.RGBA) {
 	cv := draw.Canvas{Img: dst}
 	cv.Fill(gfSpace)
 	head := fmt.Sprintf("Galaxy Fighters (%s)  turn %d  %s: seat %d %s", s.cfg.mission, s.turns+1,
-		PhaseNames[s.phase], s.cur, SeatNames[s.cur])
+		s.phase, s.cur, SeatNames[s.cur])
 	cv.Text(gfMargin, 6, head, gfText)
 	switch s.outcome {
 	case won:

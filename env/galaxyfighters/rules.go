@@ -30,7 +30,9 @@ func (s *State) LegalMask(dst []uint8) int {
 		}
 	case PhaseBonus:
 		for b := 0; b < numBonusTiles; b++ {
-			set(ActionBonus + b)
+			if s.bonusAvailable(b) {
+				set(ActionBonus + b)
+			}
 		}
 	case PhaseEngine:
 		for _, e := range ModelEngines[sh.model] {
@@ -50,6 +52,22 @@ func (s *State) LegalMask(dst []uint8) int {
 		set(ActionSpill + 1)
 	}
 	return n
+}
+
+// bonusAvailable reports whether the acting ship may take bonus tile b:
+// always under bonus_tiles=any (and in v1), and under two_each while fewer
+// than two ships hold it (assumption A7).
+func (s *State) bonusAvailable(b int) bool {
+	if s.cfg.bonusRule != bonusTwoEach {
+		return true
+	}
+	n := 0
+	for k := range s.ships {
+		if int(s.ships[k].bonus) == b {
+			n++
+		}
+	}
+	return n < 2
 }
 
 func (s *State) specials() int { return int(s.pool[FaceSpecial] + s.pool[FaceWild]) }
@@ -190,7 +208,16 @@ func (s *State) spawnAndRoll() {
 	if s.deckN > 0 {
 		s.deckN--
 		s.card = s.deck[s.deckN]
-		s.placeCard(int(s.card), int(s.cur))
+		n := 1
+		if s.cfg.v2 {
+			n = s.cardsLaid()
+		}
+		if n > 0 {
+			s.placeCard(int(s.card), int(s.cur))
+		}
+		for ; n > 1; n-- { // reinforcements (v2): random pool cards
+			s.placeCard(1+s.intN(poolCards), int(s.cur))
+		}
 	}
 	s.pool = [numFaces]int8{}
 	for i := 0; i < numDice; i++ {
@@ -199,6 +226,18 @@ func (s *State) spawnAndRoll() {
 	s.pool[s.ships[s.cur].bonus]++
 	s.used = 0
 	s.phase = PhaseCommand
+}
+
+// cardsLaid draws how many spawn cards the v2 spawn phase lays for
+// spawn_density d: floor(d), plus one with probability d - floor(d)
+// (assumption A25). The first is the card drawn from the deck.
+func (s *State) cardsLaid() int {
+	d := s.cfg.density
+	n := int(d)
+	if f := d - float64(n); f > 0 && float64(s.rng.Uint64()>>11)*0x1p-53 < f {
+		n++
+	}
+	return n
 }
 
 // spend uses n symbols of face (Fire: Fire then wild; Special: Special
@@ -404,6 +443,13 @@ func (s *State) approach() {
 			}
 			for i := 0; i < n && !s.noShip; i++ {
 				s.moveAlien(buf[i], g)
+				if s.noShip && s.cfg.v2 {
+					// The game is lost mid-frenzy: the aliens still lifted
+					// go back on their space (v1 lost them).
+					for j := n - 1; j > i; j-- {
+						s.push(g, buf[j])
+					}
+				}
 			}
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // every command symbol).
 func pos(t *testing.T, cells map[string]string, fields string) *State {
 	t.Helper()
-	return posCfg(t, DefaultConfig(4), cells, fields)
+	return posCfg(t, DefaultConfig(IDv1, 4), cells, fields)
 }
 
 func posCfg(t *testing.T, cfg *Config, cells map[string]string, fields string) *State {
@@ -59,7 +59,7 @@ func posCfg(t *testing.T, cfg *Config, cells map[string]string, fields string) *
 
 func actionOf(t *testing.T, name string) int {
 	t.Helper()
-	a := slices.Index(ActionNames, name)
+	a := slices.Index(actionNames, name)
 	if a < 0 {
 		t.Fatalf("no action %q", name)
 	}
@@ -72,7 +72,7 @@ func legalNames(s *State) []string {
 	var out []string
 	for a, m := range mask {
 		if m == 1 {
-			out = append(out, ActionNames[a])
+			out = append(out, actionNames[a])
 		}
 	}
 	return out
@@ -257,7 +257,7 @@ func TestReplacedShipIsRefitted(t *testing.T) {
 	s.ships[0].cell = int8(HomeCell(0))
 	play(t, s, "end-turn")
 	if got := legalNames(s); s.Phase() != PhaseWeapon || s.Seat() != 1 {
-		t.Fatalf("refit expected, got phase %s %v", PhaseNames[s.phase], got)
+		t.Fatalf("refit expected, got phase %s %v", s.phase, got)
 	}
 	play(t, s, "weapon-spread-shot")
 	if got := legalNames(s); !slices.Equal(got, []string{"engine-thrusters", "engine-warp-drive"}) {
@@ -288,7 +288,7 @@ func TestInvasionAndSpillOver(t *testing.T) {
 	}
 	// With one neighbour full, the alien goes to the other without a decision.
 	s = pos(t, map[string]string{"r10c4": "Yv"}, deck+" inv=10,10,0,0 ")
-	s.cfg = NewConfig(4, mustResolve(t, map[string]any{"districts_to_lose": 3})).c
+	s.cfg = NewConfig(mustResolve(t, map[string]any{"districts_to_lose": 3})).c
 	play(t, s, "end-turn")
 	if s.invaders != [4]int8{10, 10, 0, 1} {
 		t.Fatalf("automatic spill: %v", s.invaders)
@@ -297,7 +297,7 @@ func TestInvasionAndSpillOver(t *testing.T) {
 
 func mustResolve(t *testing.T, p map[string]any) env.Params {
 	t.Helper()
-	r, err := Game{}.Spec().Resolve(p)
+	r, err := Game{v1: true}.Spec().Resolve(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func mustResolve(t *testing.T, p map[string]any) env.Params {
 }
 
 func TestInvaderSpacesSix(t *testing.T) {
-	cfg := NewConfig(4, mustResolve(t, map[string]any{"invader_spaces": 6}))
+	cfg := NewConfig(mustResolve(t, map[string]any{"invader_spaces": 6}))
 	s := posCfg(t, cfg, map[string]string{"r10c4": "Yv"}, deck+" inv=5,6,0,0")
 	reward := play(t, s, "end-turn")
 	// The sixth invader fills Rocketown: with Atomville full, two districts
@@ -404,7 +404,7 @@ func TestWinAtDeckExhaustion(t *testing.T) {
 		t.Fatalf("destroying the last alien with the deck exhausted wins: reward %v, %s", r, s.Position())
 	}
 	// last_card: the turn that drew the last card wins at its end.
-	cfg := NewConfig(4, mustResolve(t, map[string]any{"win_on": "last_card"}))
+	cfg := NewConfig(mustResolve(t, map[string]any{"win_on": "last_card"}))
 	s = posCfg(t, cfg, map[string]string{"r4c4": "Yv"}, "pool=1,0,0,0")
 	if r := play(t, s, "end-turn"); r != 1 || !s.Won() {
 		t.Fatalf("last_card: reward %v, %s", r, s.Position())

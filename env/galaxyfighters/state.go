@@ -3,23 +3,37 @@ package galaxyfighters
 import (
 	"math/bits"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// Phases: the decision the current player faces.
+// Phase is the decision the current player faces; its value is the index
+// of the phase's one-hot byte in the observation (OffPhase + phase).
+type Phase int
+
+// The phases.
 const (
-	PhaseWeapon  = iota // choose the ship's weapon system (setup or refit)
-	PhaseBonus          // choose the bonus command tile (setup only)
-	PhaseEngine         // choose the engine modification (setup or refit)
-	PhaseCommand        // use a command (die or bonus tile), or end the command phase
-	PhaseSpill          // place an alien spilling over from a full district: left or right
-	PhaseOver           // the game has ended
+	PhaseWeapon  Phase = iota // choose the ship's weapon system (setup or refit)
+	PhaseBonus                // choose the bonus command tile (setup only)
+	PhaseEngine               // choose the engine modification (setup or refit)
+	PhaseCommand              // use a command (die or bonus tile), or end the command phase
+	PhaseSpill                // place an alien spilling over from a full district: left or right
+	PhaseOver                 // the game has ended
 	numPhases
 )
 
-// PhaseNames name the phases (used by the notation).
-var PhaseNames = [numPhases]string{"weapon", "bonus", "engine", "command", "spill", "over"}
+// phaseNames name the phases (the notation's phase= field).
+var phaseNames = [numPhases]string{"weapon", "bonus", "engine", "command", "spill", "over"}
+
+// String returns the phase's name: "weapon", "bonus", "engine", "command",
+// "spill" or "over" (as the notation writes it), or "phase(N)" outside them.
+func (p Phase) String() string {
+	if p >= 0 && p < numPhases {
+		return phaseNames[p]
+	}
+	return "phase(" + strconv.Itoa(int(p)) + ")"
+}
 
 // Outcomes.
 const (
@@ -50,6 +64,9 @@ type config struct {
 	invaderCap      int
 	winOnClear      bool
 	shaping         float64
+	v2              bool    // galaxy-fighters-v2 rules
+	density         float64 // spawn cards laid per spawn phase on average (v2; 1 in v1)
+	bonusRule       int     // bonusAny or bonusTwoEach (v2)
 }
 
 // State is one Galaxy Fighters position, hidden information included (the
@@ -65,7 +82,7 @@ type State struct {
 	spill    [NumSeats]uint8 // aliens waiting to spill over from a full district
 	spillSrc int8            // district whose spill-over is being decided
 
-	phase   int8
+	phase   Phase
 	cur     int8 // seat of the ship whose turn (or setup) it is
 	started bool // the initial setup is over
 	turns3  int16
@@ -108,14 +125,14 @@ func shuffle(s *State, a []int8) {
 func newState(cfg *config, seed uint64) *State {
 	s := &State{cfg: cfg, spillSrc: -1, card: -1}
 	s.rng = *rand.NewPCG(seed, 0x67616c6178796669) // "galaxyfi"
-	shipDeck := ShipDeck
-	shuffle(s, shipDeck[:])
+	deal := shipDeck
+	shuffle(s, deal[:])
 	for k := 0; k < NumSeats; k++ {
-		s.ships[k] = ship{model: shipDeck[k], weapon: -1, engine: -1, bonus: -1, cell: int8(HomeCell(k)),
+		s.ships[k] = ship{model: deal[k], weapon: -1, engine: -1, bonus: -1, cell: int8(HomeCell(k)),
 			drone: -1, sds: [2]int8{-1, -1}}
 	}
 	s.yardN = int8(cfg.backup)
-	copy(s.yard[:], shipDeck[NumSeats:NumSeats+cfg.backup])
+	copy(s.yard[:], deal[NumSeats:NumSeats+cfg.backup])
 	var pool [poolCards]int8
 	for i := range pool {
 		pool[i] = int8(i + 1)
@@ -165,7 +182,7 @@ func (s *State) Terminal() bool { return s.phase == PhaseOver }
 func (s *State) Turn() int { return int(s.turns) }
 
 // Phase returns the current phase.
-func (s *State) Phase() int { return int(s.phase) }
+func (s *State) Phase() Phase { return s.phase }
 
 // Seat returns the seat whose ship is acting.
 func (s *State) Seat() int { return int(s.cur) }

@@ -1,7 +1,6 @@
 package pilotsofgallaxia
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -155,28 +154,20 @@ func (Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(c.c, seed)
 }
 
-type stateJSON struct {
-	Position string `json:"position"`
-}
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, hidden cards and the
+// generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
 
-// MarshalJSON serializes the state as {"position": notation}.
-func (s *State) MarshalJSON() ([]byte, error) { return json.Marshal(stateJSON{s.Position()}) }
-
-// LoadState reads a state written by MarshalJSON.
+// LoadState reads a state written by MarshalJSON; errors are
+// *env.StateError (env.UnmarshalPosition; "invalid parameters" when p does
+// not make a configuration).
 func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
-	var j stateJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return nil, &env.StateError{Env: ID, Reason: "malformed state", Err: err}
-	}
 	c, err := NewConfig(p)
 	if err != nil {
 		return nil, &env.StateError{Env: ID, Reason: "invalid parameters", Err: err}
 	}
-	s, err := ParsePosition(j.Position, c)
-	if err != nil {
-		return nil, &env.StateError{Env: ID, Reason: "invalid position", Err: err}
-	}
-	return s, nil
+	return env.UnmarshalPosition(ID, data, func(text string) (*State, error) { return ParsePosition(text, c) })
 }
 
 // Clone returns an independent copy.

@@ -33,7 +33,7 @@ __all__ = ["KNOWN_IDS", "NAMESPACE", "gym_id", "env_ids", "register_envs"]
 NAMESPACE = "galaxygym"
 
 #: The ids registered when neither a table nor a binary is at hand.
-KNOWN_IDS = ("galaxy-express-v1", "galaxy-fighters-v1")
+KNOWN_IDS = ("galaxy-express-v1", "galaxy-fighters-v1", "galaxy-fighters-v2")
 
 _TABLE = Path(__file__).resolve().parent / "_envs.json"
 

@@ -142,7 +142,7 @@ def test_dead_agent_must_step_none(aec):
 @pytest.mark.parametrize("players", [4, 3, 2])
 @api_test_warnings
 def test_pettingzoo_api_test_multiplayer(server, players):
-    with galaxygym.aec_env("galaxy-fighters-v1", url=server.url, players=players) as env:
+    with galaxygym.aec_env("galaxy-fighters-v2", url=server.url, players=players) as env:
         assert env.game_spec["num_players"] == players
         assert env.possible_agents == [f"player_{i}" for i in range(players)]
         api_test(env, num_cycles=300)
@@ -152,7 +152,7 @@ def test_multiplayer_game_through_aec(server):
     """Galaxy Fighters (4 players): every player acts, observations are each
     player's own rotated view, rewards are the team's and sum to the returns."""
     rng = np.random.default_rng(5)
-    with galaxygym.aec_env("galaxy-fighters-v1", url=server.url, mission="rookie") as env:
+    with galaxygym.aec_env("galaxy-fighters-v2", url=server.url, mission="rookie") as env:
         env.reset(seed=3)
         acted, totals = set(), {a: 0.0 for a in env.possible_agents}
         views = {a: env.observe(a)["observation"] for a in env.possible_agents}

@@ -223,4 +223,4 @@ def test_errors_and_close(url):
         env.step(0)
     specs = galaxygym.list_envs(url)
     ids = [s["id"] for s in specs]
-    assert ENV_ID in ids and "galaxy-fighters-v1" in ids and ids == sorted(ids)
+    assert ENV_ID in ids and "galaxy-fighters-v1" in ids and "galaxy-fighters-v2" in ids and ids == sorted(ids)

@@ -11,7 +11,7 @@ import pytest
 
 import galaxygym
 
-IDS = ["galaxy-express-v1", "galaxy-fighters-v1"]
+IDS = ["galaxy-express-v1", "galaxy-fighters-v1", "express-v1"]
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -1,0 +1,295 @@
+package express
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// ID is the registered id.
+const ID = "express-v1"
+
+// Defaults of the parameters.
+const (
+	DefaultPlayers  = 4
+	DefaultTarget   = 120
+	DefaultMaxTurns = 3000
+	DefaultMaxHands = 12
+	maxReshuffles   = 10
+	// maxTurnSteps bounds the steps of one turn: the draw, at most two
+	// steps per card placed (a hand holds at most 14 cards after the draw,
+	// and a stuck redraw replaces them), a swap, a stuck decision per
+	// replacement, the end and the block decision.
+	maxTurnSteps = 40
+)
+
+// MaxEpisodeSteps bounds an episode under the default parameters.
+const MaxEpisodeSteps = maxTurnSteps * DefaultMaxTurns
+
+// Game is the Express rules.
+type Game struct{}
+
+func init() { env.Register(Game{}) }
+
+var spec = buildSpec()
+
+// ActionNames lists the action names, index = action.
+var ActionNames = func() []string {
+	n := make([]string, NumActions)
+	n[ActDraw] = "draw"
+	n[ActTake] = "take-discard"
+	for k := 0; k < NumKinds; k++ {
+		n[ActStart+k] = "start-" + Kinds[k].Code
+		n[ActDiscard+k] = "discard-" + Kinds[k].Code
+	}
+	for t := 0; t < MaxTrains; t++ {
+		for c := 0; c < addKinds; c++ {
+			n[ActAdd+t*addKinds+c] = fmt.Sprintf("add-t%d-%s", t, Kinds[addKind(c)].Code)
+		}
+		for w := 0; w < numTypes; w++ {
+			n[ActWild+t*wildRoles+w] = fmt.Sprintf("wild-t%d-%s", t, typeCodes[w])
+		}
+		n[ActWild+t*wildRoles+wildOpen] = fmt.Sprintf("wild-t%d-undeclared", t)
+		for k := 0; k < NumKinds; k++ {
+			n[ActSwap+t*NumKinds+k] = fmt.Sprintf("swap-t%d-%s", t, Kinds[k].Code)
+		}
+	}
+	for w := 0; w < numWayKinds; w++ {
+		n[ActWay+w] = "way-" + Kinds[LightCrane+w].Code
+	}
+	hitNames := [3]string{"broken", "steal", "wreck"}
+	for h := range hitNames {
+		for r := 0; r < MaxPlayers; r++ {
+			for t := 0; t < MaxTrains; t++ {
+				n[ActHit+h*36+r*6+t] = fmt.Sprintf("%s-p%d-t%d", hitNames[h], r, t)
+			}
+		}
+	}
+	for r := 0; r < MaxPlayers; r++ {
+		n[ActDerail+r] = fmt.Sprintf("derail-p%d", r)
+		for t := 0; t < MaxTrains; t++ {
+			for u := 0; u < MaxTrains; u++ {
+				n[ActSwitch+r*36+t*6+u] = fmt.Sprintf("switch-p%d-t%d-own%d", r, t, u)
+			}
+		}
+	}
+	n[ActTurntable] = "turntable"
+	n[ActEndMeld] = "end-meld"
+	n[ActBlock] = "block"
+	n[ActLet] = "let-it-happen"
+	n[ActStuck] = "stuck"
+	return n
+}()
+
+func buildSpec() *env.Spec {
+	return &env.Spec{
+		ID:              ID,
+		Name:            "Express",
+		NumPlayers:      DefaultPlayers,
+		MinPlayers:      2,
+		MaxPlayers:      MaxPlayers,
+		ActionNames:     ActionNames,
+		ObsShape:        []int{ObsSize},
+		ObsDType:        "uint8",
+		ObsHigh:         obsHigh(),
+		MaxEpisodeSteps: MaxEpisodeSteps,
+		RewardRange:     [2]float64{-maxHandSwing, maxHandSwing},
+		ReturnRange:     [2]float64{-maxHandPenalty * DefaultMaxHands, DefaultTarget - 1 + maxHandPlain},
+		Params: []env.ParamSpec{
+			{Name: "target", Kind: env.Int, Default: DefaultTarget, Min: 1, Max: 10000,
+				Doc: "the game ends after the hand in which a player's total reaches this score (120 tournament, 100 Mayfair)"},
+			{Name: "opening_hand", Kind: env.Int, Default: 0, Min: 0, Max: 12,
+				Doc: "cards dealt to each player at the start of a hand; 0: 12 with 2-4 players, 8 with 5-6 (the sources say 12 and 8)"},
+			{Name: "max_hands", Kind: env.Int, Default: DefaultMaxHands, Min: 1, Max: 100,
+				Doc: "the game ends after this many hands (the tournament's time slot)"},
+			{Name: "reshuffles", Kind: env.Int, Default: 1, Min: 0, Max: maxReshuffles,
+				Doc: "times the draw pile may be rebuilt from the discards in a hand; the hand ends, scored as is, when a card must be drawn and none can be"},
+			{Name: "freight_scoring", Kind: env.String, Default: "plain", Choices: []string{"plain", "progressive"},
+				Doc: "plain: every freight car scores its value; progressive: the n-th car of a section scores value*max(1, n-2)"},
+			{Name: "hand_only", Kind: env.Bool, Default: false,
+				Doc: "an episode is one hand"},
+			{Name: "zero_sum", Kind: env.Bool, Default: false,
+				Doc: "pay each player's hand score minus the mean of the others' (returns sum to zero)"},
+			{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 100000,
+				Doc: "truncate the episode after this many turns (the hand in progress is scored as is)"},
+		},
+		Description: "Express (Darwin Bromley, Mayfair 1990; SJ Games/TGA 2024), the railroad card game, tournament rules, " +
+			"2-6 players: build trains of cars behind face-down locomotives, attack other trains with Disasters, protect " +
+			"yours with Way Cars, reverse play with Turntables, go out with long trains; first to the target score wins.",
+	}
+}
+
+// Bounds of one hand's score change to a player. A hand ends with at most
+// 14 cards in a hand (an opening hand and a draw, or a stuck redraw), each
+// costing at most 5: maxHandPenalty. With plain scoring a hand scores at
+// most every freight car at its value (140), every passenger car, Wild and
+// Caboose in one passenger section with all four doublings (21 x 16), the
+// ten Way Cars (20) and the bonus (10): maxHandPlain. maxHandSwing also
+// covers the progressive reading (each freight type with the five Wilds
+// and Cabooses, 16 cars at most: 1,146, plus the rest) and zero-sum
+// payments (one's change minus the mean of the others').
+const (
+	maxHandPenalty = 14 * 5
+	maxHandPlain   = 140 + 21*16 + 20 + 10
+	maxHandSwing   = 1600
+)
+
+// Spec returns the environment description (4 players; env.New gives an
+// Env the spec of its `players` parameter).
+func (Game) Spec() *env.Spec { return spec }
+
+// Config is a resolved parameter set, for ParsePosition.
+type Config struct{ c *config }
+
+// NewConfig resolves the game parameters; p must be resolved by
+// Spec().Resolve (every parameter present).
+func NewConfig(p env.Params) *Config {
+	c := configOf(p)
+	return &Config{&c}
+}
+
+// configOf resolves the parameters into a config value.
+func configOf(p env.Params) config {
+	return config{
+		players:     p.Int(env.PlayersParam),
+		target:      p.Int("target"),
+		openingHand: OpeningHand(p.Int(env.PlayersParam), p.Int("opening_hand")),
+		maxHands:    p.Int("max_hands"),
+		reshuffles:  p.Int("reshuffles"),
+		progressive: p.Str("freight_scoring") == "progressive",
+		handOnly:    p.Bool("hand_only"),
+		zeroSum:     p.Bool("zero_sum"),
+	}
+}
+
+// OpeningHand returns the cards dealt to each player: param when it is not
+// 0, else 12 with 2-4 players and 8 with 5-6 (A8: with 12 cards each, six
+// players leave a draw pile of 21 and nine hands in ten end with the pile
+// exhausted instead of a player going out).
+func OpeningHand(players, param int) int {
+	switch {
+	case param > 0:
+		return param
+	case players >= 5:
+		return 8
+	}
+	return 12
+}
+
+// DefaultConfig returns the default parameters for players (2-6).
+func DefaultConfig(players int) *Config {
+	p, err := spec.Resolve(map[string]any{env.PlayersParam: players})
+	if err != nil {
+		panic(err)
+	}
+	return NewConfig(p)
+}
+
+// NewState deals a new game from seed.
+func (Game) NewState(p env.Params, seed uint64) env.State {
+	return newState(NewConfig(p).c, seed)
+}
+
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, every hand, the deck
+// order and the generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
+
+// LoadState reads a state written by MarshalJSON; errors are
+// *env.StateError (env.UnmarshalPosition).
+func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
+	c := NewConfig(p)
+	return env.UnmarshalPosition(ID, data, func(text string) (*State, error) { return ParsePosition(text, c) })
+}
+
+// Clone returns an independent deep copy.
+func (s *State) Clone() env.State {
+	c := *s
+	return &c
+}
+
+// Info fills the episode statistics; once the game is over (or truncated)
+// every player's total score, outcome and rank (env.Info.RankByScore: the
+// highest total wins, equal highest totals draw).
+func (s *State) Info(dst *env.Info) {
+	if s.phase == PhaseOver || s.truncated {
+		var sc [MaxPlayers]float64
+		for i := 0; i < s.n; i++ {
+			sc[i] = float64(s.pl[i].score)
+		}
+		dst.RankByScore(sc[:s.n])
+	}
+	dst.Stats = append(dst.Stats,
+		env.Stat{Name: "hands", Value: float64(s.hand)},
+		env.Stat{Name: "turns", Value: float64(s.turns)},
+		env.Stat{Name: "went_out", Value: float64(s.wentOut)},
+	)
+}
+
+// String renders the public table (what every player sees: no hand, no
+// locomotive identity, no draw pile order).
+func (s *State) String() string { return s.render(-1) }
+
+// StringFor renders the table as player sees it: String plus that
+// player's hand and locomotives.
+func (s *State) StringFor(player int) string { return s.render(player) }
+
+func (s *State) render(viewer int) string {
+	var b strings.Builder
+	dir := "clockwise"
+	if s.dir < 0 {
+		dir = "counterclockwise"
+	}
+	fmt.Fprintf(&b, "Express, hand %d, round %d, %s, %s", s.hand+1, s.hturns/s.n+1, PhaseNames[s.phase], dir)
+	if s.phase != PhaseOver {
+		fmt.Fprintf(&b, ", player %d to act", s.CurrentPlayer())
+	}
+	fmt.Fprintf(&b, "\ndraw pile %d, discard pile %d", s.deckN, s.discN)
+	if s.discN > 0 {
+		fmt.Fprintf(&b, " (top %s)", Kinds[s.disc[s.discN-1]].Code)
+	}
+	if s.top >= 0 {
+		fmt.Fprintf(&b, ", disaster slot %s", Kinds[s.top].Code)
+	}
+	if s.asN > 0 {
+		fmt.Fprintf(&b, ", set aside %s", countsText(&s.aside))
+	}
+	if s.pend.kind >= 0 {
+		fmt.Fprintf(&b, "\n%s by player %d on player %d: block?", Kinds[BrokenCar+int(s.pend.kind)].Name, s.pend.by, s.pend.on)
+	}
+	b.WriteByte('\n')
+	for i := 0; i < s.n; i++ {
+		p := &s.pl[i]
+		fmt.Fprintf(&b, "player %d: score %d, %d cards", i, p.score, p.handN)
+		if i == viewer {
+			fmt.Fprintf(&b, " [%s]", countsText(&p.hand))
+		} else if k := countsText(&p.known); k != "" {
+			fmt.Fprintf(&b, " (known %s)", k)
+		}
+		for w := 0; w < numWayKinds; w++ {
+			for c := 0; c < int(p.way[w]); c++ {
+				b.WriteString(" " + Kinds[LightCrane+w].Code)
+				if p.perm&(1<<w) != 0 {
+					b.WriteByte('!')
+				}
+			}
+		}
+		if p.derail > 0 {
+			fmt.Fprintf(&b, ", derailed %d", p.derail)
+		}
+		b.WriteByte('\n')
+		for t := range p.trains {
+			tr := &p.trains[t]
+			if tr.loco < 0 {
+				continue
+			}
+			loco := "??"
+			if i == viewer {
+				loco = Kinds[tr.loco].Code
+			}
+			fmt.Fprintf(&b, "  t%d [%s] %s\n", t, loco, carsText(tr))
+		}
+	}
+	return b.String()
+}

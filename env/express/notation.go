@@ -1,0 +1,572 @@
+package express
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// Position notation: a complete text form of a position, one record a line,
+// each a head word and key=value fields; card lists are comma-separated
+// two-letter kind codes (Kinds[k].Code). State.Position writes the lines in
+// this order; ParsePosition reads them in any order, ignores blank lines
+// and text after '#', and fills what is left out with the defaults noted.
+//
+//	express hand=0 turns=5 hturns=5 cur=1 dir=cw phase=meld tt=0 resh=0 swapped=0 trans=0 pendt=- wentout=0 truncated=0
+//	pending kind=-                            (or kind=BR by=0 on=2 train=1 own=-)
+//	deck cards=BX,AU,...                      (bottom first: the next card drawn is the last; "..." first
+//	                                           puts every card not listed elsewhere at the bottom, in kind
+//	                                           order; the discard pile may have it instead)
+//	discard cards=...                         (oldest first: the top discard is the last)
+//	slot top=TT cards=BR,TT                   (the disaster slot; top - for none)
+//	aside cards=                              (set-aside stuck hands)
+//	rng state=<hex>                           (the PCG's MarshalBinary; default the generator of seed 0)
+//	p0 score=0 derail=0 played=1 way=LC perm= known=BX hand=BX,BX,WD
+//	p0.t2 loco=AU flags=0 cars=BX,BX,WD?     (train slot 2 of player 0)
+//
+// Car tokens: a kind code (a freight or passenger car, CB for a Caboose);
+// WD=<type> a declared or matching Wild (BX TK CN RF AU, PS for passenger),
+// WD? an undeclared Wild at the end of a train, WD> a transition Wild.
+// Player lines left out are players with nothing; every player line gives
+// its hand (the hand size follows).
+
+// kindCode returns the kind of a two-letter code, or -1.
+func kindCode(c string) int {
+	for k := range Kinds {
+		if Kinds[k].Code == c {
+			return k
+		}
+	}
+	return -1
+}
+
+func countsText(c *[NumKinds]uint8) string {
+	var parts []string
+	for k := range c {
+		for i := 0; i < int(c[k]); i++ {
+			parts = append(parts, Kinds[k].Code)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func listText(a []uint8) string {
+	parts := make([]string, len(a))
+	for i, k := range a {
+		parts[i] = Kinds[k].Code
+	}
+	return strings.Join(parts, ",")
+}
+
+func carText(c uint8) string {
+	switch {
+	case c == carWildOpen:
+		return "WD?"
+	case c == carWildLink:
+		return "WD>"
+	case c >= carWildAs:
+		return "WD=" + typeCodes[c-carWildAs]
+	}
+	return Kinds[c-1].Code
+}
+
+func carsText(tr *train) string {
+	parts := make([]string, tr.n)
+	for i := range parts {
+		parts[i] = carText(tr.cars[i])
+	}
+	return strings.Join(parts, ",")
+}
+
+func bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func optInt(v int) string {
+	if v < 0 {
+		return "-"
+	}
+	return strconv.Itoa(v)
+}
+
+// Position returns the complete text form of the position (see the
+// notation above), hidden information and the generator included.
+func (s *State) Position() string {
+	var b strings.Builder
+	dir := "cw"
+	if s.dir < 0 {
+		dir = "ccw"
+	}
+	fmt.Fprintf(&b, "express hand=%d turns=%d hturns=%d cur=%d dir=%s phase=%s tt=%d resh=%d swapped=%d trans=%d pendt=%s wentout=%d truncated=%d\n",
+		s.hand, s.turns, s.hturns, s.cur, dir, PhaseNames[s.phase], s.tt, s.resh, bit(s.swapped), bit(s.trans),
+		optInt(int(s.pendT)), s.wentOut, bit(s.truncated))
+	if s.pend.kind < 0 {
+		b.WriteString("pending kind=-\n")
+	} else {
+		fmt.Fprintf(&b, "pending kind=%s by=%d on=%d train=%s own=%s\n", Kinds[BrokenCar+int(s.pend.kind)].Code,
+			s.pend.by, s.pend.on, optInt(int(s.pend.train)), optInt(int(s.pend.own)))
+	}
+	fmt.Fprintf(&b, "deck cards=%s\n", listText(s.deck[:s.deckN]))
+	fmt.Fprintf(&b, "discard cards=%s\n", listText(s.disc[:s.discN]))
+	top := "-"
+	if s.top >= 0 {
+		top = Kinds[s.top].Code
+	}
+	fmt.Fprintf(&b, "slot top=%s cards=%s\n", top, countsText(&s.slot))
+	fmt.Fprintf(&b, "aside cards=%s\n", countsText(&s.aside))
+	rb, _ := s.rng.MarshalBinary()
+	fmt.Fprintf(&b, "rng state=%s\n", hex.EncodeToString(rb))
+	for i := 0; i < s.n; i++ {
+		p := &s.pl[i]
+		var way, perm []string
+		for w := 0; w < numWayKinds; w++ {
+			for c := 0; c < int(p.way[w]); c++ {
+				way = append(way, Kinds[LightCrane+w].Code)
+			}
+			if p.perm&(1<<w) != 0 {
+				perm = append(perm, Kinds[LightCrane+w].Code)
+			}
+		}
+		fmt.Fprintf(&b, "p%d score=%d derail=%d played=%d way=%s perm=%s known=%s hand=%s\n", i, p.score, p.derail,
+			bit(p.played), strings.Join(way, ","), strings.Join(perm, ","), countsText(&p.known), countsText(&p.hand))
+		for t := range p.trains {
+			tr := &p.trains[t]
+			if tr.loco >= 0 {
+				fmt.Fprintf(&b, "p%d.t%d loco=%s flags=%d cars=%s\n", i, t, Kinds[tr.loco].Code, tr.flags, carsText(tr))
+			}
+		}
+	}
+	return b.String()
+}
+
+// PositionError reports a malformed or impossible position.
+type PositionError struct {
+	Line   int // 1-based, 0 for the position as a whole
+	Reason string
+}
+
+func (e *PositionError) Error() string {
+	if e.Line == 0 {
+		return "express: position: " + e.Reason
+	}
+	return fmt.Sprintf("express: position line %d: %s", e.Line, e.Reason)
+}
+
+type fields map[string]string
+
+func parseInt(f fields, key string, def, lo, hi int) (int, error) {
+	v, ok := f[key]
+	if !ok || v == "-" && lo < 0 {
+		if ok {
+			return -1, nil
+		}
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s=%q: want an integer in [%d, %d]", key, v, lo, hi)
+	}
+	return n, nil
+}
+
+func parseCards(v string) ([]uint8, bool, error) {
+	if v == "" {
+		return nil, false, nil
+	}
+	var out []uint8
+	rest := false
+	for i, c := range strings.Split(v, ",") {
+		if c == "..." && i == 0 {
+			rest = true
+			continue
+		}
+		k := kindCode(c)
+		if k < 0 {
+			return nil, false, fmt.Errorf("unknown card %q", c)
+		}
+		out = append(out, uint8(k))
+	}
+	return out, rest, nil
+}
+
+func parseCar(c string) (uint8, error) {
+	switch c {
+	case "WD?":
+		return carWildOpen, nil
+	case "WD>":
+		return carWildLink, nil
+	case "WD":
+		return 0, fmt.Errorf("a Wild in a train is WD=<type>, WD? or WD>")
+	}
+	if strings.HasPrefix(c, "WD=") {
+		for t, tc := range typeCodes {
+			if tc == c[3:] {
+				return uint8(carWildAs + t), nil
+			}
+		}
+		return 0, fmt.Errorf("unknown Wild type %q", c[3:])
+	}
+	k := kindCode(c)
+	if k < 0 || !(isPlainCar(k) || k == Caboose) {
+		return 0, fmt.Errorf("%q is not a car", c)
+	}
+	return uint8(k + 1), nil
+}
+
+// ParsePosition reads the notation written by State.Position under cfg
+// (the number of players and the rules' parameters). It returns a
+// *PositionError for malformed text or an impossible position: cards
+// beyond the deck's counts or missing, a bad train, an index out of range.
+func ParsePosition(text string, cfg *Config) (*State, error) {
+	c := cfg.c
+	s := &State{cfg: c, n: c.players, top: -1, pendT: -1, dir: 1}
+	s.pend = pending{kind: -1, train: -1, own: -1}
+	for i := range s.pl {
+		s.pl[i].reset()
+	}
+	var counts [NumKinds]int
+	add := func(k uint8, m int) { counts[k] += m }
+	restIn := ""
+	var deckCards, discCards []uint8
+	haveRNG := false
+	seen := map[string]bool{}
+	for ln, line := range strings.Split(text, "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		parts := strings.Fields(line)
+		if len(parts) == 0 {
+			continue
+		}
+		bad := func(format string, a ...any) error {
+			return &PositionError{ln + 1, fmt.Sprintf(format, a...)}
+		}
+		head := parts[0]
+		if seen[head] {
+			return nil, bad("%q given twice", head)
+		}
+		seen[head] = true
+		f := fields{}
+		for _, kv := range parts[1:] {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return nil, bad("field %q is not key=value", kv)
+			}
+			if _, dup := f[k]; dup {
+				return nil, bad("field %q given twice", k)
+			}
+			f[k] = v
+		}
+		var err error
+		geti := func(key string, def, lo, hi int) int {
+			if err != nil {
+				return 0
+			}
+			var v int
+			v, err = parseInt(f, key, def, lo, hi)
+			return v
+		}
+		switch {
+		case head == "express":
+			s.hand = geti("hand", 0, 0, 1000)
+			s.turns = geti("turns", 0, 0, 1<<30)
+			s.hturns = geti("hturns", 0, 0, 1<<30)
+			s.cur = int8(geti("cur", 0, 0, s.n-1))
+			s.tt = geti("tt", 0, 0, deckCount(Turntable, s.n))
+			s.resh = geti("resh", 0, 0, maxReshuffles)
+			s.swapped = geti("swapped", 0, 0, 1) == 1
+			s.trans = geti("trans", 0, 0, 1) == 1
+			s.pendT = int8(geti("pendt", -1, -1, MaxTrains-1))
+			s.wentOut = geti("wentout", 0, 0, 1000)
+			s.truncated = geti("truncated", 0, 0, 1) == 1
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			switch f["dir"] {
+			case "", "cw":
+			case "ccw":
+				s.dir = -1
+			default:
+				return nil, bad("dir=%q: want cw or ccw", f["dir"])
+			}
+			ph := f["phase"]
+			if ph == "" {
+				ph = "draw"
+			}
+			found := false
+			for i, n := range PhaseNames {
+				if n == ph {
+					s.phase, found = int8(i), true
+				}
+			}
+			if !found {
+				return nil, bad("phase=%q: want one of %v", ph, PhaseNames)
+			}
+		case head == "pending":
+			if f["kind"] == "-" || f["kind"] == "" {
+				continue
+			}
+			k := kindCode(f["kind"])
+			if k < BrokenCar || k > Wreck {
+				return nil, bad("pending kind=%q is not a Disaster", f["kind"])
+			}
+			s.pend.kind = int8(k - BrokenCar)
+			s.pend.by = int8(geti("by", 0, 0, s.n-1))
+			s.pend.on = int8(geti("on", 0, 0, s.n-1))
+			s.pend.train = int8(geti("train", -1, -1, MaxTrains-1))
+			s.pend.own = int8(geti("own", -1, -1, MaxTrains-1))
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+		case head == "deck" || head == "discard" || head == "aside" || head == "slot":
+			cards, rest, err := parseCards(f["cards"])
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			if rest && head != "deck" && head != "discard" {
+				return nil, bad("\"...\" only in the deck or the discard pile")
+			}
+			if rest && restIn != "" {
+				return nil, bad("\"...\" twice")
+			}
+			if rest {
+				restIn = head
+			}
+			for _, k := range cards {
+				add(k, 1)
+			}
+			switch head {
+			case "deck":
+				deckCards = cards
+			case "discard":
+				discCards = cards
+			case "aside":
+				for _, k := range cards {
+					s.aside[k]++
+				}
+				s.asN = len(cards)
+			case "slot":
+				for _, k := range cards {
+					if k < BrokenCar || (k > Wreck && k != Turntable) {
+						return nil, bad("%s in the disaster slot", Kinds[k].Code)
+					}
+					s.slot[k]++
+				}
+				if t := f["top"]; t != "" && t != "-" {
+					k := kindCode(t)
+					if k < 0 || s.slot[k] == 0 {
+						return nil, bad("slot top=%q is not in the slot", t)
+					}
+					s.top = int8(k)
+				} else if len(cards) > 0 {
+					return nil, bad("slot top missing")
+				}
+			}
+		case head == "rng":
+			b, err := hex.DecodeString(f["state"])
+			if err == nil {
+				err = s.rng.UnmarshalBinary(b)
+			}
+			if err != nil {
+				return nil, bad("rng state: %v", err)
+			}
+			haveRNG = true
+		case head[0] == 'p':
+			ps, ts, isTrain := strings.Cut(head[1:], ".t")
+			pi, err1 := strconv.Atoi(ps)
+			if err1 != nil || pi < 0 || pi >= s.n {
+				return nil, bad("unknown record %q (players are p0-p%d)", head, s.n-1)
+			}
+			p := &s.pl[pi]
+			if isTrain {
+				ti, err := strconv.Atoi(ts)
+				if err != nil || ti < 0 || ti >= MaxTrains {
+					return nil, bad("train %q: slots are t0-t%d", head, MaxTrains-1)
+				}
+				tr := &p.trains[ti]
+				lk := kindCode(f["loco"])
+				if lk < 0 {
+					return nil, bad("loco=%q is not a card", f["loco"])
+				}
+				tr.loco = int8(lk)
+				add(uint8(lk), 1)
+				tr.flags = uint8(geti("flags", 0, 0, flagNew|flagWildNew))
+				if err != nil {
+					return nil, bad("%v", err)
+				}
+				if v := f["cars"]; v != "" {
+					cars := strings.Split(v, ",")
+					if len(cars) > MaxCars {
+						return nil, bad("%d cars: at most %d", len(cars), MaxCars)
+					}
+					for i, ct := range cars {
+						code, err := parseCar(ct)
+						if err != nil {
+							return nil, bad("%v", err)
+						}
+						tr.cars[i] = code
+						add(uint8(cardOf(code)), 1)
+					}
+					tr.n = uint8(len(cars))
+				}
+				if err := checkTrain(tr); err != "" {
+					return nil, bad("%s", err)
+				}
+				continue
+			}
+			sc := geti("score", 0, -30000, 30000)
+			p.score = int32(sc)
+			p.derail = uint8(geti("derail", 0, 0, Kinds[Derailment].Count))
+			p.played = geti("played", 0, 0, 1) == 1
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			for _, key := range []string{"hand", "known", "way", "perm"} {
+				cards, rest, err := parseCards(f[key])
+				if err == nil && rest {
+					err = fmt.Errorf("\"...\" only in the deck")
+				}
+				if err != nil {
+					return nil, bad("%s: %v", key, err)
+				}
+				for _, k := range cards {
+					switch key {
+					case "hand":
+						p.hand[k]++
+						p.handN++
+						add(k, 1)
+					case "known":
+						p.known[k]++
+					case "way", "perm":
+						if k < LightCrane || k > HeavyCrane {
+							return nil, bad("%s: %s is not a Way Car", key, Kinds[k].Code)
+						}
+						if key == "way" {
+							p.way[k-LightCrane]++
+							add(k, 1)
+						} else {
+							p.perm |= 1 << (k - LightCrane)
+						}
+					}
+				}
+			}
+			for k := range p.known {
+				if p.known[k] > p.hand[k] {
+					return nil, bad("known %s beyond the hand", Kinds[k].Code)
+				}
+			}
+		default:
+			return nil, bad("unknown record %q", head)
+		}
+	}
+	if !haveRNG {
+		s.rng = *newRNG(0)
+	}
+	// "..." puts the cards not listed elsewhere at the bottom of the deck
+	// or of the discard pile, in kind order
+	var rest []uint8
+	if restIn != "" {
+		for k := 0; k < NumKinds; k++ {
+			for c := counts[k]; c < deckCount(k, s.n); c++ {
+				rest = append(rest, uint8(k))
+			}
+			counts[k] = max(counts[k], deckCount(k, s.n))
+		}
+	}
+	if restIn == "deck" {
+		deckCards = append(rest, deckCards...)
+	} else {
+		discCards = append(rest, discCards...)
+	}
+	s.deckN = copy(s.deck[:], deckCards)
+	s.discN = copy(s.disc[:], discCards)
+	for k := range counts {
+		if counts[k] != deckCount(k, s.n) {
+			return nil, &PositionError{0, fmt.Sprintf("%d cards of %s, the deck has %d", counts[k], Kinds[k].Code, deckCount(k, s.n))}
+		}
+	}
+	return s, s.validate()
+}
+
+// checkTrain returns why a train's cars break the rules, or "".
+func checkTrain(tr *train) string {
+	sec := -1
+	for i := 0; i < int(tr.n); i++ {
+		c := tr.cars[i]
+		last := i == int(tr.n)-1
+		switch {
+		case c == Caboose+1:
+			if !last || i == 0 {
+				return "a Caboose is the last car and never the first"
+			}
+		case c == carWildOpen:
+			if !last || i < 2 {
+				return "an undeclared Wild is the end car of a train of 3+ cars"
+			}
+		case c == carWildLink:
+			if last || i < 2 {
+				return "a transition Wild follows at least two cars and is followed by a car"
+			}
+			sec = -1
+			continue
+		case c >= carWildAs:
+			t := int(c) - carWildAs
+			if sec >= 0 && t != sec {
+				return "a declared Wild must match its section"
+			}
+			sec = t
+		default:
+			t := typeOf(int(c) - 1)
+			if sec >= 0 && t != sec {
+				return fmt.Sprintf("%s does not match its section", Kinds[c-1].Code)
+			}
+			sec = t
+		}
+	}
+	return ""
+}
+
+// validate checks the cross-record invariants of a parsed position.
+func (s *State) validate() error {
+	bad := func(format string, a ...any) error {
+		return &PositionError{0, fmt.Sprintf(format, a...)}
+	}
+	if s.pendT >= 0 {
+		tr := &s.pl[s.cur].trains[s.pendT]
+		if s.phase != PhaseMeld || tr.loco < 0 || !(tr.n == 0 || (tr.n == 1 && tr.cars[0] >= carWildAs)) {
+			return bad("pendt=%d is not a train waiting for its next car", s.pendT)
+		}
+	}
+	if (s.phase == PhaseBlock) != (s.pend.kind >= 0) {
+		return bad("a pending Disaster and the block phase go together")
+	}
+	if s.pend.kind >= 0 {
+		d := int(s.pend.kind)
+		q := &s.pl[s.pend.on]
+		if s.pend.by != s.cur || s.pend.on == s.pend.by || q.hand[LightCrane+d] == 0 || q.way[d] > 0 {
+			return bad("the pending Disaster is not one the attacked player can block")
+		}
+		hasTrain := s.pend.train >= 0 && q.trains[s.pend.train].loco >= 0
+		if BrokenCar+d == Derailment {
+			hasTrain = s.pend.train < 0
+		}
+		if !hasTrain || (BrokenCar+d == SwitchEngines) != (s.pend.own >= 0) ||
+			(s.pend.own >= 0 && s.pl[s.cur].trains[s.pend.own].loco < 0) {
+			return bad("the pending Disaster's trains do not exist")
+		}
+	}
+	if int(s.slot[Turntable]) != s.tt {
+		return bad("tt=%d but %d Turntables in the slot", s.tt, s.slot[Turntable])
+	}
+	if s.phase == PhaseOver && s.pendT >= 0 {
+		return bad("a finished game has no train waiting")
+	}
+	return nil
+}
+
+func newRNG(seed uint64) *rand.PCG { return rand.NewPCG(seed, rngStream) }

@@ -1,0 +1,212 @@
+package express
+
+// Observation layout: a flat uint8 vector of ObsSize bytes, seat-relative
+// (block j of the per-player part is the player j seats after the observer,
+// clockwise; blocks past the number of players are zero). Nothing of other
+// hands, of the draw pile's order or of another player's locomotives shows.
+const (
+	OffPhase     = 0                      // PhaseDraw .. PhaseOver
+	OffActor     = 1                      // the player to act, seat-relative
+	OffDir       = 2                      // 0 clockwise, 1 counterclockwise
+	OffRound     = 3                      // round of the hand, 1-based (capped 255)
+	OffHandNo    = 4                      // hand of the game, 1-based (capped 255)
+	OffFirst     = 5                      // 1 while some player has not completed a turn this hand
+	OffDeck      = 6                      // cards in the draw pile
+	OffDiscN     = 7                      // cards in the discard pile
+	OffTopDisc   = 8                      // kind+1 of the top discard, 0 none
+	OffTopSlot   = 9                      // kind+1 of the newest card of the disaster slot, 0 none
+	OffTT        = 10                     // Turntables played this hand
+	OffResh      = 11                     // draw pile rebuilds this hand
+	OffTrans     = 12                     // 1: a Wild played this turn became a transition (no going out)
+	OffSwapped   = 13                     // 1: the acting player has swapped a locomotive this turn
+	OffPendKind  = 14                     // kind+1 of the Disaster awaiting a block decision, 0 none
+	OffPendBy    = 15                     // its attacker, seat-relative
+	OffPendTrain = 16                     // its target train + 1 (0: Derailment)
+	OffPendOwn   = 17                     // the attacker's train + 1 for Switch Engines
+	OffPlayers   = 18                     // number of players
+	OffHTurns    = 19                     // turns completed this hand, little-endian uint16
+	OffTurns     = 21                     // turns completed this episode, little-endian uint16 (capped)
+	OffPendT     = 23                     // the acting player's train that must get its next car now + 1, 0 none
+	OffHand      = 24                     // own hand: count per kind (24)
+	OffDiscards  = OffHand + NumKinds     // discard pile: count per kind (24)
+	OffRecent    = OffDiscards + NumKinds // newest discards, newest first: kind+1 (RecentDiscards)
+	OffSlot      = OffRecent + RecentDiscards
+	OffAside     = OffSlot + NumKinds  // set-aside stuck hands: count per kind
+	OffPlayer    = OffAside + NumKinds // per-player blocks of PlayerBytes
+	ObsSize      = OffPlayer + MaxPlayers*PlayerBytes
+
+	RecentDiscards = 8
+)
+
+// Offsets inside a player block.
+const (
+	PPresent    = 0  // 1 for a seat in play
+	PHandSize   = 1  // cards in hand
+	PScore      = 2  // total score + 32768, little-endian uint16
+	PDerail     = 4  // turns to skip
+	PTrains     = 5  // trains on the table
+	PPlayed     = 6  // completed a turn this hand
+	PWay        = 7  // Way Cars in play per kind (5)
+	PPerm       = 12 // 1: that Way Car is permanent (blocked) (5)
+	PKnown      = 17 // cards known to be in hand, per kind (24; A26)
+	PTrain      = PKnown + NumKinds
+	PlayerBytes = PTrain + MaxTrains*TrainBytes
+)
+
+// Offsets inside a train block.
+const (
+	TLoco      = 0 // 0 no train, 1 a face-down locomotive, 2+kind the observer's own locomotive
+	TLen       = 1 // cars
+	TFlags     = 2 // bit 0 started this turn, bit 1 its end Wild was played this turn
+	TCars      = 3 // car codes in order (see the car codes of state.go)
+	TrainBytes = TCars + MaxCars
+)
+
+// Observe writes player's observation into dst (len ObsSize). It allocates
+// nothing.
+func (s *State) Observe(player int, dst []uint8) {
+	clear(dst[:ObsSize])
+	n := s.n
+	rel := func(q int) uint8 { return uint8((q - player + n) % n) }
+	dst[OffPhase] = uint8(s.phase)
+	if s.phase != PhaseOver {
+		dst[OffActor] = rel(s.CurrentPlayer())
+	}
+	if s.dir < 0 {
+		dst[OffDir] = 1
+	}
+	dst[OffRound] = uint8(min(s.hturns/n+1, 255))
+	dst[OffHandNo] = uint8(min(s.hand+1, 255))
+	if s.firstRound() {
+		dst[OffFirst] = 1
+	}
+	dst[OffDeck] = uint8(s.deckN)
+	dst[OffDiscN] = uint8(s.discN)
+	if s.discN > 0 {
+		dst[OffTopDisc] = s.disc[s.discN-1] + 1
+	}
+	dst[OffTopSlot] = uint8(s.top + 1)
+	dst[OffTT] = uint8(s.tt)
+	dst[OffResh] = uint8(s.resh)
+	if s.trans {
+		dst[OffTrans] = 1
+	}
+	if s.swapped {
+		dst[OffSwapped] = 1
+	}
+	if s.pend.kind >= 0 {
+		dst[OffPendKind] = uint8(BrokenCar + int(s.pend.kind) + 1)
+		dst[OffPendBy] = rel(int(s.pend.by))
+		dst[OffPendTrain] = uint8(s.pend.train + 1)
+		dst[OffPendOwn] = uint8(s.pend.own + 1)
+	}
+	dst[OffPlayers] = uint8(n)
+	ht := min(s.hturns, 65535)
+	dst[OffHTurns], dst[OffHTurns+1] = uint8(ht), uint8(ht>>8)
+	tu := min(s.turns, 65535)
+	dst[OffTurns], dst[OffTurns+1] = uint8(tu), uint8(tu>>8)
+	if s.phase == PhaseMeld {
+		dst[OffPendT] = uint8(s.pendT + 1)
+	}
+	me := &s.pl[player]
+	copy(dst[OffHand:OffHand+NumKinds], me.hand[:])
+	for i := 0; i < s.discN; i++ {
+		dst[OffDiscards+int(s.disc[i])]++
+	}
+	for i := 0; i < RecentDiscards && i < s.discN; i++ {
+		dst[OffRecent+i] = s.disc[s.discN-1-i] + 1
+	}
+	copy(dst[OffSlot:OffSlot+NumKinds], s.slot[:])
+	copy(dst[OffAside:OffAside+NumKinds], s.aside[:])
+	for j := 0; j < n; j++ {
+		q := (player + j) % n
+		p := &s.pl[q]
+		b := dst[OffPlayer+j*PlayerBytes : OffPlayer+(j+1)*PlayerBytes]
+		b[PPresent] = 1
+		b[PHandSize] = p.handN
+		sc := uint16(int32(p.score) + 32768)
+		b[PScore], b[PScore+1] = uint8(sc), uint8(sc>>8)
+		b[PDerail] = p.derail
+		if p.played {
+			b[PPlayed] = 1
+		}
+		copy(b[PWay:PWay+numWayKinds], p.way[:])
+		for w := 0; w < numWayKinds; w++ {
+			if p.perm&(1<<w) != 0 {
+				b[PPerm+w] = 1
+			}
+		}
+		copy(b[PKnown:PKnown+NumKinds], p.known[:])
+		for t := range p.trains {
+			tr := &p.trains[t]
+			if tr.loco < 0 {
+				continue
+			}
+			b[PTrains]++
+			o := b[PTrain+t*TrainBytes : PTrain+(t+1)*TrainBytes]
+			o[TLoco] = 1
+			if q == player {
+				o[TLoco] = uint8(2 + tr.loco)
+			}
+			o[TLen] = tr.n
+			o[TFlags] = tr.flags
+			copy(o[TCars:], tr.cars[:tr.n])
+		}
+	}
+}
+
+// obsHigh returns the inclusive upper bound of every observation byte.
+func obsHigh() []uint8 {
+	h := make([]uint8, ObsSize)
+	h[OffPhase] = PhaseOver
+	h[OffActor] = MaxPlayers - 1
+	h[OffDir] = 1
+	h[OffRound], h[OffHandNo] = 255, 255
+	h[OffFirst] = 1
+	h[OffDeck], h[OffDiscN] = DeckSize, DeckSize
+	h[OffTopDisc], h[OffTopSlot] = NumKinds, NumKinds
+	h[OffTT] = 3
+	h[OffResh] = maxReshuffles
+	h[OffTrans], h[OffSwapped] = 1, 1
+	h[OffPendKind] = Wreck + 1
+	h[OffPendBy] = MaxPlayers - 1
+	h[OffPendTrain], h[OffPendOwn] = MaxTrains, MaxTrains
+	h[OffPlayers] = MaxPlayers
+	for i := OffHTurns; i < OffHTurns+4; i++ {
+		h[i] = 255
+	}
+	h[OffPendT] = MaxTrains
+	for k := 0; k < NumKinds; k++ {
+		c := uint8(Kinds[k].Count)
+		h[OffHand+k], h[OffDiscards+k], h[OffSlot+k], h[OffAside+k] = c, c, c, c
+	}
+	for i := 0; i < RecentDiscards; i++ {
+		h[OffRecent+i] = NumKinds
+	}
+	for j := 0; j < MaxPlayers; j++ {
+		b := h[OffPlayer+j*PlayerBytes : OffPlayer+(j+1)*PlayerBytes]
+		b[PPresent] = 1
+		b[PHandSize] = DeckSize
+		b[PScore], b[PScore+1] = 255, 255
+		b[PDerail] = uint8(Kinds[Derailment].Count)
+		b[PTrains] = MaxTrains
+		b[PPlayed] = 1
+		for w := 0; w < numWayKinds; w++ {
+			b[PWay+w] = uint8(Kinds[LightCrane+w].Count)
+			b[PPerm+w] = 1
+		}
+		for k := 0; k < NumKinds; k++ {
+			b[PKnown+k] = uint8(Kinds[k].Count)
+		}
+		for t := 0; t < MaxTrains; t++ {
+			o := b[PTrain+t*TrainBytes : PTrain+(t+1)*TrainBytes]
+			o[TLoco] = NumKinds + 1
+			o[TLen] = MaxCars
+			o[TFlags] = flagNew | flagWildNew
+			for c := 0; c < MaxCars; c++ {
+				o[TCars+c] = carMax
+			}
+		}
+	}
+	return h
+}
