@@ -27,7 +27,7 @@ VENV       ?= .venv
 TORCH      ?= auto
 VENV_STAMP := $(VENV)/.galaxygym-installed
 
-.PHONY: all build run test test-go test-python venv notebook vet bench clean wheel fuzz
+.PHONY: all build run test test-go test-python venv notebook offline-notebook notebooks vet bench clean wheel fuzz
 
 all: build
 
@@ -115,6 +115,20 @@ notebook: build venv
 	nbclient.NotebookClient(nb, timeout=None, kernel_name="python3", resources={"metadata": {"path": "notebooks"}}).execute(); \
 	nbformat.write(nb, "notebooks/out/train_galaxy_express.ipynb")'
 	@echo "notebook: notebooks/out/{train_galaxy_express.ipynb,learning_curve.png,results.json,policy.pt,policy.npz}"
+
+# The offline notebook (behaviour cloning of the heuristic's dataset: four
+# networks on the same budget, then the committed weights over 10,000 games);
+# about 10-15 minutes on 2 cores. Output in notebooks/out/offline/.
+offline-notebook: build venv
+	mkdir -p notebooks/out/offline
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) $(VENV)/bin/python -c 'import nbformat, nbclient; \
+	nb = nbformat.read("notebooks/offline_galaxy_express.ipynb", as_version=4); \
+	nbclient.NotebookClient(nb, timeout=None, kernel_name="python3", resources={"metadata": {"path": "notebooks"}}).execute(); \
+	nbformat.write(nb, "notebooks/out/offline/offline_galaxy_express.ipynb")'
+	@echo "offline-notebook: notebooks/out/offline/{offline_galaxy_express.ipynb,bc_curves.png,results.json,*.npz}"
+
+# Both notebooks at full budget.
+notebooks: notebook offline-notebook
 
 # The leaderboard of docs/benchmarks.md: every agent on the same seeded games
 # (galaxygym eval), the markdown tables rewritten between the doc's markers.

@@ -78,8 +78,8 @@ func FuzzReadPolicyFile(f *testing.F) {
 		if len(n.sizes) < 2 || len(n.w) != len(n.sizes)-1 || len(n.b) != len(n.w) {
 			t.Fatalf("accepted a network of sizes %v with %d weights and %d biases", n.sizes, len(n.w), len(n.b))
 		}
-		if r, c := n.w0t.Dims(); r != n.sizes[0] || c != n.sizes[1] {
-			t.Fatalf("layer 0 (transposed) is %dx%d, sizes %v", r, c, n.sizes)
+		if r, c := n.w0t.Dims(); r != n.in0 || c != n.sizes[1] {
+			t.Fatalf("layer 0 (transposed) is %dx%d, sizes %v, layer 0 input %d", r, c, n.sizes, n.in0)
 		}
 		for i, w := range n.w[1:] {
 			i++

@@ -34,7 +34,7 @@ func init() {
 // The format a weights file declares in its metadata (docs/policy-format.md).
 const (
 	PolicyFormat        = "galaxygym-mlp-policy"
-	PolicyFormatVersion = 1
+	PolicyFormatVersion = 2 // 2 adds board planes and convolutions (meta "board", conv{i}.*)
 )
 
 // PolicyMeta is the optional "meta" array of a weights file: a 1-D uint8
@@ -47,6 +47,22 @@ type PolicyMeta struct {
 	ObsShape   []int  `json:"obs_shape"`   // that environment's observation shape
 	NumActions int    `json:"num_actions"` // that environment's number of actions
 	Activation string `json:"activation"`  // between layers: "tanh" or "relu"
+	// Board (version 2): where the observation's board planes lie; the conv
+	// layers conv0, conv1, ... read them. Nil: an MLP over the observation.
+	Board *PolicyBoard `json:"board,omitempty"`
+}
+
+// PolicyBoard locates a stack of board planes in the flat observation:
+// Planes planes of Height x Width elements, row-major, from element Offset.
+// The planes are translated (cyclically: the board is a torus) so that the
+// first nonzero observation byte of plane CenterPlane lies at row 0,
+// column 0; -1 translates nothing (docs/policy-format.md).
+type PolicyBoard struct {
+	Offset      int `json:"offset"`
+	Planes      int `json:"planes"`
+	Height      int `json:"height"`
+	Width       int `json:"width"`
+	CenterPlane int `json:"center_plane"`
 }
 
 // The kinds of [*PolicyFileError]; test them with errors.Is.
@@ -102,12 +118,17 @@ type policyNet struct {
 	relu   bool        // the activation is relu (else tanh)
 	scale  []float64   // obs_scale
 	sizes  []int       // sizes[0]: observation size; sizes[i+1]: outputs of layer i
-	w0t    *mat.Dense  // layer 0 transposed (in x out): a nonzero observation byte j adds row j
+	in0    int         // layer 0's input size: sizes[0], or the board features' with a board
+	w0t    *mat.Dense  // layer 0 transposed (in0 x out): a nonzero input j (observation byte or board feature) adds row j
+	board  *PolicyBoard
+	conv   []convLayer
 	w      []*mat.Dense
 	b      []*mat.VecDense
 }
 
 var layerKey = regexp.MustCompile(`^layer(\d+)\.(weight|bias)$`)
+
+var convKey = regexp.MustCompile(`^conv(\d+)\.(weight|bias)$`)
 
 // readPolicyFile reads and checks a weights file (not against an env).
 func readPolicyFile(path string) (*policyNet, error) {
@@ -218,6 +239,12 @@ func (r *policyReader) meta() (*PolicyMeta, error) {
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "num_actions %d", m.NumActions)
 	case m.Activation != "tanh" && m.Activation != "relu":
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "activation %q: want tanh or relu", m.Activation)
+	case m.Board != nil && m.Version < 2:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "a board needs format version 2")
+	}
+	if b := m.Board; b != nil && (b.Offset < 0 || b.Planes < 1 || b.Height < 1 || b.Width < 1 ||
+		b.CenterPlane < -1 || b.CenterPlane >= b.Planes) {
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "board %+v: want offset >= 0, positive sizes, center_plane -1 or a plane", *b)
 	}
 	return m, nil
 }
@@ -231,6 +258,10 @@ func (r *policyReader) layers(n *policyNet) error {
 	}
 	n.scale = scale
 	n.sizes = []int{shape[0]}
+	n.in0 = shape[0]
+	if err := r.convs(n); err != nil {
+		return err
+	}
 	numLayers := 0
 	for r.f.has(fmt.Sprintf("layer%d.weight", numLayers)) {
 		numLayers++
@@ -248,6 +279,9 @@ func (r *policyReader) layers(n *policyNet) error {
 	}
 	for i := range numLayers {
 		in := n.sizes[i]
+		if i == 0 {
+			in = n.in0
+		}
 		w, shape, err := r.floats32(fmt.Sprintf("layer%d.weight", i), -1, in)
 		if err != nil {
 			return err
@@ -395,6 +429,7 @@ type Policy struct {
 	rng    rand.PCG
 	h      []*mat.VecDense // h[i]: the outputs of layer i
 	probs  []float64
+	convBuffers
 }
 
 // NewPolicy returns a policy agent for spec; see [Policy] for the options.
@@ -435,6 +470,7 @@ func NewPolicy(spec *env.Spec, opts Options) (*Policy, error) {
 	for _, size := range n.sizes[1:] {
 		p.h = append(p.h, mat.NewVecDense(size, nil))
 	}
+	p.convBuffers = n.newConvBuffers()
 	return p, nil
 }
 
@@ -463,12 +499,24 @@ func (p *Policy) logits(obs []uint8) []float64 {
 	}
 	h := p.h[0].RawVector().Data
 	copy(h, n.b[0].RawVector().Data)
-	// Layer 0 from the observation's nonzero bytes only (about 5% of
-	// Galaxy Express's): rows of the transposed weights, scaled.
 	wt := n.w0t.RawMatrix()
-	for j, o := range obs {
-		if o != 0 {
-			floats.AddScaled(h, float64(o)*n.scale[j], wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])
+	if n.board != nil {
+		// Layer 0 from the board features' nonzero elements only: the
+		// centred planes are as sparse as the observation, and the convs'
+		// ReLU outputs are partly zero.
+		p.boardFeatures(obs)
+		for j, x := range p.feat.RawVector().Data {
+			if x != 0 {
+				floats.AddScaled(h, x, wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])
+			}
+		}
+	} else {
+		// Layer 0 from the observation's nonzero bytes only (about 5% of
+		// Galaxy Express's): rows of the transposed weights, scaled.
+		for j, o := range obs {
+			if o != 0 {
+				floats.AddScaled(h, float64(o)*n.scale[j], wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])
+			}
 		}
 	}
 	for i := 1; i < len(p.h); i++ {

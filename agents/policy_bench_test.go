@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"os"
 	"slices"
 	"testing"
 
@@ -14,6 +15,29 @@ import (
 // (the notebook's default size) on the decisions of 200 Galaxy Express
 // games played by the heuristic.
 func BenchmarkPolicyAct(b *testing.B) {
+	obsAll, maskAll := heuristicDecisions(b)
+	agents.BenchmarkPolicyActOn(b, obsAll, maskAll)
+}
+
+// BenchmarkPolicyActBoard times Act of the board policies: the fixture's
+// ship-centred circular conv (9 -> 8 -> 8 channels, 455 -> 32 -> 56) and
+// the committed behaviour-cloning weights (notebooks/weights/, README
+// "Learning baselines") and the file named by $GALAXYGYM_BENCH_WEIGHTS if
+// set, on the same decisions.
+func BenchmarkPolicyActBoard(b *testing.B) {
+	obsAll, maskAll := heuristicDecisions(b)
+	for _, f := range []struct{ name, path string }{
+		{"fixture-conv", "testdata/policy/conv_relu.npz"},
+		{"bc", "../notebooks/weights/galaxy-express-v1-bc.npz"},
+		{"extra", os.Getenv("GALAXYGYM_BENCH_WEIGHTS")},
+	} {
+		b.Run(f.name, func(b *testing.B) { agents.BenchmarkPolicyFileOn(b, f.path, obsAll, maskAll) })
+	}
+}
+
+// heuristicDecisions records the decisions of 200 Galaxy Express games
+// played by the heuristic.
+func heuristicDecisions(b *testing.B) (obsAll, maskAll [][]uint8) {
 	e, err := env.Make(ge.ID, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -22,7 +46,6 @@ func BenchmarkPolicyAct(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var obsAll, maskAll [][]uint8
 	for seed := range uint64(200) {
 		e.Reset(seed)
 		h.Reset(seed)
@@ -34,5 +57,5 @@ func BenchmarkPolicyAct(b *testing.B) {
 			_, _ = e.Step(h.Act(0, obs, m))
 		}
 	}
-	agents.BenchmarkPolicyActOn(b, obsAll, maskAll)
+	return obsAll, maskAll
 }

@@ -160,7 +160,7 @@ func loadPolicyCases(t testing.TB) *policyCases {
 			t.Fatalf("cases.npz %s: dtype %s", a.name, a.dtype)
 		}
 	}
-	if len(c.obs) < 200 || len(c.mask) != len(c.obs) || len(c.probs) != 4 {
+	if len(c.obs) < 200 || len(c.mask) != len(c.obs) || len(c.probs) != 8 {
 		t.Fatalf("cases.npz: %d obs, %d masks, %d probability arrays", len(c.obs), len(c.mask), len(c.probs))
 	}
 	return c
@@ -551,7 +551,7 @@ func TestPolicyBadFiles(t *testing.T) {
 		{name: "meta not JSON", arrays: edit("meta", setMeta("{format")), kind: ErrPolicyMeta, array: "meta"},
 		{name: "meta format", arrays: edit("meta", setMeta(strings.Replace(metaOK, "mlp-policy", "cnn-policy", 1))),
 			kind: ErrPolicyMeta, array: "meta"},
-		{name: "meta version 2", arrays: edit("meta", setMeta(strings.Replace(metaOK, `"version": 1`, `"version": 2`, 1))),
+		{name: "meta version 3", arrays: edit("meta", setMeta(strings.Replace(metaOK, `"version": 1`, `"version": 3`, 1))),
 			kind: ErrPolicyMeta, array: "meta"},
 		{name: "meta activation", arrays: edit("meta", setMeta(strings.Replace(metaOK, "tanh", "gelu", 1))),
 			kind: ErrPolicyMeta, array: "meta"},

@@ -25,10 +25,12 @@ from numpy.typing import NDArray
 __all__ = ["FORMAT", "FORMAT_VERSION", "ACTIVATIONS", "export_policy", "load_policy", "policy_probs"]
 
 FORMAT = "galaxygym-mlp-policy"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: board planes and convolutions (conv{i}.*, meta "board"); MLP-only files stay version 1
+BOARD_KEYS = ("offset", "planes", "height", "width", "center_plane")
 ACTIVATIONS = ("tanh", "relu")
 
 _LAYER_KEY = re.compile(r"^layer(\d+)\.(weight|bias)$")
+_CONV_KEY = re.compile(r"^conv(\d+)\.(weight|bias)$")
 
 
 def _numpy(x: Any) -> NDArray[Any]:
@@ -77,7 +79,8 @@ def _check_finite(name: str, a: NDArray[Any]) -> None:
 
 
 def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env_id: str,
-                  activation: str = "tanh", obs_shape: Iterable[int] | None = None) -> dict[str, Any]:
+                  activation: str = "tanh", obs_shape: Iterable[int] | None = None,
+                  conv: Any = None, board: Mapping[str, int] | None = None) -> dict[str, Any]:
     """Writes an MLP policy to path in galaxygym's weights format
     (docs/policy-format.md) and returns its metadata.
 
@@ -95,6 +98,15 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
     with fixed zip timestamps: the same weights give the same bytes, so the
     file's SHA-256 (which datasets record as the agent's version)
     identifies them.
+
+    board (a dict of offset, planes, height, width and center_plane) makes a
+    format-version-2 file: the observation's board planes (planes x height x
+    width float elements from offset), translated so that the first nonzero
+    byte of plane center_plane lies at (0, 0) (-1: no translation), go
+    through the conv layers (torch.nn.Conv2d modules or (weight (out, in, k,
+    k), bias (out,)) pairs, k odd, circular padding (k-1)/2, stride 1,
+    `activation` after each); layer 0 then reads their flattened output
+    followed by the observation's other elements (docs/policy-format.md).
     """
     if activation not in ACTIVATIONS:
         raise ValueError(f"activation {activation!r}: want one of {ACTIVATIONS}")
@@ -109,10 +121,33 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
         raise ValueError(f"obs_scale has {scale.size} elements, obs_shape {shape} {int(np.prod(shape))}")
     _check_finite("obs_scale", scale)
     arrays: dict[str, NDArray[Any]] = {"obs_scale": scale}
+    width = scale.size
+    if board is None and conv:
+        raise ValueError("conv layers need a board")
+    if board is not None:
+        board = _check_board(board, scale.size)
+        channels = board["planes"]
+        for i, c in enumerate(conv or []):
+            w, b = (c.weight, c.bias) if hasattr(c, "weight") else c
+            w, b = _numpy(w).astype(np.float32), _numpy(b).astype(np.float32)
+            if hasattr(c, "padding_mode") and (c.padding_mode != "circular" or tuple(c.stride) != (1, 1)
+                                               or tuple(c.padding) != ((w.shape[2] - 1) // 2,) * 2
+                                               or tuple(c.dilation) != (1, 1) or c.groups != 1):
+                raise ValueError(f"conv{i}: want stride 1, circular padding (k-1)/2, no dilation or groups")
+            if w.ndim != 4 or w.shape[1] != channels or w.shape[2] != w.shape[3] or w.shape[2] % 2 == 0:
+                raise ValueError(f"conv{i}.weight: shape {w.shape}, want (out, {channels}, k, k), k odd")
+            if b.shape != (w.shape[0],):
+                raise ValueError(f"conv{i}.bias: shape {b.shape}, want ({w.shape[0]},)")
+            _check_finite(f"conv{i}.weight", w)
+            _check_finite(f"conv{i}.bias", b)
+            arrays[f"conv{i}.weight"] = np.ascontiguousarray(w)
+            arrays[f"conv{i}.bias"] = np.ascontiguousarray(b)
+            channels = w.shape[0]
+        cells = board["height"] * board["width"]
+        width = channels * cells + scale.size - board["planes"] * cells
     pairs = _layers(layers, activation)
     if not pairs:
         raise ValueError("no layers")
-    width = scale.size
     for i, (w, b) in enumerate(pairs):
         w, b = w.astype(np.float32), b.astype(np.float32)
         if w.ndim != 2 or w.shape[1] != width or w.shape[0] < 1:
@@ -124,11 +159,26 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
         arrays[f"layer{i}.weight"] = np.ascontiguousarray(w)
         arrays[f"layer{i}.bias"] = np.ascontiguousarray(b)
         width = w.shape[0]
-    meta = {"format": FORMAT, "version": FORMAT_VERSION, "env_id": env_id, "obs_shape": shape,
+    meta: dict[str, Any] = {"format": FORMAT, "version": 1 if board is None else 2, "env_id": env_id, "obs_shape": shape,
             "num_actions": width, "activation": activation}
+    if board is not None:
+        meta["board"] = board
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
     write_npz(path, arrays)
     return meta
+
+
+def _check_board(board: Mapping[str, Any], obs_size: int) -> dict[str, int]:
+    """The board dict, checked against an observation of obs_size elements."""
+    if not isinstance(board, Mapping) or set(board) != set(BOARD_KEYS):
+        raise ValueError(f"board {board!r}: want exactly the keys {BOARD_KEYS}")
+    b = {k: int(board[k]) for k in BOARD_KEYS}
+    if b["offset"] < 0 or min(b["planes"], b["height"], b["width"]) < 1 or \
+            b["offset"] + b["planes"] * b["height"] * b["width"] > obs_size:
+        raise ValueError(f"board {b}: the planes do not fit an observation of {obs_size} elements")
+    if not -1 <= b["center_plane"] < b["planes"]:
+        raise ValueError(f"board {b}: center_plane must be -1 or a plane")
+    return b
 
 
 def write_npz(path: str | os.PathLike[str], arrays: Mapping[str, NDArray[Any]], compress: bool = False) -> None:
@@ -161,6 +211,8 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
             raise ValueError(f"meta: not a {FORMAT} version {FORMAT_VERSION} file: {meta}")
         if meta.get("activation") not in ACTIVATIONS:
             raise ValueError(f"meta: activation {meta.get('activation')!r}: want one of {ACTIVATIONS}")
+        if "board" in meta and int(meta["version"]) < 2:
+            raise ValueError("meta: a board needs format version 2")
     for k in ["obs_scale", "layer0.weight"]:
         if k not in arrays:
             raise ValueError(f"{k}: missing")
@@ -180,7 +232,35 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
     scale = arrays["obs_scale"].astype(np.float64)
     if scale.ndim != 1:
         raise ValueError(f"obs_scale: shape {scale.shape}, want (obs_size,)")
-    layers, width = [], scale.size
+    layers, width, convs, board = [], scale.size, [], None
+    nconv = 0
+    while f"conv{nconv}.weight" in arrays:
+        nconv += 1
+    for k in arrays:
+        m = _CONV_KEY.match(k)
+        if m and int(m.group(1)) >= nconv:
+            raise ValueError(f"conv{nconv}.weight: missing (the file has {k})")
+    if meta is not None and "board" in meta:
+        board = _check_board(meta["board"], scale.size)
+        channels = board["planes"]
+        for i in range(nconv):
+            for p in ("weight", "bias"):
+                k = f"conv{i}.{p}"
+                if k not in arrays:
+                    raise ValueError(f"{k}: missing")
+                if arrays[k].dtype != np.float32:
+                    raise ValueError(f"{k}: dtype {arrays[k].dtype}, want float32")
+                _check_finite(k, arrays[k])
+            w, b = arrays[f"conv{i}.weight"].astype(np.float64), arrays[f"conv{i}.bias"].astype(np.float64)
+            if w.ndim != 4 or w.shape[1] != channels or w.shape[2] != w.shape[3] or w.shape[2] % 2 == 0 \
+                    or b.shape != (w.shape[0],):
+                raise ValueError(f"conv{i}: weight {w.shape}, bias {b.shape}, want (out, {channels}, k, k), k odd")
+            convs.append((w, b))
+            channels = w.shape[0]
+        cells = board["height"] * board["width"]
+        width = channels * cells + scale.size - board["planes"] * cells
+    elif nconv:
+        raise ValueError("conv0.weight: conv layers need meta.board")
     for i in range(n):
         w, b = arrays[f"layer{i}.weight"].astype(np.float64), arrays[f"layer{i}.bias"].astype(np.float64)
         if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
@@ -191,7 +271,7 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
         raise ValueError(f"meta: obs_shape {meta['obs_shape']} and num_actions {meta['num_actions']} "
                          f"do not match the layers ({scale.size} -> {width})")
     return {"obs_scale": scale, "layers": layers, "activation": meta["activation"] if meta else "tanh",
-            "meta": meta}
+            "meta": meta, "board": board, "conv": convs}
 
 
 def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any) -> NDArray[Any]:
@@ -210,6 +290,8 @@ def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, m
     if x.shape[1] != scale.size:
         raise ValueError(f"observations of {x.shape[1]} elements, the policy reads {scale.size}")
     h = x * scale
+    if p.get("board") is not None:
+        h = _board_features(p, x, h)
     for i, (w, b) in enumerate(p["layers"]):
         if i > 0:
             h = np.tanh(h) if p["activation"] == "tanh" else np.maximum(h, 0.0)
@@ -222,3 +304,30 @@ def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, m
     total = e.sum(axis=1, keepdims=True)
     probs = np.divide(e, total, out=np.zeros_like(e), where=total > 0)
     return probs[0] if single else probs
+
+
+def _board_features(p: Mapping[str, Any], x: NDArray[Any], h: NDArray[Any]) -> NDArray[Any]:
+    """Layer 0's input of a board policy: the centred board planes of the
+    scaled observations h (x: the raw ones) through the conv layers,
+    flattened, then h's other elements."""
+    bd, act = p["board"], p["activation"]
+    off, planes, rows, cols, cp = (bd[k] for k in BOARD_KEYS)
+    cells = rows * cols
+    board = h[:, off:off + planes * cells].reshape(-1, planes, cells)
+    if cp >= 0:
+        plane = x[:, off + cp * cells:off + (cp + 1) * cells] != 0
+        sq = np.where(plane.any(1), plane.argmax(1), 0)
+        r = (np.arange(rows)[None, :, None] + (sq // cols)[:, None, None]) % rows
+        c = (np.arange(cols)[None, None, :] + (sq % cols)[:, None, None]) % cols
+        idx = (r * cols + c).reshape(-1, 1, cells)
+        board = np.take_along_axis(board, np.broadcast_to(idx, board.shape), axis=2)
+    y = board.reshape(-1, planes, rows, cols)
+    for w, b in p["conv"]:
+        k = w.shape[2] // 2
+        padded = np.pad(y, ((0, 0), (0, 0), (k, k), (k, k)), mode="wrap")
+        win = np.lib.stride_tricks.sliding_window_view(  # type: ignore[call-overload]
+            padded, (w.shape[2], w.shape[3]), axis=(2, 3))
+        y = np.einsum("bchwij,ocij->bohw", win, w) + b[None, :, None, None]
+        y = np.tanh(y) if act == "tanh" else np.maximum(y, 0.0)
+    rest = np.concatenate([h[:, :off], h[:, off + planes * cells:]], axis=1)
+    return np.concatenate([y.reshape(len(h), -1), rest], axis=1)

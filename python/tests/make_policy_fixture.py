@@ -3,6 +3,10 @@ test (agents/policy_test.go) and of python/tests/test_policy.py:
 
   tanh.npz, relu.npz   503 -> 32 -> 32 -> 56 Galaxy Express policies with random
                        weights (fixed seed), written by galaxygym.export_policy
+  conv_relu.npz        ship-centred board policies (format version 2, galaxygym.train's
+  conv_tanh.npz        ConvPolicy): the 9 board planes through 3x3 circular convolutions of
+                       8 and 8 channels, joined with the 71 scalar features, -> 32 -> 56;
+                       conv_tanh without the translation (center_plane -1)
   cases.npz            CASES real observations and legal-action masks, half from
                        seeded random play and half from the heuristic's (read
                        from `galaxygym generate` datasets), and each policy's
@@ -113,6 +117,24 @@ def main() -> None:
         legal = mask.astype(bool)
         print(f"{path.relative_to(REPO)}: max |numpy - torch| {np.abs(ref - tp).max():.2e}; "
               f"max prob {ref.max(axis=1).mean():.3f} on average over {legal.sum(axis=1).mean():.1f} legal actions")
+    from galaxygym import train
+    for act, center in [("relu", 0), ("tanh", -1)]:
+        torch.manual_seed(SEED)
+        board = dict(train.GALAXY_EXPRESS_BOARD, center_plane=center)
+        net = train.make_policy("conv", obs_scale, len(mask[0]), board=board, channels=(8, 8), hidden=(32,),
+                                activation=act).eval()
+        with torch.no_grad():  # spread-out logits (probabilities far from uniform)
+            net.pi[-1].weight.mul_(8.0)
+        path = OUT / f"conv_{act}.npz"
+        train.export(net, path, ENV_ID)
+        ref = policy_probs(path, obs, mask)
+        with torch.no_grad():
+            logits = net(torch.from_numpy(obs)).masked_fill(~torch.from_numpy(mask.astype(bool)), -1e9)
+            tp = torch.softmax(logits, -1).numpy().astype(np.float64)
+        assert np.abs(ref - tp).max() < 1e-5, np.abs(ref - tp).max()
+        cases[f"conv_{act}_torch"], cases[f"conv_{act}_numpy"] = tp, ref
+        print(f"{path.relative_to(REPO)}: max |numpy - torch| {np.abs(ref - tp).max():.2e}; "
+              f"max prob {ref.max(axis=1).mean():.3f} on average")
     write_npz(OUT / "cases.npz", cases, compress=True)
     print(f"{(OUT / 'cases.npz').relative_to(REPO)}: {len(obs)} cases")
 

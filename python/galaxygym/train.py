@@ -1,0 +1,368 @@
+"""Learning baselines from galaxygym datasets: behaviour cloning of a Go
+agent's Parquet dataset (masked cross-entropy over the legal actions), with
+a network chosen from the observation's structure, exported in the Go
+``policy`` agent's weights format (docs/policy-format.md) and evaluated
+natively by ``galaxygym eval``.
+
+Galaxy Express's observation (env/galaxyexpress/observe.go) is 9 board
+planes of 6 rows x 8 columns on a torus (movement wraps around), then 71
+scalar features. :class:`ConvPolicy` reads the planes with circular-padded
+convolutions (the torus has no edge) after an optional translation that puts
+the Starship at square (0, 0) (the rules are the same on every square of a
+torus, so a position seen from the ship is all that matters), flattens them
+and joins the scalar features for the fully connected layers.
+:class:`MLPPolicy` is the flat reference on the same data.
+
+The command that made ``notebooks/weights/galaxy-express-v1-bc.npz``::
+
+    python -m galaxygym.train --data DIR --arch conv --samples N --out FILE
+
+(``python -m galaxygym.train --help``; README "Learning baselines").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["GALAXY_EXPRESS_BOARD", "load_steps", "MLPPolicy", "ConvPolicy", "behaviour_cloning",
+           "export", "evaluate_native", "main"]
+
+#: Where Galaxy Express's board planes lie in its observation (observe.go):
+#: 9 planes of 6 x 8 from byte 0, plane 0 the Starship.
+GALAXY_EXPRESS_BOARD = {"offset": 0, "planes": 9, "height": 6, "width": 8, "center_plane": 0}
+
+
+def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) -> dict[str, NDArray[Any]]:
+    """The decisions of a galaxygym dataset (docs/datasets.md), read with
+    :func:`galaxygym.datasets.load`: the steps table's rows with an action
+    (an episode's final row, action -1, is skipped). Returns {"obs": uint8
+    (N, obs_size), "mask": bool (N, num_actions), "action": int64 (N,),
+    "episode_id": int64 (N,)}, in episode then step order. max_episodes:
+    keep the first episodes only."""
+    from .datasets import load
+
+    ds = load(path)
+    keep = ds.action >= 0
+    if max_episodes is not None:
+        keep &= ds.episode_id < max_episodes
+    return {"obs": ds.obs.reshape(len(ds), -1)[keep], "mask": ds.action_mask[keep] != 0,
+            "action": ds.action[keep].astype(np.int64), "episode_id": ds.episode_id[keep].astype(np.int64)}
+
+
+def load_labels(path: str | os.PathLike[str]) -> dict[str, NDArray[Any]]:
+    """Expert-labelled decisions written by tools/dagger (the states a
+    learned policy visits, each with the expert's action): the same dict as
+    :func:`load_steps`."""
+    with np.load(path) as z:
+        return {"obs": z["obs"], "mask": z["mask"] != 0, "action": z["action"].astype(np.int64),
+                "episode_id": z["episode_id"].astype(np.int64)}
+
+
+def concat_before(extra: Sequence[dict[str, NDArray[Any]]], data: dict[str, NDArray[Any]]) -> dict[str, NDArray[Any]]:
+    """data with the extra decisions first, their episode ids made negative
+    (so that behaviour_cloning's held-out episodes stay data's last ones)."""
+    parts: list[dict[str, NDArray[Any]]] = []
+    base = 0
+    for k, e in enumerate(reversed(extra)):
+        ids = e["episode_id"] - e["episode_id"].max() - 1 - base
+        base = -int(ids.min())
+        parts.insert(0, dict(e, episode_id=ids))
+    parts.append(data)
+    return {key: np.concatenate([p[key] for p in parts]) for key in ("obs", "mask", "action", "episode_id")}
+
+
+def _torch() -> Any:
+    import torch
+    return torch
+
+
+def _modules() -> tuple[Any, Any]:
+    import torch
+    import torch.nn as nn
+
+    class MLPPolicy(nn.Module):
+        """obs (uint8, B x obs_size) -> logits: obs * obs_scale, Linear
+        layers with ReLU (or tanh) between them."""
+
+        def __init__(self, obs_scale: NDArray[Any], num_actions: int, hidden: Sequence[int] = (256, 256),
+                     activation: str = "relu"):
+            super().__init__()
+            self.activation = activation
+            self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
+            act = nn.ReLU if activation == "relu" else nn.Tanh
+            sizes = [self.obs_scale.numel(), *hidden, num_actions]
+            mods: list[nn.Module] = []
+            for i in range(len(sizes) - 1):
+                if i:
+                    mods.append(act())
+                mods.append(nn.Linear(sizes[i], sizes[i + 1]))
+            self.pi = nn.Sequential(*mods)
+
+        def forward(self, obs: torch.Tensor) -> Any:
+            return self.pi(obs.float() * self.obs_scale)
+
+    class ConvPolicy(nn.Module):
+        """obs (uint8, B x obs_size) -> logits. x = obs * obs_scale; the
+        board (planes x height x width from byte offset) is translated so
+        that the first set square of center_plane (if any; -1: never) lies at
+        (0, 0), then goes through Conv2d layers (odd kernel, circular padding
+        (k-1)/2, stride 1) with the activation after each; their output,
+        flattened (C, H, W) row-major, joined with x's other elements (the
+        scalar features, in order), feeds Linear layers with the activation
+        between them."""
+
+        def __init__(self, obs_scale: NDArray[Any], num_actions: int, board: dict[str, int] | None = None,
+                     channels: Sequence[int] = (32, 32), kernel: int = 3, hidden: Sequence[int] = (256,),
+                     activation: str = "relu"):
+            super().__init__()
+            board = dict(GALAXY_EXPRESS_BOARD if board is None else board)
+            self.board = board
+            self.activation = activation
+            self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
+            off, p, h, w = board["offset"], board["planes"], board["height"], board["width"]
+            n = self.obs_scale.numel()
+            self.register_buffer("scalar_idx", torch.as_tensor(
+                [i for i in range(n) if not off <= i < off + p * h * w], dtype=torch.long))
+            act = nn.ReLU if activation == "relu" else nn.Tanh
+            convs: list[nn.Module] = []
+            c_in = p
+            for c in channels:
+                convs += [nn.Conv2d(c_in, c, kernel, padding=(kernel - 1) // 2, padding_mode="circular"), act()]
+                c_in = c
+            self.conv = nn.Sequential(*convs)
+            sizes = [c_in * h * w + len(self.scalar_idx), *hidden, num_actions]
+            mods: list[nn.Module] = []
+            for i in range(len(sizes) - 1):
+                if i:
+                    mods.append(act())
+                mods.append(nn.Linear(sizes[i], sizes[i + 1]))
+            self.pi = nn.Sequential(*mods)
+            rows = torch.arange(h).view(h, 1)
+            cols = torch.arange(w).view(1, w)
+            self.register_buffer("_rows", rows)
+            self.register_buffer("_cols", cols)
+
+        def planes(self, obs: torch.Tensor, x: torch.Tensor) -> Any:
+            """The board planes of scaled observations x, (B, P, H, W),
+            centred on the first nonzero byte of obs's center plane."""
+            b = self.board
+            off, p, h, w = b["offset"], b["planes"], b["height"], b["width"]
+            board = x[:, off:off + p * h * w].reshape(-1, p, h * w)
+            cp = b.get("center_plane", -1)
+            if cp is not None and cp >= 0:
+                plane = obs[:, off + cp * h * w:off + (cp + 1) * h * w]
+                sq: Any = torch.where((plane != 0).any(1), (plane != 0).float().argmax(1), torch.zeros_like(plane[:, 0], dtype=torch.long))
+                sr, sc = (sq // w).view(-1, 1, 1), (sq % w).view(-1, 1, 1)
+                idx = ((self._rows + sr) % h) * w + (self._cols + sc) % w  # (B, H, W)
+                board = board.gather(2, idx.view(-1, 1, h * w).expand(-1, p, -1))
+            return board.reshape(-1, p, h, w)
+
+        def forward(self, obs: torch.Tensor) -> Any:
+            x = obs.float() * self.obs_scale
+            y = self.conv(self.planes(obs, x)).flatten(1)
+            return self.pi(torch.cat([y, x[:, self.scalar_idx]], 1))
+
+    return MLPPolicy, ConvPolicy
+
+
+def __getattr__(name: str) -> Any:  # MLPPolicy, ConvPolicy: torch imported on first use
+    if name in ("MLPPolicy", "ConvPolicy"):
+        mlp, conv = _modules()
+        globals().update(MLPPolicy=mlp, ConvPolicy=conv)
+        return globals()[name]
+    raise AttributeError(name)
+
+
+def make_policy(arch: str, obs_scale: NDArray[Any], num_actions: int, **kw: Any) -> Any:
+    """A fresh policy network: arch "conv" (:class:`ConvPolicy`, ship-centred
+    board), "conv-nocenter" (no translation) or "mlp" (:class:`MLPPolicy`)."""
+    mlp, conv = _modules()
+    if arch == "mlp":
+        return mlp(obs_scale, num_actions, **kw)
+    if arch in ("conv", "conv-nocenter"):
+        board = dict(kw.pop("board", GALAXY_EXPRESS_BOARD))
+        if arch == "conv-nocenter":
+            board["center_plane"] = -1
+        return conv(obs_scale, num_actions, board=board, **kw)
+    raise ValueError(f"arch {arch!r}: want conv, conv-nocenter or mlp")
+
+
+def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, batch_size: int = 512,
+                      lr: float = 2e-3, holdout: float = 0.02, checkpoints: int = 10, seed: int = 0,
+                      threads: int | None = None, log: Callable[[str], None] | None = print,
+                      on_checkpoint: Callable[[Any, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Trains net (obs -> logits) to imitate data's actions: masked
+    cross-entropy over the legal actions (illegal logits set to -1e9), Adam
+    with a cosine-annealed step size, for `samples` training samples (the
+    budget, counted in decisions seen; several epochs if it exceeds the
+    data). The last `holdout` fraction of the episodes is held out.
+
+    Returns the learning curve: at `checkpoints` evenly spaced points, a dict
+    with samples (seen so far), seconds (of training), loss (mean training
+    loss since the previous point) and agreement (the held-out decisions
+    where the net's most probable legal action is the data's). on_checkpoint
+    (net, point) runs at each point (e.g. to evaluate the net natively and
+    add point["mean_score"]); its time is not counted in seconds."""
+    torch = _torch()
+    if threads:
+        torch.set_num_threads(threads)
+    gen = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    episodes = np.unique(data["episode_id"])
+    cut = episodes[int(len(episodes) * (1 - holdout))] if holdout > 0 else episodes[-1] + 1
+    train_rows = int(np.searchsorted(data["episode_id"], cut))
+    obs = torch.from_numpy(data["obs"])
+    mask = torch.from_numpy(data["mask"])
+    act = torch.from_numpy(data["action"])
+    val = slice(train_rows, len(act))
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    steps = max(1, samples // batch_size)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 0.5 * (1 + np.cos(np.pi * min(s, steps) / steps)))
+    marks = {max(1, round(steps * (k + 1) / checkpoints)) for k in range(checkpoints)}
+    history: list[dict[str, Any]] = []
+    perm, pos, loss_sum, loss_n, trained = torch.randperm(train_rows, generator=gen), 0, 0.0, 0, 0.0
+
+    def agreement() -> float:
+        net.eval()
+        hits = 0
+        with torch.no_grad():
+            for k in range(val.start, val.stop, 4096):
+                e = min(k + 4096, val.stop)
+                logits = net(obs[k:e]).masked_fill(~mask[k:e], -1e9)
+                hits += int((logits.argmax(1) == act[k:e]).sum())
+        net.train()
+        return hits / max(1, val.stop - val.start)
+
+    net.train()
+    started = time.time()
+    for step in range(1, steps + 1):
+        if pos + batch_size > train_rows:
+            perm, pos = torch.randperm(train_rows, generator=gen), 0
+        idx = perm[pos:pos + batch_size]
+        pos += batch_size
+        logits = net(obs[idx]).masked_fill(~mask[idx], -1e9)
+        loss = torch.nn.functional.cross_entropy(logits, act[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        loss_sum += float(loss)
+        loss_n += 1
+        if step in marks:
+            trained += time.time() - started
+            point = {"samples": step * batch_size, "seconds": round(trained, 1), "loss": loss_sum / loss_n,
+                     "agreement": agreement() if val.stop > val.start else float("nan")}
+            loss_sum, loss_n = 0.0, 0
+            if on_checkpoint is not None:
+                on_checkpoint(net, point)
+            history.append(point)
+            if log:
+                log("  ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in point.items()))
+            started = time.time()
+    net.eval()
+    return history
+
+
+def export(net: Any, path: str | os.PathLike[str], env_id: str) -> dict[str, Any]:
+    """Writes net (an MLPPolicy or ConvPolicy) in the Go policy agent's
+    weights format (docs/policy-format.md) with galaxygym.export_policy."""
+    from .policy import export_policy
+    linear = [m for m in net.pi if type(m).__name__ == "Linear"]
+    scale = net.obs_scale.detach().cpu().numpy()
+    if hasattr(net, "conv"):
+        conv = [m for m in net.conv if type(m).__name__ == "Conv2d"]
+        return export_policy(path, linear, scale, env_id, activation=net.activation, conv=conv, board=net.board)
+    return export_policy(path, linear, scale, env_id, activation=net.activation)
+
+
+def evaluate_native(weights: str | os.PathLike[str], episodes: int = 1000, seed: int = 1, greedy: bool = True,
+                    env_id: str = "galaxy-express-v1", binary: str | None = None, workers: int = 2) -> dict[str, Any]:
+    """Plays the weights file with the Go policy agent: `galaxygym eval
+    --agents policy` over `episodes` seeded games. Returns eval's JSON row
+    for the policy (mean_return, win_rate, ...)."""
+    binary = binary or os.environ.get("GALAXYGYM_BIN") or str(Path(__file__).resolve().parents[2] / "bin" / "galaxygym")
+    cmd = [binary, "eval", "--env", env_id, "--agents", "policy", "--weights", str(weights),
+           "--agent-opt", f"policy.greedy={str(greedy).lower()}", "--episodes", str(episodes),
+           "--seed", str(seed), "--workers", str(workers), "--format", "json"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    res = json.loads(out)
+    rows = res["agents"] if isinstance(res, dict) and "agents" in res else res
+    row: dict[str, Any] = rows[0] if isinstance(rows, list) else rows
+    return row
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """python -m galaxygym.train: behaviour cloning from a dataset to a
+    weights file; prints the learning curve and writes it as JSON beside
+    the weights (FILE.json)."""
+    ap = argparse.ArgumentParser(prog="python -m galaxygym.train", description=main.__doc__)
+    ap.add_argument("--data", required=True, help="dataset directory (galaxygym generate --out)")
+    ap.add_argument("--episodes", type=int, default=None, help="read the first episodes only")
+    ap.add_argument("--arch", default="conv", choices=["conv", "conv-nocenter", "mlp"])
+    ap.add_argument("--samples", type=int, default=2_000_000, help="training budget in decisions seen")
+    ap.add_argument("--batch-size", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--channels", default="32,32", help="conv channels, comma-separated (none: the centred board planes go straight to the linear layers)")
+    ap.add_argument("--hidden", default=None, help="hidden widths (default: 256 for conv, 256,256 for mlp)")
+    ap.add_argument("--checkpoints", type=int, default=10)
+    ap.add_argument("--eval-episodes", type=int, default=0,
+                    help="at each checkpoint, play this many games natively (galaxygym eval) for the mean score")
+    ap.add_argument("--dagger", action="append", default=[],
+                    help="an .npz of expert-labelled decisions from tools/dagger, added to the training data (repeatable)")
+    ap.add_argument("--init", default=None, help="start from this state_dict (.pt) of the same network")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", required=True, help="the weights file (.npz) to write")
+    ap.add_argument("--save-checkpoints", default=None,
+                    help="directory: also save the torch state_dict at each checkpoint (ckpt-SAMPLES.pt)")
+    a = ap.parse_args(argv)
+    data = load_steps(a.data, a.episodes)
+    if a.dagger:
+        data = concat_before([load_labels(f) for f in a.dagger], data)
+    manifest = json.loads((Path(a.data) / "manifest.json").read_text())
+    env_id = manifest["env_id"]
+    high = np.asarray(manifest["env_spec"]["obs_high"], np.float32)
+    scale = 1.0 / np.maximum(high, 1.0)
+    print(f"{len(data['action'])} decisions of {len(np.unique(data['episode_id']))} episodes from {a.data}")
+    torch = _torch()
+    torch.manual_seed(a.seed)
+    hidden = tuple(int(h) for h in (a.hidden or ("256,256" if a.arch == "mlp" else "256")).split(","))
+    kw: dict[str, Any] = {"hidden": hidden}
+    if a.arch != "mlp":
+        kw["channels"] = tuple(int(c) for c in a.channels.split(",") if c.strip() and c != "none")
+    net = make_policy(a.arch, scale, len(manifest["action_names"]), **kw)
+    if a.init:
+        net.load_state_dict(torch.load(a.init))
+    out = Path(a.out)
+
+    def on_checkpoint(net: Any, point: dict[str, Any]) -> None:
+        if a.save_checkpoints:
+            Path(a.save_checkpoints).mkdir(parents=True, exist_ok=True)
+            torch.save(net.state_dict(), Path(a.save_checkpoints) / f"ckpt-{point['samples']}.pt")
+        if a.eval_episodes:
+            export(net, out, env_id)
+            point["mean_score"] = evaluate_native(out, a.eval_episodes, seed=1, env_id=env_id)["mean_return"]
+
+    history = behaviour_cloning(data, net, a.samples, batch_size=a.batch_size, lr=a.lr, checkpoints=a.checkpoints,
+                                seed=a.seed, threads=a.threads, on_checkpoint=on_checkpoint)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    meta = export(net, out, env_id)
+    args = {k: v for k, v in vars(a).items()}
+    out.with_suffix(".json").write_text(json.dumps({"command": "python -m galaxygym.train " + " ".join(
+        (argv if argv is not None else __import__("sys").argv[1:])), "args": args, "meta": meta,
+        "curve": history}, indent=1))
+    print("wrote", out)
+
+
+if __name__ == "__main__":
+    main()

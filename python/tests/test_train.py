@@ -1,0 +1,114 @@
+"""galaxygym.train: the dataset loader, behaviour cloning, the board
+networks and their export against the fixture the Go agent reads
+(agents/testdata/policy/conv_*.npz, written by make_policy_fixture.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import galaxygym
+
+torch = pytest.importorskip("torch", reason="galaxygym.train needs torch (make venv installs it)")
+pytest.importorskip("pyarrow")
+
+from galaxygym import train  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "agents" / "testdata" / "policy"
+ENV_ID = "galaxy-express-v1"
+
+
+@pytest.fixture(scope="module")
+def cases() -> dict[str, np.ndarray]:
+    with np.load(FIXTURE / "cases.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+@pytest.fixture(scope="module")
+def dataset(server_bin, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("ds") / "heuristic"
+    subprocess.run([server_bin, "generate", "--agent", "heuristic", "--episodes", "120", "--seed", "5",
+                    "--episodes-per-part", "50", "--obs-encoding", "plain", "--out", str(out)],
+                   check=True, capture_output=True)
+    return out
+
+
+@pytest.mark.parametrize("act,center", [("relu", 0), ("tanh", -1)])
+def test_conv_fixture_reproduced(act, center, cases, tmp_path):
+    src = galaxygym.load_policy(FIXTURE / f"conv_{act}.npz")
+    assert src["meta"]["version"] == 2 and src["board"] == dict(train.GALAXY_EXPRESS_BOARD, center_plane=center)
+    assert [w.shape for w, _ in src["conv"]] == [(8, 9, 3, 3), (8, 8, 3, 3)]
+    assert [w.shape for w, _ in src["layers"]] == [(32, 8 * 48 + 71), (56, 32)]
+    path = tmp_path / "p.npz"
+    galaxygym.export_policy(path, src["layers"], src["obs_scale"], ENV_ID, activation=act, conv=src["conv"],
+                            board=src["board"])
+    assert path.read_bytes() == (FIXTURE / f"conv_{act}.npz").read_bytes(), \
+        "export_policy's output changed: rerun python/tests/make_policy_fixture.py"
+    probs = galaxygym.policy_probs(path, cases["obs"], cases["mask"])
+    assert np.abs(probs - cases[f"conv_{act}_numpy"]).max() <= 1e-12
+    assert np.abs(probs - cases[f"conv_{act}_torch"]).max() <= 1e-5
+    assert np.all(probs[cases["mask"] == 0] == 0)
+
+
+@pytest.mark.parametrize("arch", ["mlp", "conv-nocenter", "conv"])
+def test_export_matches_torch(arch, cases, tmp_path):
+    scale = galaxygym.load_policy(FIXTURE / "tanh.npz")["obs_scale"].astype(np.float32)
+    torch.manual_seed(3)
+    kw = {"hidden": (16, 16)} if arch == "mlp" else {"channels": (4,), "hidden": (16,)}
+    net = train.make_policy(arch, scale, 56, **kw).eval()
+    train.export(net, tmp_path / "p.npz", ENV_ID)
+    with torch.no_grad():
+        logits = net(torch.from_numpy(cases["obs"])).masked_fill(~torch.from_numpy(cases["mask"] != 0), -1e9)
+        want = torch.softmax(logits, -1).double().numpy()
+    got = galaxygym.policy_probs(tmp_path / "p.npz", cases["obs"], cases["mask"])
+    assert np.abs(got - want).max() <= 1e-5
+
+
+def test_centring_is_translation_invariant(cases):
+    scale = np.ones(503, np.float32)
+    torch.manual_seed(0)
+    net = train.make_policy("conv", scale, 56, channels=(4,), hidden=(8,)).eval()
+    obs = cases["obs"][cases["obs"][:, :48].any(1)][:50]
+    board = obs[:, :432].reshape(-1, 9, 6, 8)
+    moved = obs.copy()
+    moved[:, :432] = np.roll(board, (2, 5), axis=(2, 3)).reshape(len(obs), -1)
+    with torch.no_grad():
+        assert torch.allclose(net(torch.from_numpy(obs)), net(torch.from_numpy(moved)), atol=1e-6)
+
+
+def test_export_refuses_bad_boards(tmp_path):
+    scale = np.ones(503, np.float32)
+    with pytest.raises(ValueError, match="do not fit"):
+        galaxygym.export_policy(tmp_path / "p.npz", [(np.zeros((56, 503), np.float32), np.zeros(56, np.float32))],
+                                scale, ENV_ID, board={"offset": 100, "planes": 9, "height": 6, "width": 8,
+                                                      "center_plane": 0})
+    with pytest.raises(ValueError, match="need a board"):
+        galaxygym.export_policy(tmp_path / "p.npz", [(np.zeros((56, 503), np.float32), np.zeros(56, np.float32))],
+                                scale, ENV_ID, conv=[(np.zeros((4, 9, 3, 3), np.float32), np.zeros(4, np.float32))])
+
+
+def test_load_steps_and_behaviour_cloning(dataset, server_bin, tmp_path):
+    data = train.load_steps(dataset)
+    manifest = json.loads((dataset / "manifest.json").read_text())
+    assert len(data["action"]) == manifest["total_steps"]  # final rows (action -1) skipped
+    assert data["obs"].shape == (len(data["action"]), 503) and data["obs"].dtype == np.uint8
+    assert data["mask"][np.arange(len(data["action"])), data["action"]].all()  # every action was legal
+    assert np.all(np.diff(data["episode_id"]) >= 0) and data["episode_id"].max() == 119
+    first = train.load_steps(dataset, max_episodes=10)
+    assert np.array_equal(first["obs"], data["obs"][:len(first["obs"])])
+    scale = 1.0 / np.maximum(np.asarray(manifest["env_spec"]["obs_high"], np.float32), 1.0)
+    torch.manual_seed(0)
+    net = train.make_policy("conv", scale, 56, channels=(8,), hidden=(64,))
+    curve = train.behaviour_cloning(data, net, samples=30 * 256, batch_size=256, checkpoints=3, holdout=0.1,
+                                    log=None)
+    assert [p["samples"] for p in curve] == [10 * 256, 20 * 256, 30 * 256]
+    assert curve[-1]["loss"] < curve[0]["loss"]
+    assert curve[-1]["agreement"] > 0.2  # above a uniform choice among ~9 legal actions (0.11)
+    train.export(net, tmp_path / "bc.npz", ENV_ID)
+    row = train.evaluate_native(tmp_path / "bc.npz", episodes=20, binary=server_bin)
+    assert row["agent"] == "policy" and row["episodes"] == 20

@@ -1,0 +1,144 @@
+// Command dagger records expert labels on the states a learned policy
+// visits, for DAgger (Ross, Gordon and Bagnell, 2011): it plays episodes
+// in which each decision is the expert's with probability -beta and the
+// policy's otherwise, and writes every visited decision's observation,
+// legal-action mask and the expert's action (the label) to an .npz that
+// galaxygym.train.load_labels reads:
+//
+//	obs      uint8 (N, obs_size)
+//	mask     uint8 (N, num_actions)
+//	action   int64 (N,)  the expert's action in that state
+//	episode_id int64 (N,)
+//
+// Usage (README "Learning baselines"):
+//
+//	go run ./tools/dagger -weights bc.npz -episodes 30000 -seed 1 -out labels.npz
+//
+// Episode i uses the seeds of episode i of `galaxygym generate --seed`.
+// The expert is the environment's heuristic; it plays from the observation
+// only, so it can label states it did not reach itself.
+package main
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/galaxygym/galaxygym/agents"
+	_ "github.com/galaxygym/galaxygym/agents/all"
+	"github.com/galaxygym/galaxygym/env"
+	_ "github.com/galaxygym/galaxygym/env/all"
+	"github.com/galaxygym/galaxygym/rollout"
+)
+
+func main() {
+	envID := flag.String("env", "galaxy-express-v1", "environment id")
+	weights := flag.String("weights", "", "the learned policy (.npz, docs/policy-format.md)")
+	expert := flag.String("expert", agents.Heuristic, "the expert agent that labels the states")
+	episodes := flag.Int("episodes", 10000, "episodes to play")
+	seed := flag.Uint64("seed", 1, "run seed (episode i: the seeds of generate's episode i)")
+	beta := flag.Float64("beta", 0, "probability that a decision is the expert's (0: the policy plays every move)")
+	greedy := flag.Bool("greedy", false, "the policy plays its most probable action (else it samples)")
+	out := flag.String("out", "labels.npz", "output .npz")
+	flag.Parse()
+	e, err := env.Make(*envID, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	spec := e.Spec()
+	pol, err := agents.New("policy", spec, agents.Options{"weights": *weights, "greedy": fmt.Sprint(*greedy)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	exp, err := agents.New(*expert, spec, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	obsSize, numActions := spec.ObsSize(), spec.NumActions()
+	var obsAll, maskAll []uint8
+	var actAll, epAll []int64
+	obs := make([]uint8, obsSize)
+	total := 0.0
+	for i := range *episodes {
+		envSeed, agentSeed := rollout.EpisodeSeeds(*seed, int64(i))
+		e.Reset(envSeed)
+		pol.Reset(agentSeed)
+		exp.Reset(agentSeed ^ 0x9e3779b97f4a7c15)
+		mix := rand.New(rand.NewPCG(agentSeed, 0x646167676572))
+		for !e.Done() {
+			if err := e.Observe(0, obs); err != nil {
+				log.Fatal(err)
+			}
+			mask := e.Mask()
+			label := exp.Act(0, obs, mask)
+			a := label
+			if mix.Float64() >= *beta {
+				a = pol.Act(0, obs, mask)
+			}
+			obsAll = append(obsAll, obs...)
+			maskAll = append(maskAll, mask...)
+			actAll = append(actAll, int64(label))
+			epAll = append(epAll, int64(i))
+			if _, err := e.Step(a); err != nil {
+				log.Fatal(err)
+			}
+		}
+		total += e.Returns()[0]
+	}
+	n := len(actAll)
+	f, err := os.Create(*out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	z := zip.NewWriter(w)
+	put := func(name, descr string, shape []int, data []byte) {
+		dims := make([]string, len(shape))
+		for k, d := range shape {
+			dims[k] = fmt.Sprint(d)
+		}
+		tuple := strings.Join(dims, ", ")
+		if len(shape) == 1 {
+			tuple += ","
+		}
+		header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, tuple)
+		pad := 64 - (10+len(header)+1)%64
+		header += strings.Repeat(" ", pad%64) + "\n"
+		zw, err := z.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: zip.Store})
+		if err != nil {
+			log.Fatal(err)
+		}
+		hdr := []byte("\x93NUMPY\x01\x00")
+		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(header)))
+		zw.Write(append(hdr, header...))
+		zw.Write(data)
+	}
+	i64 := func(v []int64) []byte {
+		b := make([]byte, 0, 8*len(v))
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+		return b
+	}
+	put("obs", "|u1", []int{n, obsSize}, obsAll)
+	put("mask", "|u1", []int{n, numActions}, maskAll)
+	put("action", "<i8", []int{n}, i64(actAll))
+	put("episode_id", "<i8", []int{n}, i64(epAll))
+	if err := z.Close(); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d episodes, %d decisions labelled by %s; mean return of the rollouts %.2f (beta %.2f) -> %s\n",
+		*episodes, n, *expert, total/float64(*episodes), *beta, *out)
+}
