@@ -4,7 +4,7 @@
 # 4M samples), then six DAgger rounds (each: the heuristic labels 40,000
 # episodes of the current clone's own play; 3M, then 1.5M more samples
 # each on everything so far). Run from the repository root after `make build
-# venv`; about 40 minutes on 2 shared cores.
+# venv`; about 55 minutes on 2 shared cores.
 set -eu
 PY=${PY:-.venv/bin/python}
 W=notebooks/weights
