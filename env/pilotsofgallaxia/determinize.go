@@ -248,28 +248,7 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		s.disc[k] = obs[OffDiscard+i]
 		count[k] += int(obs[OffHand+i]) + int(obs[OffDiscard+i])
 	}
-	for _, k := range s.exp[:s.nexp] {
-		count[k]++
-	}
-	if s.sellFuel >= 0 {
-		count[s.sellFuel]++
-	}
-	switch s.phase {
-	case PhRaidA, PhRaidD:
-		for _, c := range []int8{s.rcard, s.dcard} {
-			if c > 0 {
-				count[c-1]++
-			}
-		}
-	case PhRaidWin:
-		lc := s.dcard
-		if !s.rwin {
-			lc = s.rcard
-		}
-		if lc > 0 {
-			count[lc-1]++
-		}
-	}
+	s.countInPlay(&count)
 	var gal, capt []uint8
 	for k := 0; k < NumKinds; k++ {
 		left := Copies(k) - count[k]

@@ -509,30 +509,7 @@ func ParsePosition(text string, c *Config) (*State, error) {
 	for k, c := range s.disc {
 		count[k] += int(c)
 	}
-	for _, k := range s.exp[:s.nexp] {
-		count[k]++
-	}
-	switch s.phase {
-	case PhRaidA, PhRaidD:
-		for _, c := range []int8{s.rcard, s.dcard} {
-			if c > 0 {
-				count[c-1]++
-			}
-		}
-	case PhRaidWin:
-		// The winner's card went to the discard pile at the reveal; the
-		// loser's waits for the winner's choice.
-		lc := s.dcard
-		if !s.rwin {
-			lc = s.rcard
-		}
-		if lc > 0 {
-			count[lc-1]++
-		}
-	}
-	if s.sellFuel >= 0 {
-		count[s.sellFuel]++
-	}
+	s.countInPlay(&count)
 	// The deck and the Captain's deck as written are the top; the cards not
 	// placed anywhere lie below them in kind order (the Rekkoning last).
 	for _, k := range deck {
@@ -814,4 +791,34 @@ func (s *State) validate() error {
 		return perr("phase %s without raider and defender", PhaseNames[s.phase])
 	}
 	return nil
+}
+
+// countInPlay adds to count, by kind, the cards that are neither in a hand,
+// the discard pile nor a deck: the Gambit's exposed cards, the raid cards
+// on the table and a fuel card waiting for its pair in a purchase.
+func (s *State) countInPlay(count *[NumKinds]int) {
+	for _, k := range s.exp[:s.nexp] {
+		count[k]++
+	}
+	switch s.phase {
+	case PhRaidA, PhRaidD:
+		for _, c := range []int8{s.rcard, s.dcard} {
+			if c > 0 {
+				count[c-1]++
+			}
+		}
+	case PhRaidWin:
+		// The winner's card went to the discard pile at the reveal; the
+		// loser's waits for the winner's choice.
+		lc := s.dcard
+		if !s.rwin {
+			lc = s.rcard
+		}
+		if lc > 0 {
+			count[lc-1]++
+		}
+	}
+	if s.sellFuel >= 0 {
+		count[s.sellFuel]++
+	}
 }
