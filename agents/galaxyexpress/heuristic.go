@@ -2,6 +2,7 @@ package galaxyexpress
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -50,6 +51,10 @@ type Heuristic struct {
 	pending   uint64 // scanned planets still to deliver to
 	bottomSq  int    // the crown moved to the bottom at launch: its square, -1 none or unscanned
 	left      int    // deliveries left
+
+	// vals, when not nil, receives every offered action's value
+	// (ActionValues).
+	vals []float32
 
 	// Tuning.
 	unknownPen float32 // per planet the target may still be, beyond the first
@@ -213,6 +218,28 @@ func (h *Heuristic) Act(_ int, obs, mask []uint8) int {
 	return -1
 }
 
+// ActionValues is Act with the heuristic's reasons: it returns the action
+// Act would return for the same call (consuming the tie-breaking generator
+// the same way) and fills q (length at least len(mask), float32) with the
+// value the heuristic gave each legal action it weighed: the estimated
+// points still to come in this leg, in score units (20 a delivery, -10 a
+// refuel, -lostPen 30 when a move can strand the ship), comparable within
+// one decision only. Actions not weighed (illegal, or the fallback when the
+// observation cannot be decoded) get NaN. At a refuel decision in a coin
+// state with no continuation, no-refuel gets refuel's value less 30. Used
+// to label decisions with soft targets (tools/dagger -values). It does not
+// allocate.
+func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
+	nan := float32(math.NaN())
+	for i := range q[:len(mask)] {
+		q[i] = nan
+	}
+	h.vals = q
+	a := h.Act(0, obs, mask)
+	h.vals = nil
+	return a
+}
+
 // view is what the value of a position needs about the ship's square:
 // the offset classes of the target or of the planets that may be it.
 type view struct {
@@ -310,6 +337,9 @@ type pick struct {
 
 // offer considers action a of value v for p.
 func (h *Heuristic) offer(p *pick, a int, v float32) {
+	if h.vals != nil {
+		h.vals[a] = v
+	}
 	switch {
 	case p.a < 0 || v > p.v:
 		*p = pick{a, v, 1}
@@ -375,12 +405,20 @@ func (h *Heuristic) actRefuel(mask []uint8) int {
 	if n == 0 {
 		c := coinState(h.up[0], h.down[0], h.up[1], h.down[1])
 		if c < 0 {
+			if h.vals != nil {
+				h.vals[ge.ActionRefuel] = h.freshValue(h.ship) - h.refuelPen
+				h.vals[ge.ActionNoRefuel] = h.vals[ge.ActionRefuel] - h.lostPen
+			}
 			return ge.ActionRefuel
 		}
 		cont, n = h.value(h.block(c, 0), &v), 1
 	}
 	cont /= float32(n)
-	if h.freshValue(h.ship)-h.refuelPen > cont {
+	fresh := h.freshValue(h.ship) - h.refuelPen
+	if h.vals != nil {
+		h.vals[ge.ActionRefuel], h.vals[ge.ActionNoRefuel] = fresh, cont
+	}
+	if fresh > cont {
 		return ge.ActionRefuel
 	}
 	return ge.ActionNoRefuel

@@ -446,3 +446,70 @@ func ExampleNewHeuristic() {
 	fmt.Println("deliveries:", s.Deliveries(), "lost:", s.Lost())
 	// Output: deliveries: 6 lost: false
 }
+
+// TestHeuristicActionValues checks that ActionValues returns what Act does
+// (same tie-breaking stream), gives every legal action a finite value and
+// every illegal one NaN, that the chosen action has the highest value, and
+// that it does not allocate.
+func TestHeuristicActionValues(t *testing.T) {
+	e, _ := newHeuristicEnv(t)
+	h1, err := NewHeuristic(e.Spec(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, _ := NewHeuristic(e.Spec(), nil)
+	obs := make([]uint8, ge.ObsSize)
+	q := make([]float32, ge.NumActions)
+	decisions, ties := 0, 0
+	for seed := range uint64(60) {
+		e.Reset(seed)
+		h1.Reset(seed)
+		h2.Reset(seed)
+		for !e.Done() {
+			_ = e.Observe(0, obs)
+			mask := e.Mask()
+			want := h1.Act(0, obs, mask)
+			got := h2.ActionValues(obs, mask, q)
+			if got != want {
+				t.Fatalf("seed %d turn %d: ActionValues chose %d, Act %d", seed, decisions, got, want)
+			}
+			best, n := float32(math.Inf(-1)), 0
+			for a, m := range mask {
+				v := float64(q[a])
+				switch {
+				case m == 0 && !math.IsNaN(v):
+					t.Fatalf("illegal action %d has value %v", a, v)
+				case m != 0 && (math.IsNaN(v) || math.IsInf(v, 0)):
+					t.Fatalf("legal action %d (%s) has value %v", a, e.Spec().ActionNames[a], v)
+				case m != 0 && q[a] > best:
+					best, n = q[a], 1
+				case m != 0 && q[a] == best:
+					n++
+				}
+			}
+			if q[got] != best {
+				t.Fatalf("chose %d of value %v, best %v", got, q[got], best)
+			}
+			if n > 1 {
+				ties++
+			}
+			decisions++
+			if _, err := e.Step(got); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d decisions, %d with tied best values", decisions, ties)
+	allocs := testing.AllocsPerRun(100, func() {
+		if e.Done() {
+			e.Reset(3)
+		}
+		_ = e.Observe(0, obs)
+		if _, err := e.Step(h2.ActionValues(obs, e.Mask(), q)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%.1f allocations per decision, want 0", allocs)
+	}
+}

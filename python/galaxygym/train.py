@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["GALAXY_EXPRESS_BOARD", "load_steps", "MLPPolicy", "ConvPolicy", "behaviour_cloning",
+__all__ = ["GALAXY_EXPRESS_BOARD", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before", "MLPPolicy", "ConvPolicy", "behaviour_cloning",
            "export", "evaluate_native", "main"]
 
 #: Where Galaxy Express's board planes lie in its observation (observe.go):
@@ -61,16 +61,37 @@ def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) ->
 
 def load_labels(path: str | os.PathLike[str]) -> dict[str, NDArray[Any]]:
     """Expert-labelled decisions written by tools/dagger (the states a
-    learned policy visits, each with the expert's action): the same dict as
-    :func:`load_steps`."""
+    learned policy, or the expert itself with -beta 1, visits, each with the
+    expert's action): the same dict as :func:`load_steps`, plus "q" (float16
+    (N, num_actions): the expert's value of each legal action in score
+    points, NaN for illegal ones) when the file was written with -values."""
     with np.load(path) as z:
-        return {"obs": z["obs"], "mask": z["mask"] != 0, "action": z["action"].astype(np.int64),
-                "episode_id": z["episode_id"].astype(np.int64)}
+        out = {"obs": z["obs"], "mask": z["mask"] != 0, "action": z["action"].astype(np.int64),
+               "episode_id": z["episode_id"].astype(np.int64)}
+        if "q" in z.files:
+            out["q"] = z["q"]
+        return out
+
+
+def labels_meta(path: str | os.PathLike[str]) -> tuple[str, NDArray[Any]]:
+    """The environment id and the observation's upper bounds (uint8,
+    (obs_size,)) recorded in a tools/dagger .npz."""
+    with np.load(path) as z:
+        return bytes(z["env_id"]).decode("ascii"), np.asarray(z["obs_high"])
+
+
+def hard_q(action: NDArray[Any], num_actions: int) -> NDArray[Any]:
+    """Values that make the soft target of a labelled decision its label:
+    float16 (N, num_actions), 0 at the action, -inf elsewhere."""
+    q = np.full((len(action), num_actions), -np.inf, np.float16)
+    q[np.arange(len(action)), action] = 0
+    return q
 
 
 def concat_before(extra: Sequence[dict[str, NDArray[Any]]], data: dict[str, NDArray[Any]]) -> dict[str, NDArray[Any]]:
     """data with the extra decisions first, their episode ids made negative
-    (so that behaviour_cloning's held-out episodes stay data's last ones)."""
+    (so that behaviour_cloning's held-out episodes stay data's last ones).
+    When any part has "q", the parts without it get :func:`hard_q`."""
     parts: list[dict[str, NDArray[Any]]] = []
     base = 0
     for k, e in enumerate(reversed(extra)):
@@ -78,7 +99,13 @@ def concat_before(extra: Sequence[dict[str, NDArray[Any]]], data: dict[str, NDAr
         base = -int(ids.min())
         parts.insert(0, dict(e, episode_id=ids))
     parts.append(data)
-    return {key: np.concatenate([p[key] for p in parts]) for key in ("obs", "mask", "action", "episode_id")}
+    keys = ["obs", "mask", "action", "episode_id"]
+    if any("q" in p for p in parts):
+        keys.append("q")
+        for p in parts:
+            if "q" not in p:
+                p["q"] = hard_q(p["action"], p["mask"].shape[1])
+    return {key: np.concatenate([p[key] for p in parts]) for key in keys}
 
 
 def _torch() -> Any:
@@ -200,19 +227,31 @@ def make_policy(arch: str, obs_scale: NDArray[Any], num_actions: int, **kw: Any)
 def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, batch_size: int = 512,
                       lr: float = 2e-3, holdout: float = 0.02, checkpoints: int = 10, seed: int = 0,
                       threads: int | None = None, log: Callable[[str], None] | None = print,
-                      on_checkpoint: Callable[[Any, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+                      on_checkpoint: Callable[[Any, dict[str, Any]], None] | None = None,
+                      soft: float | None = None) -> list[dict[str, Any]]:
     """Trains net (obs -> logits) to imitate data's actions: masked
     cross-entropy over the legal actions (illegal logits set to -1e9), Adam
     with a cosine-annealed step size, for `samples` training samples (the
     budget, counted in decisions seen; several epochs if it exceeds the
     data). The last `holdout` fraction of the episodes is held out.
 
+    soft (a temperature in score points) with data["q"] (the expert's value
+    of each legal action, :func:`load_labels`): the target is softmax(q /
+    soft) over the legal actions instead of the one label, so actions the
+    expert values equally (its exact ties, broken at random, are about a
+    fifth of Galaxy Express's decisions) share the target and costly
+    mistakes are told apart from harmless ones (distillation of the
+    expert's action values, as in Hinton et al. 2015).
+
     Returns the learning curve: at `checkpoints` evenly spaced points, a dict
     with samples (seen so far), seconds (of training), loss (mean training
     loss since the previous point) and agreement (the held-out decisions
-    where the net's most probable legal action is the data's). on_checkpoint
-    (net, point) runs at each point (e.g. to evaluate the net natively and
-    add point["mean_score"]); its time is not counted in seconds."""
+    where the net's most probable legal action is the data's); with
+    data["q"] also best (the held-out decisions where that action has the
+    expert's highest value, ties included) and regret (the mean of the best
+    value less that action's, in score points). on_checkpoint (net, point)
+    runs at each point (e.g. to evaluate the net natively and add
+    point["mean_score"]); its time is not counted in seconds."""
     torch = _torch()
     if threads:
         torch.set_num_threads(threads)
@@ -224,6 +263,9 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     obs = torch.from_numpy(data["obs"])
     mask = torch.from_numpy(data["mask"])
     act = torch.from_numpy(data["action"])
+    q = torch.from_numpy(data["q"]) if "q" in data else None
+    if soft is not None and q is None:
+        raise ValueError("soft targets need data['q'] (tools/dagger -values)")
     val = slice(train_rows, len(act))
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     steps = max(1, samples // batch_size)
@@ -232,16 +274,25 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     history: list[dict[str, Any]] = []
     perm, pos, loss_sum, loss_n, trained = torch.randperm(train_rows, generator=gen), 0, 0.0, 0, 0.0
 
-    def agreement() -> float:
+    def agreement() -> dict[str, float]:
         net.eval()
-        hits = 0
+        hits, best, regret = 0, 0, 0.0
         with torch.no_grad():
             for k in range(val.start, val.stop, 4096):
                 e = min(k + 4096, val.stop)
-                logits = net(obs[k:e]).masked_fill(~mask[k:e], -1e9)
-                hits += int((logits.argmax(1) == act[k:e]).sum())
+                choice = net(obs[k:e]).masked_fill(~mask[k:e], -1e9).argmax(1)
+                hits += int((choice == act[k:e]).sum())
+                if q is not None:
+                    qk = torch.where(mask[k:e], q[k:e].float(), torch.tensor(-np.inf))
+                    gap = qk.max(1).values - qk.gather(1, choice.view(-1, 1)).view(-1)
+                    best += int((gap <= 0).sum())
+                    regret += float(gap.sum())
         net.train()
-        return hits / max(1, val.stop - val.start)
+        n = max(1, val.stop - val.start)
+        out = {"agreement": hits / n}
+        if q is not None:
+            out.update(best=best / n, regret=regret / n)
+        return out
 
     net.train()
     started = time.time()
@@ -251,7 +302,12 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
         idx = perm[pos:pos + batch_size]
         pos += batch_size
         logits = net(obs[idx]).masked_fill(~mask[idx], -1e9)
-        loss = torch.nn.functional.cross_entropy(logits, act[idx])
+        if soft is not None:
+            assert q is not None
+            target = torch.softmax(torch.where(mask[idx], q[idx].float() / soft, torch.tensor(-np.inf)), 1)
+            loss = -(target * torch.log_softmax(logits, 1)).sum(1).mean()
+        else:
+            loss = torch.nn.functional.cross_entropy(logits, act[idx])
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -260,8 +316,9 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
         loss_n += 1
         if step in marks:
             trained += time.time() - started
-            point = {"samples": step * batch_size, "seconds": round(trained, 1), "loss": loss_sum / loss_n,
-                     "agreement": agreement() if val.stop > val.start else float("nan")}
+            point: dict[str, Any] = {"samples": step * batch_size, "seconds": round(trained, 1),
+                                     "loss": loss_sum / loss_n}
+            point.update(agreement() if val.stop > val.start else {"agreement": float("nan")})
             loss_sum, loss_n = 0.0, 0
             if on_checkpoint is not None:
                 on_checkpoint(net, point)
@@ -306,7 +363,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     weights file; prints the learning curve and writes it as JSON beside
     the weights (FILE.json)."""
     ap = argparse.ArgumentParser(prog="python -m galaxygym.train", description=main.__doc__)
-    ap.add_argument("--data", required=True, help="dataset directory (galaxygym generate --out)")
+    ap.add_argument("--data", required=True,
+                    help="dataset directory (galaxygym generate --out), or an .npz of labelled decisions (tools/dagger)")
     ap.add_argument("--episodes", type=int, default=None, help="read the first episodes only")
     ap.add_argument("--arch", default="conv", choices=["conv", "conv-nocenter", "mlp"])
     ap.add_argument("--samples", type=int, default=2_000_000, help="training budget in decisions seen")
@@ -319,6 +377,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="at each checkpoint, play this many games natively (galaxygym eval) for the mean score")
     ap.add_argument("--dagger", action="append", default=[],
                     help="an .npz of expert-labelled decisions from tools/dagger, added to the training data (repeatable)")
+    ap.add_argument("--soft", type=float, default=None,
+                    help="soft targets: softmax of the expert's action values (tools/dagger -values) at this temperature, in score points")
     ap.add_argument("--init", default=None, help="start from this state_dict (.pt) of the same network")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
@@ -326,13 +386,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--save-checkpoints", default=None,
                     help="directory: also save the torch state_dict at each checkpoint (ckpt-SAMPLES.pt)")
     a = ap.parse_args(argv)
-    data = load_steps(a.data, a.episodes)
+    if str(a.data).endswith(".npz"):
+        data = load_labels(a.data)
+        if a.episodes is not None:
+            data = {k: v[data["episode_id"] < a.episodes] for k, v in data.items()}
+        env_id, high = labels_meta(a.data)
+        num_actions = data["mask"].shape[1]
+    else:
+        data = load_steps(a.data, a.episodes)
+        manifest = json.loads((Path(a.data) / "manifest.json").read_text())
+        env_id = manifest["env_id"]
+        high = np.asarray(manifest["env_spec"]["obs_high"], np.float32)
+        num_actions = len(manifest["action_names"])
     if a.dagger:
         data = concat_before([load_labels(f) for f in a.dagger], data)
-    manifest = json.loads((Path(a.data) / "manifest.json").read_text())
-    env_id = manifest["env_id"]
-    high = np.asarray(manifest["env_spec"]["obs_high"], np.float32)
-    scale = 1.0 / np.maximum(high, 1.0)
+    scale = 1.0 / np.maximum(np.asarray(high, np.float32), 1.0)
     print(f"{len(data['action'])} decisions of {len(np.unique(data['episode_id']))} episodes from {a.data}")
     torch = _torch()
     torch.manual_seed(a.seed)
@@ -340,7 +408,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     kw: dict[str, Any] = {"hidden": hidden}
     if a.arch != "mlp":
         kw["channels"] = tuple(int(c) for c in a.channels.split(",") if c.strip() and c != "none")
-    net = make_policy(a.arch, scale, len(manifest["action_names"]), **kw)
+    net = make_policy(a.arch, scale, num_actions, **kw)
     if a.init:
         net.load_state_dict(torch.load(a.init))
     out = Path(a.out)
@@ -354,7 +422,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             point["mean_score"] = evaluate_native(out, a.eval_episodes, seed=1, env_id=env_id)["mean_return"]
 
     history = behaviour_cloning(data, net, a.samples, batch_size=a.batch_size, lr=a.lr, checkpoints=a.checkpoints,
-                                seed=a.seed, threads=a.threads, on_checkpoint=on_checkpoint)
+                                seed=a.seed, threads=a.threads, on_checkpoint=on_checkpoint, soft=a.soft)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
     meta = export(net, out, env_id)
     args = {k: v for k, v in vars(a).items()}

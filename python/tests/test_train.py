@@ -112,3 +112,48 @@ def test_load_steps_and_behaviour_cloning(dataset, server_bin, tmp_path):
     train.export(net, tmp_path / "bc.npz", ENV_ID)
     row = train.evaluate_native(tmp_path / "bc.npz", episodes=20, binary=server_bin)
     assert row["agent"] == "policy" and row["episodes"] == 20
+
+
+@pytest.fixture(scope="module")
+def expert_labels(tmp_path_factory) -> Path:
+    """60 of the heuristic's own episodes labelled with its action values
+    (tools/dagger -beta 1 -values), built with the Go toolchain."""
+    import shutil
+    if shutil.which("go") is None:
+        pytest.skip("tools/dagger needs the Go toolchain")
+    out = tmp_path_factory.mktemp("labels") / "expert.npz"
+    subprocess.run(["go", "run", "./tools/dagger", "-beta", "1", "-values", "-episodes", "60", "-seed", "7",
+                    "-out", str(out)], cwd=REPO, check=True, capture_output=True)
+    return out
+
+
+def test_soft_targets(expert_labels, dataset, server_bin, tmp_path):
+    data = train.load_labels(expert_labels)
+    env_id, high = train.labels_meta(expert_labels)
+    assert env_id == ENV_ID and high.shape == (503,)
+    q = data["q"]
+    assert q.dtype == np.float16 and q.shape == data["mask"].shape
+    assert np.array_equal(np.isnan(q), ~data["mask"])  # a value for exactly the legal actions
+    n = len(q)
+    assert (q[np.arange(n), data["action"]] == np.where(data["mask"], q, -np.inf).max(1)).all()  # labels are best
+
+    # A steps dataset joined to it gets values that make its labels the target.
+    both = train.concat_before([data], train.load_steps(dataset, max_episodes=5))
+    tail = both["q"][n:]
+    assert (tail[np.arange(len(tail)), both["action"][n:]] == 0).all() and np.isinf(tail).sum(1).min() == 55
+
+    scale = 1.0 / np.maximum(high.astype(np.float32), 1.0)
+    torch.manual_seed(0)
+    net = train.make_policy("conv", scale, 56, channels=(), hidden=(64,))
+    curve = train.behaviour_cloning(data, net, samples=40 * 256, batch_size=256, checkpoints=2, holdout=0.1,
+                                    log=None, soft=1.0)
+    assert {"best", "regret"} <= curve[-1].keys()
+    assert curve[-1]["regret"] < curve[0]["regret"] and curve[-1]["best"] >= curve[-1]["agreement"]
+    with pytest.raises(ValueError, match="q"):
+        train.behaviour_cloning(train.load_steps(dataset, max_episodes=5), net, samples=256, soft=1.0, log=None)
+
+    # The command line takes the .npz as its data.
+    train.main(["--data", str(expert_labels), "--arch", "conv", "--channels", "none", "--hidden", "32",
+                "--samples", "2048", "--batch-size", "256", "--checkpoints", "1", "--soft", "0.5",
+                "--threads", "1", "--out", str(tmp_path / "soft.npz")])
+    assert galaxygym.load_policy(tmp_path / "soft.npz")["meta"]["env_id"] == ENV_ID

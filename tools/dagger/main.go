@@ -5,15 +5,24 @@
 // legal-action mask and the expert's action (the label) to an .npz that
 // galaxygym.train.load_labels reads:
 //
-//	obs      uint8 (N, obs_size)
-//	mask     uint8 (N, num_actions)
-//	action   int64 (N,)  the expert's action in that state
+//	obs        uint8 (N, obs_size)
+//	mask       uint8 (N, num_actions)
+//	action     int64 (N,)  the expert's action in that state
 //	episode_id int64 (N,)
+//	q          float16 (N, num_actions), with -values only: the expert's
+//	           value of each legal action (NaN for illegal ones), for
+//	           soft targets (galaxygym.train --soft); the expert must have
+//	           an ActionValues method (the Galaxy Express heuristic has)
+//	obs_high   uint8 (obs_size,)  the observation's upper bounds
+//	env_id     uint8 (len,)       the environment id, ASCII
 //
 // Usage (README "Learning baselines"):
 //
 //	go run ./tools/dagger -weights bc.npz -episodes 30000 -seed 1 -out labels.npz
+//	go run ./tools/dagger -beta 1 -values -episodes 100000 -seed 0 -out expert.npz
 //
+// With -beta 1 the expert plays every move (no -weights needed): its own
+// trajectories, labelled.
 // Episode i uses the seeds of episode i of `galaxygym generate --seed`.
 // The expert is the environment's heuristic; it plays from the observation
 // only, so it can label states it did not reach itself.
@@ -26,6 +35,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -38,37 +48,51 @@ import (
 )
 
 func main() {
-	envID := flag.String("env", "galaxy-express-v1", "environment id")
-	weights := flag.String("weights", "", "the learned policy (.npz, docs/policy-format.md)")
-	expert := flag.String("expert", agents.Heuristic, "the expert agent that labels the states")
-	episodes := flag.Int("episodes", 10000, "episodes to play")
-	seed := flag.Uint64("seed", 1, "run seed (episode i: the seeds of generate's episode i)")
-	beta := flag.Float64("beta", 0, "probability that a decision is the expert's (0: the policy plays every move)")
-	greedy := flag.Bool("greedy", false, "the policy plays its most probable action (else it samples)")
-	out := flag.String("out", "labels.npz", "output .npz")
-	flag.Parse()
+	fs := flag.NewFlagSet("dagger", flag.ExitOnError) // a fresh set each call, so tests can run main twice
+	envID := fs.String("env", "galaxy-express-v1", "environment id")
+	weights := fs.String("weights", "", "the learned policy (.npz, docs/policy-format.md)")
+	expert := fs.String("expert", agents.Heuristic, "the expert agent that labels the states")
+	episodes := fs.Int("episodes", 10000, "episodes to play")
+	seed := fs.Uint64("seed", 1, "run seed (episode i: the seeds of generate's episode i)")
+	beta := fs.Float64("beta", 0, "probability that a decision is the expert's (0: the policy plays every move)")
+	greedy := fs.Bool("greedy", false, "the policy plays its most probable action (else it samples)")
+	values := fs.Bool("values", false, "also write the expert's value of every legal action (q, float16)")
+	out := fs.String("out", "labels.npz", "output .npz")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		log.Fatal(err)
+	}
 	e, err := env.Make(*envID, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	spec := e.Spec()
-	pol, err := agents.New("policy", spec, agents.Options{"weights": *weights, "greedy": fmt.Sprint(*greedy)})
-	if err != nil {
-		log.Fatal(err)
+	var pol agents.Agent
+	if *beta < 1 {
+		if pol, err = agents.New("policy", spec, agents.Options{"weights": *weights, "greedy": fmt.Sprint(*greedy)}); err != nil {
+			log.Fatal(err)
+		}
 	}
 	exp, err := agents.New(*expert, spec, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
+	valuer, ok := exp.(actionValuer)
+	if *values && !ok {
+		log.Fatalf("dagger: expert %s has no ActionValues method: -values is not available", *expert)
+	}
 	obsSize, numActions := spec.ObsSize(), spec.NumActions()
 	var obsAll, maskAll []uint8
 	var actAll, epAll []int64
+	var qAll []uint16
+	q := make([]float32, numActions)
 	obs := make([]uint8, obsSize)
 	total := 0.0
 	for i := range *episodes {
 		envSeed, agentSeed := rollout.EpisodeSeeds(*seed, int64(i))
 		e.Reset(envSeed)
-		pol.Reset(agentSeed)
+		if pol != nil {
+			pol.Reset(agentSeed)
+		}
 		exp.Reset(agentSeed ^ 0x9e3779b97f4a7c15)
 		mix := rand.New(rand.NewPCG(agentSeed, 0x646167676572))
 		for !e.Done() {
@@ -76,7 +100,15 @@ func main() {
 				log.Fatal(err)
 			}
 			mask := e.Mask()
-			label := exp.Act(0, obs, mask)
+			var label int
+			if *values {
+				label = valuer.ActionValues(obs, mask, q)
+				for _, v := range q {
+					qAll = append(qAll, float16(v))
+				}
+			} else {
+				label = exp.Act(0, obs, mask)
+			}
 			a := label
 			if mix.Float64() >= *beta {
 				a = pol.Act(0, obs, mask)
@@ -130,6 +162,15 @@ func main() {
 	put("mask", "|u1", []int{n, numActions}, maskAll)
 	put("action", "<i8", []int{n}, i64(actAll))
 	put("episode_id", "<i8", []int{n}, i64(epAll))
+	if *values {
+		b := make([]byte, 0, 2*len(qAll))
+		for _, x := range qAll {
+			b = binary.LittleEndian.AppendUint16(b, x)
+		}
+		put("q", "<f2", []int{n, numActions}, b)
+	}
+	put("obs_high", "|u1", []int{obsSize}, spec.ObsHigh)
+	put("env_id", "|u1", []int{len(*envID)}, []byte(*envID))
 	if err := z.Close(); err != nil {
 		log.Fatal(err)
 	}
@@ -141,4 +182,49 @@ func main() {
 	}
 	fmt.Printf("%d episodes, %d decisions labelled by %s; mean return of the rollouts %.2f (beta %.2f) -> %s\n",
 		*episodes, n, *expert, total/float64(*episodes), *beta, *out)
+}
+
+// actionValuer is an expert that can say what each legal action is worth
+// (agents/galaxyexpress.Heuristic.ActionValues).
+type actionValuer interface {
+	ActionValues(obs, mask []uint8, q []float32) int
+}
+
+// float16 converts v to IEEE 754 binary16 bits, rounding to nearest even;
+// NaN stays NaN, overflow gives an infinity, tiny values flush through
+// subnormals to zero.
+func float16(v float32) uint16 {
+	b := math.Float32bits(v)
+	sign := uint16(b>>16) & 0x8000
+	exp := int(b>>23) & 0xff
+	man := b & 0x7fffff
+	switch {
+	case exp == 0xff: // Inf or NaN
+		if man != 0 {
+			return sign | 0x7e00
+		}
+		return sign | 0x7c00
+	case exp-127 > 15:
+		return sign | 0x7c00
+	case exp-127 >= -14: // normal
+		e := uint32(exp - 127 + 15)
+		m := man >> 13
+		rest := man & 0x1fff
+		h := e<<10 | m
+		if rest > 0x1000 || (rest == 0x1000 && m&1 == 1) {
+			h++ // may carry into the exponent, which is right
+		}
+		return sign | uint16(h)
+	case exp-127 >= -25: // subnormal
+		m := man | 0x800000
+		shift := uint(-14 - (exp - 127) + 13)
+		h := m >> shift
+		rest := m & (1<<shift - 1)
+		half := uint32(1) << (shift - 1)
+		if rest > half || (rest == half && h&1 == 1) {
+			h++
+		}
+		return sign | uint16(h)
+	}
+	return sign
 }

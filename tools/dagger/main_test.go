@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"encoding/binary"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,33 +21,7 @@ func TestDaggerLabels(t *testing.T) {
 	os.Args = []string{"dagger", "-weights", "../../agents/testdata/policy/conv_relu.npz", "-episodes", "5",
 		"-seed", "3", "-out", out}
 	main()
-	z, err := zip.OpenReader(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer z.Close()
-	arrays := map[string][]byte{}
-	shapes := map[string]string{}
-	for _, f := range z.File {
-		r, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(b[:6]) != "\x93NUMPY" {
-			t.Fatalf("%s: not an .npy", f.Name)
-		}
-		hl := int(binary.LittleEndian.Uint16(b[8:10]))
-		if (10+hl)%64 != 0 {
-			t.Fatalf("%s: header of %d bytes not aligned to 64", f.Name, 10+hl)
-		}
-		header := string(b[10 : 10+hl])
-		shapes[f.Name] = header[strings.Index(header, "'shape': ")+9 : strings.LastIndex(header, ")")+1]
-		arrays[f.Name] = b[10+hl:]
-	}
+	arrays, shapes := readNpz(t, out)
 	act, mask, ep := arrays["action.npy"], arrays["mask.npy"], arrays["episode_id.npy"]
 	n := len(act) / 8
 	if n < 5 || len(arrays["obs.npy"]) != n*503 || len(mask) != n*56 || len(ep) != n*8 {
@@ -67,4 +42,103 @@ func TestDaggerLabels(t *testing.T) {
 	if prev != 4 {
 		t.Fatalf("last episode id %d, want 4", prev)
 	}
+}
+
+func TestFloat16(t *testing.T) {
+	for _, c := range []struct {
+		v    float32
+		want uint16
+	}{
+		{0, 0}, {1, 0x3c00}, {-2, 0xc000}, {65504, 0x7bff}, {1e5, 0x7c00}, {float32(math.Inf(-1)), 0xfc00},
+		{0.1, 0x2e66}, {1.0 / 3, 0x3555}, {5.9604645e-08, 0x0001}, {6.1035156e-05, 0x0400}, {1e-9, 0},
+		{2049, 0x6800}, {2051, 0x6802}, {-107.57, 0xd6b9},
+	} {
+		if got := float16(c.v); got != c.want {
+			t.Errorf("float16(%v) = %#04x, want %#04x", c.v, got, c.want)
+		}
+	}
+	if got := float16(float32(math.NaN())); got&0x7c00 != 0x7c00 || got&0x3ff == 0 {
+		t.Errorf("float16(NaN) = %#04x, not a NaN", got)
+	}
+}
+
+// TestDaggerValues runs the expert alone (-beta 1) with -values: q has a
+// finite value for exactly the legal actions, the label is a best one, and
+// the environment's metadata is in the archive.
+func TestDaggerValues(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "expert.npz")
+	os.Args = []string{"dagger", "-beta", "1", "-values", "-episodes", "4", "-seed", "5", "-out", out}
+	main()
+	arrays, _ := readNpz(t, out)
+	act, mask, q := arrays["action.npy"], arrays["mask.npy"], arrays["q.npy"]
+	n := len(act) / 8
+	if n < 4 || len(q) != 2*56*n {
+		t.Fatalf("%d decisions, q %d bytes", n, len(q))
+	}
+	if string(arrays["env_id.npy"]) != "galaxy-express-v1" || len(arrays["obs_high.npy"]) != 503 {
+		t.Fatalf("env_id %q, obs_high %d bytes", arrays["env_id.npy"], len(arrays["obs_high.npy"]))
+	}
+	half := func(h uint16) float64 { // decodes normal numbers and NaN
+		if h&0x7c00 == 0x7c00 {
+			return math.NaN()
+		}
+		v := math.Ldexp(1+float64(h&0x3ff)/1024, int(h>>10&0x1f)-15)
+		if h&0x8000 != 0 {
+			v = -v
+		}
+		if h&0x7fff == 0 {
+			v = 0
+		}
+		return v
+	}
+	for i := range n {
+		label := int(binary.LittleEndian.Uint64(act[8*i:]))
+		best := math.Inf(-1)
+		for a := range 56 {
+			v := half(binary.LittleEndian.Uint16(q[2*(i*56+a):]))
+			if (mask[i*56+a] != 0) == math.IsNaN(v) {
+				t.Fatalf("decision %d action %d: legal %v, value %v", i, a, mask[i*56+a] != 0, v)
+			}
+			if !math.IsNaN(v) {
+				best = math.Max(best, v)
+			}
+		}
+		if lv := half(binary.LittleEndian.Uint16(q[2*(i*56+label):])); lv != best {
+			t.Fatalf("decision %d: label %d has value %v, best %v", i, label, lv, best)
+		}
+	}
+}
+
+// readNpz reads an uncompressed .npz: each array's data bytes and shape
+// text by file name.
+func readNpz(t *testing.T, path string) (arrays map[string][]byte, shapes map[string]string) {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	arrays = map[string][]byte{}
+	shapes = map[string]string{}
+	for _, f := range z.File {
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b[:6]) != "\x93NUMPY" {
+			t.Fatalf("%s: not an .npy", f.Name)
+		}
+		hl := int(binary.LittleEndian.Uint16(b[8:10]))
+		if (10+hl)%64 != 0 {
+			t.Fatalf("%s: header of %d bytes not aligned to 64", f.Name, 10+hl)
+		}
+		header := string(b[10 : 10+hl])
+		shapes[f.Name] = header[strings.Index(header, "'shape': ")+9 : strings.LastIndex(header, ")")+1]
+		arrays[f.Name] = b[10+hl:]
+	}
+	return arrays, shapes
 }
