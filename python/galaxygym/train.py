@@ -13,9 +13,15 @@ torus, so a position seen from the ship is all that matters), flattens them
 and joins the scalar features for the fully connected layers.
 :class:`MLPPolicy` is the flat reference on the same data.
 
-The command that made ``notebooks/weights/galaxy-express-v1-bc.npz``::
+Labels are the dataset's actions (one-hot), or, with ``soft`` and an .npz
+written by ``tools/dagger -values``, the expert's value of every legal
+action (soft targets). ``notebooks/weights/make_bc.sh`` made the committed
+``notebooks/weights/galaxy-express-v1-bc.npz``; its steps are::
 
-    python -m galaxygym.train --data DIR --arch conv --samples N --out FILE
+    go run ./tools/dagger -beta 1 -values -episodes 100000 -out expert.npz
+    python -m galaxygym.train --data expert.npz --arch conv --channels none --hidden 512,512 --soft 1 --out r0.npz
+    go run ./tools/dagger -weights r0.npz -values -episodes 40000 -out v1.npz    # then DAgger rounds
+    python -m galaxygym.train --data expert.npz --dagger v1.npz --init r0.pt ... --soft 1 --out r1.npz
 
 (``python -m galaxygym.train --help``; README "Learning baselines").
 """
