@@ -106,7 +106,8 @@ test-python: build venv wheel
 	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEEL="$$(ls $(WHEEL_DIR)/galaxygym-*.whl)" \
 	    $(VENV)/bin/python -m pytest -q python/tests
 
-# Runs the training notebook at its full budget (about 10 minutes on 2 cores);
+# Runs the training notebook at its full budget (PPO fine-tuning the committed
+# clone, 4M env steps: about 22 minutes on 2 shared cores);
 # the executed copy, the learning curve and the weights land in notebooks/out/.
 notebook: build venv
 	mkdir -p notebooks/out
@@ -114,7 +115,7 @@ notebook: build venv
 	nb = nbformat.read("notebooks/train_galaxy_express.ipynb", as_version=4); \
 	nbclient.NotebookClient(nb, timeout=None, kernel_name="python3", resources={"metadata": {"path": "notebooks"}}).execute(); \
 	nbformat.write(nb, "notebooks/out/train_galaxy_express.ipynb")'
-	@echo "notebook: notebooks/out/{train_galaxy_express.ipynb,learning_curve.png,results.json,policy.pt,policy.npz}"
+	@echo "notebook: notebooks/out/{train_galaxy_express.ipynb,learning_curve.png,results.json,policy.pt,critic.pt,policy.npz}"
 
 # The offline notebook (behaviour cloning of the heuristic's dataset: four
 # networks on the same budget, then the committed weights over 10,000 games);

@@ -5,7 +5,6 @@ and against the training notebook's torch model."""
 
 from __future__ import annotations
 
-import ast
 import json
 import zipfile
 from pathlib import Path
@@ -66,47 +65,37 @@ def test_fixture_torch_probs(act, cases):
     assert np.abs(got - cases[f"{act}_torch"]).max() <= 1e-6
 
 
-def notebook_policy_class():
-    """The Policy class of the training notebook, defined from its source."""
-    import torch
-    import torch.nn as nn
-
+def test_notebook_builds_the_clone_network():
+    """The training notebook's actor, from scratch, is galaxygym.train's
+    ship-centred board network without conv layers (the clone's), which
+    test_notebook_network_exported checks against the Go reference."""
     nb = json.loads(NOTEBOOK.read_text())
-    for cell in nb["cells"]:
-        src = "".join(cell["source"])
-        if cell["cell_type"] == "code" and "class Policy(" in src:
-            tree = ast.parse(src)
-            cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Policy")
-            ns = {"torch": torch, "nn": nn, "np": np}
-            exec(compile(ast.Module(body=[cls], type_ignores=[]), str(NOTEBOOK), "exec"), ns)
-            return ns["Policy"]
-    raise AssertionError("the notebook defines no class Policy")
+    src = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert 'train.make_policy("conv", obs_scale, num_actions, channels=(), hidden=tuple(HIDDEN))' in src
+    assert "ppo.load_torch_policy(" in src and "train.export(actor" in src
 
 
 @pytest.mark.parametrize("hidden", [32, 256])
-def test_notebook_policy_exported(hidden, cases, tmp_path):
+def test_notebook_network_exported(hidden, cases, tmp_path):
     torch = pytest.importorskip("torch")
-    Policy = notebook_policy_class()
+    from galaxygym import train
+
     obs_scale = galaxygym.load_policy(FIXTURE / "tanh.npz")["obs_scale"].astype(np.float32)
     torch.manual_seed(hidden)
-    net = Policy(503, 56, hidden, obs_scale)
-    with torch.no_grad():  # logits far from uniform (the notebook starts the last layer near 0)
+    net = train.make_policy("conv", obs_scale, 56, channels=(), hidden=(hidden, hidden))
+    with torch.no_grad():  # logits far from uniform
         net.pi[-1].weight.normal_(0, 1)
         net.pi[-1].bias.normal_(0, 1)
     path = tmp_path / "policy.npz"
-    meta = galaxygym.export_policy(path, net.pi, obs_scale, ENV_ID)
-    assert meta["activation"] == "tanh" and meta["num_actions"] == 56
+    meta = train.export(net, path, ENV_ID)
+    assert meta["activation"] == "relu" and meta["num_actions"] == 56 and meta["version"] == 2
     with torch.no_grad():
-        logits, _ = net(torch.from_numpy(cases["obs"]), torch.from_numpy(cases["mask"].astype(bool)))
+        logits = net(torch.from_numpy(cases["obs"].reshape(len(cases["obs"]), -1)))
+        logits = logits.masked_fill(~torch.from_numpy(cases["mask"].astype(bool)), -1e9)
         want = torch.softmax(logits, -1).double().numpy()
     got = galaxygym.policy_probs(path, cases["obs"], cases["mask"])
     assert np.abs(got - want).max() <= 1e-5
     assert np.all(got[cases["mask"] == 0] == 0)
-    # Linear modules one by one and (weight, bias) tensors give the same file.
-    linears = [m for m in net.pi if isinstance(m, torch.nn.Linear)]
-    for layers in [linears, [(m.weight, m.bias) for m in linears]]:
-        galaxygym.export_policy(tmp_path / "b.npz", layers, obs_scale, ENV_ID)
-        assert (tmp_path / "b.npz").read_bytes() == path.read_bytes()
 
 
 def test_export_errors(tmp_path):

@@ -1,0 +1,171 @@
+"""galaxygym.ppo at a tiny budget: the weights-file loader against the
+numpy reference of the Go agent, runs from scratch and from the committed
+clone, the curve's fields, determinism, and two properties of learning
+that can fail (the critic warm-up lowers the value loss; lr 0 leaves the
+policy unchanged)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import galaxygym
+
+torch = pytest.importorskip("torch", reason="galaxygym.ppo needs torch (make venv installs it)")
+
+from galaxygym import ppo, train  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "agents" / "testdata" / "policy"
+CLONE = REPO / "notebooks" / "weights" / "galaxy-express-v1-bc.npz"
+ENV_ID = "galaxy-express-v1"
+POINT_FIELDS = {"env_steps", "updates", "seconds", "wall_seconds", "phase", "train_return", "train_episodes",
+                "mean_score", "ci95_low", "ci95_high", "win_rate", "eval_episodes", "eval_seconds"}
+TIMING = {"seconds", "wall_seconds", "eval_seconds"}
+
+
+@pytest.fixture(scope="module")
+def cases() -> dict[str, np.ndarray]:
+    with np.load(FIXTURE / "cases.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+def torch_probs(net: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    with torch.no_grad():
+        logits = net(torch.from_numpy(obs.reshape(len(obs), -1)))
+        m = torch.from_numpy(mask != 0)
+        return torch.softmax(torch.where(m, logits, torch.full_like(logits, -1e9)), -1).double().numpy()
+
+
+@pytest.mark.parametrize("path", [FIXTURE / "tanh.npz", FIXTURE / "relu.npz", FIXTURE / "conv_relu.npz",
+                                  FIXTURE / "conv_tanh.npz", CLONE], ids=lambda p: p.name)
+def test_load_torch_policy_matches_policy_probs(path, cases, tmp_path):
+    net = ppo.load_torch_policy(path)
+    want = galaxygym.policy_probs(path, cases["obs"], cases["mask"])
+    got = torch_probs(net, cases["obs"], cases["mask"])
+    assert np.abs(got - want).max() <= 1e-5
+    # Round trip: exporting the rebuilt network gives the same arrays.
+    out = tmp_path / "again.npz"
+    train.export(net, out, ENV_ID)
+    with np.load(path) as a, np.load(out) as b:
+        assert sorted(a.files) == sorted(b.files)
+        for k in a.files:
+            if k != "meta":
+                assert np.array_equal(a[k], b[k]), k
+        if "meta" in a.files:
+            assert json.loads(a["meta"].tobytes()) == json.loads(b["meta"].tobytes())
+
+
+def test_clone_is_the_briefed_network():
+    net = ppo.load_torch_policy(CLONE)
+    assert type(net).__name__ == "ConvPolicy" and len(net.conv) == 0
+    assert [(m.in_features, m.out_features) for m in net.pi if type(m).__name__ == "Linear"] == \
+        [(503, 512), (512, 512), (512, 56)]
+
+
+def small(**kw: Any) -> dict[str, Any]:
+    base: dict[str, Any] = dict(num_envs=8, rollout_steps=32, epochs=2, minibatches=2, checkpoints=2,
+                                eval_episodes=20, final_eval_episodes=30, threads=1, log=None)
+    base.update(kw)
+    return base
+
+
+def scratch_actor(hidden: tuple[int, ...] = (32, 32), seed: int = 3) -> Any:
+    torch.manual_seed(seed)
+    scale = galaxygym.load_policy(FIXTURE / "tanh.npz")["obs_scale"].astype(np.float32)
+    return train.make_policy("conv", scale, 56, channels=(), hidden=hidden)
+
+
+def test_scratch_run_curve_and_determinism(url):
+    runs = []
+    for _ in range(2):
+        actor = scratch_actor()
+        res = ppo.ppo(actor, ENV_ID, 4 * 8 * 32, url=url, seed=11, **small())
+        runs.append((res, {k: v.clone() for k, v in actor.state_dict().items()}))
+    res, weights = runs[0]
+    curve = res["curve"]
+    assert res["env_steps"] == 4 * 8 * 32
+    assert [p["env_steps"] for p in curve] == [0, 2 * 8 * 32, 4 * 8 * 32]
+    assert [p["phase"] for p in curve] == ["start", "ppo", "ppo"]
+    assert [p["eval_episodes"] for p in curve] == [30, 20, 30]
+    for p in curve:
+        assert POINT_FIELDS <= set(p), POINT_FIELDS - set(p)
+        assert p["ci95_low"] <= p["mean_score"] <= p["ci95_high"]
+        assert 0 <= p["win_rate"] <= 1
+    for p in curve[1:]:
+        assert p["train_episodes"] > 0 and math.isfinite(p["train_return"])
+        assert {"value_loss", "policy_loss", "entropy", "approx_kl", "clip_frac"} <= set(p)
+    # Same seed: the same curve (timings aside) and the same weights.
+    strip = [[{k: v for k, v in p.items() if k not in TIMING} for p in r["curve"]] for r, _ in runs]
+    assert json.dumps(strip[0]) == json.dumps(strip[1])
+    assert all(torch.equal(weights[k], runs[1][1][k]) for k in weights)
+    # A different seed: different rollouts.
+    other = ppo.ppo(scratch_actor(), ENV_ID, 2 * 8 * 32, url=url, seed=12, **small(eval_episodes=0,
+                                                                                     final_eval_episodes=0))
+    assert other["curve"][1]["train_return"] != curve[1]["train_return"] or \
+        other["curve"][1]["value_loss"] != curve[1]["value_loss"]
+
+
+def test_lr_zero_keeps_the_clone(url):
+    actor = ppo.load_torch_policy(CLONE)
+    before = {k: v.clone() for k, v in actor.state_dict().items()}
+    res = ppo.ppo(actor, ENV_ID, 2 * 8 * 32, url=url, seed=5, lr=0.0, clip=0.1, target_kl=None, ent_coef=0.0,
+                  critic_from_actor=True, **small())
+    assert all(torch.equal(before[k], v) for k, v in actor.state_dict().items())
+    start, end = res["curve"][0], res["curve"][-1]
+    assert start["eval_episodes"] == end["eval_episodes"] == 30
+    assert start["mean_score"] == end["mean_score"]  # same network, same seeded games
+    # And with a step size the policy moves.
+    moved = ppo.load_torch_policy(CLONE)
+    ppo.ppo(moved, ENV_ID, 8 * 32, url=url, seed=5, lr=1e-4, target_kl=None, **small(eval_episodes=0,
+                                                                                     final_eval_episodes=0))
+    assert any(not torch.equal(before[k], v) for k, v in moved.state_dict().items())
+
+
+def test_critic_warmup_lowers_the_value_loss(url):
+    actor = ppo.load_torch_policy(CLONE)
+    before = {k: v.clone() for k, v in actor.state_dict().items()}
+    res = ppo.ppo(actor, ENV_ID, 6 * 16 * 32, url=url, seed=2, critic_warmup_steps=6 * 16 * 32,
+                  critic_from_actor=True, critic_lr=3e-4, lr=1e-5,
+                  **small(num_envs=16, checkpoints=3, eval_episodes=0, final_eval_episodes=0))
+    curve = res["curve"]
+    assert [p["phase"] for p in curve] == ["start", "warmup", "warmup", "warmup"]
+    losses = [p["value_loss"] for p in curve[1:]]
+    # Each interval's rollouts are new games: the loss falls on data the critic has not fitted yet.
+    assert losses[0] > losses[1] > losses[2] and losses[2] < 0.8 * losses[0], losses
+    # Warm-up freezes the policy.
+    assert all(torch.equal(before[k], v) for k, v in actor.state_dict().items())
+
+
+def test_command_line_from_weights_and_from_scratch(server, tmp_path):
+    common = ["--url", server.url, "--steps", str(2 * 8 * 32), "--num-envs", "8", "--rollout-steps", "32",
+              "--epochs", "1", "--minibatches", "2", "--checkpoints", "1", "--eval-episodes", "10",
+              "--final-eval-episodes", "20", "--threads", "1"]
+    ft = ppo.main(["--init-weights", str(CLONE), "--critic-warmup-steps", "256", *common,
+                   "--out", str(tmp_path / "ft.npz")])
+    assert ft["settings"]["lr"] == ppo.FINETUNE_DEFAULTS["lr"] and ft["settings"]["critic_warmup_steps"] == 256
+    assert [p["phase"] for p in ft["curve"]] == ["start", "ppo"]
+    assert ft["curve"][-1]["env_steps"] == ft["env_steps"] == 512
+    sc = ppo.main(["--arch", "conv", "--channels", "none", "--hidden", "16,16", *common,
+                   "--out", str(tmp_path / "sc.npz")])
+    assert sc["settings"]["lr"] == ppo.SCRATCH_DEFAULTS["lr"]
+    for name in ("ft", "sc"):
+        for suffix in (".npz", ".pt", ".critic.pt", ".json"):
+            assert (tmp_path / (name + suffix)).exists(), name + suffix
+        doc = json.loads((tmp_path / f"{name}.json").read_text())
+        assert doc["command"].startswith("python -m galaxygym.ppo ") and len(doc["curve"]) == 2
+        # The written weights are the final actor's: the .pt reloads to the same probabilities.
+        net = ppo.load_torch_policy(tmp_path / f"{name}.npz")
+        again = ppo.load_torch_policy(tmp_path / f"{name}.npz")
+        again.load_state_dict(torch.load(tmp_path / f"{name}.pt"))
+        with np.load(FIXTURE / "cases.npz") as z:
+            obs, mask = z["obs"], z["mask"]
+        p = galaxygym.policy_probs(tmp_path / f"{name}.npz", obs, mask)
+        assert np.abs(torch_probs(net, obs, mask) - p).max() <= 1e-5
+        assert np.abs(torch_probs(again, obs, mask) - p).max() <= 1e-5
+    assert not (tmp_path / "ft.eval.npz").exists()
