@@ -49,7 +49,7 @@ from numpy.typing import NDArray
 from .train import GALAXY_EXPRESS_BOARD, evaluate_native, export, make_policy
 
 __all__ = ["FINETUNE_DEFAULTS", "SCRATCH_DEFAULTS", "load_torch_policy", "make_critic", "ppo",
-           "evaluate_point", "main"]
+           "evaluate_point", "json_safe", "main"]
 
 #: PPO settings when fine-tuning from a weights file. Measured on the
 #: committed clone (galaxy-express-v1-bc.npz, 95.25 greedy over 5,000
@@ -150,6 +150,20 @@ def make_critic(actor: Any, from_actor: bool) -> Any:
     return critic
 
 
+def json_safe(obj: Any) -> Any:
+    """obj with every non-finite float (NaN, an infinity) replaced by None,
+    recursively through dicts, lists and tuples, so that json.dumps writes
+    strict JSON (null) that any parser reads (Python's own json writes NaN,
+    which JSON does not have)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
 def evaluate_point(actor: Any, path: str | os.PathLike[str], env_id: str, episodes: int, seed: int = 1,
                    workers: int = 1) -> dict[str, Any]:
     """Exports actor to path (Go weights format) and plays it natively,
@@ -215,7 +229,8 @@ def ppo(actor: Any, env_id: str = "galaxy-express-v1", total_steps: int = 1_000_
     env_steps (int, so far), updates, seconds (training wall seconds so
     far), wall_seconds (with evaluations), phase ("start", "warmup" or
     "ppo"), train_return (mean unscaled return of the training episodes
-    ended since the previous point, NaN if none), train_episodes, and the
+    ended since the previous point, NaN if none; the JSON file written by
+    main has null there, :func:`json_safe`), train_episodes, and the
     means over the last interval's minibatches of value_loss (scaled
     units), policy_loss, entropy (nats), approx_kl, clip_frac, epochs_run;
     with evaluation also evaluate_point's fields (mean_score, ci95_low,
@@ -468,7 +483,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
            "init_weights": a.init_weights, "settings": res["settings"], "env_steps": res["env_steps"],
            "train_seconds": res["train_seconds"], "wall_seconds": res["wall_seconds"], "meta": meta,
            "curve": res["curve"]}
-    out.with_suffix(".json").write_text(json.dumps(doc, indent=1))
+    out.with_suffix(".json").write_text(json.dumps(json_safe(doc), indent=1, allow_nan=False))
     print("wrote", out)
     return doc
 
