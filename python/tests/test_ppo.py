@@ -145,6 +145,21 @@ def held_out_values(server_bin: str, tmp_path: Path) -> tuple[Any, Any]:
     return torch.from_numpy(ds.obs.reshape(len(ds.action), -1)[keep]), torch.from_numpy(g[keep])
 
 
+def test_init_logit_scale_sharpens_sampling_not_greedy_play(url, cases):
+    clone = ppo.load_torch_policy(CLONE)
+    actor = ppo.load_torch_policy(CLONE)
+    res = ppo.ppo(actor, ENV_ID, 8 * 32, url=url, seed=5, lr=0.0, init_logit_scale=3.0, **small())
+    assert res["settings"]["init_logit_scale"] == 3.0
+    obs, mask = cases["obs"], cases["mask"]
+    p0, p1 = torch_probs(clone, obs, mask), torch_probs(actor, obs, mask)
+    assert (p0.argmax(1) == p1.argmax(1)).all()  # the same greedy choices ...
+    assert (p1.max(1) >= p0.max(1) - 1e-9).all() and p1.max(1).mean() > p0.max(1).mean() + 0.05  # ... surer
+    greedy = ppo.ppo(ppo.load_torch_policy(CLONE), ENV_ID, 8 * 32, url=url, seed=5, lr=0.0, **small())
+    assert res["curve"][0]["mean_score"] == greedy["curve"][0]["mean_score"]  # same greedy games
+    with pytest.raises(ValueError, match="positive"):
+        ppo.ppo(ppo.load_torch_policy(CLONE), ENV_ID, 8 * 32, url=url, init_logit_scale=0.0, **small())
+
+
 def test_critic_warmup_lowers_the_value_loss(url, server_bin, tmp_path):
     obs, returns = held_out_values(server_bin, tmp_path)
     actor = ppo.load_torch_policy(CLONE)
