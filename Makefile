@@ -107,7 +107,7 @@ test-python: build venv wheel
 	    $(VENV)/bin/python -m pytest -q python/tests
 
 # Runs the training notebook at its full budget (PPO fine-tuning the committed
-# clone, 4M env steps: about 22 minutes on 2 shared cores);
+# clone, 4M env steps: about 16 minutes on 2 cores);
 # the executed copy, the learning curve and the weights land in notebooks/out/.
 notebook: build venv
 	mkdir -p notebooks/out
