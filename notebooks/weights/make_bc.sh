@@ -5,13 +5,15 @@
 # with the same values, 40,000 episodes of the current clone's own play
 # (round 1 sampling from the clone, later rounds greedy, as it is evaluated),
 # each training on everything so far from the previous round's weights.
-# Run from the repository root after `make build venv`; ROUNDS (default 3)
-# rounds; about 25 minutes on 2 shared cores, and about 5 GB of labels in $DATA.
+# Run from the repository root after `make build venv`; ROUNDS (default 6, as
+# the committed weights) rounds; about 50 minutes on 2 cores (the expert labels
+# and the offline step ~8 min, then ~6-7 min a round), and about 7.5 GB of
+# labels in $DATA (2.3 GB expert, 0.8-0.9 GB a round).
 set -eu
 PY=${PY:-.venv/bin/python}
 W=notebooks/weights
 D=${DATA:-datasets/out/bc}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-6}
 mkdir -p "$D"
 go build -o "$D/dagger" ./tools/dagger
 train() { PYTHONPATH=python $PY -m galaxygym.train --arch conv --channels none --hidden 512,512 --batch-size 1024 \
