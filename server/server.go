@@ -519,6 +519,7 @@ func (s *Server) register(ss *session) bool {
 	closing := s.closing
 	if !full && !addrFull && !closing {
 		s.sessions[ss] = struct{}{}
+		ss.registered = true
 		if ss.addr != "" {
 			s.perAddr[ss.addr]++
 		}
@@ -543,7 +544,16 @@ func (s *Server) register(ss *session) bool {
 	return true
 }
 
+// unregister ends a registered session: its slot (if run has not already
+// released it) and its count in Shutdown's wait.
 func (s *Server) unregister(ss *session) {
+	ss.release()
+	s.wg.Done()
+}
+
+// releaseSlot removes ss from the sessions counted against MaxSessions and
+// MaxSessionsPerAddr; session.release calls it once.
+func (s *Server) releaseSlot(ss *session) {
 	s.mu.Lock()
 	delete(s.sessions, ss)
 	if ss.addr != "" {
@@ -553,7 +563,6 @@ func (s *Server) unregister(ss *session) {
 	}
 	s.mu.Unlock()
 	s.m.sessions.Dec()
-	s.wg.Done()
 }
 
 // accept upgrades the request and registers its session; it returns nil

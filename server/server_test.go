@@ -557,8 +557,27 @@ func TestCloseMessage(t *testing.T) {
 	if m := recvJSON(t, c); m["type"] != MsgClosed {
 		t.Fatalf("close reply %v", m)
 	}
+	// The slot is free before the client hears "closed", not some time
+	// after its connection ends.
+	if n := srv.Sessions(); n != 0 {
+		t.Fatalf("%d sessions after the closed reply", n)
+	}
 	expectClose(t, c, websocket.CloseNormalClosure)
-	waitFor(t, func() bool { return srv.Sessions() == 0 })
+}
+
+// TestReconnectAfterClose: with one session allowed, a client that closes
+// and reconnects at once is never refused for the slot it just gave back
+// (a Python make_vec refused for too many envs, then retried, hit this).
+func TestReconnectAfterClose(t *testing.T) {
+	_, url := startServer(t, Config{MaxSessions: 1})
+	for i := range 50 {
+		c, _ := openSession(t, url, 1, "")
+		sendJSON(t, c, map[string]any{"type": "close"})
+		if m := recvJSON(t, c); m["type"] != MsgClosed {
+			t.Fatalf("round %d: close reply %v", i, m)
+		}
+		expectClose(t, c, websocket.CloseNormalClosure)
+	}
 }
 
 func waitFor(t *testing.T, cond func() bool) {

@@ -34,6 +34,14 @@ type session struct {
 	closing bool
 	done    chan struct{} // closed when the read loop has returned
 
+	// registered is set by Server.register; releaseOnce frees the
+	// session's slot (MaxSessions, MaxSessionsPerAddr) once, before the
+	// client can see the session end (close frame, "closed" reply or
+	// dropped connection), so that a client reconnecting at once after
+	// its close is not refused for the slot it just gave back.
+	registered  bool
+	releaseOnce sync.Once
+
 	lastActive atomic.Int64 // unix nanoseconds of the last work message (see touch)
 	deadline   time.Time    // current read deadline (read goroutine only)
 
@@ -50,6 +58,14 @@ func newSession(s *Server, conn *websocket.Conn, remote string) *session {
 	return &session{srv: s, conn: conn, remote: remote, done: make(chan struct{})}
 }
 
+// release gives the session's slot back to the server; it is idempotent
+// and a no-op for a session that was never registered.
+func (ss *session) release() {
+	if ss.registered {
+		ss.releaseOnce.Do(func() { ss.srv.releaseSlot(ss) })
+	}
+}
+
 // refuse sends err and closes with code, without running the session.
 func (ss *session) refuse(code int, err *Error) {
 	ss.srv.m.errors.WithLabelValues(string(err.Code)).Inc()
@@ -64,7 +80,10 @@ func (ss *session) refuse(code int, err *Error) {
 // connection.
 func (ss *session) run(handle func(mt int, msg []byte) bool) {
 	defer close(ss.done)
-	defer ss.conn.Close()
+	defer func() {
+		ss.release()
+		ss.conn.Close()
+	}()
 	cfg := &ss.srv.cfg
 	ss.conn.SetReadLimit(cfg.ReadLimit)
 	ss.extendDeadline(time.Now())
@@ -159,6 +178,7 @@ func (ss *session) goAway(code int, reason string) {
 	if already {
 		return
 	}
+	ss.release()
 	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
 		time.Now().Add(ss.srv.cfg.WriteTimeout))
 	select {
@@ -171,6 +191,7 @@ func (ss *session) goAway(code int, reason string) {
 // closeAndDrain sends a close frame from the read goroutine and reads until
 // the client's close reply (or a second) so that the client sees the code.
 func (ss *session) closeAndDrain(code int, reason string) {
+	ss.release()
 	if len(reason) > 120 { // a close frame's payload is at most 125 bytes
 		reason = reason[:120]
 	}
@@ -282,6 +303,7 @@ func (ss *session) handle(mt int, msg []byte) bool {
 	case MsgObserve:
 		return ss.handleObserve(c)
 	case MsgClose:
+		ss.release()
 		ss.writeJSON(map[string]string{"type": MsgClosed})
 		ss.closeAndDrain(websocket.CloseNormalClosure, "")
 		return false
