@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .train import GALAXY_EXPRESS_BOARD, evaluate_native, export, make_policy
+from .train import GALAXY_EXPRESS_BOARD, evaluate_native, export, layers_of, make_policy
 
 __all__ = ["FINETUNE_DEFAULTS", "SCRATCH_DEFAULTS", "load_torch_policy", "make_critic", "ppo",
            "evaluate_point", "json_safe", "main"]
@@ -121,12 +121,12 @@ def load_torch_policy(path: str | os.PathLike[str]) -> Any:
         net = make_policy("conv", scale, num_actions, board=dict(p["board"]),
                           channels=tuple(int(w.shape[0]) for w, _ in convs), kernel=kernel, hidden=hidden,
                           activation=p["activation"])
-        for m, (w, b) in zip([m for m in net.conv if type(m).__name__ == "Conv2d"], convs):
+        for m, (w, b) in zip(layers_of(net, "Conv2d", "conv"), convs):
             m.weight.data.copy_(torch.from_numpy(w.astype(np.float32)))
             m.bias.data.copy_(torch.from_numpy(b.astype(np.float32)))
     else:
         net = make_policy("mlp", scale, num_actions, hidden=hidden, activation=p["activation"])
-    for m, (w, b) in zip([m for m in net.pi if type(m).__name__ == "Linear"], layers):
+    for m, (w, b) in zip(layers_of(net), layers):
         m.weight.data.copy_(torch.from_numpy(w.astype(np.float32)))
         m.bias.data.copy_(torch.from_numpy(b.astype(np.float32)))
     net.eval()
@@ -148,7 +148,7 @@ def make_critic(actor: Any, from_actor: bool) -> Any:
         for m in critic.modules():
             if hasattr(m, "reset_parameters") and m is not critic:
                 m.reset_parameters()
-    last = [m for m in critic.pi if type(m).__name__ == "Linear"][-1]
+    last = layers_of(critic)[-1]
     head = torch.nn.Linear(last.in_features, 1)
     torch.nn.init.zeros_(head.weight)
     torch.nn.init.zeros_(head.bias)
@@ -260,7 +260,7 @@ def ppo(actor: Any, env_id: str = "galaxy-express-v1", total_steps: int = 1_000_
         if init_logit_scale <= 0:
             raise ValueError(f"init_logit_scale {init_logit_scale}: want a positive factor")
         with torch.no_grad():  # logits x scale: the argmax, so greedy play, is unchanged
-            last = [m for m in actor.pi if type(m).__name__ == "Linear"][-1]
+            last = layers_of(actor)[-1]
             last.weight.mul_(init_logit_scale)
             last.bias.mul_(init_logit_scale)
     if critic is None:

@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["GALAXY_EXPRESS_BOARD", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before", "MLPPolicy", "ConvPolicy", "behaviour_cloning",
-           "export", "evaluate_native", "main"]
+__all__ = ["GALAXY_EXPRESS_BOARD", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before",
+           "MLPPolicy", "ConvPolicy", "behaviour_cloning", "layers_of", "export", "evaluate_native", "main"]
 
 #: Where Galaxy Express's board planes lie in its observation (observe.go):
 #: 9 planes of 6 x 8 from byte 0, plane 0 the Starship.
@@ -336,14 +336,21 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     return history
 
 
+def layers_of(net: Any, kind: str = "Linear", part: str = "pi") -> list[Any]:
+    """The torch modules of class `kind` ("Linear" or "Conv2d") in net's
+    `part` ("pi": the fully connected stack; "conv": the convolutions), in
+    order: what the Go weights format stores, layer by layer."""
+    return [m for m in getattr(net, part) if type(m).__name__ == kind]
+
+
 def export(net: Any, path: str | os.PathLike[str], env_id: str) -> dict[str, Any]:
     """Writes net (an MLPPolicy or ConvPolicy) in the Go policy agent's
     weights format (docs/policy-format.md) with galaxygym.export_policy."""
     from .policy import export_policy
-    linear = [m for m in net.pi if type(m).__name__ == "Linear"]
+    linear = layers_of(net)
     scale = net.obs_scale.detach().cpu().numpy()
     if hasattr(net, "conv"):
-        conv = [m for m in net.conv if type(m).__name__ == "Conv2d"]
+        conv = layers_of(net, "Conv2d", "conv")
         return export_policy(path, linear, scale, env_id, activation=net.activation, conv=conv, board=net.board)
     return export_policy(path, linear, scale, env_id, activation=net.activation)
 

@@ -35,7 +35,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -45,6 +44,7 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 	_ "github.com/galaxygym/galaxygym/env/all"
 	"github.com/galaxygym/galaxygym/rollout"
+	f16 "github.com/x448/float16"
 )
 
 func main() {
@@ -83,7 +83,7 @@ func main() {
 	obsSize, numActions := spec.ObsSize(), spec.NumActions()
 	var obsAll, maskAll []uint8
 	var actAll, epAll []int64
-	var qAll []uint16
+	var qAll []byte // little-endian float16 bits, as q.npy stores them
 	q := make([]float32, numActions)
 	obs := make([]uint8, obsSize)
 	total := 0.0
@@ -104,7 +104,7 @@ func main() {
 			if *values {
 				label = valuer.ActionValues(obs, mask, q)
 				for _, v := range q {
-					qAll = append(qAll, float16(v))
+					qAll = binary.LittleEndian.AppendUint16(qAll, float16(v))
 				}
 			} else {
 				label = exp.Act(0, obs, mask)
@@ -163,11 +163,7 @@ func main() {
 	put("action", "<i8", []int{n}, i64(actAll))
 	put("episode_id", "<i8", []int{n}, i64(epAll))
 	if *values {
-		b := make([]byte, 0, 2*len(qAll))
-		for _, x := range qAll {
-			b = binary.LittleEndian.AppendUint16(b, x)
-		}
-		put("q", "<f2", []int{n, numActions}, b)
+		put("q", "<f2", []int{n, numActions}, qAll)
 	}
 	put("obs_high", "|u1", []int{obsSize}, spec.ObsHigh)
 	put("env_id", "|u1", []int{len(*envID)}, []byte(*envID))
@@ -190,41 +186,6 @@ type actionValuer interface {
 	ActionValues(obs, mask []uint8, q []float32) int
 }
 
-// float16 converts v to IEEE 754 binary16 bits, rounding to nearest even;
-// NaN stays NaN, overflow gives an infinity, tiny values flush through
-// subnormals to zero.
-func float16(v float32) uint16 {
-	b := math.Float32bits(v)
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23) & 0xff
-	man := b & 0x7fffff
-	switch {
-	case exp == 0xff: // Inf or NaN
-		if man != 0 {
-			return sign | 0x7e00
-		}
-		return sign | 0x7c00
-	case exp-127 > 15:
-		return sign | 0x7c00
-	case exp-127 >= -14: // normal
-		e := uint32(exp - 127 + 15)
-		m := man >> 13
-		rest := man & 0x1fff
-		h := e<<10 | m
-		if rest > 0x1000 || (rest == 0x1000 && m&1 == 1) {
-			h++ // may carry into the exponent, which is right
-		}
-		return sign | uint16(h)
-	case exp-127 >= -25: // subnormal
-		m := man | 0x800000
-		shift := uint(-14 - (exp - 127) + 13)
-		h := m >> shift
-		rest := m & (1<<shift - 1)
-		half := uint32(1) << (shift - 1)
-		if rest > half || (rest == half && h&1 == 1) {
-			h++
-		}
-		return sign | uint16(h)
-	}
-	return sign
-}
+// float16 converts v to IEEE 754 binary16 bits (x448/float16: rounding to
+// nearest even, subnormals kept, overflow to an infinity, NaN stays NaN).
+func float16(v float32) uint16 { return f16.Fromfloat32(v).Bits() }

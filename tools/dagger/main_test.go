@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	f16 "github.com/x448/float16"
+
 	_ "github.com/galaxygym/galaxygym/env/envtest" // go test ./... -update passes its flag to every package
 )
 
@@ -78,19 +80,7 @@ func TestDaggerValues(t *testing.T) {
 	if string(arrays["env_id.npy"]) != "galaxy-express-v1" || len(arrays["obs_high.npy"]) != 503 {
 		t.Fatalf("env_id %q, obs_high %d bytes", arrays["env_id.npy"], len(arrays["obs_high.npy"]))
 	}
-	half := func(h uint16) float64 { // decodes normal numbers and NaN
-		if h&0x7c00 == 0x7c00 {
-			return math.NaN()
-		}
-		v := math.Ldexp(1+float64(h&0x3ff)/1024, int(h>>10&0x1f)-15)
-		if h&0x8000 != 0 {
-			v = -v
-		}
-		if h&0x7fff == 0 {
-			v = 0
-		}
-		return v
-	}
+	half := func(h uint16) float64 { return float64(f16.Frombits(h).Float32()) }
 	for i := range n {
 		label := int(binary.LittleEndian.Uint64(act[8*i:]))
 		best := math.Inf(-1)
