@@ -52,55 +52,53 @@ func TestDeterminize(t *testing.T) {
 }
 
 func testDeterminize(t *testing.T, g Game, players int) {
-	{
-		params, _ := g.Spec().Resolve(map[string]any{"players": players})
-		cfg := g.config(params)
-		obs, again := make([]uint8, ObsSize), make([]uint8, ObsSize)
-		m1, m2 := make([]uint8, NumActions), make([]uint8, NumActions)
-		var reuse env.State
-		positions, differ := 0, 0
-		visitRandomCfg(t, cfg, 3, func(s *State) {
-			for p := 0; p < players; p++ {
-				s.Observe(p, obs)
-				d, err := g.Determinize(params, p, obs, uint64(positions), reuse)
-				if err != nil {
-					t.Fatalf("Determinize: %v\n%s", err, s.Position())
-				}
-				reuse = d
-				ds := d.(*State)
-				ds.Observe(p, again)
-				if !bytes.Equal(obs, again) {
-					for i := range obs {
-						if obs[i] != again[i] {
-							t.Fatalf("players %d, player %d: byte %d: %d != %d\n%s\n%s", players, p, i, obs[i], again[i], s.Position(), ds.Position())
-						}
+	params, _ := g.Spec().Resolve(map[string]any{"players": players})
+	cfg := g.config(params)
+	obs, again := make([]uint8, ObsSize), make([]uint8, ObsSize)
+	m1, m2 := make([]uint8, NumActions), make([]uint8, NumActions)
+	var reuse env.State
+	positions, differ := 0, 0
+	visitRandomCfg(t, cfg, 3, func(s *State) {
+		for p := 0; p < players; p++ {
+			s.Observe(p, obs)
+			d, err := g.Determinize(params, p, obs, uint64(positions), reuse)
+			if err != nil {
+				t.Fatalf("Determinize: %v\n%s", err, s.Position())
+			}
+			reuse = d
+			ds := d.(*State)
+			ds.Observe(p, again)
+			if !bytes.Equal(obs, again) {
+				for i := range obs {
+					if obs[i] != again[i] {
+						t.Fatalf("players %d, player %d: byte %d: %d != %d\n%s\n%s", players, p, i, obs[i], again[i], s.Position(), ds.Position())
 					}
-				}
-				s.LegalMask(m1)
-				ds.LegalMask(m2)
-				if p == s.CurrentPlayer() && !bytes.Equal(m1, m2) {
-					t.Fatalf("legal masks differ\n%s\n%s", s.Position(), ds.Position())
-				}
-				if ds.StringFor(p) != s.StringFor(p) || ds.String() != s.String() {
-					t.Fatalf("renders differ:\n%s\n%s", s.StringFor(p), ds.StringFor(p))
-				}
-				if ds.CurrentPlayer() != s.CurrentPlayer() || ds.Terminal() != s.Terminal() {
-					t.Fatal("current player or terminal differs")
-				}
-				if g.v2 {
-					if _, err := ParsePosition(ds.Position(), cfg); err != nil {
-						t.Fatalf("%s: the determinization is no valid position: %v\n%s", g.ID(), err, ds.Position())
-					}
-				}
-				positions++
-				if ds.Position() != s.Position() {
-					differ++
 				}
 			}
-		})
-		if differ < positions/2 {
-			t.Fatalf("%s players %d: only %d of %d determinizations differ from the truth", g.ID(), players, differ, positions)
+			s.LegalMask(m1)
+			ds.LegalMask(m2)
+			if p == s.CurrentPlayer() && !bytes.Equal(m1, m2) {
+				t.Fatalf("legal masks differ\n%s\n%s", s.Position(), ds.Position())
+			}
+			if ds.StringFor(p) != s.StringFor(p) || ds.String() != s.String() {
+				t.Fatalf("renders differ:\n%s\n%s", s.StringFor(p), ds.StringFor(p))
+			}
+			if ds.CurrentPlayer() != s.CurrentPlayer() || ds.Terminal() != s.Terminal() {
+				t.Fatal("current player or terminal differs")
+			}
+			if g.v2 {
+				if _, err := ParsePosition(ds.Position(), cfg); err != nil {
+					t.Fatalf("%s: the determinization is no valid position: %v\n%s", g.ID(), err, ds.Position())
+				}
+			}
+			positions++
+			if ds.Position() != s.Position() {
+				differ++
+			}
 		}
+	})
+	if differ < positions/2 {
+		t.Fatalf("%s players %d: only %d of %d determinizations differ from the truth", g.ID(), players, differ, positions)
 	}
 }
 
