@@ -333,7 +333,7 @@ func (s *State) render(viewer int) string {
 		fmt.Fprintf(&b, ", set aside %s", countsText(&s.aside))
 	}
 	if s.pend.kind >= 0 {
-		fmt.Fprintf(&b, "\n%s by player %d on player %d: block?", Kinds[BrokenCar+int(s.pend.kind)].Name, s.pend.by, s.pend.on)
+		fmt.Fprintf(&b, "\n%s by player %d on player %d%s: block?", Kinds[BrokenCar+int(s.pend.kind)].Name, s.pend.by, s.pend.on, s.pendTarget())
 	}
 	b.WriteByte('\n')
 	for i := 0; i < s.n; i++ {

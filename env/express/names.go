@@ -67,3 +67,18 @@ func (s *State) describe(a, action int) string {
 	}
 	return ""
 }
+
+// pendTarget names the trains of the pending Disaster for the renders on
+// express-v2 (A31): "'s train t1", "'s train t1 and player 0's train t2"
+// for Switch Engines; "" for a Derailment and on express-v1 (whose renders
+// are unchanged).
+func (s *State) pendTarget() string {
+	if !s.cfg.v2 || s.pend.train < 0 {
+		return ""
+	}
+	t := fmt.Sprintf("'s train t%d", s.pend.train)
+	if s.pend.own >= 0 {
+		t += fmt.Sprintf(" for player %d's train t%d", s.pend.by, s.pend.own)
+	}
+	return t
+}
