@@ -108,6 +108,20 @@ func (e *Env) Seed() uint64 { return e.seed }
 // wrapper's bookkeeping.
 func (e *Env) State() State { return e.state }
 
+// ActionName returns the name of action (0 <= action < NumActions) for a
+// person reading the game at the current position: the state's
+// [ActionNamer] name when it has one (players by absolute seat), else
+// Spec().ActionNames[action]. It returns "" for an action out of range.
+func (e *Env) ActionName(action int) string {
+	if action < 0 || action >= len(e.spec.ActionNames) {
+		return ""
+	}
+	if n, ok := e.state.(ActionNamer); ok && e.state != nil {
+		return n.ActionName(action)
+	}
+	return e.spec.ActionNames[action]
+}
+
 // CurrentPlayer returns the player to act, or [Terminal] once the episode
 // has terminated or been truncated.
 func (e *Env) CurrentPlayer() int {

@@ -76,6 +76,16 @@ type State interface {
 	MarshalJSON() ([]byte, error)
 }
 
+// ActionNamer is implemented by a State whose actions are relative to the
+// player to act (Express names target players by seat offset): ActionName
+// returns the name of action in this position for a person reading the
+// game, naming players by absolute seat. It is optional; [Env.ActionName]
+// falls back to Spec.ActionNames, which stay the fixed names of the action
+// space.
+type ActionNamer interface {
+	ActionName(action int) string
+}
+
 // Outcome is how an episode, or one player's part in it, ended. Its codes
 // are stable: the server's outcome arrays, the Python client's infos and the
 // spec's outcome_names use them (code i is named OutcomeNames[i]).

@@ -63,3 +63,29 @@ func TestHeuristicDecisions(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristicBlockV2: on express-v2 the attacked player is asked even
+// without the Way Car (A29); the heuristic blocks when it holds the Light
+// Crane and lets the Disaster happen when it does not.
+func TestHeuristicBlockV2(t *testing.T) {
+	e, _ := env.Make(ex.IDv2, nil)
+	a, err := New(e.Spec(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for hand, want := range map[string]string{"LC,BX": "block", "BX,TK": "let-it-happen"} {
+		s, err := ex.ParsePosition("express cur=0 phase=block\ndeck cards=...\npending kind=BR by=0 on=1 train=0\n"+
+			"p0 played=1\np1 played=1 hand="+hand+"\np1.t0 loco=BX cars=AU,AU\np2 played=1\np3 played=1\n", ex.DefaultConfigV2(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Reset(1)
+		obs, mask := make([]uint8, ex.ObsSize), make([]uint8, ex.NumActions)
+		s.Observe(1, obs)
+		s.LegalMask(mask)
+		act := a.Act(1, obs, mask)
+		if mask[act] != 1 || ex.ActionNames[act] != want {
+			t.Errorf("hand %s: %s (legal %v), want %s", hand, ex.ActionNames[act], mask[act] == 1, want)
+		}
+	}
+}

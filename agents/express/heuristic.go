@@ -61,20 +61,24 @@ type trainView struct {
 }
 
 func init() {
-	agents.RegisterFor(ex.ID, agents.Heuristic, "Express player from the observation only: builds trains toward "+
-		"going out, keeps high-value freight, blocks every Disaster it can, plays Turntables, attacks the "+
-		"leader's longest unprotected train; 2-6 players, no options", New)
+	for _, id := range []string{ex.ID, ex.IDv2} {
+		agents.RegisterFor(id, agents.Heuristic, "Express player from the observation only: builds trains toward "+
+			"going out, keeps high-value freight, blocks every Disaster it can, plays Turntables, attacks the "+
+			"leader's longest unprotected train; 2-6 players, no options", New)
+	}
 }
 
-// New returns the heuristic for an express-v1 spec; opts are not used (an
-// *agents.OptionError for any).
+// New returns the heuristic for an express-v1 or express-v2 spec (the
+// same play: on express-v2 it lets a Disaster happen when it is asked
+// without the Way Car); opts are not used (an *agents.OptionError for
+// any).
 func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
-	if spec == nil || spec.ID != ex.ID {
+	if spec == nil || !ex.IsID(spec.ID) {
 		id := "<nil>"
 		if spec != nil {
 			id = spec.ID
 		}
-		return nil, &agents.UnsupportedEnvError{Agent: Name, Env: id, Supported: []string{ex.ID}}
+		return nil, &agents.UnsupportedEnvError{Agent: Name, Env: id, Supported: []string{ex.ID, ex.IDv2}}
 	}
 	for k := range opts {
 		return nil, &agents.OptionError{Agent: Name, Key: k, Reason: "the Express heuristic has no options"}
@@ -82,7 +86,8 @@ func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
 	return &Heuristic{players: spec.NumPlayers}, nil
 }
 
-// Name is the agent's registered name (agents.Heuristic, for express-v1).
+// Name is the agent's registered name (agents.Heuristic, for express-v1
+// and express-v2).
 const Name = agents.Heuristic
 
 // Name returns "heuristic".
@@ -216,7 +221,11 @@ func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 	h.decode(obs)
 	switch obs[ex.OffPhase] {
 	case ex.PhaseBlock:
-		return ex.ActBlock
+		if mask[ex.ActBlock] == 1 {
+			return ex.ActBlock
+		}
+		return ex.ActLet // express-v2 asks without the Way Car in hand
+
 	case ex.PhaseDraw:
 		if mask[ex.ActTake] == 1 && h.wants(int(obs[ex.OffTopDisc])-1) {
 			return ex.ActTake

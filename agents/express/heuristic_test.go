@@ -15,7 +15,13 @@ import (
 // mctsOpts are the options of an "mcts" seat.
 func playGames(t testing.TB, players, games int, seats []string, mctsOpts agents.Options) map[string][2]float64 {
 	t.Helper()
-	e, err := env.Make(ex.ID, map[string]any{"players": players})
+	return playGamesOn(t, ex.ID, players, games, seats, mctsOpts)
+}
+
+// playGamesOn is playGames on the environment id (express-v1 or -v2).
+func playGamesOn(t testing.TB, id string, players, games int, seats []string, mctsOpts agents.Options) map[string][2]float64 {
+	t.Helper()
+	e, err := env.Make(id, map[string]any{"players": players})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,20 +70,22 @@ func playGames(t testing.TB, players, games int, seats []string, mctsOpts agents
 	return res
 }
 
-// TestRegistered: "heuristic" on express-v1 is this agent, at every
-// player count; it refuses other games and options.
+// TestRegistered: "heuristic" on express-v1 and express-v2 is this agent,
+// at every player count; it refuses other games and options.
 func TestRegistered(t *testing.T) {
-	for n := 2; n <= 6; n++ {
-		e, err := env.Make(ex.ID, map[string]any{"players": n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := agents.New(agents.Heuristic, e.Spec(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := a.(*Heuristic); !ok || a.Name() != agents.Heuristic {
-			t.Fatalf("players=%d: heuristic is %T %q", n, a, a.Name())
+	for _, id := range []string{ex.ID, ex.IDv2} {
+		for n := 2; n <= 6; n++ {
+			e, err := env.Make(id, map[string]any{"players": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := agents.New(agents.Heuristic, e.Spec(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := a.(*Heuristic); !ok || a.Name() != agents.Heuristic {
+				t.Fatalf("%s players=%d: heuristic is %T %q", id, n, a, a.Name())
+			}
 		}
 	}
 	if _, err := New(&env.Spec{ID: "galaxy-express-v1"}, nil); err == nil {
@@ -100,12 +108,14 @@ func TestHeuristicBeatsRandom(t *testing.T) {
 		{4, []string{Name, "random", "random", "random"}, 0.8},
 		{2, []string{Name, "random"}, 0.85},
 	} {
-		res := playGames(t, c.players, 100, c.seats, nil)
-		r := res[Name]
-		rate := r[0] / r[1]
-		t.Logf("%d players: heuristic wins %.0f of %.0f seat-games (%.2f)", c.players, r[0], r[1], rate)
-		if rate < c.min {
-			t.Errorf("%d players: heuristic win rate %.2f < %.2f", c.players, rate, c.min)
+		for _, id := range []string{ex.ID, ex.IDv2} {
+			res := playGamesOn(t, id, c.players, 100, c.seats, nil)
+			r := res[Name]
+			rate := r[0] / r[1]
+			t.Logf("%s %d players: heuristic wins %.0f of %.0f seat-games (%.2f)", id, c.players, r[0], r[1], rate)
+			if rate < c.min {
+				t.Errorf("%s %d players: heuristic win rate %.2f < %.2f", id, c.players, rate, c.min)
+			}
 		}
 	}
 }

@@ -137,11 +137,12 @@ func Transcript(id string, opts ...Option) (string, error) {
 			}
 			fmt.Fprintf(&b, "legal (%d): %s\n", len(legal), strings.Join(legal, " "))
 			a := Uniform(e, rng)
+			name := e.ActionName(a) // before the step: names are of this position
 			res, err := e.Step(a)
 			if err != nil {
 				return "", fmt.Errorf("envtest: %s seed %d step %d: %w", id, seed, e.Steps(), err)
 			}
-			fmt.Fprintf(&b, "action: %s (%d)  rewards: %v", spec.ActionNames[a], a, res.Rewards)
+			fmt.Fprintf(&b, "action: %s (%d)  rewards: %v", name, a, res.Rewards)
 			if res.Terminated {
 				b.WriteString("  terminated")
 			}

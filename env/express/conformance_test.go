@@ -26,6 +26,30 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// TestConformanceV2 runs the shared suite on express-v2 at 2, 4 and 6
+// players (whole games at 4, one hand at 2 and 6) and on the generic
+// reading of passenger Wilds.
+func TestConformanceV2(t *testing.T) {
+	envtest.Run(t, IDv2, envtest.Episodes(2))
+	for i, p := range []map[string]any{
+		{"players": 2, "hand_only": true},
+		{"players": 6, "hand_only": true},
+		{"players": 4, "hand_only": true, "passenger_wilds": "generic"},
+	} {
+		envtest.Run(t, IDv2, envtest.Params(p), envtest.Seed(uint64(120+10*i)), envtest.Episodes(2))
+	}
+}
+
+// TestGoldenV2 checks express-v2's golden playthroughs; their action lines
+// use Env.ActionName (absolute seats, A31).
+func TestGoldenV2(t *testing.T) {
+	envtest.Golden(t, IDv2, "", envtest.Episodes(1), envtest.MaxSteps(60))
+	envtest.Golden(t, IDv2, "testdata/golden/express-v2-players-2.txt", envtest.Params(map[string]any{"players": 2}),
+		envtest.Episodes(1), envtest.MaxSteps(40))
+	envtest.Golden(t, IDv2, "testdata/golden/express-v2-players-6.txt", envtest.Params(map[string]any{"players": 6}),
+		envtest.Episodes(1), envtest.MaxSteps(40))
+}
+
 // TestGolden checks the golden playthroughs (go test ./env/express -update rewrites them).
 func TestGolden(t *testing.T) {
 	envtest.Golden(t, ID, "", envtest.Episodes(1), envtest.MaxSteps(60))

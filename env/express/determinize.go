@@ -22,8 +22,8 @@ func (e *DeterminizeError) Error() string { return "express: determinize: " + e.
 // observation does not keep, is drawn at random too. Observe(player) of the
 // result writes obs again and its legal mask is the true position's. The
 // generator is seeded from seed.
-func (Game) Determinize(params env.Params, player int, obs []uint8, seed uint64, reuse env.State) (env.State, error) {
-	c := configOf(params)
+func (g Game) Determinize(params env.Params, player int, obs []uint8, seed uint64, reuse env.State) (env.State, error) {
+	c := configOf(params, g.v2)
 	var s *State
 	if r, ok := reuse.(*State); ok && r != nil {
 		s = r

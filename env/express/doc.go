@@ -1,6 +1,8 @@
 // Package express is Express (Darwin Bromley, Mayfair Games 1990; Steve
 // Jackson Games and the Train Gamers Association 2024), the railroad card
-// game, as the competitive environment express-v1 for 2-6 players under
+// game, as the competitive environments express-v2 (current: V2, IDv2)
+// and express-v1 (the first release, Game{}, ID: kept registered and
+// unchanged so that published numbers reproduce) for 2-6 players under
 // the tournament rules.
 //
 // The full rules, in our own words, with every gap of the sources resolved
@@ -15,7 +17,8 @@
 // locomotives, add cars, swap a locomotive, play Way Cars); end the turn by
 // discarding, by playing a Disaster on a player's train (or player), or a
 // Turntable (another turn, direction reversed), with at most five cards
-// left in hand. An attacked player holding the matching Way Car may block.
+// left in hand. An attacked player holding the matching Way Car may block
+// (express-v2 asks every attacked player who might hold it, A29).
 // A player goes out with an empty hand and trains of 5+, 4+ and 3+ cars;
 // the hand is then scored: trains (freight by value per car, passenger
 // trains with doublings), Way Cars, the going-out bonus, minus the cards
@@ -24,7 +27,8 @@
 //
 // # Spec
 //
-//	id               express-v1 (Spec().Name "Express")
+//	id               express-v2 (IDv2), express-v1 (ID) (Spec().Name
+//	                 "Express"); the same action and observation spaces
 //	players          2-6, the standard players parameter (default 4);
 //	                 CurrentPlayer is the player to decide, the attacked
 //	                 player during a block decision, env.Terminal at the end
@@ -85,6 +89,7 @@
 //	                 max_hands        int     12      1-100
 //	                 reshuffles       int     1       0-10
 //	                 freight_scoring  string  plain   plain, progressive
+//	                 passenger_wilds  string  specific  specific, generic (v2 only, A30)
 //	                 hand_only        bool    false
 //	                 zero_sum         bool    false
 //	                 max_turns        int     3000    1-100000
@@ -93,7 +98,24 @@
 //	performance      random play, 4 players, one core: 2.0-2.4M steps/s;
 //	                 Observe 0.13 µs, LegalMask 0.08 µs, no allocation
 //	                 (docs/performance.md)
+//	action names     Spec().ActionNames are the fixed, seat-relative names
+//	                 ("broken-p1-t0": offset 1, the next seat clockwise);
+//	                 on express-v2 State.ActionName (env.ActionNamer, used
+//	                 by Env.ActionName) adds what the action does with
+//	                 absolute seats: "broken-p1-t0 (Broken Car on player
+//	                 2's train t0)" when player 1 acts (A31)
 //	version history  v1: first release
+//	                 v2: the block decision is asked whenever the public
+//	                 table leaves it possible that the attacked player
+//	                 holds the Way Car, "block" legal only with it in hand
+//	                 (A29; v1 asked only a holder, which told every player
+//	                 who held it: issue 22, defect 1); a Wild in a
+//	                 passenger section scores as the passenger car that
+//	                 scores best (passenger_wilds, A30); action names with
+//	                 absolute seats (A31). Both versions: the notation
+//	                 reads integers in their canonical spelling only and
+//	                 checks card conservation of the position built
+//	                 (issue 28, defect 4)
 //
 // # Hidden information
 //

@@ -7,8 +7,21 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// ID is the registered id.
-const ID = "express-v1"
+// ID is the registered id of the first release, express-v1, kept
+// registered and unchanged so that published numbers reproduce. IDv2 is
+// the current version, express-v2: the attacked player is asked to block
+// whenever the public table leaves it possible that he holds the Way Car
+// (A29), a Wild in a passenger section counts as the passenger car that
+// scores best (parameter passenger_wilds, A30), and Env.ActionName names
+// the targeted player by absolute seat (A31); see the version history in
+// doc.go.
+const (
+	ID   = "express-v1"
+	IDv2 = "express-v2"
+)
+
+// IsID reports whether id is one of the Express ids (any version).
+func IsID(id string) bool { return id == ID || id == IDv2 }
 
 // Defaults of the parameters.
 const (
@@ -27,12 +40,22 @@ const (
 // MaxEpisodeSteps bounds an episode under the default parameters.
 const MaxEpisodeSteps = maxTurnSteps * DefaultMaxTurns
 
-// Game is the Express rules.
-type Game struct{}
+// Game is the Express rules. The zero value is express-v1 (ID); V2 is
+// express-v2 (IDv2). Both are registered.
+type Game struct{ v2 bool }
 
-func init() { env.Register(Game{}) }
+// V2 is the express-v2 game.
+var V2 = Game{v2: true}
 
-var spec = buildSpec()
+func init() {
+	env.Register(Game{})
+	env.Register(V2)
+}
+
+var (
+	spec   = buildSpec()
+	specV2 = buildSpecV2()
+)
 
 // ActionNames lists the action names, index = action.
 var ActionNames = func() []string {
@@ -137,21 +160,65 @@ const (
 
 // Spec returns the environment description (4 players; env.New gives an
 // Env the spec of its `players` parameter).
-func (Game) Spec() *env.Spec { return spec }
+func (g Game) Spec() *env.Spec {
+	if g.v2 {
+		return specV2
+	}
+	return spec
+}
+
+// ID returns the game's registered id (ID or IDv2).
+func (g Game) ID() string {
+	if g.v2 {
+		return IDv2
+	}
+	return ID
+}
+
+// buildSpecV2 is express-v2's spec: v1's with the passenger_wilds
+// parameter.
+func buildSpecV2() *env.Spec {
+	s := buildSpec()
+	s.ID = IDv2
+	s.Params = append(s.Params[:len(s.Params):len(s.Params)], env.ParamSpec{
+		Name: "passenger_wilds", Kind: env.String, Default: "specific", Choices: []string{"specific", "generic"},
+		Doc: "specific: a Wild in a passenger section scores as the passenger car (Mail/Baggage, Coach, Dome, Sleeper, " +
+			"Observation or Diesel) that scores best (A30); generic: as a passenger car that counts for no doubling (express-v1)"})
+	s.Description += " v2: the block decision is asked whenever the attacked player might hold the Way Car, " +
+		"Wilds stand for a specific passenger car, action names name absolute seats."
+	return s
+}
 
 // Config is a resolved parameter set, for ParsePosition.
 type Config struct{ c *config }
 
-// NewConfig resolves the game parameters; p must be resolved by
+// NewConfig resolves express-v1's parameters; p must be resolved by
 // Spec().Resolve (every parameter present).
 func NewConfig(p env.Params) *Config {
-	c := configOf(p)
+	c := configOf(p, false)
 	return &Config{&c}
 }
 
-// configOf resolves the parameters into a config value.
-func configOf(p env.Params) config {
+// NewConfigV2 resolves express-v2's parameters; p must be resolved by
+// V2.Spec().Resolve (every parameter present, passenger_wilds included).
+func NewConfigV2(p env.Params) *Config {
+	c := configOf(p, true)
+	return &Config{&c}
+}
+
+// config returns g's resolved parameters.
+func (g Game) config(p env.Params) *Config {
+	if g.v2 {
+		return NewConfigV2(p)
+	}
+	return NewConfig(p)
+}
+
+// configOf resolves the parameters into a config value (v2: express-v2's).
+func configOf(p env.Params, v2 bool) config {
 	return config{
+		v2:          v2,
+		wildAny:     v2 && p.Str("passenger_wilds") == "specific",
 		players:     p.Int(env.PlayersParam),
 		target:      p.Int("target"),
 		openingHand: OpeningHand(p.Int(env.PlayersParam), p.Int("opening_hand")),
@@ -177,7 +244,7 @@ func OpeningHand(players, param int) int {
 	return 12
 }
 
-// DefaultConfig returns the default parameters for players (2-6).
+// DefaultConfig returns express-v1's default parameters for players (2-6).
 func DefaultConfig(players int) *Config {
 	p, err := spec.Resolve(map[string]any{env.PlayersParam: players})
 	if err != nil {
@@ -186,9 +253,19 @@ func DefaultConfig(players int) *Config {
 	return NewConfig(p)
 }
 
+// DefaultConfigV2 returns express-v2's default parameters for players
+// (2-6).
+func DefaultConfigV2(players int) *Config {
+	p, err := specV2.Resolve(map[string]any{env.PlayersParam: players})
+	if err != nil {
+		panic(err)
+	}
+	return NewConfigV2(p)
+}
+
 // NewState deals a new game from seed.
-func (Game) NewState(p env.Params, seed uint64) env.State {
-	return newState(NewConfig(p).c, seed)
+func (g Game) NewState(p env.Params, seed uint64) env.State {
+	return newState(g.config(p).c, seed)
 }
 
 // MarshalJSON serializes the state as {"position": notation}
@@ -198,9 +275,9 @@ func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Pos
 
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition).
-func (Game) LoadState(p env.Params, data []byte) (env.State, error) {
-	c := NewConfig(p)
-	return env.UnmarshalPosition(ID, data, func(text string) (*State, error) { return ParsePosition(text, c) })
+func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
+	c := g.config(p)
+	return env.UnmarshalPosition(g.ID(), data, func(text string) (*State, error) { return ParsePosition(text, c) })
 }
 
 // Clone returns an independent deep copy.
@@ -256,7 +333,7 @@ func (s *State) render(viewer int) string {
 		fmt.Fprintf(&b, ", set aside %s", countsText(&s.aside))
 	}
 	if s.pend.kind >= 0 {
-		fmt.Fprintf(&b, "\n%s by player %d on player %d: block?", Kinds[BrokenCar+int(s.pend.kind)].Name, s.pend.by, s.pend.on)
+		fmt.Fprintf(&b, "\n%s by player %d on player %d%s: block?", Kinds[BrokenCar+int(s.pend.kind)].Name, s.pend.by, s.pend.on, s.pendTarget())
 	}
 	b.WriteByte('\n')
 	for i := 0; i < s.n; i++ {

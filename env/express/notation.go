@@ -159,6 +159,24 @@ func (e *PositionError) Error() string {
 
 type fields map[string]string
 
+// atoi reads an integer in its one canonical spelling, as Position writes
+// it: an optional '-' and decimal digits without leading zeros ("0", "12",
+// "-3"; never "+1", "00", "012", "-0"), at most 9 digits. Aliased
+// spellings would let two records name the same player or train (issue 28).
+func atoi(v string) (int, bool) {
+	d := strings.TrimPrefix(v, "-")
+	if d == "" || len(d) > 9 || (d[0] == '0' && (len(d) > 1 || len(d) < len(v))) {
+		return 0, false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(v)
+	return n, err == nil
+}
+
 func parseInt(f fields, key string, def, lo, hi int) (int, error) {
 	v, ok := f[key]
 	if !ok || v == "-" && lo < 0 {
@@ -167,8 +185,8 @@ func parseInt(f fields, key string, def, lo, hi int) (int, error) {
 		}
 		return def, nil
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
+	n, ok := atoi(v)
+	if !ok || n < lo || n > hi {
 		return 0, fmt.Errorf("%s=%q: want an integer in [%d, %d]", key, v, lo, hi)
 	}
 	return n, nil
@@ -378,14 +396,14 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 			haveRNG = true
 		case head[0] == 'p':
 			ps, ts, isTrain := strings.Cut(head[1:], ".t")
-			pi, err1 := strconv.Atoi(ps)
-			if err1 != nil || pi < 0 || pi >= s.n {
+			pi, ok := atoi(ps)
+			if !ok || pi < 0 || pi >= s.n {
 				return nil, bad("unknown record %q (players are p0-p%d)", head, s.n-1)
 			}
 			p := &s.pl[pi]
 			if isTrain {
-				ti, err := strconv.Atoi(ts)
-				if err != nil || ti < 0 || ti >= MaxTrains {
+				ti, ok := atoi(ts)
+				if !ok || ti < 0 || ti >= MaxTrains {
 					return nil, bad("train %q: slots are t0-t%d", head, MaxTrains-1)
 				}
 				tr := &p.trains[ti]
@@ -490,7 +508,46 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 			return nil, &PositionError{0, fmt.Sprintf("%d cards of %s, the deck has %d", counts[k], Kinds[k].Code, deckCount(k, s.n))}
 		}
 	}
-	return s, s.validate()
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// cardCounts counts every card of the position by kind, wherever it lies:
+// hands, locomotives and cars, Way Cars in play, the draw and discard
+// piles, the disaster slot and the set-aside cards.
+func (s *State) cardCounts() [NumKinds]int {
+	var c [NumKinds]int
+	for i := 0; i < s.n; i++ {
+		p := &s.pl[i]
+		for k := range p.hand {
+			c[k] += int(p.hand[k])
+		}
+		for w := range p.way {
+			c[LightCrane+w] += int(p.way[w])
+		}
+		for t := range p.trains {
+			tr := &p.trains[t]
+			if tr.loco < 0 {
+				continue
+			}
+			c[tr.loco]++
+			for _, car := range tr.cars[:tr.n] {
+				c[cardOf(car)]++
+			}
+		}
+	}
+	for _, k := range s.deck[:s.deckN] {
+		c[k]++
+	}
+	for _, k := range s.disc[:s.discN] {
+		c[k]++
+	}
+	for k := range c {
+		c[k] += int(s.slot[k]) + int(s.aside[k])
+	}
+	return c
 }
 
 // checkTrain returns why a train's cars break the rules, or "".
@@ -548,7 +605,7 @@ func (s *State) validate() error {
 	if s.pend.kind >= 0 {
 		d := int(s.pend.kind)
 		q := &s.pl[s.pend.on]
-		if s.pend.by != s.cur || s.pend.on == s.pend.by || q.hand[LightCrane+d] == 0 || q.way[d] > 0 {
+		if s.pend.by != s.cur || s.pend.on == s.pend.by || !s.asks(int(s.pend.on), d) || q.way[d] > 0 || q.perm&(1<<d) != 0 {
 			return bad("the pending Disaster is not one the attacked player can block")
 		}
 		hasTrain := s.pend.train >= 0 && q.trains[s.pend.train].loco >= 0
@@ -558,6 +615,14 @@ func (s *State) validate() error {
 		if !hasTrain || (BrokenCar+d == SwitchEngines) != (s.pend.own >= 0) ||
 			(s.pend.own >= 0 && s.pl[s.cur].trains[s.pend.own].loco < 0) {
 			return bad("the pending Disaster's trains do not exist")
+		}
+	}
+	// conservation, on the position as built: a record that overwrote
+	// another would lose its cards here
+	c := s.cardCounts()
+	for k := range c {
+		if c[k] != deckCount(k, s.n) {
+			return bad("%d cards of %s in the position, the deck has %d", c[k], Kinds[k].Code, deckCount(k, s.n))
 		}
 	}
 	if int(s.slot[Turntable]) != s.tt {

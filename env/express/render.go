@@ -68,7 +68,7 @@ func (s *State) Render(dst *image.RGBA) {
 		piles += "  set aside " + countsText(&s.aside)
 	}
 	if s.pend.kind >= 0 {
-		piles += fmt.Sprintf("  %s on player %d: block?", Kinds[BrokenCar+int(s.pend.kind)].Code, s.pend.on)
+		piles += fmt.Sprintf("  %s on player %d%s: block?", Kinds[BrokenCar+int(s.pend.kind)].Code, s.pend.on, s.pendTarget())
 	}
 	cv.Text(rnMargin, 4+rnLine, piles, rnDim)
 	for i := 0; i < s.n; i++ {

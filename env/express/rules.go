@@ -119,7 +119,11 @@ func (s *State) LegalMask(dst []uint8) int {
 		}
 		return 1
 	case PhaseBlock:
-		dst[ActBlock], dst[ActLet] = 1, 1
+		dst[ActLet] = 1
+		if s.cfg.v2 && s.pl[s.pend.on].hand[LightCrane+int(s.pend.kind)] == 0 {
+			return 1 // v2 asks without the Way Car in hand (A29)
+		}
+		dst[ActBlock] = 1
 		return 2
 	case PhaseMeld:
 		return s.meldMask(dst)
@@ -498,7 +502,7 @@ func (s *State) disaster(d, r, t, u int, rewards []float64) {
 		tp.way[d]--
 		s.disc[s.discN] = uint8(LightCrane + d)
 		s.discN++
-	case q != a && tp.hand[LightCrane+d] > 0:
+	case q != a && s.asks(q, d):
 		s.pend = pending{kind: int8(d), by: int8(a), on: int8(q), train: int8(t), own: int8(u)}
 		s.phase = PhaseBlock
 		return
@@ -506,6 +510,43 @@ func (s *State) disaster(d, r, t, u int, rewards []float64) {
 		s.effect(d, q, t, u)
 	}
 	s.endTurn(false, rewards)
+}
+
+// asks reports whether player q, attacked by disaster d (0-4) of another
+// player and without its Way Car in play, is asked to block or let it
+// happen. express-v1 asks exactly when q holds the Way Car (which leaks
+// it: defect 1 of issue 22). express-v2 decides on the public table only
+// (A29): it asks whenever q might hold one, see mightHold.
+func (s *State) asks(q, d int) bool {
+	if s.cfg.v2 {
+		return s.mightHold(q, d)
+	}
+	return s.pl[q].hand[LightCrane+d] > 0
+}
+
+// mightHold reports whether the public table leaves it possible that
+// player q holds a Way Car of kind LightCrane+w: q's hand is not empty and
+// not every copy of it is seen elsewhere (in play before anyone, in the
+// discard pile, set aside, or known to be in another player's hand). It
+// reads nothing hidden, so every player would answer the same.
+func (s *State) mightHold(q, w int) bool {
+	if s.pl[q].handN == 0 {
+		return false
+	}
+	k := LightCrane + w
+	seen := int(s.aside[k])
+	for i := 0; i < s.n; i++ {
+		seen += int(s.pl[i].way[w])
+		if i != q {
+			seen += int(s.pl[i].known[k])
+		}
+	}
+	for _, c := range s.disc[:s.discN] {
+		if int(c) == k {
+			seen++
+		}
+	}
+	return seen < deckCount(k, s.n)
 }
 
 // cardOf returns the kind of a car code.
@@ -680,7 +721,7 @@ func (s *State) handDelta(i int) int {
 	d := 0
 	for t := range p.trains {
 		if p.trains[t].loco >= 0 {
-			d += trainScore(&p.trains[t], s.cfg.progressive)
+			d += trainScore(&p.trains[t], s.cfg.progressive, s.cfg.wildAny)
 		}
 	}
 	for w := range p.way {
@@ -753,8 +794,9 @@ func (s *State) Truncate(rewards []float64) {
 }
 
 // trainScore scores a train: freight sections by value per car (or the
-// progressive reading), passenger sections 1 per car with the doublings.
-func trainScore(tr *train, progressive bool) int {
+// progressive reading), passenger sections 1 per car with the doublings
+// (wildAny: a Wild as the passenger car that scores best, A30).
+func trainScore(tr *train, progressive, wildAny bool) int {
 	total := 0
 	i := 0
 	for i < int(tr.n) {
@@ -777,7 +819,7 @@ func trainScore(tr *train, progressive bool) int {
 		}
 		m := j - i
 		if ty == typePassenger {
-			total += passengerScore(tr.cars[i:j])
+			total += passengerScore(tr.cars[i:j], wildAny)
 		} else if ty >= 0 {
 			v := Kinds[ty].Value
 			if progressive {
@@ -793,10 +835,51 @@ func trainScore(tr *train, progressive bool) int {
 	return total
 }
 
-// passengerScore scores a passenger section: 1 per car, doubled for the
+// passengerScore scores a passenger section. express-v1 (and wildAny
+// false) scores its Wilds as passenger cars of no kind (passengerPlain);
+// with wildAny each Wild stands for the Mail/Baggage, Coach, Dome,
+// Sleeper, Observation or Diesel car that gives the section its best
+// score (A30; the deck holds two Wilds, so at most 36 readings are tried).
+func passengerScore(cars []uint8, wildAny bool) int {
+	if !wildAny {
+		return passengerPlain(cars)
+	}
+	var at [2]int
+	nw := 0
+	for i, c := range cars {
+		if c >= carWildAs && c != carWildLink && nw < len(at) {
+			at[nw] = i
+			nw++
+		}
+	}
+	if nw == 0 {
+		return passengerPlain(cars)
+	}
+	var buf [MaxCars]uint8
+	b := buf[:len(cars)]
+	copy(b, cars)
+	best := 0
+	last := Diesel
+	if nw < 2 {
+		last = MailBaggage // the second loop runs once
+	}
+	for k0 := MailBaggage; k0 <= Diesel; k0++ {
+		b[at[0]] = uint8(k0 + 1)
+		for k1 := MailBaggage; k1 <= last; k1++ {
+			if nw == 2 {
+				b[at[1]] = uint8(k1 + 1)
+			}
+			best = max(best, passengerPlain(b))
+		}
+	}
+	return best
+}
+
+// passengerPlain scores a passenger section: 1 per car, doubled for the
 // order Mail/Baggage, Coach, Dome, Sleeper, Observation (at least two of
-// them), one of each of those, a Diesel, all six Coaches.
-func passengerScore(cars []uint8) int {
+// them), one of each of those, a Diesel, all six Coaches. Wilds count as
+// cars of no kind.
+func passengerPlain(cars []uint8) int {
 	var cnt [NumKinds]int
 	inOrder, specific, last := true, 0, -1
 	for _, c := range cars {

@@ -390,10 +390,10 @@ func TestScoring(t *testing.T) {
 	for _, c := range cases {
 		s := pos(t, 4, "deck cards=...\np0.t0 loco=BX cars="+c.cars+"\n")
 		tr := &s.pl[0].trains[0]
-		if got := trainScore(tr, false); got != c.plain {
+		if got := trainScore(tr, false, false); got != c.plain {
 			t.Errorf("%s: plain %d, want %d", c.cars, got, c.plain)
 		}
-		if got := trainScore(tr, true); got != c.prog {
+		if got := trainScore(tr, true, false); got != c.prog {
 			t.Errorf("%s: progressive %d, want %d", c.cars, got, c.prog)
 		}
 	}

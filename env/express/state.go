@@ -67,6 +67,8 @@ type pending struct {
 
 // config holds the resolved parameters.
 type config struct {
+	v2          bool // express-v2 rules (A29-A31)
+	wildAny     bool // a passenger Wild scores as the best passenger car (A30)
 	players     int
 	target      int
 	openingHand int
