@@ -286,10 +286,27 @@ func (e *Env) String() string {
 // though it has taken fewer steps than the state has turns. Whatever
 // LoadState accepts, the Env's own snapshot then loads again.
 func (e *Env) LoadState(data []byte, seed uint64) error {
-	st, err := e.game.LoadState(e.params, data)
+	st, err := e.DecodeState(data)
 	if err != nil {
 		return err
 	}
+	return e.Start(st, seed)
+}
+
+// DecodeState parses data, a bare game state as [Env.LoadState] takes it,
+// under the Env's parameters, and returns it without changing the Env:
+// parse a state once, then [Env.Start] each of several Envs of the same
+// parameters from a Clone of it. Errors are those of LoadState's parse.
+func (e *Env) DecodeState(data []byte) (State, error) {
+	return e.game.LoadState(e.params, data)
+}
+
+// Start begins an episode from st, a state decoded by [Env.DecodeState]
+// of an Env with the same parameters, exactly as [Env.LoadState] does;
+// the Env takes st over (pass a Clone to keep it). It returns a
+// [*StateError] for an ongoing state at or past the Env's max_turns, and
+// then leaves the Env as it was.
+func (e *Env) Start(st State, seed uint64) error {
 	if !st.Terminal() && e.maxTurns > 0 && st.Turn() >= e.maxTurns {
 		return &StateError{e.spec.ID, fmt.Sprintf("state is ongoing at turn %d, past max_turns %d", st.Turn(), e.maxTurns), nil}
 	}

@@ -83,6 +83,9 @@ func (s *Server) authorized(r *http.Request) bool {
 		}
 		got = strings.TrimSpace(tok)
 	}
+	if got == "" {
+		return false
+	}
 	return subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) == 1
 }
 

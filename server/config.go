@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -21,7 +22,15 @@ const (
 	DefaultMaxSessionsAddr  = 16
 	DefaultMaxReplyBytes    = 16 << 20  // bytes
 	DefaultMaxSessionBytes  = 256 << 20 // bytes
+	DefaultKeepAliveTimeout = 30 * time.Second
+	DefaultMaxConnsPerAddr  = 64
 )
+
+// MinTokenLength is the shortest bearer token a [Config] accepts, in
+// bytes: a token guards every session, and one a client could guess in a
+// few million tries (8 lower-case letters are 2^38) guards nothing. A
+// random token (galaxygym serve --token $(openssl rand -hex 16)) has 32.
+const MinTokenLength = 16
 
 // Config holds a server's settings. The zero value is usable: every zero
 // limit takes its Default* value.
@@ -32,7 +41,7 @@ type Config struct {
 	// (the /echo endpoint's included); one more is closed with 1013.
 	MaxSessions int
 	// ReadLimit is the largest client message in bytes; a larger one is
-	// closed with 1009. It must hold a step request (8 + 4*MaxEnvs bytes).
+	// closed with 1009. It must hold a step request (12 + 4*MaxEnvs bytes).
 	ReadLimit int64
 	// IdleTimeout closes (1008) a session that did no work for this long:
 	// only make, reset, step, render, info, get_state and observe count;
@@ -68,11 +77,26 @@ type Config struct {
 	PongTimeout time.Duration
 	// WriteTimeout bounds every write to a client.
 	WriteTimeout time.Duration
-	// HandshakeTimeout bounds the HTTP upgrade.
+	// HandshakeTimeout bounds the HTTP upgrade, and the reading of every
+	// HTTP request's header (http.Server's ReadHeaderTimeout) and whole
+	// request (ReadTimeout).
 	HandshakeTimeout time.Duration
+	// KeepAliveTimeout closes an HTTP keep-alive connection (/healthz,
+	// /metrics, a refused upgrade) that waits this long for its next
+	// request (http.Server's IdleTimeout); default 30 s.
+	KeepAliveTimeout time.Duration
+	// MaxConnsPerAddr bounds the open TCP connections from one client IP
+	// address that [Server.Serve] accepts (sessions, keep-alive and
+	// half-open ones alike): one more is closed at once. Loopback clients
+	// are exempt unless LimitLoopback is set, as for MaxSessionsPerAddr.
+	// Default 64; it must be at least MaxSessionsPerAddr.
+	MaxConnsPerAddr int
 	// Token, when not empty, is the bearer token every websocket and
 	// /metrics request must carry: "Authorization: Bearer TOKEN", or the
-	// query parameter token=TOKEN for browsers. /healthz needs none.
+	// query parameter token=TOKEN for browsers. /healthz needs none. A
+	// token is at least [MinTokenLength] bytes of visible ASCII (0x21 to
+	// 0x7E: no spaces, no control characters); anything else, a blank or
+	// whitespace-only token included, is a [*ConfigError].
 	Token string
 	// AllowedHosts lists Host header names (without the port, or "*" for
 	// any) accepted besides loopback ones (localhost, 127.0.0.0/8, ::1)
@@ -131,6 +155,12 @@ func (c *Config) fill() error {
 	if c.MaxSessionsPerAddr == 0 {
 		c.MaxSessionsPerAddr = min(DefaultMaxSessionsAddr, c.MaxSessions)
 	}
+	if c.KeepAliveTimeout == 0 {
+		c.KeepAliveTimeout = DefaultKeepAliveTimeout
+	}
+	if c.MaxConnsPerAddr == 0 {
+		c.MaxConnsPerAddr = max(DefaultMaxConnsPerAddr, c.MaxSessionsPerAddr)
+	}
 	if c.MaxReplyBytes == 0 {
 		c.MaxReplyBytes = DefaultMaxReplyBytes
 	}
@@ -140,16 +170,23 @@ func (c *Config) fill() error {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+	if err := CheckToken(c.Token); err != nil {
+		return err
+	}
 	switch {
+	case c.MaxConnsPerAddr < c.MaxSessionsPerAddr:
+		return &ConfigError{fmt.Sprintf("max connections per address %d is under max sessions per address %d", c.MaxConnsPerAddr, c.MaxSessionsPerAddr)}
+	case c.KeepAliveTimeout < 0:
+		return &ConfigError{"the keep-alive timeout must be positive"}
 	case c.MaxEnvs < 1, c.MaxSessions < 1, c.Workers < 1, c.MaxSessionsPerAddr < 1:
 		return &ConfigError{"max envs, max sessions, max sessions per address and workers must be at least 1"}
 	case c.MaxReplyBytes < 1<<10, c.MaxSessionBytes < 1<<20:
 		return &ConfigError{"the reply limit must be at least 1 KiB and the session memory bound at least 1 MiB"}
 	case c.MakeTimeout < 0:
 		return &ConfigError{"the make timeout must be positive"}
-	case c.ReadLimit < int64(StepHeaderSize+4*c.MaxEnvs):
+	case c.ReadLimit < int64(StepRequestSize(c.MaxEnvs)):
 		return &ConfigError{fmt.Sprintf("read limit %d bytes cannot hold a step request for %d envs (%d bytes)",
-			c.ReadLimit, c.MaxEnvs, StepHeaderSize+4*c.MaxEnvs)}
+			c.ReadLimit, c.MaxEnvs, StepRequestSize(c.MaxEnvs))}
 	case c.IdleTimeout < 0, c.PingInterval < 0, c.PongTimeout <= c.PingInterval, c.WriteTimeout < 0:
 		return &ConfigError{"timeouts must be positive and the pong timeout longer than the ping interval"}
 	}
@@ -161,3 +198,30 @@ type ConfigError struct{ Reason string }
 
 // Error returns "server: bad config: REASON".
 func (e *ConfigError) Error() string { return "server: bad config: " + e.Reason }
+
+// CheckToken returns a [*ConfigError] saying why tok cannot be a bearer
+// token, or nil when it can (or is empty: no token). A token is at least
+// [MinTokenLength] bytes, each visible ASCII (0x21 to 0x7E): a blank one
+// would let a server bind a public address while anyone authenticates
+// with "?token=%20", and surrounding spaces would be trimmed from the
+// Authorization header, so that the token could never match.
+func CheckToken(tok string) error {
+	if tok == "" {
+		return nil
+	}
+	if strings.TrimSpace(tok) == "" {
+		return &ConfigError{fmt.Sprintf("the token is blank (%d whitespace bytes): a blank token authenticates anyone; "+
+			"use a random one, e.g. --token $(openssl rand -hex 16), or none (loopback only)", len(tok))}
+	}
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; c < 0x21 || c > 0x7e {
+			return &ConfigError{fmt.Sprintf("the token has byte %#02x at offset %d: a token is visible ASCII (0x21 to 0x7E), "+
+				"without spaces or control characters, so that it travels unchanged in a header or a URL", c, i)}
+		}
+	}
+	if len(tok) < MinTokenLength {
+		return &ConfigError{fmt.Sprintf("the token is %d bytes; a token must be at least %d, or it can be guessed: "+
+			"use a random one, e.g. --token $(openssl rand -hex 16)", len(tok), MinTokenLength)}
+	}
+	return nil
+}

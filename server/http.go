@@ -133,11 +133,20 @@ func (s *Server) Serve(l net.Listener) error {
 	if err := s.checkListener(l); err != nil {
 		return err
 	}
+	// The timeouts bound what an HTTP connection can hold before it is a
+	// session (which sets its own deadlines once upgraded): its request
+	// header and request, a response, and a keep-alive wait between
+	// requests (/healthz needs no token, so without IdleTimeout anyone
+	// could hold idle connections forever).
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: s.cfg.HandshakeTimeout,
+		ReadTimeout:       s.cfg.HandshakeTimeout,
+		WriteTimeout:      s.cfg.WriteTimeout,
+		IdleTimeout:       s.cfg.KeepAliveTimeout,
 		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
 	}
+	l = s.limitConns(l)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -212,7 +221,15 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 		status = "shutting_down"
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}
-	fmt.Fprintf(w, `{"status":%q,"version":%d,"sessions":%d,"envs":%s}`+"\n", status, Version, n, mustJSON(env.IDs()))
+	w.Write(append(mustJSON(health{status, Version, n, env.IDs()}), '\n'))
+}
+
+// health is /healthz's reply.
+type health struct {
+	Status   string   `json:"status"`
+	Version  int      `json:"version"`
+	Sessions int      `json:"sessions"`
+	Envs     []string `json:"envs"`
 }
 
 func mustJSON(v any) []byte {
@@ -247,7 +264,11 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request) *websocket.Conn
 	if err != nil {
 		return nil // the upgrader has answered
 	}
-	if tc, ok := conn.NetConn().(*net.TCPConn); ok {
+	nc := conn.NetConn()
+	if lc, ok := nc.(*limitedConn); ok {
+		nc = lc.Conn
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
 		// Large replies go out in one write instead of waiting on the
 		// client to drain a small socket buffer.
 		_ = tc.SetWriteBuffer(sendBuffer)

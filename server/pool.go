@@ -5,18 +5,27 @@ import (
 	"sync"
 )
 
-// pool runs batch chunks on a fixed set of goroutines.
+// pool runs batch chunks on a fixed set of goroutines. submit never
+// blocks: a chunk no idle worker takes is run by its caller. stop ends the
+// workers by closing quit; the work channel is never closed, so a submit
+// racing with stop cannot send on a closed channel.
 type pool struct {
 	work chan *chunk
+	quit chan struct{}
 	once sync.Once
 }
 
 func newPool(n int) *pool {
-	p := &pool{work: make(chan *chunk)}
+	p := &pool{work: make(chan *chunk), quit: make(chan struct{})}
 	for i := 0; i < n; i++ {
 		go func() {
-			for c := range p.work {
-				c.run()
+			for {
+				select {
+				case c := <-p.work:
+					c.run()
+				case <-p.quit:
+					return
+				}
 			}
 		}()
 	}
@@ -24,13 +33,13 @@ func newPool(n int) *pool {
 }
 
 // submit hands c to an idle worker; it returns false (the caller runs c)
-// when none is idle.
-func (p *pool) submit(c *chunk) (ok bool) {
-	defer func() {
-		if recover() != nil { // stopped
-			ok = false
-		}
-	}()
+// when none is idle, or once the pool is stopped.
+func (p *pool) submit(c *chunk) bool {
+	select {
+	case <-p.quit:
+		return false
+	default:
+	}
 	select {
 	case p.work <- c:
 		return true
@@ -39,7 +48,9 @@ func (p *pool) submit(c *chunk) (ok bool) {
 	}
 }
 
-func (p *pool) stop() { p.once.Do(func() { close(p.work) }) }
+// stop ends the workers; it is idempotent. Chunks submitted afterwards run
+// on their callers.
+func (p *pool) stop() { p.once.Do(func() { close(p.quit) }) }
 
 // readAll reads r into buf's storage, growing it as needed.
 func readAll(r io.Reader, buf []byte) ([]byte, error) {
