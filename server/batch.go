@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -376,6 +377,9 @@ func (b *batch) reset(ctx context.Context, c *Control) ([]byte, *Error) {
 			pl.episode++
 		}
 		if raw := stateOf(i); raw != nil {
+			if resetLoadHook != nil {
+				resetLoadHook(ctx, i)
+			}
 			cache := shared
 			if cache == nil {
 				cache = &stateCache{raw: raw}
@@ -437,6 +441,14 @@ func (b *batch) writeUnreset(i int) {
 	clear(buf[l.Outcomes+l.P*i : l.Outcomes+l.P*(i+1)])
 }
 
+// resetLoadHook, set by tests, runs before each environment's state is
+// loaded in a reset (phase 1), with the session's context.
+var resetLoadHook func(ctx context.Context, i int)
+
+// stateParses counts the states a reset has parsed (snapshots loaded and
+// game states decoded), for tests.
+var stateParses atomic.Int64
+
 // stateCache loads one state of a reset message (an environment snapshot
 // or a game state) into environments, parsing it once: a snapshot is
 // loaded into the first environment's clone and cloned for the others; a
@@ -472,6 +484,7 @@ func (sc *stateCache) load(e *env.Env, seed uint64) (*env.Env, error) {
 	if sc.kind == 1 {
 		if sc.snapshot == nil {
 			c := e.Clone()
+			stateParses.Add(1)
 			if err := c.Load(sc.raw); err != nil {
 				return nil, err
 			}
@@ -488,6 +501,7 @@ func (sc *stateCache) load(e *env.Env, seed uint64) (*env.Env, error) {
 	}
 	if st == nil {
 		var err error
+		stateParses.Add(1)
 		if st, err = e.DecodeState(sc.raw); err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,6 +38,7 @@ type Server struct {
 	closing  bool
 	http     *http.Server
 	wg       sync.WaitGroup // session goroutines
+	running  atomic.Int64   // sessions whose handler has not returned (wg's count)
 
 	seedMu sync.Mutex
 	seeds  *mrand.ChaCha8
@@ -291,6 +293,7 @@ func (s *Server) register(ss *session) bool {
 			s.perAddr[ss.addr]++
 		}
 		s.wg.Add(1)
+		s.running.Add(1)
 	}
 	s.mu.Unlock()
 	switch {
@@ -315,6 +318,7 @@ func (s *Server) register(ss *session) bool {
 // released it) and its count in Shutdown's wait.
 func (s *Server) unregister(ss *session) {
 	ss.release()
+	s.running.Add(-1)
 	s.wg.Done()
 }
 
@@ -406,3 +410,6 @@ func (s *Server) serveEcho(w http.ResponseWriter, r *http.Request) {
 // sendBuffer is the socket send buffer of a session: a reply to 1024
 // environments is about 600 KB.
 const sendBuffer = 4 << 20
+
+// wgCount returns the number of sessions whose handler has not returned.
+func (s *Server) wgCount() int64 { return s.running.Load() }
