@@ -380,6 +380,10 @@ func (w *worker) session(ctx context.Context, deadline time.Time) bool {
 			w.fail("step answered with %.200s", data)
 			return false
 		}
+		if len(data) < 4 || binary.LittleEndian.Uint32(data[len(data)-server.RequestIDSize:]) != uint32(k) {
+			w.fail("step reply does not echo request id %d", k)
+			return false
+		}
 		w.lat.add(time.Since(t0) - slept)
 		w.requests++
 		reply = data
