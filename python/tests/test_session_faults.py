@@ -245,3 +245,19 @@ def test_sigstop_server_during_vector_step(start_server):
     finally:
         a.close()
         b.close()
+
+
+def test_error_reply_with_raw_bytes_is_a_typed_error(url: str):
+    """Issue 28 defect 6 / issue 27: a state whose position quotes a NUL is
+    refused with BadStateError (the reply is valid JSON), not "not JSON";
+    the session goes on."""
+    s = Session(url, timeout=10)
+    try:
+        s.make("pilots-of-gallaxia-v1", 1)
+        s.reset([1])
+        for pos in ["players=\u0000", "players=\udcff".encode("utf-8", "surrogatepass").decode("latin-1")]:
+            with pytest.raises(galaxygym.BadStateError):
+                s.reset([1], options={"state": {"position": pos}})
+        assert s.reset([2]).steps[0] == 0
+    finally:
+        s.close()
