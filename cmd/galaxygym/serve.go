@@ -84,7 +84,7 @@ func init() {
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8765", "TCP address to listen on (port 0 picks a free port)")
-	f.StringVar(&cfg.Token, "token", "", "bearer token clients must send (default $GALAXYGYM_TOKEN; empty: no token)")
+	f.StringVar(&cfg.Token, "token", "", "bearer token clients must send: at least 16 visible ASCII bytes, e.g. $(openssl rand -hex 16) (default $GALAXYGYM_TOKEN; empty: no token, loopback only)")
 	f.StringSliceVar(&cfg.AllowedOrigins, "allow-origin", nil, "browser origin allowed besides same-host ones (repeatable; * allows any)")
 	f.IntVar(&cfg.MaxEnvs, "max-envs", server.DefaultMaxEnvs, "most environments per session")
 	f.IntVar(&cfg.MaxSessions, "max-sessions", server.DefaultMaxSessions, "most concurrent sessions")
@@ -100,6 +100,9 @@ func init() {
 	f.DurationVar(&cfg.PingInterval, "ping-interval", server.DefaultPingInterval, "ping every session this often")
 	f.DurationVar(&cfg.PongTimeout, "pong-timeout", server.DefaultPongTimeout, "drop a session silent this long (no message, no pong)")
 	f.DurationVar(&cfg.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "deadline of every write to a client")
+	f.DurationVar(&cfg.HandshakeTimeout, "handshake-timeout", server.DefaultHandshakeTimeout, "deadline of an HTTP request's header and body, and of the websocket upgrade")
+	f.DurationVar(&cfg.KeepAliveTimeout, "keepalive-timeout", server.DefaultKeepAliveTimeout, "close an HTTP keep-alive connection (/healthz, /metrics) idle this long")
+	f.IntVar(&cfg.MaxConnsPerAddr, "max-conns-per-addr", 0, "most open TCP connections from one client IP (0: the larger of 64 and --max-sessions-per-addr; loopback exempt unless --limit-loopback)")
 	f.IntVar(&cfg.Workers, "workers", 0, "goroutines a large batch step is spread over (0: GOMAXPROCS)")
 	f.BoolVar(&cfg.Echo, "echo", false, "serve the /echo transport benchmark endpoint")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
