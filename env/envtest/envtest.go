@@ -64,6 +64,7 @@ type config struct {
 	knownLeak        string
 	infoSetPositions int
 	noRoundTrip      string
+	textShowsHidden  string
 }
 
 func newConfig(episodes int, opts []Option) config {
@@ -124,8 +125,11 @@ func Run(t *testing.T, id string, opts ...Option) {
 			p.run()
 		})
 	}
+	if c.knownLeak != "" {
+		knownLeakFlag(t, c.knownLeak) // the end-of-test check
+	}
 	if c.infoSetPositions > 0 {
-		t.Run("infoset", func(t *testing.T) { runInfoSet(t, id, &c) })
+		t.Run("infoset", func(st *testing.T) { runInfoSet(t, st, id, &c) })
 	}
 }
 
