@@ -64,7 +64,7 @@ type config struct {
 	knownLeak        string
 	infoSetPositions int
 	noRoundTrip      string
-	textShowsHidden  string
+	rendersShowMore  string
 }
 
 func newConfig(episodes int, opts []Option) config {

@@ -45,6 +45,16 @@ const (
 	knownLeakPlayouts       = 100
 )
 
+// Options combines options into one, for a game's tests that pass the
+// same set to several Runs.
+func Options(opts ...Option) Option {
+	return func(c *config) {
+		for _, o := range opts {
+			o(c)
+		}
+	}
+}
+
 // RevealsBy makes the information-set test ask f instead of the state's
 // own [Revealer] method: f(s, player, action) has Reveals' meaning for
 // position s. For a game whose State does not (yet) implement Revealer,
@@ -116,13 +126,14 @@ func InfoSetPositions(n int) Option { return func(c *config) { c.infoSetPosition
 // skipped for positions the notation refuses, and only for those.
 func NoRoundTrip(reason string) Option { return func(c *config) { c.noRoundTrip = reason } }
 
-// TextShowsHidden declares that the game's text render (State.String)
-// shows information its observations hide, for a version kept byte for
-// byte whose golden files hold that render: the information-set test then
-// leaves String out of its comparisons (the observation, mask, current
-// player, phase, StringFor and the rgb_array render stay compared).
-// reason names what the text shows.
-func TextShowsHidden(reason string) Option { return func(c *config) { c.textShowsHidden = reason } }
+// RendersShowMore declares that the game's renders (the text render
+// State.String and StringFor, and the rgb_array render) show information
+// its observations leave out, for versions kept byte for byte whose
+// golden files hold those renders: the information-set test then leaves
+// the renders out of its comparisons (the observation, mask, current
+// player, phase and rewards stay compared). reason names what the renders
+// show.
+func RendersShowMore(reason string) Option { return func(c *config) { c.rendersShowMore = reason } }
 
 // twinView is everything an observer perceives of a position (and of the
 // step that led to it).
@@ -140,7 +151,8 @@ type twinView struct {
 // view returns what observer sees of s; rewards are the last step's.
 func (it *infoSet) view(s env.State, observer int, rewards []float64, rgb bool) twinView {
 	v := twinView{player: s.CurrentPlayer(), terminal: s.Terminal()}
-	if it.c.textShowsHidden == "" {
+	renders := it.c.rendersShowMore == ""
+	if renders {
 		v.text = s.String()
 	}
 	v.obs = make([]byte, it.spec.ObsSize())
@@ -152,10 +164,10 @@ func (it *infoSet) view(s env.State, observer int, rewards []float64, rgb bool) 
 	if m := reflect.ValueOf(s).MethodByName("Phase"); m.IsValid() && m.Type().NumIn() == 0 && m.Type().NumOut() == 1 {
 		v.phase, v.hasP = fmt.Sprint(m.Call(nil)[0].Interface()), true
 	}
-	if f, ok := s.(interface{ StringFor(int) string }); ok {
+	if f, ok := s.(interface{ StringFor(int) string }); ok && renders {
 		v.own, v.hasOwn = f.StringFor(observer), true
 	}
-	if r, ok := s.(env.Renderer); ok && rgb {
+	if r, ok := s.(env.Renderer); ok && rgb && renders {
 		w, h := r.RenderSize()
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		r.Render(img)
