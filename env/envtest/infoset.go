@@ -395,8 +395,12 @@ func (it *infoSet) twin(a env.State, at, o int, rng *rand.Rand) {
 	where := func() string {
 		ja, _ := a.MarshalJSON()
 		jb, _ := b.MarshalJSON()
-		return fmt.Sprintf("twins for player %d from the position after %d steps of the playout, then %s:\n"+
-			"position  %s\ntwin      %s", o, at, strings.Join(append([]string{"(start)"}, trail...), ", "), ja, jb)
+		steps := "no step"
+		if len(trail) > 0 {
+			steps = strings.Join(trail, ", ")
+		}
+		return fmt.Sprintf("twins for player %d from the position after %d steps of the playout, then %s; now:\n"+
+			"position  %s\ntwin      %s", o, at, steps, ja, jb)
 	}
 	roundTrip := func(s env.State, which string) {
 		if it.c.noRoundTrip != "" {
