@@ -276,7 +276,7 @@ func runInfoSet(parent, t *testing.T, id string, c *config) {
 	case found != nil:
 		t.Logf("KnownLeak(%q): not found by this Run (%d twins)", c.knownLeak, it.twins)
 	case len(it.leaks) > 0:
-		t.Errorf("hidden information leaks: %d of %d twins part ways where the rules reveal nothing; the first:\n%s",
+		t.Errorf("hidden information leaks: %d of %d twins (told apart by the observer where the rules reveal nothing, or refused by the notation); the first:\n%s",
 			len(it.leaks), it.twins, it.leaks[0])
 	}
 }
