@@ -155,7 +155,7 @@ func TestSuiteCatchesBugs(t *testing.T) {
 	cases := []struct{ bug, want string }{
 		{"", "PASS"},
 		{"clone", "stepping a clone changed the original"},
-		{"json", "JSON round trip"},
+		{"json", "does not round-trip through the game's notation"},
 		{"seed", "same seed"},
 		{"obs", "ObsHigh"},
 		{"obs-unwritten", "unwritten"},

@@ -564,8 +564,11 @@ func roundTripState(g env.Game, params env.Params, spec *env.Spec, s env.State) 
 			return fmt.Errorf("read back, player %d's observation differs", p)
 		}
 	}
-	if s.CurrentPlayer() != r.CurrentPlayer() || s.String() != r.String() {
-		return fmt.Errorf("read back, the current player or the text render differs")
+	if s.CurrentPlayer() != r.CurrentPlayer() {
+		return fmt.Errorf("read back, the current player is %d, not %d", r.CurrentPlayer(), s.CurrentPlayer())
+	}
+	if s.String() != r.String() {
+		return fmt.Errorf("read back, the text render is\n%s\nnot\n%s", r.String(), s.String())
 	}
 	return nil
 }
