@@ -138,14 +138,13 @@ func RendersShowMore(reason string) Option { return func(c *config) { c.rendersS
 // twinView is everything an observer perceives of a position (and of the
 // step that led to it).
 type twinView struct {
-	obs, mask    []byte
-	player       int
-	phase        string
-	text, own    string
-	rgb          []byte
-	rewards      string
-	terminal     bool
-	hasOwn, hasP bool
+	obs, mask []byte
+	player    int
+	phase     string
+	text, own string
+	rgb       []byte
+	rewards   string
+	terminal  bool
 }
 
 // view returns what observer sees of s; rewards are the last step's.
@@ -162,10 +161,10 @@ func (it *infoSet) view(s env.State, observer int, rewards []float64, rgb bool) 
 		s.LegalMask(v.mask)
 	}
 	if m := reflect.ValueOf(s).MethodByName("Phase"); m.IsValid() && m.Type().NumIn() == 0 && m.Type().NumOut() == 1 {
-		v.phase, v.hasP = fmt.Sprint(m.Call(nil)[0].Interface()), true
+		v.phase = fmt.Sprint(m.Call(nil)[0].Interface())
 	}
 	if f, ok := s.(interface{ StringFor(int) string }); ok && renders {
-		v.own, v.hasOwn = f.StringFor(observer), true
+		v.own = f.StringFor(observer)
 	}
 	if r, ok := s.(env.Renderer); ok && rgb && renders {
 		w, h := r.RenderSize()
