@@ -12,15 +12,15 @@ import (
 // max_turns (the end-of-episode checks then run on a truncation); games
 // played to a win are checked by the golden files and the rules tests.
 func TestConformance(t *testing.T) {
-	envtest.Run(t, ID, envtest.Episodes(1), envtest.MaxSteps(300))
-	envtest.Run(t, ID, envtest.Params(map[string]any{"max_turns": 20}), envtest.Seed(10), envtest.Episodes(2))
-	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2, "max_turns": 20}), envtest.Seed(20), envtest.Episodes(2))
-	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 3, "max_turns": 20}), envtest.Seed(30), envtest.Episodes(2))
-	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 6, "max_turns": 20}), envtest.Seed(60), envtest.Episodes(2))
+	envtest.Run(t, ID, envtest.Episodes(1), envtest.MaxSteps(300), infoSetFor(ID))
+	envtest.Run(t, ID, envtest.Params(map[string]any{"max_turns": 20}), envtest.Seed(10), envtest.Episodes(2), infoSetFor(ID))
+	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2, "max_turns": 20}), envtest.Seed(20), envtest.Episodes(2), infoSetFor(ID))
+	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 3, "max_turns": 20}), envtest.Seed(30), envtest.Episodes(2), infoSetFor(ID))
+	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 6, "max_turns": 20}), envtest.Seed(60), envtest.Episodes(2), infoSetFor(ID))
 	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 5, "mode": "a_new_life", "max_turns": 20}),
-		envtest.Seed(70), envtest.Episodes(1))
+		envtest.Seed(70), envtest.Episodes(1), infoSetFor(ID))
 	envtest.Run(t, ID, envtest.Params(map[string]any{"hideouts": true, "rings_to_win": 2, "shaping": 0.1,
-		"caravans": 4, "blokks": 4, "max_turns": 20}), envtest.Seed(80), envtest.Episodes(1))
+		"caravans": 4, "blokks": 4, "max_turns": 20}), envtest.Seed(80), envtest.Episodes(1), infoSetFor(ID))
 }
 
 // TestGolden checks the golden playthroughs (go test ./env/pilotsofgallaxia -update rewrites them).
