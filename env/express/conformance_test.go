@@ -30,13 +30,13 @@ func TestConformance(t *testing.T) {
 // players (whole games at 4, one hand at 2 and 6) and on the generic
 // reading of passenger Wilds.
 func TestConformanceV2(t *testing.T) {
-	envtest.Run(t, IDv2, envtest.Episodes(2))
+	envtest.Run(t, IDv2, envtest.Episodes(2), infoSetFor(IDv2))
 	for i, p := range []map[string]any{
 		{"players": 2, "hand_only": true},
 		{"players": 6, "hand_only": true},
 		{"players": 4, "hand_only": true, "passenger_wilds": "generic"},
 	} {
-		envtest.Run(t, IDv2, envtest.Params(p), envtest.Seed(uint64(120+10*i)), envtest.Episodes(2))
+		envtest.Run(t, IDv2, envtest.Params(p), envtest.Seed(uint64(120+10*i)), envtest.Episodes(2), infoSetFor(IDv2))
 	}
 }
 
