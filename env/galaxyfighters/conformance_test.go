@@ -11,7 +11,13 @@ import (
 // stack in order, while the observation gives the top alien and the
 // stack's counts by type and facing (the order under the top is hidden:
 // Determinize samples it), so envtest's information-set test leaves the
-// renders out (envtest.RendersShowMore).
+// renders out (envtest.RendersShowMore). This is no leak between players:
+// the game is cooperative and every alien tile was placed face up from a
+// spawn card all players saw (seed: "place alien tokens on the game board
+// in the same position as the card"), so the order is public history that
+// every seat could remember; the observation omits it (a smaller, Markov
+// enough view) and the renders, made for a person, show it to every seat
+// alike.
 var rendersShowStacks = envtest.RendersShowMore("the renders draw the order of the aliens under each stack's top, " +
 	"which the observation hides")
 
