@@ -14,9 +14,11 @@ import (
 const Name = agents.Heuristic
 
 func init() {
-	agents.RegisterFor(pog.ID, Name, "shortest paths over the board to the scientist and home (warps, fuel, "+
+	for _, id := range []string{pog.ID, pog.IDv1} {
+		agents.RegisterFor(id, Name, "shortest paths over the board to the scientist and home (warps, fuel, "+
 		"Afterburner, vortices; Teleprisms avoided), raids at >= 60% odds, The Gambit by counting the cards seen; "+
 		"from the observation only; 2-6 players, no options", New)
+	}
 }
 
 // Heuristic plays Pilots of Gallaxia from its observation alone:
@@ -49,8 +51,8 @@ type Heuristic struct {
 // New returns the heuristic for a pilots-of-gallaxia environment; it
 // returns an *agents.UnsupportedEnvError for any other.
 func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
-	if spec.ID != pog.ID {
-		return nil, &agents.UnsupportedEnvError{Agent: Name, Env: spec.ID, Supported: []string{pog.ID}}
+	if !pog.IsID(spec.ID) {
+		return nil, &agents.UnsupportedEnvError{Agent: Name, Env: spec.ID, Supported: []string{pog.ID, pog.IDv1}}
 	}
 	for k := range opts {
 		return nil, &agents.OptionError{Agent: Name, Key: k, Reason: "the heuristic takes no options"}

@@ -124,6 +124,8 @@ const (
 
 // config holds the resolved parameters.
 type config struct {
+	id          string // ID or IDv1
+	v2          bool   // pilots-of-gallaxia-v2 rules (docs/rules/pilots-of-gallaxia.md, version history)
 	players     int
 	mode        int
 	shaping     float64
