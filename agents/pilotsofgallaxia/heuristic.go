@@ -16,8 +16,8 @@ const Name = agents.Heuristic
 func init() {
 	for _, id := range []string{pog.ID, pog.IDv1} {
 		agents.RegisterFor(id, Name, "shortest paths over the board to the scientist and home (warps, fuel, "+
-		"Afterburner, vortices; Teleprisms avoided), raids at >= 60% odds, The Gambit by counting the cards seen; "+
-		"from the observation only; 2-6 players, no options", New)
+			"Afterburner, vortices; Teleprisms avoided), raids at >= 60% odds, The Gambit by counting the cards seen; "+
+			"from the observation only; 2-6 players, no options", New)
 	}
 }
 
