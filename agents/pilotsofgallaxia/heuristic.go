@@ -54,8 +54,9 @@ type Heuristic struct {
 	v2      bool // pilots-of-gallaxia-v2: Durriken and BLOKKs
 	players int
 	rng     rand.PCG
-	dist    *[pog.NumSpaces][pog.NumSpaces]uint8
-	v       view // the observation being read (kept to avoid allocating)
+	dist    *[pog.NumSpaces][pog.NumSpaces]uint8 // the starships' distances
+	ddist   *[pog.NumSpaces][pog.NumSpaces]uint8 // the Durriken's (v2: vortex hops)
+	v       view                                 // the observation being read (kept to avoid allocating)
 }
 
 // New returns the heuristic for a pilots-of-gallaxia environment; it
@@ -67,7 +68,10 @@ func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
 	for k := range opts {
 		return nil, &agents.OptionError{Agent: Name, Key: k, Reason: "the heuristic takes no options"}
 	}
-	return &Heuristic{v2: spec.ID == pog.ID, players: spec.NumPlayers, dist: agentDist}, nil
+	if spec.ID == pog.ID {
+		return &Heuristic{v2: true, players: spec.NumPlayers, dist: agentDistV2, ddist: agentDist}, nil
+	}
+	return &Heuristic{players: spec.NumPlayers, dist: agentDist}, nil
 }
 
 // Name returns "heuristic".
@@ -81,7 +85,9 @@ func (h *Heuristic) Reset(seed uint64) { h.rng.Seed(seed, 0x68657572) }
 // avoided (their destination is random) and hangars are only entered at
 // the end; indices are the observer's frame, which the board's symmetry
 // makes the same table.
-var agentDist = func() *[pog.NumSpaces][pog.NumSpaces]uint8 {
+var agentDist, agentDistV2 = distTable(pog.IDv1), distTable(pog.ID)
+
+func distTable(id string) *[pog.NumSpaces][pog.NumSpaces]uint8 {
 	d := new([pog.NumSpaces][pog.NumSpaces]uint8)
 	var queue [pog.NumSpaces]int
 	for src := 0; src < pog.NumSpaces; src++ {
@@ -98,7 +104,7 @@ var agentDist = func() *[pog.NumSpaces][pog.NumSpaces]uint8 {
 			if x != src && (pog.KindOf(x) == pog.KindHangar || pog.KindOf(x) == pog.KindTeleprism) {
 				continue
 			}
-			for _, y := range pog.Neighbours(x) {
+			for _, y := range pog.NeighboursOf(id, x) {
 				if row[y] == 255 {
 					row[y] = row[x] + 1
 					queue[tail] = int(y)
@@ -108,7 +114,7 @@ var agentDist = func() *[pog.NumSpaces][pog.NumSpaces]uint8 {
 		}
 	}
 	return d
-}()
+}
 
 // view is what the heuristic reads from an observation.
 type view struct {
@@ -602,10 +608,14 @@ func (h *Heuristic) opponent(v *view, r int) opponent {
 	return o
 }
 
+// targetSlack is how many spaces further from winning than the heuristic
+// an opponent may be and still be hunted by its Durriken.
+const targetSlack = 5
+
 // target returns the space of the starship the Durriken goes after: the
 // leading starship of the opponent with the fewest spaces to go, when that
-// opponent is no further from winning than the heuristic itself; -1
-// otherwise.
+// opponent is at most targetSlack spaces further from winning than the
+// heuristic itself; -1 otherwise.
 func (h *Heuristic) target(v *view) int {
 	mine := 1000
 	for k := 0; k < 2; k++ {
@@ -620,7 +630,7 @@ func (h *Heuristic) target(v *view) int {
 			best, bt = o.lead, o.togo
 		}
 	}
-	if bt > mine {
+	if bt > mine+targetSlack {
 		return -1
 	}
 	return best
@@ -643,7 +653,7 @@ func (h *Heuristic) durrikenPays(v *view) bool {
 	if t < 0 {
 		return false
 	}
-	if d := durrikenAt(v); d >= 0 && pog.KindOf(d) != pog.KindLair && int(h.dist[d][t]) <= 3 {
+	if d := durrikenAt(v); d >= 0 && pog.KindOf(d) != pog.KindLair && int(h.ddist[d][t]) <= 3 {
 		return true
 	}
 	_, planet := h.warpPlanet(v, t)
@@ -657,7 +667,7 @@ func (h *Heuristic) warpPlanet(v *view, t int) (card, planet int) {
 	card, planet = -1, -1
 	bd := 1000
 	if d := durrikenAt(v); d >= 0 && pog.KindOf(d) != pog.KindLair {
-		bd = int(h.dist[d][t]) - 3
+		bd = int(h.ddist[d][t]) - 3
 	}
 	hand := v.obs[pog.OffHand:]
 	for val := 1; val <= 8; val++ {
@@ -669,7 +679,7 @@ func (h *Heuristic) warpPlanet(v *view, t int) (card, planet int) {
 			if v.occupied(pl) {
 				continue
 			}
-			if d := int(h.dist[pl][t]); d < bd {
+			if d := int(h.ddist[pl][t]); d < bd {
 				card, planet, bd = kindDurr+val-1, pl, d
 			}
 		}
@@ -691,7 +701,7 @@ func (v *view) occupied(x int) bool {
 // the Durriken card of the best warp.
 func (h *Heuristic) durrikenWay(v *view, mask []uint8) int {
 	t := h.target(v)
-	if t >= 0 && mask[pog.ActBase] == 1 && int(h.dist[v.at][t]) <= 3 {
+	if t >= 0 && mask[pog.ActBase] == 1 && int(h.ddist[v.at][t]) <= 3 {
 		return pog.ActBase
 	}
 	if t >= 0 {
@@ -713,8 +723,8 @@ func (h *Heuristic) durrikenWarp(v *view, mask []uint8) int {
 	}
 	best, bd := -1, 1000
 	for a := 0; a < pog.NumSpaces; a++ {
-		if mask[a] == 1 && int(h.dist[a][t]) < bd {
-			best, bd = a, int(h.dist[a][t])
+		if mask[a] == 1 && int(h.ddist[a][t]) < bd {
+			best, bd = a, int(h.ddist[a][t])
 		}
 	}
 	return best
@@ -739,10 +749,10 @@ func (h *Heuristic) durrikenPath(v *view, mask []uint8) int {
 	if t < 0 {
 		return pog.ActStop
 	}
-	step, bd := pog.ActStop, int(h.dist[v.at][t])
+	step, bd := pog.ActStop, int(h.ddist[v.at][t])
 	for a := 0; a < pog.NumSpaces; a++ {
-		if mask[a] == 1 && int(h.dist[a][t]) < bd {
-			step, bd = a, int(h.dist[a][t])
+		if mask[a] == 1 && int(h.ddist[a][t]) < bd {
+			step, bd = a, int(h.ddist[a][t])
 		}
 	}
 	return step

@@ -100,6 +100,12 @@ func (s *State) canEnter(piece, y int) bool {
 	return !s.blokk[y] || int(s.car[y]) == p+1
 }
 
+// shipHop reports whether a step from x to y is a starship's hop between
+// two vortices, which v2 forbids: the vortex is a Durriken's way (L219, A2).
+func (s *State) shipHop(piece, x, y int) bool {
+	return s.cfg.v2 && piece%3 < 2 && theBoard.kind[x] == KindVortex && theBoard.kind[y] == KindVortex
+}
+
 // quickroute returns the cost for pilot p to cross route r from one end
 // to the other, 0 when it is not a quickroute p may take (L76, A15).
 func (s *State) quickroute(p, r int) int {
@@ -249,7 +255,7 @@ func (s *State) LegalMask(dst []uint8) int {
 		at := int(s.at)
 		if s.budget >= 1 {
 			for _, y := range theBoard.adj[at][:theBoard.deg[at]] {
-				if s.canEnter(piece, int(y)) {
+				if s.canEnter(piece, int(y)) && !s.shipHop(piece, at, int(y)) {
 					set(nodeAction(int(y), sk))
 				}
 				if !s.raided && (!s.cfg.v2 || theBoard.kind[at] != KindHangar) {
