@@ -24,7 +24,8 @@ func init() {
 // Heuristic plays Pilots of Gallaxia from its observation alone:
 //
 //   - movement: shortest paths over the board graph (Teleprisms avoided,
-//     vortices used, hangars only at the ends) from each starship to its
+//     vortices used, by starships in v1 and only by the Durriken in v2,
+//     hangars only at the ends) from each starship to its
 //     scientist and from there home; of the ways to move it takes the one
 //     that leaves the fewest spaces to go (a planet-card warp, a fuel card,
 //     the Afterburner, the base move), keeping big cards when a small one
