@@ -249,8 +249,8 @@ func report(n int, t *tally) {
 	fmt.Printf("  wins by position in the order of play (%%): %s (fair %.1f; worst gap %.1f points; 95%% +-%.1f)\n",
 		strings.Join(order, ", "), fair, worst, half)
 	fmt.Printf("  wins by seat (%%): %s\n", strings.Join(seat, ", "))
-	fmt.Printf("  pilot turns a game: median %.0f, mean %.1f, rounds (median) %.1f; truncated %d\n",
-		med, float64(sum)/g, med/float64(n), t.truncated)
+	fmt.Printf("  pilot turns a game: median %.0f, mean %.1f, 99th percentile %d, longest %d, rounds (median) %.1f; truncated %d\n",
+		med, float64(sum)/g, t.turns[len(t.turns)*99/100], t.turns[len(t.turns)-1], med/float64(n), t.truncated)
 	fmt.Printf("  a game: raids %.2f (by a Durriken %.2f), Durriken hires %.2f, Durriken moves %.2f, BLOKKs %.2f, caravans %.2f\n",
 		float64(t.raids)/g, float64(t.durRaids)/g, float64(t.hires)/g, float64(t.durMoves)/g, float64(t.blokks)/g, float64(t.claims)/g)
 	fmt.Printf("  games with a Durriken raid %.1f%%, with a BLOKK %.1f%%\n",
