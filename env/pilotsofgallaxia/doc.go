@@ -93,11 +93,11 @@
 //	                 home, on the empty board), A New Life countdown points
 //	truncated        after max_turns pilot turns (v1 default 80: four
 //	                 heuristic pilots finish in 12 on average, random ones in
-//	                 about 550; v2 default 400: four heuristic pilots finish
-//	                 in a median of 53), ranked the same way;
-//	                 MaxEpisodeSteps 80 * 214 (v1), 400 * 214 (v2) (a
+//	                 about 550; v2 default 600: four heuristic pilots finish
+//	                 in a median of 51), ranked the same way;
+//	                 MaxEpisodeSteps 80 * 214 (v1), 600 * 214 (v2) (a
 //	                 generous per-turn bound)
-//	parameters       max_turns     int     80 (v2 400) 1-100000
+//	parameters       max_turns     int     80 (v2 600) 1-100000
 //	                 mode          string  rookie_run  rookie_run, a_new_life
 //	                 shaping       float   0           0-0.1
 //	                 caravans      int     12          0-30 (A6)
@@ -121,7 +121,7 @@
 //	version history  v1: first release.
 //	                 v2 (issue 22): a starship never hops between vortices
 //	                 (the vortex is a Durriken's way; A2), scientist_warp
-//	                 p2_cards by default (A10), max_turns 400; the landing
+//	                 p2_cards by default (A10), max_turns 600; the landing
 //	                 decision on every landing (A29); a flee never ends on
 //	                 the moving piece's space or the last free space it
 //	                 passed (A22), so no two pieces share a space; a
