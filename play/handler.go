@@ -89,6 +89,7 @@ type Handler struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	seq    int
+	http   *http.Server
 
 	replays *replayCache
 }
