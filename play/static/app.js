@@ -92,10 +92,14 @@ function fillParams() {
   $('env-doc').textContent = e.description || '';
   const box = $('params');
   box.innerHTML = '';
+  st.extraParams = {};
+  const old = $('setup').querySelector('label.players');
+  if (old) old.remove();
   for (const p of e.params) {
     if (p.name === 'max_turns' || p.name === 'shaping') continue; // training knobs
     const lab = document.createElement('label');
     lab.title = p.doc;
+    if (p.name === 'players') lab.className = 'players';
     lab.append(human(p.name) + ' ');
     let input;
     if (p.choices && p.choices.length) {
@@ -114,14 +118,14 @@ function fillParams() {
     input.dataset.param = p.name; input.dataset.kind = p.kind;
     input.addEventListener('change', () => { if (p.name === 'players') fillLineup(); });
     lab.append(input);
-    box.append(lab);
+    if (p.name === 'players') $('lineup').before(lab); else box.append(lab);
   }
   fillLineup();
 }
 
 function paramValues() {
-  const out = {};
-  for (const el of $('params').querySelectorAll('[data-param]')) {
+  const out = { ...st.extraParams };
+  for (const el of $('setup').querySelectorAll('[data-param]')) {
     const k = el.dataset.kind;
     if (k === 'bool') out[el.dataset.param] = el.checked;
     else if (k === 'int') out[el.dataset.param] = parseInt(el.value, 10);
@@ -133,7 +137,7 @@ function paramValues() {
 
 function numPlayers() {
   const e = currentEnv();
-  const el = $('params').querySelector('[data-param="players"]');
+  const el = $('setup').querySelector('[data-param="players"]');
   return el ? parseInt(el.value, 10) : e.min_players;
 }
 
@@ -505,8 +509,12 @@ function applyHash() {
     fillParams();
     for (const [k, v] of h) {
       if (!k.startsWith('p.')) continue;
-      const el = $('params').querySelector(`[data-param="${k.slice(2)}"]`);
-      if (!el) continue;
+      const el = $('setup').querySelector(`[data-param="${k.slice(2)}"]`);
+      if (!el) {
+        const spec = currentEnv().params.find((p) => p.name === k.slice(2));
+        if (spec) st.extraParams[spec.name] = spec.kind === 'int' ? parseInt(v, 10) : spec.kind === 'float' ? parseFloat(v) : spec.kind === 'bool' ? v === 'true' : v;
+        continue;
+      }
       if (el.type === 'checkbox') el.checked = v === 'true' || v === '1'; else el.value = v;
     }
     fillLineup(h.has('seats') ? h.get('seats').split(',') : undefined);
