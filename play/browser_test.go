@@ -295,7 +295,7 @@ func TestScreenshots(t *testing.T) {
 		open(ctx, t, url)
 		playToEnd(ctx, t, 6)
 		var png []byte
-		if err := chromedp.Run(ctx, chromedp.Sleep(300*time.Millisecond), chromedp.CaptureScreenshot(&png)); err != nil {
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Sleep(500*time.Millisecond), chromedp.CaptureScreenshot(&png)); err != nil {
 			t.Fatal(err)
 		}
 		out := filepath.Join(*screenshots, "play-"+nameRE.ReplaceAllString(g.env, "")+".png")

@@ -41,6 +41,9 @@ type View struct {
 	// Text is the text board: public information, then the seat's own
 	// hidden cards (every seat's, face up).
 	Text string `json:"text"`
+	// Hand is the seat's own hidden cards, the lines of Text that only
+	// that seat sees ("" in a face-up view, or for a game without them).
+	Hand string `json:"hand,omitempty"`
 	// Actions are the legal actions of the decision when the view's seat
 	// is to act (every legal action in a face-up view), in action order.
 	Actions []Action `json:"actions"`
@@ -92,6 +95,7 @@ func seatViewFromObs(spec *env.Spec, params env.Params, seat int, obs []uint8) (
 	v.Image, v.Width, v.Height = picture(d)
 	if h, ok := d.(handTexter); ok {
 		v.Text = h.StringFor(seat)
+		v.Hand = strings.TrimSpace(extraLines(d.String(), v.Text))
 	} else {
 		v.Text = d.String()
 	}

@@ -43,7 +43,13 @@ function toast(text) {
   toast.timer = setTimeout(() => { el.hidden = true; }, 6000);
 }
 
-function human(name) { return name.replaceAll('-', ' ').replaceAll('_', ' '); }
+const COMPASS = { n: 'north', ne: 'north-east', e: 'east', se: 'south-east', s: 'south', sw: 'south-west', w: 'west', nw: 'north-west' };
+
+// human turns an action name into words: dashes become spaces, compass
+// points are spelled out ("move-ne" reads "move north-east").
+function human(name) {
+  return name.split(/[-_]/).map((w) => COMPASS[w] || w).join(' ');
+}
 
 function onMessage(m) {
   switch (m.op) {
@@ -192,7 +198,28 @@ function lineup() {
   };
 }
 
+// fitBoard scales the picture to the stage: by a whole factor when it fits
+// (the renderers' pixel text stays crisp), else down to fit.
+function fitBoard() {
+  const img = $('board'), box = $('board-wrap');
+  if (!img.naturalWidth) return;
+  const w = img.naturalWidth, h = img.naturalHeight;
+  const fw = box.clientWidth / w, fh = (box.clientHeight || window.innerHeight - 120) / h;
+  const f = Math.min(fw, fh);
+  const k = f >= 1 ? Math.floor(f) : f;
+  img.style.width = `${Math.floor(w * k)}px`;
+  img.style.height = `${Math.floor(h * k)}px`;
+  img.classList.toggle('crisp', k >= 1);
+}
+
+function running(on) {
+  document.querySelector('main').classList.toggle('running', on);
+  $('show-setup').hidden = !on;
+  requestAnimationFrame(fitBoard);
+}
+
 function start() {
+  running(true);
   st.shownSeat = null; st.handoverOK = null;
   send({ op: 'new', lineup: lineup() });
 }
@@ -313,6 +340,8 @@ function renderTable() {
     $('board').dataset.turn = v.turn;
     $('text').textContent = v.text;
   }
+  $('hand').hidden = !(mine && v && v.hand);
+  $('hand').textContent = (mine && v && v.hand) || '';
   let title = '';
   if (s.over) title = '';
   else if (mine && v.to_move === v.seat) title = `Your move, seat ${v.seat}`;
@@ -420,6 +449,7 @@ function fillEpisodes(list) {
 }
 
 function openReplay(dataset, episode, step, view) {
+  running(true);
   st.replay = { dataset, episode, step: step || 0, view: view ?? -1 };
   st.table = null;
   askFrame();
@@ -441,6 +471,7 @@ function renderFrame() {
   $('board').dataset.turn = f.view.turn;
   $('board').dataset.step = f.step;
   $('text').textContent = f.view.text;
+  $('hand').hidden = true;
   $('scrub').max = f.length;
   $('scrub').value = f.step;
   $('replay-step').textContent = `step ${f.step} / ${f.length}`;
@@ -500,6 +531,7 @@ function applyHash() {
     datasetChanged();
     openReplay(h.get('replay'), parseInt(h.get('episode') || '0', 10), parseInt(h.get('step') || '0', 10), parseInt(h.get('view') || '-1', 10));
   } else if (h.has('table')) {
+    running(true);
     if (h.has('seat')) send({ op: 'join', table: h.get('table'), seat: parseInt(h.get('seat'), 10) });
     else send({ op: 'watch', table: h.get('table'), view: parseInt(h.get('view') || '-1', 10) });
   } else if (h.has('play') || h.has('watch')) {
@@ -531,6 +563,9 @@ function init() {
     if (st.table) send({ op: 'control', table: st.table.table, delay_ms: parseInt($('delay').value, 10) });
   });
   $('start').addEventListener('click', start);
+  $('show-setup').addEventListener('click', () => running(false));
+  $('board').addEventListener('load', fitBoard);
+  window.addEventListener('resize', fitBoard);
   $('pause').addEventListener('click', () => st.table && send({ op: 'control', table: st.table.table, paused: !st.table.paused }));
   $('advance').addEventListener('click', () => st.table && send({ op: 'control', table: st.table.table, advance: 1 }));
   $('dataset').addEventListener('change', datasetChanged);
