@@ -259,13 +259,18 @@ func positionText(t *testing.T, d *datasets.Dataset, n int) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seed = ep.Seed
+		if ep.ID == 0 {
+			seed = ep.Seed
+		}
 	}
 	e.Reset(seed)
 	i := 0
 	for st, err := range d.Steps() {
 		if err != nil {
 			t.Fatal(err)
+		}
+		if st.EpisodeID != 0 {
+			continue
 		}
 		if i == n || st.Action < 0 {
 			break
