@@ -19,9 +19,21 @@ import (
 // so that a finished game is written by datasets.Generate itself (the same
 // files, schema and manifest as `galaxygym generate`), with "human" in the
 // seats' agents. It knows one option, game: the key under which the table
-// left its moves (a recording in progress); it refuses anything else.
+// left its moves (a recording in progress); it refuses anything else, and
+// plays an environment only while a game of it is being recorded, so that
+// `galaxygym envs` and eval never offer it.
 func init() {
-	agents.Register(Human, "the moves a person made in the browser (galaxygym serve), played back to record the game as a dataset",
+	agents.RegisterGeneric(Human, "plays back the moves people made on galaxygym serve's page, to record their game as a dataset; plays nothing else",
+		func(spec *env.Spec) bool {
+			recordings.Lock()
+			defer recordings.Unlock()
+			for _, r := range recordings.m {
+				if r.env == spec.ID {
+					return true
+				}
+			}
+			return false
+		},
 		func(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
 			key := opts["game"]
 			for k := range opts {
@@ -30,20 +42,26 @@ func init() {
 				}
 			}
 			recordings.Lock()
-			moves, ok := recordings.m[key]
+			r, ok := recordings.m[key]
 			recordings.Unlock()
-			if !ok {
+			if !ok || r.env != spec.ID {
 				return nil, &agents.OptionError{Agent: Human, Key: "game",
 					Reason: "plays back only a game being recorded by galaxygym serve's page; people play in the browser"}
 			}
-			return &humanAgent{moves: moves}, nil
+			return &humanAgent{moves: r.moves}, nil
 		})
+}
+
+// recording is a finished game being written: its environment and moves.
+type recording struct {
+	env   string
+	moves []step
 }
 
 var recordings = struct {
 	sync.Mutex
-	m map[string][]step
-}{m: map[string][]step{}}
+	m map[string]recording
+}{m: map[string]recording{}}
 
 // humanAgent replays the recorded moves of the seats it is asked about.
 type humanAgent struct {
@@ -76,7 +94,7 @@ func (*humanAgent) IgnoresObservation() bool { return true }
 func (h *Handler) record(t *table) (string, error) {
 	key := t.id
 	recordings.Lock()
-	recordings.m[key] = append([]step(nil), t.history...)
+	recordings.m[key] = recording{t.e.Spec().ID, append([]step(nil), t.history...)}
 	recordings.Unlock()
 	defer func() {
 		recordings.Lock()
