@@ -140,6 +140,7 @@ func open(ctx context.Context, t *testing.T, url string) {
 func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
 	t.Helper()
 	clicks := 0
+	handovers = 0
 	deadline := time.Now().Add(3 * time.Minute)
 	for time.Now().Before(deadline) {
 		s := state(ctx, t)
@@ -148,6 +149,19 @@ func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
 		}
 		if s.Over || (stopAfter > 0 && clicks >= stopAfter) {
 			return clicks
+		}
+		if s.Handover {
+			if s.Acts != 0 {
+				t.Fatal("the hand-over screen shows the next seat's moves")
+			}
+			if err := chromedp.Run(ctx, chromedp.Click("#handover-go", chromedp.ByID)); err != nil {
+				t.Fatal(err)
+			}
+			handovers++
+			for time.Now().Before(deadline) && state(ctx, t).Handover {
+				time.Sleep(10 * time.Millisecond)
+			}
+			continue
 		}
 		if s.Acts == 0 {
 			time.Sleep(20 * time.Millisecond)
@@ -281,6 +295,22 @@ func positionText(t *testing.T, d *datasets.Dataset, n int) string {
 		i++
 	}
 	return FaceUpView(e.Spec(), e.State()).Text
+}
+
+// handovers counts the hand-over screens playToEnd passed.
+var handovers int
+
+// TestBrowserHotSeat: two people on one browser (Express, both seats
+// human): the page covers the board when the decision passes from one seat
+// to the other, and the game plays to the end.
+func TestBrowserHotSeat(t *testing.T) {
+	ctx, base := browser(t, Config{})
+	open(ctx, t, base+"/#play=express-v1&delay=0&p.players=2&p.hand_only=true&seats=human,human")
+	clicks := playToEnd(ctx, t, 0)
+	if handovers == 0 {
+		t.Fatalf("%d moves, no hand-over screen", clicks)
+	}
+	t.Logf("%d moves, %d hand-overs", clicks, handovers)
 }
 
 var nameRE = regexp.MustCompile(`-v[0-9]+$`)

@@ -411,3 +411,41 @@ func TestMountSendsUpgradesToTraining(t *testing.T) {
 	}
 	var _ = json.Marshal
 }
+
+// TestWatchShowsThoughts: a table of agents only shows every card face up,
+// the moves by name, the returns and the heuristic's action values; the
+// step-by-step mode moves one agent per advance.
+func TestWatchShowsThoughts(t *testing.T) {
+	p := newPage(t, Config{})
+	c := p.dial(t, "")
+	c.send(map[string]any{"op": "new", "lineup": map[string]any{"env": "galaxy-express-v1", "seats": []string{"heuristic"},
+		"delay_ms": 0, "paused": true, "seed": 3}})
+	s, v := c.table()
+	if v["seat"].(float64) != FaceUp || s["steps"].(float64) != 0 {
+		t.Fatalf("first view: seat %v, %v steps", v["seat"], s["steps"])
+	}
+	for i := 1; i <= 3; i++ {
+		c.send(map[string]any{"op": "control", "table": s["table"], "advance": 1})
+		for {
+			s, v = c.table()
+			if s["steps"].(float64) == float64(i) {
+				break
+			}
+			if s["steps"].(float64) > float64(i) {
+				t.Fatalf("advance 1 moved to step %v", s["steps"])
+			}
+		}
+		th, _ := s["thought"].([]any)
+		if len(th) == 0 || s["last"] == nil || s["returns"] == nil {
+			t.Fatalf("step %d: no thoughts, move or returns: %v", i, s)
+		}
+		if _, ok := th[0].(map[string]any)["v"]; !ok {
+			t.Fatalf("the heuristic's thoughts carry no values: %v", th[0])
+		}
+	}
+	// A seat's view on request.
+	c.send(map[string]any{"op": "watch", "table": s["table"], "view": 0})
+	if _, v = c.table(); v["seat"].(float64) != 0 {
+		t.Fatalf("view %v after watching seat 0", v["seat"])
+	}
+}
