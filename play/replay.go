@@ -15,6 +15,16 @@ import (
 	"github.com/galaxygym/galaxygym/rollout"
 )
 
+// DefaultDatasets is the dataset folder served when none is given:
+// datasets/out (where `make run` writes) when it exists in the working
+// directory, else none.
+func DefaultDatasets() []string {
+	if fi, err := os.Stat(filepath.Join("datasets", "out")); err == nil && fi.IsDir() {
+		return []string{filepath.Join("datasets", "out")}
+	}
+	return nil
+}
+
 // datasetInfo describes a served dataset to the page.
 type datasetInfo struct {
 	Name       string   `json:"name"` // the name the page asks for it by

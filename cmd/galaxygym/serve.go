@@ -49,6 +49,9 @@ func init() {
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("datasets") {
+				pageCfg.Datasets = play.DefaultDatasets()
+			}
 			pageCfg.Token, pageCfg.AllowedHosts, pageCfg.AllowedOrigins, pageCfg.Logger = cfg.Token, cfg.AllowedHosts, cfg.AllowedOrigins, cfg.Logger
 			page, err := play.New(pageCfg)
 			if err != nil {
@@ -114,7 +117,7 @@ func init() {
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
 	f.BoolVar(&stdinLifetime, "stdin-lifetime", false, "shut down when stdin reaches end of file (the parent process closed it or exited)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log session events")
-	f.StringSliceVar(&pageCfg.Datasets, "datasets", nil, "dataset folder (or folder of datasets) the browser page may replay, read-only (repeatable)")
+	f.StringSliceVar(&pageCfg.Datasets, "datasets", nil, "dataset folder (or folder of datasets) the browser page may replay, read-only (repeatable; default datasets/out where it exists)")
 	f.StringVar(&pageCfg.RecordDir, "record", "", "folder where the page writes the games people play, as datasets (empty: not recorded)")
 	f.StringVar(&pageCfg.WeightsDir, "weights", "notebooks/weights", "folder of policy weights (<env id>-*.npz) the page offers for the policy agent")
 	rootCmd.AddCommand(cmd)

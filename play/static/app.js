@@ -54,7 +54,7 @@ function human(name) {
 function onMessage(m) {
   switch (m.op) {
     case 'hello':
-      st.envs = m.envs; st.datasets = m.datasets;
+      st.envs = m.envs; st.datasets = m.datasets; st.record = m.record;
       fillEnvs(); fillDatasets(); applyHash();
       break;
     case 'table':
@@ -289,6 +289,12 @@ function renderResult(result, seats, record) {
     ul.append(li);
   }
   el.append(ul);
+  if (!record && !st.record && seats.includes('human') && st.table) {
+    const p = document.createElement('p');
+    p.className = 'muted small';
+    p.textContent = 'Not recorded: start the server with --record DIR to keep the games people play as datasets.';
+    el.append(p);
+  }
   if (record) {
     const p = document.createElement('p');
     p.id = 'record-name';
