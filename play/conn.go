@@ -101,21 +101,20 @@ func (c *conn) writer() {
 
 // request is any message from a page; op says which fields it uses.
 type request struct {
-	Op      string          `json:"op"`
-	Req     string          `json:"req"` // echoed in the reply, for the page's bookkeeping
-	Lineup  *Lineup         `json:"lineup"`
-	Take    []int           `json:"take"`
-	Table   string          `json:"table"`
-	Seat    *int            `json:"seat"`
-	Action  *int            `json:"action"`
-	View    *int            `json:"view"`
-	Delay   *int            `json:"delay_ms"`
-	Paused  *bool           `json:"paused"`
-	Advance int             `json:"advance"`
-	Dataset string          `json:"dataset"`
-	Episode *int64          `json:"episode"`
-	Step    *int            `json:"step"`
-	Extra   json.RawMessage `json:"-"`
+	Op      string  `json:"op"`
+	Req     string  `json:"req"` // echoed in the reply, for the page's bookkeeping
+	Lineup  *Lineup `json:"lineup"`
+	Take    []int   `json:"take"`
+	Table   string  `json:"table"`
+	Seat    *int    `json:"seat"`
+	Action  *int    `json:"action"`
+	View    *int    `json:"view"`
+	Delay   *int    `json:"delay_ms"`
+	Paused  *bool   `json:"paused"`
+	Advance int     `json:"advance"`
+	Dataset string  `json:"dataset"`
+	Episode *int64  `json:"episode"`
+	Step    *int    `json:"step"`
 }
 
 func (c *conn) serve() {

@@ -15,7 +15,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,7 +36,6 @@ const (
 	DefaultIdleTimeout = 30 * time.Minute
 	DefaultMaxTables   = 64
 	DefaultMaxConns    = 256
-	DefaultMaxReplays  = 8 << 20 // bytes of one replay reply at most
 )
 
 // Config is the page backend's configuration. The protections mirror the
@@ -265,8 +263,6 @@ func (h *Handler) newSeed() uint64 {
 	return s
 }
 
-func (h *Handler) touch() {}
-
 // reap ends tables and connections idle longer than IdleTimeout.
 func (h *Handler) reap() {
 	tick := time.NewTicker(min(h.cfg.IdleTimeout/4, time.Minute))
@@ -480,5 +476,3 @@ func (e *RequestError) Error() string { return "play: " + e.Code + ": " + e.Mess
 type ViewError struct{ Env, Reason string }
 
 func (e *ViewError) Error() string { return "play: view of " + e.Env + ": " + e.Reason }
-
-var _ = slices.Contains[[]string]

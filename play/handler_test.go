@@ -2,7 +2,6 @@ package play
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -409,7 +408,6 @@ func TestMountSendsUpgradesToTraining(t *testing.T) {
 	if err == nil || resp == nil || resp.StatusCode != http.StatusTeapot {
 		t.Fatalf("upgrade at / did not reach training: %v", err)
 	}
-	var _ = json.Marshal
 }
 
 // TestWatchShowsThoughts: a table of agents only shows every card face up,

@@ -2,12 +2,10 @@ package play
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/galaxygym/galaxygym/datasets"
@@ -375,6 +373,3 @@ func (h *Handler) replayFrame(name string, id int64, step, view int) (*Frame, er
 	}
 	return ep.Replay(name, id, step, view)
 }
-
-var _ = errors.New
-var _ = strings.Cut

@@ -207,7 +207,6 @@ func (t *table) stepLocked(player, action int) {
 	}
 	t.history = append(t.history, step{player, action})
 	t.last = time.Now()
-	t.h.touch()
 	t.poke()
 	t.broadcastLocked()
 }
@@ -437,23 +436,20 @@ func (t *table) broadcastLocked() {
 	}
 }
 
-// viewPayloadLocked returns the JSON of seat's view of the position.
+// viewPayloadLocked returns the JSON of seat's view of the position:
+// every card face up (only at a table with no person seated, or once the
+// game is over: watch refuses it otherwise), or a seat's view built from
+// its observation.
 func (t *table) viewPayloadLocked(seat int) []byte {
-	var v *View
-	if seat == FaceUp || t.done && t.e.Done() {
-		if seat == FaceUp && t.humans() && !(t.done && t.e.Done()) {
-			return nil // never: watch refuses it
+	if seat == FaceUp {
+		if t.humans() && !(t.done && t.e.Done()) {
+			return nil
 		}
-		if seat == FaceUp {
-			v = FaceUpView(t.e.Spec(), t.e.State())
-		}
+		return mustJSON(FaceUpView(t.e.Spec(), t.e.State()))
 	}
-	if v == nil {
-		var err error
-		v, err = SeatView(t.e.Spec(), t.e.Params(), t.e.State(), seat)
-		if err != nil {
-			return mustJSON(map[string]string{"error": err.Error()})
-		}
+	v, err := SeatView(t.e.Spec(), t.e.Params(), t.e.State(), seat)
+	if err != nil {
+		return mustJSON(map[string]string{"error": err.Error()})
 	}
 	return mustJSON(v)
 }
