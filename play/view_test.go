@@ -15,7 +15,9 @@ import (
 // the page: for every registered game and player count, along random
 // games, two positions that differ only in what a seat cannot see (the
 // true one and a twin drawn by the game's determinizer from the seat's
-// observation) give byte-identical views to that seat; and the view offers
+// observation) give byte-identical views to that seat; the view names the
+// true player to act (so the table's public status, which tells every
+// seat who acts, reveals nothing the seat cannot see); and it offers
 // exactly the true position's legal actions when the seat is to act.
 func TestSeatViewHidesWhatTheSeatCannotSee(t *testing.T) {
 	for _, id := range env.IDs() {
@@ -86,6 +88,12 @@ func checkTwins(t *testing.T, g env.Game, det env.Determinizer, params map[strin
 						t.Fatal(err)
 					}
 					cur := e.CurrentPlayer()
+					// Who is to act is told to every seat (the table's
+					// status): it must follow from each seat's observation.
+					if v.ToMove != cur {
+						t.Fatalf("seed %d step %d seat %d: the seat's view says player %d is to act, the true position %d: who acts is hidden from it",
+							seed, step, seat, v.ToMove, cur)
+					}
 					if (len(v.Actions) > 0) != (cur == seat) {
 						t.Fatalf("seed %d step %d seat %d: %d actions offered, player %d is to act", seed, step, seat, len(v.Actions), cur)
 					}
