@@ -297,6 +297,36 @@ func positionText(t *testing.T, d *datasets.Dataset, n int) string {
 	return FaceUpView(e.Spec(), e.State()).Text
 }
 
+// TestBrowserToken: with a token, the page without it asks for it; given
+// once, it connects and plays.
+func TestBrowserToken(t *testing.T) {
+	ctx, base := browser(t, Config{Token: "s3cret"})
+	var asked bool
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible("#token-box", chromedp.ByID),
+		chromedp.Evaluate("!document.getElementById('token-box').hidden", &asked)); err != nil || !asked {
+		t.Fatalf("the page did not ask for the token: %v", err)
+	}
+	if err := chromedp.Run(ctx, chromedp.SendKeys("#token", "s3cret", chromedp.ByID), chromedp.Click("#token-form button", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var n int
+		if err := chromedp.Run(ctx, chromedp.Evaluate("galaxygym.envs.length", &n)); err == nil && n > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			var dbg string
+			_ = chromedp.Run(ctx, chromedp.Evaluate("document.getElementById('conn').textContent + ' | ' + location.href + ' | ' + sessionStorage.getItem('galaxygym-token') + ' | ' + document.getElementById('token').value", &dbg))
+			t.Fatalf("no games after the token was given: %s", dbg)
+		}
+	}
+	// The token is kept for the tab: a link that sets up a game plays.
+	open(ctx, t, base+"/#play=galaxy-express-v1&delay=0&seats=human")
+	if playToEnd(ctx, t, 2) != 2 {
+		t.Fatal("no moves")
+	}
+}
+
 // handovers counts the hand-over screens playToEnd passed.
 var handovers int
 
