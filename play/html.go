@@ -71,7 +71,7 @@ pre { font-size: 12.5px; background: #0e1217; padding: 6px; overflow: auto; max-
 <script>
 const frames = JSON.parse(document.getElementById('frames').textContent);
 const $ = (id) => document.getElementById(id);
-const words = (n) => n.replace(/[-_]/g, ' ');
+const words = (a) => a.words || a.name.replace(/[-_]/g, ' ');
 let at = 0;
 function show(i) {
   at = Math.max(0, Math.min(frames.length - 1, i));
@@ -81,13 +81,13 @@ function show(i) {
   $('scrub').max = frames.length - 1; $('scrub').value = at;
   $('step').textContent = 'step ' + at + ' / ' + (frames.length - 1);
   $('move').textContent = f.over ? 'End: ' + (f.result ? f.result.outcome + (f.result.scores ? ', scores ' + f.result.scores.join(' / ') : ', score ' + f.result.score) : '')
-    : 'seat ' + f.player + ' (' + f.seats[f.player] + ') plays ' + words(f.action.name);
+    : 'seat ' + f.player + ' (' + f.seats[f.player] + ') plays ' + words(f.action);
   $('returns').textContent = 'returns so far: ' + f.returns.join(' / ');
   const legal = $('legal'); legal.innerHTML = '';
   for (const a of f.legal || []) {
     const d = document.createElement('div');
     d.className = 'chip' + (f.action && a.a === f.action.a ? ' chosen' : '');
-    d.textContent = words(a.name);
+    d.textContent = words(a);
     legal.append(d);
   }
   history.replaceState(null, '', '#step=' + at);

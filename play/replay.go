@@ -353,7 +353,7 @@ func (ep *episode) Replay(name string, id int64, step, view int) (*Frame, error)
 	if !f.Over {
 		f.Legal = legalActions(sp, e.State())
 		p, a := ep.players[step], ep.actions[step]
-		f.Player, f.Action = &p, &Action{A: a, Name: sp.ActionNames[a]}
+		f.Player, f.Action = &p, &Action{A: a, Name: sp.ActionNames[a], Words: Describe(sp.ID, sp.ActionNames[a])}
 		c := e.Clone()
 		res, err := c.Step(a)
 		if err == nil {

@@ -299,7 +299,7 @@ func think(spec *env.Spec, a agents.Agent, player int, obs, mask []uint8, show b
 			for i, m := range mask {
 				if m != 0 {
 					v := float64(q[i])
-					out = append(out, Action{A: i, Name: spec.ActionNames[i], V: &v})
+					out = append(out, Action{A: i, Name: spec.ActionNames[i], Words: Describe(spec.ID, spec.ActionNames[i]), V: &v})
 				}
 			}
 			return act, out
@@ -313,7 +313,7 @@ func think(spec *env.Spec, a agents.Agent, player int, obs, mask []uint8, show b
 			for i, m := range mask {
 				if m != 0 {
 					v := pr[i]
-					out = append(out, Action{A: i, Name: spec.ActionNames[i], P: &v})
+					out = append(out, Action{A: i, Name: spec.ActionNames[i], Words: Describe(spec.ID, spec.ActionNames[i]), P: &v})
 				}
 			}
 			return act, out
@@ -391,7 +391,8 @@ func (t *table) statusFor(c *conn) status {
 		s.Thought = t.thought
 		if len(t.history) > 0 {
 			h := t.history[len(t.history)-1]
-			s.Last = &Action{A: h.Action, Name: t.e.Spec().ActionNames[h.Action]}
+			n := t.e.Spec().ActionNames[h.Action]
+			s.Last = &Action{A: h.Action, Name: n, Words: Describe(t.e.Spec().ID, n)}
 		}
 	}
 	return s

@@ -50,13 +50,15 @@ type View struct {
 }
 
 // Action is one legal action: its index in the action space and its name
-// (Spec.ActionNames). P and V are an agent's thoughts about it, when shown:
+// (Spec.ActionNames) and its words. P and V are an agent's thoughts about it, when shown:
 // a policy's probability, or a heuristic's value.
 type Action struct {
-	A    int      `json:"a"`
-	Name string   `json:"name"`
-	P    *float64 `json:"p,omitempty"`
-	V    *float64 `json:"v,omitempty"`
+	A    int    `json:"a"`
+	Name string `json:"name"`
+	// Words is the name as a player of the game would say it (Describe).
+	Words string   `json:"words"`
+	P     *float64 `json:"p,omitempty"`
+	V     *float64 `json:"v,omitempty"`
 }
 
 // handTexter is implemented by the games whose states can print one
@@ -151,7 +153,7 @@ func legalActions(spec *env.Spec, st env.State) []Action {
 	var out []Action
 	for a, m := range mask {
 		if m != 0 {
-			out = append(out, Action{A: a, Name: spec.ActionNames[a]})
+			out = append(out, Action{A: a, Name: spec.ActionNames[a], Words: Describe(spec.ID, spec.ActionNames[a])})
 		}
 	}
 	return out

@@ -51,6 +51,9 @@ function human(name) {
   return name.split(/[-_]/).map((w) => COMPASS[w] || w).join(' ');
 }
 
+// words is an action as a player says it: the server's words, else its name.
+function words(a) { return a.words || human(a.name); }
+
 function onMessage(m) {
   switch (m.op) {
     case 'hello':
@@ -256,7 +259,7 @@ function renderStatus(el, s, view, returns) {
   extra.className = 'muted small';
   let txt = `step ${s.steps}`;
   if (view) txt += ` · turn ${view.turn}`;
-  if (s.last) txt += ` · last move: seat ${s.last_player} ${human(s.last.name)}`;
+  if (s.last) txt += ` · last move: seat ${s.last_player} ${words(s.last)}`;
   else if (s.last_player >= 0) txt += ` · last move by seat ${s.last_player}`;
   extra.textContent = txt;
   el.append(extra);
@@ -364,7 +367,7 @@ function renderTable() {
       const b = document.createElement('button');
       b.className = 'act'; b.dataset.a = a.a;
       b.style.borderColor = SEAT_COLORS[v.seat % SEAT_COLORS.length];
-      b.textContent = human(a.name);
+      b.textContent = words(a);
       b.title = a.name;
       b.addEventListener('click', () => send({ op: 'act', table: s.table, seat: v.seat, action: a.a }));
       acts.append(b);
@@ -407,7 +410,8 @@ function chip(a, chosen) {
   d.className = 'chip' + (chosen ? ' chosen' : '');
   d.dataset.a = a.a;
   const n = document.createElement('span');
-  n.textContent = human(a.name);
+  n.textContent = words(a);
+  d.title = a.name;
   d.append(n);
   return d;
 }
@@ -498,7 +502,7 @@ function renderFrame() {
   const acts = $('actions');
   acts.innerHTML = '';
   if (!f.over) {
-    $('actions-title').textContent = `Seat ${f.player} played ${human(f.action.name)}` +
+    $('actions-title').textContent = `Seat ${f.player} played ${words(f.action)}` +
       (f.rewards && f.rewards.some((x) => x !== 0) ? ` (rewards ${f.rewards.map(fmt).join('/')})` : '');
     for (const a of f.legal) acts.append(chip(a, a.a === f.action.a));
   } else {
