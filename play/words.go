@@ -49,6 +49,21 @@ var expressKinds = func() map[string]string {
 
 // expressWords: card codes by their names, tN as "train N".
 func expressWords(tok []string) []string {
+	if len(tok) == 3 && len(tok[1]) == 2 && tok[1][0] == 't' && expressKinds[tok[2]] != "" {
+		switch tok[0] {
+		case "add":
+			return []string{"add", expressKinds[tok[2]], "to train", tok[1][1:]}
+		case "swap":
+			return []string{"swap", expressKinds[tok[2]], "into train", tok[1][1:]}
+		}
+	}
+	if len(tok) == 3 && tok[0] == "wild" && len(tok[1]) == 2 && tok[1][0] == 't' {
+		as := tok[2]
+		if n := expressKinds[as]; n != "" {
+			as = n
+		}
+		return []string{"Wild Car to train", tok[1][1:], "as", as}
+	}
 	out := make([]string, 0, len(tok)+2)
 	for i, t := range tok {
 		switch {

@@ -9,7 +9,8 @@ import (
 func TestDescribe(t *testing.T) {
 	for _, c := range []struct{ id, name, want string }{
 		{"express-v1", "start-BX", "start a train with Box Car"},
-		{"express-v1", "add-t1-TK", "add to train 1 Tank Car"},
+		{"express-v1", "add-t1-TK", "add Tank Car to train 1"},
+		{"express-v1", "wild-t0-undeclared", "Wild Car to train 0 as undeclared"},
 		{"express-v1", "take-discard", "take the top discard"},
 		{"express-v1", "way-LC", "play Way Car Light Crane"},
 		{"pilots-of-gallaxia-v1", "to-s0-P3", "fly to your sektor, planet 3"},
