@@ -447,3 +447,39 @@ func TestWatchShowsThoughts(t *testing.T) {
 		t.Fatalf("view %v after watching seat 0", v["seat"])
 	}
 }
+
+// TestWatchPolicyProbs: the committed policy weights are offered for their
+// environment, and a policy seat shows its probabilities.
+func TestWatchPolicyProbs(t *testing.T) {
+	p := newPage(t, Config{WeightsDir: filepath.Join("..", "notebooks", "weights")})
+	c := p.dial(t, "")
+	c.send(map[string]any{"op": "hello"})
+	var weights []any
+	for _, e := range c.next("hello")["envs"].([]any) {
+		if e.(map[string]any)["id"] == "galaxy-express-v1" {
+			weights, _ = e.(map[string]any)["weights"].([]any)
+		}
+	}
+	if len(weights) == 0 {
+		t.Skip("no committed weights for galaxy-express-v1")
+	}
+	c.send(map[string]any{"op": "new", "lineup": map[string]any{"env": "galaxy-express-v1", "seats": []string{"policy"},
+		"agent_opts": map[string]any{"policy": map[string]any{"weights": weights[0]}}, "delay_ms": 0, "paused": true}})
+	s, _ := c.table()
+	c.send(map[string]any{"op": "control", "table": s["table"], "advance": 1})
+	for s["steps"].(float64) < 1 {
+		s, _ = c.table()
+	}
+	th, _ := s["thought"].([]any)
+	sum := 0.0
+	for _, a := range th {
+		sum += a.(map[string]any)["p"].(float64)
+	}
+	if len(th) == 0 || sum < 0.99 || sum > 1.01 {
+		t.Fatalf("policy thoughts %v (sum %v)", th, sum)
+	}
+	if code := c.expectErr(map[string]any{"op": "new", "lineup": map[string]any{"env": "galaxy-express-v1", "seats": []string{"policy"},
+		"agent_opts": map[string]any{"policy": map[string]any{"weights": "../../etc/passwd"}}}}); code != "bad_lineup" {
+		t.Fatalf("weights outside the folder: %s", code)
+	}
+}
