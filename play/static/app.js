@@ -201,18 +201,32 @@ function lineup() {
   };
 }
 
-// fitBoard scales the picture to the stage: by a whole factor when it fits
-// (the renderers' pixel text stays crisp), else down to fit.
+// fitBoard scales the picture to the stage. Down: the browser's smooth
+// scaling. Up: the picture is first enlarged by a whole factor without
+// smoothing (the renderers' pixel text stays sharp), then shown at the
+// exact size, which the browser reaches by smoothly shrinking the larger
+// copy: crisp at any size.
 function fitBoard() {
-  const img = $('board'), box = $('board-wrap');
+  const img = $('board'), box = $('board-wrap'), cv = $('board-canvas');
   if (!img.naturalWidth) return;
   const w = img.naturalWidth, h = img.naturalHeight;
-  const fw = box.clientWidth / w, fh = (box.clientHeight || window.innerHeight - 120) / h;
-  const f = Math.min(fw, fh);
-  const k = f >= 1 ? Math.floor(f) : f;
-  img.style.width = `${Math.floor(w * k)}px`;
-  img.style.height = `${Math.floor(h * k)}px`;
-  img.classList.toggle('crisp', k >= 1);
+  const phone = window.matchMedia('(max-width: 900px)').matches;
+  const fw = box.clientWidth / w, fh = phone ? Infinity : (box.clientHeight || window.innerHeight - 120) / h;
+  const f = Math.min(fw, fh, 3);
+  if (f < 1) {
+    img.hidden = false; cv.hidden = true;
+    img.style.width = `${Math.floor(w * f)}px`;
+    img.style.height = `${Math.floor(h * f)}px`;
+    return;
+  }
+  const k = Math.ceil(f);
+  cv.width = w * k; cv.height = h * k;
+  const ctx = cv.getContext('2d');
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(img, 0, 0, w * k, h * k);
+  cv.style.width = `${Math.floor(w * f)}px`;
+  cv.style.height = `${Math.floor(h * f)}px`;
+  img.hidden = true; cv.hidden = false;
 }
 
 function running(on) {
@@ -336,13 +350,13 @@ function renderTable() {
     if (st.handoverOK !== v.seat) {
       $('handover-text').textContent = `Pass the device to seat ${v.seat}. Seat ${st.shownSeat}: look away.`;
       $('handover').hidden = false;
-      $('board').hidden = true; $('actions').innerHTML = ''; $('text').textContent = '';
+      $('board-wrap').hidden = true; $('actions').innerHTML = ''; $('text').textContent = '';
       $('handover').dataset.seat = v.seat;
       return;
     }
   }
   $('handover').hidden = true;
-  $('board').hidden = false;
+  $('board-wrap').hidden = false;
   if (mine) st.shownSeat = v.seat;
   if (v) {
     $('board').src = v.image;
@@ -476,7 +490,7 @@ function renderFrame() {
   $('handover').hidden = true;
   $('controls').hidden = true;
   $('replay-controls').hidden = false;
-  $('board').hidden = false;
+  $('board-wrap').hidden = false;
   $('board').src = f.view.image;
   $('board').dataset.turn = f.view.turn;
   $('board').dataset.step = f.step;
