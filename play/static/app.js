@@ -576,6 +576,7 @@ function applyHash() {
     fillLineup(h.has('seats') ? h.get('seats').split(',') : undefined);
     if (h.has('delay')) { $('delay').value = h.get('delay'); $('delay-out').textContent = `${h.get('delay')} ms`; }
     if (h.has('stepwise')) $('stepwise').checked = h.get('stepwise') === '1';
+    if (h.get('start') === '1') start();
   }
 }
 
