@@ -98,6 +98,9 @@ func seatViewFromObs(spec *env.Spec, params env.Params, seat int, obs []uint8) (
 	if h, ok := d.(handTexter); ok {
 		v.Text = h.StringFor(seat)
 		v.Hand = strings.TrimSpace(extraLines(d.String(), v.Text))
+		if l := Legend(spec.ID, v.Hand); l != "" {
+			v.Hand += "\n" + l
+		}
 	} else {
 		v.Text = d.String()
 	}

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -138,4 +139,24 @@ func galaxyExpressWords(tok []string) []string {
 func isDigits(s string) bool {
 	_, err := strconv.Atoi(s)
 	return err == nil && s != ""
+}
+
+var codeRE = regexp.MustCompile(`\b[A-Z]{2}\b`)
+
+// Legend returns, for a text of environment id that writes cards by code
+// (Express's hands), one line naming each code it uses in order of first
+// appearance: "TK Tank Car · CN Container Car"; "" when none.
+func Legend(id, text string) string {
+	if !strings.HasPrefix(id, "express-v") {
+		return ""
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for _, c := range codeRE.FindAllString(text, -1) {
+		if n := expressKinds[c]; n != "" && !seen[c] {
+			seen[c] = true
+			parts = append(parts, c+" "+n)
+		}
+	}
+	return strings.Join(parts, " · ")
 }

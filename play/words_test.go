@@ -41,3 +41,13 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+func TestLegend(t *testing.T) {
+	got := Legend("express-v1", "player 0: score 0, 3 cards [TK,TK,CN]\n  t0 [BX] OB")
+	if want := "TK Tank Car · CN Container Car · BX Box Car · OB Observation"; got != want {
+		t.Fatalf("Legend = %q, want %q", got, want)
+	}
+	if Legend("pilots-of-gallaxia-v1", "TK") != "" {
+		t.Fatal("a legend for another game")
+	}
+}
