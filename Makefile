@@ -39,7 +39,7 @@ build:
 run: build
 	$(BIN) generate --env $(ENV) --agent $(AGENT) --episodes $(EPISODES) --seed $(SEED) --out $(OUT)
 
-test: vet test-go test-python
+test: vet browser-deps test-go test-python
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
