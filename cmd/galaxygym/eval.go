@@ -94,7 +94,9 @@ func init() {
 			"--rotate plays every deal once per rotation of the seats. One row per distinct agent: games,\n" +
 			"win rate (Wilson interval), mean score and mean rank (t intervals), and the score difference\n" +
 			"against the first agent paired on the same deals.\n" +
-			"Agent options: --agent-opt agent.key=value (e.g. heuristic.scan_wrap=true); --weights FILE\n" +
+			"An agent is name[@key=value]...: an instance with its own options, its own row labelled as written\n" +
+			"(--seats policy@weights=a.npz,policy@weights=b.npz,heuristic,mcts@sims=64).\n" +
+			"Options every instance of an agent shares: --agent-opt agent.key=value (e.g. heuristic.scan_wrap=true); --weights FILE\n" +
 			"is --agent-opt policy.weights=FILE. --plot FILE.png|.svg|.pdf draws the return\n" +
 			"distributions; --doc FILE writes the markdown table between the lines\n" +
 			evaluate.MarkerStart + " and " + evaluate.MarkerEnd + " of FILE\n" +
@@ -175,7 +177,7 @@ func init() {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.env, "env", "galaxy-express-v1", "environment id (galaxygym envs lists them)")
-	fl.StringVar(&f.agents, "agents", "random,heuristic", "comma-separated agent names; the first is the reference of the paired differences")
+	fl.StringVar(&f.agents, "agents", "random,heuristic", "comma-separated agents, each name[@key=value]... (its own options); the first is the reference of the paired differences")
 	fl.Int64Var(&f.episodes, "episodes", 1000, "episodes per agent")
 	fl.Uint64Var(&f.seed, "seed", 0, "run seed; episode i is played from the seeds of episode i of generate --seed")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "goroutines playing episodes (the results do not depend on it)")
@@ -187,7 +189,7 @@ func init() {
 	fl.StringVar(&f.weights, "weights", "", "shorthand for --agent-opt policy.weights=FILE")
 	fl.StringArrayVar(&f.agentOpts, "agent-opt", nil, "agent option agent.key=value (repeatable)")
 	fl.StringArrayVar(&f.envParams, "env-param", nil, "environment parameter name=value (repeatable)")
-	fl.StringVar(&f.seats, "seats", "", "comma-separated agents, one per seat (player 0 first), instead of --agents: "+
+	fl.StringVar(&f.seats, "seats", "", "comma-separated agents, each name[@key=value]..., one per seat (player 0 first), instead of --agents: "+
 		"a competitive lineup; one row per distinct agent (games, win rate, mean score and rank, score difference paired by deal)")
 	fl.BoolVar(&f.rotate, "rotate", false, "with --seats, play every deal once per rotation of the seats (duplicate style)")
 	f.agentsSet = func() bool { return fl.Changed("agents") }

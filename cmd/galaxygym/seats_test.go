@@ -177,3 +177,23 @@ func TestGenerateSeats(t *testing.T) {
 		t.Fatalf("bench --seats: %v\n%s", err, out)
 	}
 }
+
+// TestEvalInstances evaluates two policy instances with different weights
+// files (name@key=value): one row each, labelled as written, with
+// different results.
+func TestEvalInstances(t *testing.T) {
+	tanh := "policy@weights=" + policyWeights
+	relu := "policy@weights=" + filepath.Join("..", "..", "agents", "testdata", "policy", "relu.npz")
+	out, err := runEval(t, "--env", "galaxy-express-v1", "--agents", tanh+","+relu, "--episodes", "30",
+		"--workers", "1", "--format", "csv")
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, out)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 3 || rows[1][0] != tanh || rows[2][0] != relu {
+		t.Fatalf("want one row per instance (%v):\n%s", err, out)
+	}
+	if reflect.DeepEqual(rows[1][1:], rows[2][1:]) {
+		t.Fatalf("both instances played alike: the weights were not their own\n%s", out)
+	}
+}
