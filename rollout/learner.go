@@ -70,7 +70,9 @@ func (s LearnerStep) Done() bool { return s.Terminated || s.Truncated }
 // decision count in its first step's reward, and what it earned after its
 // last decision is in [LearnerEnv.FinalRewards] once the game is over.
 //
-// It is used by one goroutine and allocates nothing per step or reset.
+// It is used by one goroutine. A step allocates nothing (the opponents'
+// own decisions aside; a reset allocates what the game's new state
+// needs); TestLearnerNoAllocation checks it.
 type LearnerEnv struct {
 	env      *env.Env
 	lineup   []agents.Agent // by position; nil: a learner position
