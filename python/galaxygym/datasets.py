@@ -384,7 +384,8 @@ def to_minari(data: Dataset | str | os.PathLike[str], dataset_id: str, *, author
     are :func:`player_episodes` (the player's own views, its reward from
     each decision to its next, its last transition done), and the return is
     a dict {player: MinariDataset} (a MinariDataset when ``players`` is one
-    int). Each episode's infos carry ``player`` and ``stale_final_obs``.
+    int). Each episode's infos carry ``player`` and ``stale_final_obs``,
+    (T+1, 1) arrays.
 
     Episodes follow Minari's layout: ``observations`` T+1 rows, ``actions``,
     ``rewards``, ``terminations``, ``truncations`` T; infos carry each
@@ -462,9 +463,10 @@ def _write_minari(d: Dataset, dataset_id: str, episodes: list[PlayerEpisode], au
         EpisodeBuffer(
             id=n, seed=e.seed, observations=e.observations, actions=e.actions, rewards=e.rewards,
             terminations=e.terminations, truncations=e.truncations,
+            # (T+1, 1): Minari's arrow storage cannot read back scalar-shaped infos
             infos={"action_mask": e.action_mask,
-                   "player": np.full(len(e.observations), player, np.int64),
-                   "stale_final_obs": np.array([False] * (len(e.observations) - 1) + [e.stale_final_obs])},
+                   "player": np.full((len(e.observations), 1), player, np.int64),
+                   "stale_final_obs": np.array([False] * (len(e.observations) - 1) + [e.stale_final_obs]).reshape(-1, 1)},
         )
         for n, e in enumerate(episodes)]
     agent = d.manifest.get("agent", {})
