@@ -184,24 +184,32 @@ func TestLearnerNoAllocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	obs := make([]uint8, spec.ObsSize())
-	var m0, m1 runtime.MemStats
+	// The runtime's own allocations (another goroutine's) can land in a
+	// measurement: a step that allocates does so in every attempt.
 	var mallocs uint64
 	steps := 0
-	for ep := range int64(20) {
-		envSeed, agentSeed := rollout.EpisodeSeeds(1, ep)
-		if err := le.Reset(ep, envSeed, agentSeed); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&m0)
-		for !le.Done() {
-			le.Observe(obs)
-			if _, err := le.Step(learner.Act(le.Player(), obs, le.Mask())); err != nil {
+	for attempt := range 3 {
+		var m0, m1 runtime.MemStats
+		mallocs, steps = 0, 0
+		for ep := range int64(20) {
+			envSeed, agentSeed := rollout.EpisodeSeeds(uint64(attempt), ep)
+			if err := le.Reset(ep, envSeed, agentSeed); err != nil {
 				t.Fatal(err)
 			}
-			steps++
+			runtime.ReadMemStats(&m0)
+			for !le.Done() {
+				le.Observe(obs)
+				if _, err := le.Step(learner.Act(le.Player(), obs, le.Mask())); err != nil {
+					t.Fatal(err)
+				}
+				steps++
+			}
+			runtime.ReadMemStats(&m1)
+			mallocs += m1.Mallocs - m0.Mallocs
 		}
-		runtime.ReadMemStats(&m1)
-		mallocs += m1.Mallocs - m0.Mallocs
+		if mallocs == 0 {
+			break
+		}
 	}
 	if steps == 0 || mallocs != 0 {
 		t.Fatalf("%d allocations over %d learner steps", mallocs, steps)
