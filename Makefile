@@ -148,7 +148,7 @@ FIGHTERS_SEARCH_EPISODES ?= 60
 # Leagues (eval --league, docs/benchmarks.md): deals per lineup and rotation
 # (5 agents at 4 seats: 20 games a deal; a few minutes of CPU for 8 deals).
 LEAGUE_DEALS ?= 8
-LEAGUE_POOL ?= random,heuristic,mcts@sims=2,mcts@sims=8,mcts@sims=32
+LEAGUE_POOL ?= heuristic,random,mcts@sims=2,mcts@sims=8,mcts@sims=32
 
 .PHONY: benchmarks
 benchmarks: build
