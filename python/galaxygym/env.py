@@ -28,9 +28,14 @@ class IllegalActionWarning(UserWarning):
 
 def spaces_from_spec(spec: dict[str, Any]) -> tuple[spaces.Box, spaces.Discrete]:
     """The observation space (Box of uint8 with the spec's true upper
-    bounds) and action space (Discrete) of one environment."""
+    bounds) and action space (Discrete) of one environment.
+
+    A byte whose bound is 0 (always 0, as Pilots of Gallaxia's count of
+    Rekkoning cards in a hand, which a hand never holds) gets the bound 1:
+    Gymnasium's checker warns on every ``make`` about a Box whose low
+    equals its high, and the observations still lie inside."""
     shape = tuple(int(d) for d in spec["obs_shape"])
-    high = np.asarray(spec["obs_high"], dtype=np.uint8).reshape(shape)
+    high = np.maximum(np.asarray(spec["obs_high"], dtype=np.uint8), 1).reshape(shape)
     obs_space = spaces.Box(low=np.zeros(shape, np.uint8), high=high, shape=shape, dtype=np.uint8)
     return obs_space, spaces.Discrete(len(spec["action_names"]))
 
