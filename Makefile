@@ -31,7 +31,7 @@ TORCH      ?= auto
 VENV_STAMP := $(VENV)/.galaxygym-installed
 SB3_PINS   := stable-baselines3==2.4.1 sb3-contrib==2.4.0
 
-.PHONY: all build run test test-go test-python venv notebook offline-notebook notebooks vet bench clean wheel wheels fuzz
+.PHONY: all build run test test-go test-python venv notebook offline-notebook notebooks vet bench clean wheel wheels test-wheels fuzz
 
 all: build
 
@@ -94,6 +94,14 @@ wheels: build $(WHEEL_VENV)/bin/python
 	done
 	rm -rf python/build
 	@ls $(WHEEL_DIR)/galaxygym-*.whl
+
+# The five wheels checked (python/tests/test_wheels.py): tags, each one's
+# binary format, and the aarch64 server run under qemu-user when installed
+# (Debian: apt-get install qemu-user-static).
+test-wheels: wheels
+	$(WHEEL_VENV)/bin/python -m pip install -q --disable-pip-version-check pytest
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEELS_DIR=$(WHEEL_DIR) \
+	    $(WHEEL_VENV)/bin/python -m pytest -q python/tests/test_wheels.py
 
 # Creates VENV and installs ./python[test] and torch (see TORCH above); the
 # stamp file makes a second run a no-op until python/pyproject.toml changes.
