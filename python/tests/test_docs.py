@@ -149,6 +149,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 _venvs: dict[tuple[str, ...], Path] = {}
 
 
+def clean_env(venv: Path) -> dict[str, str]:
+    """The environment of a wheel-only process: no PYTHONPATH (which would
+    show pip and Python the checkout's package), no Go, no galaxygym
+    server settings; the venv's bin first on PATH."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GALAXYGYM_BIN", "GALAXYGYM_URL", "PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env["PATH"] = f"{venv / 'bin'}:/usr/bin:/bin"
+    return env
+
+
 def page_venv(wheel: Path, extras: list[str], root: Path) -> Path:
     """A fresh venv of the system interpreter with only the wheel[extras]
     (one per set of extras, shared by the pages that name the same)."""
@@ -158,10 +168,10 @@ def page_venv(wheel: Path, extras: list[str], root: Path) -> Path:
         if not os.path.exists(base):
             base = sys.executable
         venv = root / ("venv-" + ("-".join(key) or "plain"))
-        subprocess.run([base, "-m", "venv", str(venv)], check=True)
+        subprocess.run([base, "-m", "venv", str(venv)], check=True, env=clean_env(venv))
         spec = f"{wheel}[{','.join(key)}]" if key else str(wheel)
         subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        spec], check=True)
+                        spec], check=True, env=clean_env(venv), cwd=root)
         _venvs[key] = venv
     return _venvs[key]
 
@@ -182,9 +192,6 @@ def test_front_page_block_runs_alone(path: Path, line: int, code: str, wheel: Pa
     venv = page_venv(wheel, install_extras(path), venv_root)
     cwd = tmp_path / "cwd"
     shutil.copytree(workdir, cwd)
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("GALAXYGYM_BIN", "GALAXYGYM_URL", "PYTHONPATH", "VIRTUAL_ENV")}
-    env["PATH"] = f"{venv / 'bin'}:/usr/bin:/bin"  # no Go, the wheel's galaxygym command first
-    p = subprocess.run([str(venv / "bin" / "python"), "-W", "ignore", "-c", code], cwd=cwd, env=env,
+    p = subprocess.run([str(venv / "bin" / "python"), "-W", "ignore", "-c", code], cwd=cwd, env=clean_env(venv),
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, f"{path.relative_to(REPO)}, block at line {line}, alone:\n{p.stdout}{p.stderr}"
