@@ -90,3 +90,34 @@ def test_a_dead_remote_server_names_its_url(server_bin):
         env.reset(seed=1)
     assert srv.url in str(e.value)
     env.close()
+
+
+def test_export_policy_states_how_to_play(tmp_path, server_bin):
+    """export_policy(play="greedy") writes meta play, load_policy reads it
+    back, and the Go agent then plays greedily without being told."""
+    import json
+    import subprocess
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(0, 0.1, (16, 503)), np.zeros(16)), (rng.normal(0, 0.1, (56, 16)), np.zeros(56))]
+    scale = np.full(503, 1 / 8)
+    out = {}
+    for play in ("greedy", "sample", None):
+        path = tmp_path / f"{play}.npz"
+        meta = galaxygym.export_policy(path, layers, scale, ENV_ID, play=play)
+        assert meta.get("play") == play and galaxygym.load_policy(path)["meta"].get("play") == play
+        r = subprocess.run([server_bin, "eval", "--env", ENV_ID, "--agents", "policy", "--weights", str(path),
+                            "--episodes", "20", "--seed", "0", "--format", "json"],
+                           capture_output=True, text=True, check=True)
+        out[play] = r.stdout
+    forced = subprocess.run([server_bin, "eval", "--env", ENV_ID, "--agents", "policy", "--weights",
+                             str(tmp_path / "None.npz"), "--agent-opt", "policy.greedy=true", "--episodes", "20",
+                             "--seed", "0", "--format", "json"], capture_output=True, text=True, check=True).stdout
+    def play_of(report: str) -> tuple[float, float, float]:
+        a = json.loads(report)["agents"][0]
+        return a["mean_return"], a["sd_return"], a["mean_length"]
+
+    ret = {k: play_of(v) for k, v in out.items()}
+    assert ret["greedy"] != ret["sample"] and ret["sample"] == ret[None]
+    assert play_of(forced) == ret["greedy"]
+    with pytest.raises(ValueError, match="play"):
+        galaxygym.export_policy(tmp_path / "bad.npz", layers, scale, ENV_ID, play="argmax")
