@@ -106,6 +106,10 @@ test-wheels: wheels
 # Creates VENV and installs ./python[test] and torch (see TORCH above); the
 # stamp file makes a second run a no-op until python/pyproject.toml changes.
 venv: $(VENV_STAMP)
+	@# A venv made before SB3_PINS changed gets the pinned releases (pip does
+	@# nothing when they are installed already).
+	@if [ "$$(cat $(VENV_STAMP))" = debian ]; then \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-deps $(SB3_PINS); fi
 
 $(VENV_STAMP): python/pyproject.toml
 	@set -e; torch="$(TORCH)"; \
