@@ -67,7 +67,7 @@ $(WHEEL_VENV)/bin/python:
 wheel: $(WHEEL_VENV)/bin/python
 	rm -rf python/build $(WHEEL_DIR)/galaxygym-*.whl
 	$(WHEEL_VENV)/bin/python -m pip wheel -q --no-deps --disable-pip-version-check -w $(WHEEL_DIR) ./python
-	rm -rf python/build
+	rm -rf python/build python/galaxygym.egg-info  # left behind, it makes pip think a checkout on PYTHONPATH is installed
 	@ls $(WHEEL_DIR)/galaxygym-*.whl
 
 # The five platform wheels users need, GOOS/GOARCH/wheel platform tag each:
@@ -92,7 +92,7 @@ wheels: build $(WHEEL_VENV)/bin/python
 	  GALAXYGYM_BUILD_BIN=$(CURDIR)/$$out GALAXYGYM_PLAT=$$plat GALAXYGYM_ENVS_BIN=$(CURDIR)/$(BIN) \
 	    $(WHEEL_VENV)/bin/python -m pip wheel -q --no-deps --disable-pip-version-check -w $(WHEEL_DIR) ./python; \
 	done
-	rm -rf python/build
+	rm -rf python/build python/galaxygym.egg-info
 	@ls $(WHEEL_DIR)/galaxygym-*.whl
 
 # The five wheels checked (python/tests/test_wheels.py): tags, each one's
