@@ -14,7 +14,7 @@ the errors they raise: the same for ``make`` and ``make_vec``.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from numpy.typing import NDArray
@@ -90,18 +90,18 @@ def check_actions(actions: Any, n: int, num_envs: int, ignored: NDArray[Any] | N
     return a
 
 
-def server_gone(err: ConnectionClosedError, url: str, local: bool) -> ConnectionClosedError:
-    """err as a :class:`ServerGoneError` when the connection was lost
-    without a close frame (close_code None), else err itself. url is the
-    session's server; local says whether it was this process's private
-    server."""
+def server_gone(err: ConnectionClosedError, url: str, local: bool) -> NoReturn:
+    """Raises err as a :class:`ServerGoneError` (from err) when the
+    connection was lost without a close frame (close_code None), else
+    re-raises err. url is the session's server; local says whether it was
+    this process's private server. Call it in the except clause."""
     if err.close_code is not None or isinstance(err, ServerGoneError):
-        return err
+        raise err
     if local:
         how = ("the private galaxygym server this process started has exited or was killed. Make the "
                "environment again (galaxygym.make / make_vec / aec_env without url start a new private server)")
     else:
         how = (f"the server at {url} stopped answering (it exited, or the network is down). Start "
                "`galaxygym serve` again there and make the environment again")
-    return ServerGoneError(f"galaxygym: the server is gone: {how}; the episodes it held are lost ({err})",
-                           close_code=None, reason=err.reason)
+    raise ServerGoneError(f"galaxygym: the server is gone: {how}; the episodes it held are lost ({err})",
+                          close_code=None, reason=err.reason) from err

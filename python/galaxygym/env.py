@@ -164,7 +164,7 @@ class GalaxyGymEnv(gym.Env):
         try:
             r = self._session.reset([int(seed)], options=wire)
         except ConnectionClosedError as e:
-            raise server_gone(e, self._session.url, self._local) from e
+            server_gone(e, self._session.url, self._local)
         self._over = False
         self._set(r)
         assert self._obs is not None
@@ -190,7 +190,7 @@ class GalaxyGymEnv(gym.Env):
         try:
             data = session.roundtrip(session._hdr + _I32.pack(a))
         except ConnectionClosedError as e:
-            raise server_gone(e, session.url, self._local) from e
+            server_gone(e, session.url, self._local)
         except IllegalActionError as e:
             if self.illegal_action != "terminate":
                 raise

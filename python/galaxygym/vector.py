@@ -151,7 +151,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         try:
             r = self._session.reset(seeds, mask=None if mask is None else mask.tolist(), options=wire or None)
         except ConnectionClosedError as e:
-            raise server_gone(e, self._session.url, self._local) from e
+            server_gone(e, self._session.url, self._local)
         self._reply = r
         self._actor = r.current_player
         infos = self._infos(r)
@@ -172,7 +172,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         try:
             r = self._session.step(a)
         except ConnectionClosedError as e:
-            raise server_gone(e, self._session.url, self._local) from e
+            server_gone(e, self._session.url, self._local)
         actor = self._actor
         if self.num_players == 1:
             rewards = r.rewards[:, 0].astype(np.float64)
