@@ -16,6 +16,7 @@ from typing import Any
 from gymnasium.vector import AutoresetMode
 
 from ._client import DEFAULT_URL, OUTCOMES, PROTOCOL_VERSION, Layout, Reply, Session, episode_seed
+from ._actions import ActionSpaceError, ServerGoneError
 from .env import GalaxyGymEnv, IllegalActionWarning
 from .policy import export_policy, load_policy, policy_probs
 from .errors import (
@@ -52,7 +53,7 @@ __all__ = [
     "make", "make_vec", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
     "aec_env", "gym_id", "register_envs", "GYM_IDS", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
     "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
-    "GalaxyGymError", "IllegalActionWarning", "ServerError", "IllegalActionError", "EpisodeOverError", "NotResetError",
+    "GalaxyGymError", "IllegalActionWarning", "ServerError", "IllegalActionError", "ActionSpaceError", "ServerGoneError", "EpisodeOverError", "NotResetError",
     "UnknownEnvError", "InvalidParamError", "BadRequestError", "BadStateError", "TooManyEnvsError",
     "TooManySessionsError", "ProtocolError", "VersionMismatchError", "ConnectionClosedError",
     "AuthenticationError", "ServerTimeoutError", "SessionTimeoutError", "SessionDesyncError",

@@ -10,7 +10,9 @@ from numpy.typing import NDArray
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ._actions import check_actions, server_gone
 from ._client import Reply, Session
+from .errors import ConnectionClosedError
 from .env import _state_option, spaces_from_spec
 
 __all__ = ["GalaxyGymVectorEnv"]
@@ -89,6 +91,7 @@ class GalaxyGymVectorEnv(VectorEnv):
             copy=copy, token=token, timeout=timeout, **params)
         mode = _mode_name(autoreset_mode)
         self._session = Session(url, token=token, timeout=timeout)
+        self._local = bool(getattr(self._session, "_local", False))  # the private server: for ServerGoneError
         try:
             made = self._session.make(env_id, int(num_envs), params, autoreset_mode=mode)
         except BaseException:
@@ -102,6 +105,7 @@ class GalaxyGymVectorEnv(VectorEnv):
         self.params: dict[str, Any] = made["params"]
         self.num_players = int(self.game_spec["num_players"])
         self.action_names: list[str] = list(self.game_spec["action_names"])
+        self._num_actions = len(self.action_names)
         #: Names of the outcome codes of infos' outcome and outcomes (the spec's outcome_names).
         self.outcome_names: list[str] = list(self.game_spec["outcome_names"])
         self.single_observation_space, self.single_action_space = spaces_from_spec(self.game_spec)
@@ -144,7 +148,10 @@ class GalaxyGymVectorEnv(VectorEnv):
             mask = np.asarray(reset_mask, dtype=bool)
             if mask.shape != (n,):
                 raise ValueError(f"reset_mask of shape {mask.shape}, want ({n},)")
-        r = self._session.reset(seeds, mask=None if mask is None else mask.tolist(), options=wire or None)
+        try:
+            r = self._session.reset(seeds, mask=None if mask is None else mask.tolist(), options=wire or None)
+        except ConnectionClosedError as e:
+            server_gone(e, self._session.url, self._local)
         self._reply = r
         self._actor = r.current_player
         infos = self._infos(r)
@@ -154,7 +161,18 @@ class GalaxyGymVectorEnv(VectorEnv):
         return self._obs(r), infos
 
     def step(self, actions: Any) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
-        r = self._session.step(actions)
+        """Steps every environment with its action (N integers in ``[0, n)``).
+
+        Raises TypeError for non-integer actions, ActionSpaceError (``index``:
+        the first environment) for one outside the action space,
+        IllegalActionError for an illegal move (nothing is stepped then) and
+        ServerGoneError when the server died. An environment whose episode
+        just ended (NEXT_STEP autoreset) takes any integer: it is reset."""
+        a = check_actions(actions, self._num_actions, self.num_envs, self._actor < 0)
+        try:
+            r = self._session.step(a)
+        except ConnectionClosedError as e:
+            server_gone(e, self._session.url, self._local)
         actor = self._actor
         if self.num_players == 1:
             rewards = r.rewards[:, 0].astype(np.float64)
