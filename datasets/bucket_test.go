@@ -321,3 +321,50 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		t.Errorf("shard 4 of 4: %v, want a *ConfigError", err)
 	}
 }
+
+// TestBlobFSCommitOnRename writes objects large enough for multipart
+// uploads: nothing is visible before Rename, an aborted upload leaves
+// nothing, a committed one holds the bytes written.
+func TestBlobFSCommitOnRename(t *testing.T) {
+	f := newFakeS3(t, "data")
+	bfs, err := openBlobFS(context.Background(), s3URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bfs.close()
+	data := make([]byte, 12<<20) // three 5 MiB upload parts
+	for i := range data {
+		data[i] = byte(i*7919 + i>>11)
+	}
+	tmp := filepath.Join(StepsDir, tmpName(4))
+	for _, commit := range []bool{false, true} {
+		w, err := bfs.Create(tmp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for off := 0; off < len(data); off += 1 << 20 {
+			if _, err := w.Write(data[off : off+1<<20]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.objects(t, s3URL); len(got) != 0 {
+			t.Fatalf("visible before Rename: %v", slices.Sorted(maps.Keys(got)))
+		}
+		if !commit {
+			if err := bfs.Remove(tmp); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := bfs.Rename(tmp, filepath.Join(StepsDir, partName(4))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := f.objects(t, s3URL)
+	if len(got) != 1 || !bytes.Equal(got["steps/part-00004.parquet"], data) {
+		t.Errorf("after an aborted and a committed upload: %v, want the committed object only", slices.Sorted(maps.Keys(got)))
+	}
+}
