@@ -9,14 +9,14 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/azureblob" // azblob://
-	_ "gocloud.dev/blob/fileblob"  // file://
-	_ "gocloud.dev/blob/gcsblob"   // gs://
-	_ "gocloud.dev/blob/s3blob"    // s3://
+	_ "gocloud.dev/blob/fileblob" // file://
+	_ "gocloud.dev/blob/s3blob"   // s3://
 	"gocloud.dev/gcerrors"
 )
 
@@ -33,9 +33,13 @@ func IsURL(out string) bool { return strings.Contains(out, "://") }
 //     the URL's query (region=, endpoint=, use_path_style=true,
 //     disable_https=true).
 //   - gs://bucket/prefix: Google Cloud Storage with Application Default
-//     Credentials (GOOGLE_APPLICATION_CREDENTIALS, workload identity).
+//     Credentials (GOOGLE_APPLICATION_CREDENTIALS, workload identity), in
+//     binaries built with -tags gcs (the container image; the Google
+//     client triples the binary, so the default build and the Python
+//     wheels leave it out: GCS also serves S3 clients with HMAC keys).
 //   - azblob://container/prefix: Azure Blob Storage (AZURE_STORAGE_ACCOUNT
-//     with AZURE_STORAGE_KEY, a SAS token or a managed identity).
+//     with AZURE_STORAGE_KEY, a SAS token or a managed identity), in
+//     binaries built with -tags azure (the container image).
 //   - file:///dir: a local directory through the same code (tests).
 //
 // The path after the bucket is a prefix under which the dataset's layout
@@ -56,16 +60,27 @@ func OpenBucket(ctx context.Context, rawURL string) (*blob.Bucket, error) {
 	prefix := strings.Trim(u.Path, "/")
 	root := *u
 	root.Path, root.RawPath = "", ""
+	if !slices.Contains(blob.DefaultURLMux().BucketSchemes(), u.Scheme) {
+		reason := "unknown scheme " + strconv.Quote(u.Scheme) + " in " + rawURL
+		if tag, ok := optionalSchemes[u.Scheme]; ok {
+			reason = u.Scheme + ":// needs a galaxygym built with -tags " + tag + " (the container image of the Dockerfile has it)"
+		}
+		return nil, &ConfigError{Field: "Out", Reason: reason + "; this binary opens " +
+			strings.Join(blob.DefaultURLMux().BucketSchemes(), ", ")}
+	}
 	b, err := blob.OpenBucket(ctx, root.String())
 	if err != nil {
-		return nil, &ConfigError{Field: "Out", Reason: "cannot open " + rawURL +
-			" (schemes: s3://, gs://, azblob://, file://)", Err: err}
+		return nil, &ConfigError{Field: "Out", Reason: "cannot open " + rawURL, Err: err}
 	}
 	if prefix != "" {
 		b = blob.PrefixedBucket(b, prefix+"/")
 	}
 	return b, nil
 }
+
+// optionalSchemes are the bucket schemes whose driver is built only with a
+// build tag, by tag.
+var optionalSchemes = map[string]string{"gs": "gcs", "azblob": "azure"}
 
 // checkBucket fails, before any episode is played, when the bucket does not
 // exist or cannot be listed with the credentials found.
