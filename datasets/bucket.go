@@ -149,6 +149,44 @@ type blobFS struct {
 
 	mu      sync.Mutex
 	pending map[string]*blobFile // by temporary name
+	// recent holds the last objects read into memory (at most
+	// recentObjects), by key: verifying a part reads each of its two
+	// files two or three times (footer, rows, SHA-256).
+	recent []recentObject
+}
+
+type recentObject struct {
+	key  string
+	data []byte
+}
+
+const recentObjects = 2
+
+func (b *blobFS) cached(key string) ([]byte, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, r := range b.recent {
+		if r.key == key {
+			return r.data, true
+		}
+	}
+	return nil, false
+}
+
+func (b *blobFS) remember(key string, data []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.recent = append(b.recent, recentObject{key, data})
+	if len(b.recent) > recentObjects {
+		b.recent = b.recent[1:]
+	}
+}
+
+// forget drops key, about to change, from recent.
+func (b *blobFS) forget(key string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.recent = slices.DeleteFunc(b.recent, func(r recentObject) bool { return r.key == key })
 }
 
 func (b *blobFS) close() {
@@ -221,6 +259,7 @@ func (b *blobFS) Create(name string) (writableFile, error) {
 	if !ok {
 		return nil, &fs.PathError{Op: "create", Path: b.url + "/" + objectKey(name), Err: errors.New("only temporary names are created in a bucket")}
 	}
+	b.forget(key)
 	ctx, cancel := context.WithCancel(b.ctx)
 	w, err := b.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType(key)})
 	if err != nil {
@@ -247,6 +286,7 @@ func (b *blobFS) Rename(oldname, newname string) error {
 		return &fs.PathError{Op: "rename", Path: b.url + "/" + objectKey(oldname), Err: fs.ErrNotExist}
 	}
 	f.done = true
+	b.forget(f.key)
 	err := f.w.Close()
 	f.cancel()
 	return b.wrap("upload", f.key, err)
@@ -265,6 +305,7 @@ func (b *blobFS) Remove(name string) error {
 	if _, tmp := finalName(name); tmp {
 		return nil // temporary names are never objects
 	}
+	b.forget(objectKey(name))
 	return b.wrap("delete", objectKey(name), b.b.Delete(b.ctx, objectKey(name)))
 }
 
@@ -310,6 +351,7 @@ func (b *blobFS) RemoveAll(name string) error {
 		if err != nil {
 			return b.wrap("list", prefix, err)
 		}
+		b.forget(obj.Key)
 		if err := b.b.Delete(b.ctx, obj.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 			return b.wrap("delete", obj.Key, err)
 		}
@@ -324,6 +366,9 @@ const memLimit = 64 << 20
 // (the Parquet reader's many small ReadAt calls would each be a request).
 func (b *blobFS) Open(name string) (readableFile, error) {
 	key := objectKey(name)
+	if data, ok := b.cached(key); ok {
+		return &memFile{bytes.NewReader(data)}, nil
+	}
 	r, err := b.b.NewReader(b.ctx, key, nil)
 	if err != nil {
 		return nil, b.wrap("open", key, err)
@@ -334,6 +379,7 @@ func (b *blobFS) Open(name string) (readableFile, error) {
 		if _, err := io.ReadFull(r, data); err != nil {
 			return nil, b.wrap("read", key, err)
 		}
+		b.remember(key, data)
 		return &memFile{bytes.NewReader(data)}, nil
 	}
 	f, err := os.CreateTemp("", "galaxygym-part-*")
