@@ -208,7 +208,8 @@ func finalName(name string) (string, bool) {
 	if !strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".tmp") || len(base) <= len(".tmp")+1 {
 		return "", false
 	}
-	return dir + strings.TrimSuffix(strings.TrimPrefix(base, "."), ".tmp"), true
+	base = strings.TrimSuffix(strings.TrimPrefix(base, "."), ".tmp")
+	return dir + strings.TrimSuffix(base, "."+procToken), true
 }
 
 // notFound turns the bucket's NotFound into fs.ErrNotExist.

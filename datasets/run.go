@@ -773,7 +773,7 @@ func (r *run) scan() error {
 			return &FormatError{Path: r.cfg.Out + "/" + sub, Reason: "cannot list", Err: err}
 		}
 		for _, name := range entries {
-			if strings.HasPrefix(name, ".part-") && strings.HasSuffix(name, ".parquet.tmp") {
+			if strings.HasPrefix(name, ".part-") && strings.HasSuffix(name, ".tmp") {
 				r.fs.Remove(filepath.Join(dir, name)) // left by an interrupted run
 				continue
 			}

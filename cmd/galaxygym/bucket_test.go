@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,62 @@ func TestGenerateShardsCLI(t *testing.T) {
 	}
 	if _, err := runCLI(t, append(base, sharded, "--shards", "0", "--shard", "1")...); err == nil {
 		t.Error("--shard without --shards accepted")
+	}
+}
+
+// TestShardRace runs the same shard in two processes at once (a pod
+// retried while the first still runs), into a directory and into S3:
+// whatever each of them ends with, the parts left are whole, and the
+// merge of the shards is the dataset of one run.
+func TestShardRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command in child processes")
+	}
+	env := s3Env(t)
+	common := []string{"generate", "--agent", "random", "--episodes", "240", "--episodes-per-part", "20",
+		"--workers", "2", "--seed", "9", "--shards", "2", "--out"}
+	refDir := t.TempDir()
+	one := append([]string{}, common[:len(common)-3]...)
+	if out, err := child(refDir, append(one, "--out", "ds")...).CombinedOutput(); err != nil {
+		t.Fatalf("one run: %v\n%s", err, out)
+	}
+	want := tree(t, refDir+"/ds")
+	delete(want, datasets.ManifestFile)
+	for _, out := range []string{"ds", "s3://data/race?use_path_style=true"} {
+		dir := t.TempDir()
+		run := func(shard string) *exec.Cmd {
+			c := child(dir, append(common, out, "--shard", shard)...)
+			c.Env = append(c.Env, env...)
+			return c
+		}
+		a, b := run("0"), run("0")
+		if err := a.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ea, eb := a.Wait(), b.Wait()
+		t.Logf("%s: racing shard 0 ended with %v and %v", out, ea, eb)
+		for _, shard := range []string{"0", "1"} {
+			if msg, err := run(shard).CombinedOutput(); err != nil {
+				t.Fatalf("%s shard %s: %v\n%s", out, shard, err, msg)
+			}
+		}
+		target := out
+		if !datasets.IsURL(out) {
+			target = dir + "/" + out
+		}
+		if msg, err := runCLI(t, "dataset", "merge", target); err != nil {
+			t.Fatalf("%s merge: %v\n%s", out, err, msg)
+		}
+		var got map[string][]byte
+		if datasets.IsURL(out) {
+			got = bucketObjects(t, out)
+		} else {
+			got = tree(t, target)
+		}
+		delete(got, datasets.ManifestFile)
+		sameFiles(t, out+": raced shards merged", want, got)
 	}
 }

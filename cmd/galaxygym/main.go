@@ -18,8 +18,8 @@ import (
 	"github.com/spf13/cobra"
 
 	_ "github.com/galaxygym/galaxygym/agents/all"
-	_ "github.com/galaxygym/galaxygym/env/all"
 	"github.com/galaxygym/galaxygym/datasets"
+	_ "github.com/galaxygym/galaxygym/env/all"
 	"github.com/galaxygym/galaxygym/version"
 )
 
