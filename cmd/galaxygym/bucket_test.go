@@ -231,3 +231,33 @@ func TestShardRace(t *testing.T) {
 		sameFiles(t, out+": raced shards merged", want, got)
 	}
 }
+
+// TestGenerateS3Refused checks the errors a retry cannot fix: exit code 2
+// (deploy/k8s's podFailurePolicy fails the index on it), a clear message,
+// nothing written.
+func TestGenerateS3Refused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command in child processes")
+	}
+	env := s3Env(t)
+	for _, c := range []struct {
+		url, extra, want string
+	}{
+		{"s3://missing/x?use_path_style=true", "", "does not exist"},
+		{"s3://data/x?use_path_style=true", "AWS_SECRET_ACCESS_KEY=", "credentials"},
+	} {
+		cmd := child(t.TempDir(), "generate", "--agent", "random", "--episodes", "10", "--out", c.url)
+		cmd.Env = append(cmd.Env, env...)
+		if c.extra != "" {
+			cmd.Env = append(cmd.Env, c.extra, "AWS_ACCESS_KEY_ID=")
+		}
+		out, err := cmd.CombinedOutput()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), c.want) {
+			t.Errorf("%s: %v, want exit code 2 and %q:\n%s", c.url, err, c.want, out)
+		}
+	}
+	if got := bucketObjects(t, "s3://data?use_path_style=true"); len(got) != 0 {
+		t.Errorf("refused runs wrote %d objects", len(got))
+	}
+}
