@@ -40,7 +40,9 @@ func IsURL(out string) bool { return strings.Contains(out, "://") }
 //   - azblob://container/prefix: Azure Blob Storage (AZURE_STORAGE_ACCOUNT
 //     with AZURE_STORAGE_KEY, a SAS token or a managed identity), in
 //     binaries built with -tags azure (the container image).
-//   - file:///dir: a local directory through the same code (tests).
+//   - file:///dir: a local directory through the same code (tests); its
+//     temporary files are in os.TempDir unless the URL says
+//     ?no_tmp_dir=true (needed when TMPDIR is on another mount).
 //
 // The path after the bucket is a prefix under which the dataset's layout
 // (manifest.json, steps/, episodes/) lies; the returned bucket is rooted
@@ -51,7 +53,14 @@ func OpenBucket(ctx context.Context, rawURL string) (*blob.Bucket, error) {
 		return nil, &ConfigError{Field: "Out", Reason: "not a URL: " + rawURL, Err: err}
 	}
 	if u.Scheme == "file" {
-		b, err := blob.OpenBucket(ctx, rawURL)
+		// No .attrs sidecar files: the tree is that of a local dataset.
+		q := u.Query()
+		if !q.Has("metadata") {
+			q.Set("metadata", "skip")
+		}
+		fu := *u
+		fu.RawQuery = q.Encode()
+		b, err := blob.OpenBucket(ctx, fu.String())
 		if err != nil {
 			return nil, &ConfigError{Field: "Out", Reason: "cannot open " + rawURL, Err: err}
 		}

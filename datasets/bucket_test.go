@@ -368,3 +368,15 @@ func TestBlobFSCommitOnRename(t *testing.T) {
 		t.Errorf("after an aborted and a committed upload: %v, want the committed object only", slices.Sorted(maps.Keys(got)))
 	}
 }
+
+// TestBucketFileURL writes through gocloud's file driver: the same tree as
+// a plain directory (no sidecar files), resumed alike.
+func TestBucketFileURL(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	generate(t, bucketConfig(dir))
+	generate(t, bucketConfig("file://"+other))
+	sameTree(t, "file:// vs directory", readTree(t, dir), readTree(t, other))
+	if res := generate(t, bucketConfig("file://"+other)); res.PartsKept != 3 {
+		t.Errorf("file:// rerun kept %d parts, want 3", res.PartsKept)
+	}
+}
