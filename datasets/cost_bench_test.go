@@ -16,7 +16,8 @@ import (
 //     compressing and writing the obs column);
 //   - generate: Generate (the real cost);
 //   - zstd-obs: the bare zstd encoder at the same level over the same
-//     observation stream, in pages of the same size (the limit).
+//     observation stream, in pages of the same size (the limit);
+//   - zstd-mask: the same over the action-mask stream (1 MiB pages).
 //
 // Each is reported as cpu-ns/row; GG_COST_SCALE multiplies the episodes.
 func BenchmarkGenerateCost(b *testing.B) {
@@ -81,8 +82,9 @@ func BenchmarkGenerateCost(b *testing.B) {
 					return rows
 				})
 				// The observation stream as the writer saw it.
-				var pages [][]byte
+				var pages, masks [][]byte
 				page := make([]byte, 0, obsPageBytes)
+				mpage := make([]byte, 0, obsPageBytes)
 				for s, err := range ReadStepsFile(dir + "/steps/part-00000.parquet") {
 					if err != nil {
 						b.Fatal(err)
@@ -92,12 +94,23 @@ func BenchmarkGenerateCost(b *testing.B) {
 						page = make([]byte, 0, obsPageBytes)
 					}
 					page = append(page, s.Obs...)
+					if len(mpage)+len(s.ActionMask) > obsPageBytes {
+						masks = append(masks, mpage)
+						mpage = make([]byte, 0, obsPageBytes)
+					}
+					mpage = append(mpage, s.ActionMask...)
 				}
-				pages = append(pages, page)
+				pages, masks = append(pages, page), append(masks, mpage)
 				enc := newZstdEncoder(ZstdBetter)
 				var out []byte
 				measure("zstd-obs", func() int64 {
 					for _, p := range pages {
+						out = enc.EncodeAll(p, out[:0])
+					}
+					return rows
+				})
+				measure("zstd-mask", func() int64 {
+					for _, p := range masks {
 						out = enc.EncodeAll(p, out[:0])
 					}
 					return rows
