@@ -445,13 +445,4 @@ func (d *Dataset) Close() error {
 	return nil
 }
 
-// Location returns where the dataset lies, for messages: its directory
-// or its bucket URL.
-func (d *Dataset) Location() string {
-	if b, ok := d.fs.(*blobFS); ok {
-		return b.url
-	}
-	return d.Dir
-}
-
 var _ fileSystem = (*blobFS)(nil)
