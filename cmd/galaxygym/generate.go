@@ -225,7 +225,11 @@ func init() {
 			"dataset card). The output is the same, byte for byte, whatever --workers is. Running the same\n" +
 			"command again after an interruption (Ctrl-C, a crash, a full disk) resumes: complete parts are\n" +
 			"kept; a directory written with other parameters is refused. OUT defaults to\n" +
-			"datasets/out/<env>-<agent>. Schema and usage: docs/datasets.md.",
+			"datasets/out/<env>-<agent>. Schema and usage: docs/datasets.md.\n\n" +
+			"OUT may be a bucket URL (s3://bucket/prefix, gs://, azblob://, file://): the same files, each\n" +
+			"visible only once complete, resumed from what the bucket holds. --shards N --shard I plays\n" +
+			"shard I of a run split over N machines (a Kubernetes Indexed Job sets I); galaxygym dataset\n" +
+			"merge OUT then writes the manifest. Credentials and the cluster set-up: docs/scaling.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := f.config()
