@@ -51,8 +51,10 @@ vet:
 	@if git grep -n -E '^(<<<<<<<|>>>>>>>) ' 2>/dev/null; then echo "merge conflict markers left in the files above"; exit 1; fi
 	$(GO) vet ./...
 
+# GALAXYGYM_PYTHON: the venv's Python reads a dataset back from the test S3
+# server (datasets.TestBucketReadBackPython; skipped without the venv).
 test-go:
-	$(GO) test -count=1 ./...
+	GALAXYGYM_PYTHON=$(abspath $(VENV))/bin/python $(GO) test -count=1 ./...
 
 # The platform wheel of python/ with the galaxygym binary inside (built here
 # with Go, CGO_ENABLED=0; installing the wheel needs no Go): dist/galaxygym-*.whl.
