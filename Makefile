@@ -145,6 +145,10 @@ COMPETITIVE_SEARCH_EPISODES ?= 30
 # per mission, about 3 s of CPU a game (docs/benchmarks.md's Ace table used 200),
 # then 64 simulations at Ace on 100 games (roughly 10-15 s of CPU a game).
 FIGHTERS_SEARCH_EPISODES ?= 60
+# Leagues (eval --league, docs/benchmarks.md): deals per lineup and rotation
+# (5 agents at 4 seats: 20 games a deal; a few minutes of CPU for 8 deals).
+LEAGUE_DEALS ?= 8
+LEAGUE_POOL ?= random,heuristic,mcts@sims=2,mcts@sims=8,mcts@sims=32
 
 .PHONY: benchmarks
 benchmarks: build
@@ -179,6 +183,10 @@ benchmarks: build
 	$(BIN) eval --env pilots-of-gallaxia-v1 --env-param players=2 --seats mcts,heuristic --rotate \
 	  --episodes $(COMPETITIVE_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
 	  --doc-section leaderboard-pilots-search
+	for g in express-v1 pilots-of-gallaxia-v1; do \
+	  $(BIN) eval --env $$g --league $(LEAGUE_POOL) --episodes $(LEAGUE_DEALS) --seed 0 --format markdown \
+	    --plot docs/img/league-$$g.png --doc docs/benchmarks.md --doc-section league-$$g || exit 1; \
+	done
 
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:

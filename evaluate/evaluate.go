@@ -203,7 +203,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if len(cfg.Agents) == 0 {
 		return nil, &ConfigError{Field: "Agents", Reason: "no agent"}
 	}
-	workers, envs, err := prepare(cfg, cfg.Agents)
+	specs, err := cfg.specs("Agents", cfg.Agents)
+	if err != nil {
+		return nil, err
+	}
+	workers, envs, err := prepare(cfg, names(specs))
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +218,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for i, name := range cfg.Agents {
 		players[i] = make([]agents.Agent, workers)
 		for w := range players[i] {
-			a, err := agents.New(name, spec, cfg.AgentOptions[name])
+			a, err := agents.New(specs[i].Name, spec, specs[i].Options)
 			if err != nil {
 				return nil, &ConfigError{Field: "Agents", Reason: "cannot make " + strconv.Quote(name), Err: err}
 			}
@@ -249,7 +253,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for i, name := range cfg.Agents {
 		ar := &AgentReport{
 			Name:    name,
-			Options: cfg.AgentOptions[name],
+			Options: specs[i].Options,
 			Returns: make([]float64, cfg.Episodes),
 			Lengths: make([]int32, cfg.Episodes),
 			Wins:    make([]bool, cfg.Episodes),

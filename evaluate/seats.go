@@ -21,7 +21,11 @@ type seatGame struct {
 // runSeats is Run for a lineup (Config.Seats): game g is deal g/R in
 // rotation g%R, R = NumPlayers with Rotate and 1 without.
 func runSeats(ctx context.Context, cfg Config) (*Report, error) {
-	workers, envs, err := prepare(cfg, cfg.Seats)
+	specs, err := cfg.specs("Seats", cfg.Seats)
+	if err != nil {
+		return nil, err
+	}
+	workers, envs, err := prepare(cfg, names(specs))
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +52,7 @@ func runSeats(ctx context.Context, cfg Config) (*Report, error) {
 	for w := range ws {
 		pos := make([]agents.Agent, n)
 		for j, name := range cfg.Seats {
-			a, err := agents.New(name, spec, cfg.AgentOptions[name])
+			a, err := agents.New(specs[j].Name, spec, specs[j].Options)
 			if err != nil {
 				return nil, &ConfigError{Field: "Seats", Reason: "cannot make " + strconv.Quote(name), Err: err}
 			}
@@ -95,7 +99,7 @@ func runSeats(ctx context.Context, cfg Config) (*Report, error) {
 	r := &Report{Env: spec.ID, EnvParams: envs[0].Params(), Seed: cfg.Seed, Episodes: cfg.Episodes, Workers: workers,
 		Seats: cfg.Seats, Rotate: cfg.Rotate}
 	for _, name := range distinct {
-		ar := &AgentReport{Name: name, Options: cfg.AgentOptions[name], Elapsed: elapsed, Steps: steps}
+		ar := &AgentReport{Name: name, Options: specs[slices.Index(cfg.Seats, name)].Options, Elapsed: elapsed, Steps: steps}
 		for g := range games {
 			deal, rot := g/int64(rotations), int(g%int64(rotations))
 			for k := range n {

@@ -87,3 +87,40 @@ func TestSeatsConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSeatsInstances plays two instances of one agent with different
+// options (name@key=value): each is its own row, labelled by its spec, with
+// its own options over the shared ones, and the stronger instance scores
+// higher on the same deals.
+func TestSeatsInstances(t *testing.T) {
+	cfg := evaluate.Config{Env: trio, Seats: []string{"mcts@sims=2", "mcts@sims=60", "random"}, Rotate: true, Episodes: 40, Seed: 3,
+		AgentOptions: map[string]agents.Options{"mcts": {"rollout": "random"}}, Workers: 2}
+	r, err := evaluate.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(r); !reflect.DeepEqual(got, []string{"mcts@sims=2", "mcts@sims=60", "random"}) {
+		t.Fatalf("rows %v", got)
+	}
+	if o := r.Agents[1].Options; o["sims"] != "60" || o["rollout"] != "random" {
+		t.Fatalf("options of mcts@sims=60: %v", o)
+	}
+	if o := r.Agents[0].Options; o["sims"] != "2" {
+		t.Fatalf("options of mcts@sims=2: %v", o)
+	}
+	for _, ar := range r.Agents {
+		if ar.Summary.Episodes != 40*3 {
+			t.Fatalf("%s: %d games", ar.Name, ar.Summary.Episodes)
+		}
+	}
+	if r.Agents[1].Summary.Score.Mean <= r.Agents[2].Summary.Score.Mean {
+		t.Fatalf("mcts@sims=60 scores %v, random %v", r.Agents[1].Summary.Score.Mean, r.Agents[2].Summary.Score.Mean)
+	}
+	for _, bad := range []string{"@sims=3", "mcts@sims", "mcts@sims=1@sims=2", "nosuch@x=1"} {
+		cfg.Seats = []string{bad, "random", "random"}
+		var ce *evaluate.ConfigError
+		if _, err := evaluate.Run(context.Background(), cfg); !errors.As(err, &ce) {
+			t.Fatalf("%q: %v, want a *ConfigError", bad, err)
+		}
+	}
+}

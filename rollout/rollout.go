@@ -6,6 +6,22 @@
 // goroutine; a run makes one per worker. Playing an episode allocates
 // nothing: observations are written only when an agent reads them or a
 // [Recorder] stores them.
+//
+// A [LearnerEnv] is the learner's view of a multi-player game: built-in
+// agents play some seats between the decisions of the learner seats, each
+// learner step is one of a learner seat's decisions, and its reward is
+// everything that seat's player earned since its previous decision (the
+// opponents' moves included), so a learner seat's rewards sum to its
+// return; the episode ends with the game, and the seats are fixed or
+// rotated per episode from the agent seed ([SeatsRotate], [RotationRule]).
+//
+//	le, _ := rollout.NewLearnerEnv(e, []agents.Agent{nil, heur, heur, heur}, names, rollout.SeatsRotate)
+//	le.Reset(ep, envSeed, agentSeed)
+//	for !le.Done() {
+//		le.Observe(obs)
+//		st, _ := le.Step(policy(obs, le.Mask()))
+//		// st.Seat, st.Reward; le.FinalRewards() once st.Done()
+//	}
 package rollout
 
 import (

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -175,5 +176,63 @@ func TestGenerateSeats(t *testing.T) {
 		"--episodes", "20", "--workers", "1")
 	if err != nil || !strings.Contains(out, "agent random,mcts,random") || !strings.Contains(out, "20 episodes, 240 steps") {
 		t.Fatalf("bench --seats: %v\n%s", err, out)
+	}
+}
+
+// TestEvalInstances evaluates two policy instances with different weights
+// files (name@key=value): one row each, labelled as written, with
+// different results.
+func TestEvalInstances(t *testing.T) {
+	tanh := "policy@weights=" + policyWeights
+	relu := "policy@weights=" + filepath.Join("..", "..", "agents", "testdata", "policy", "relu.npz")
+	out, err := runEval(t, "--env", "galaxy-express-v1", "--agents", tanh+","+relu, "--episodes", "30",
+		"--workers", "1", "--format", "csv")
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, out)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 3 || rows[1][0] != tanh || rows[2][0] != relu {
+		t.Fatalf("want one row per instance (%v):\n%s", err, out)
+	}
+	if reflect.DeepEqual(rows[1][1:], rows[2][1:]) {
+		t.Fatalf("both instances played alike: the weights were not their own\n%s", out)
+	}
+}
+
+// TestEvalLeague runs eval --league on the three-player test game: a
+// ratings row per pool agent (the searching agent first, random the
+// reference at 0), the head-to-head matrix, the plot and the --doc section.
+func TestEvalLeague(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "b.md")
+	if err := os.WriteFile(doc, []byte("x\n<!-- league:start -->\n<!-- league:end -->\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	png := filepath.Join(dir, "r.png")
+	out, err := runEval(t, "--env", "envtest-trio-v1", "--league", "random,mcts@sims=40,mcts@sims=2",
+		"--episodes", "30", "--workers", "2", "--bootstrap", "40", "--format", "csv", "--plot", png,
+		"--doc", doc, "--doc-section", "league")
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, out)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 4 || rows[1][1] != "mcts@sims=40" {
+		t.Fatalf("want the ratings, best first (%v):\n%s", err, out)
+	}
+	for _, r := range rows[1:] {
+		if r[1] == "random" && r[2] != "0" {
+			t.Fatalf("random is the reference, rated %s", r[2])
+		}
+	}
+	md, err := os.ReadFile(doc)
+	if err != nil || !strings.Contains(string(md), "galaxygym eval --env envtest-trio-v1 --league random,mcts@sims=40,mcts@sims=2") ||
+		!strings.Contains(string(md), "Head-to-head") {
+		t.Fatalf("doc (%v):\n%s", err, md)
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+		t.Fatalf("plot: %v", err)
+	}
+	if _, err := runEval(t, "--env", "envtest-trio-v1", "--league", "random,mcts", "--seats", "random,mcts,mcts"); err == nil {
+		t.Fatal("--league with --seats: no error")
 	}
 }

@@ -34,7 +34,8 @@ from numpy.typing import NDArray
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
-__all__ = ["Dataset", "Transitions", "load", "transitions", "torch_dataset", "to_minari", "episode_spans"]
+__all__ = ["Dataset", "Transitions", "load", "transitions", "torch_dataset", "to_minari", "episode_spans",
+           "player_episodes", "seat_dataset_id"]
 
 
 @dataclass
@@ -97,7 +98,13 @@ class Transitions:
     M of them: ``obs``/``next_obs`` uint8 (M, *obs_shape), ``action`` int32,
     ``reward`` float32, ``terminated``/``truncated`` bool, ``mask`` and
     ``next_mask`` uint8 (M, A) (``next_mask`` is all 0 after the last step),
-    ``episode_id`` int64 and ``player`` int32 (M,)."""
+    ``episode_id`` int64 and ``player`` int32 (M,).
+
+    ``stale_next_obs`` bool (M,) is set only by ``transitions(per_player=True)``
+    on a player's last transition of an episode when the dataset holds no view
+    of that player after it (the final row is the last mover's view only):
+    ``next_obs`` then repeats the transition's own ``obs`` rather than show
+    another player's view. It is always False otherwise."""
 
     obs: NDArray[Any]
     action: NDArray[Any]
@@ -109,6 +116,7 @@ class Transitions:
     next_mask: NDArray[Any]
     episode_id: NDArray[Any]
     player: NDArray[Any]
+    stale_next_obs: NDArray[Any] = field(default_factory=lambda: np.zeros(0, np.bool_))
 
     def __len__(self) -> int:
         return len(self.action)
@@ -189,33 +197,80 @@ def episode_spans(data: Dataset) -> tuple[NDArray[Any], NDArray[Any]]:
 def transitions(data: Dataset | str | os.PathLike[str], *, per_player: bool = False) -> Transitions:
     """The transitions of a dataset (or of the directory path).
 
-    ``next_obs`` is the next row's observation (the final row's after an
-    episode's last step). In a multiplayer game that is the next player's
-    view; ``per_player=True`` pairs each of a player's steps with that
-    player's next row instead (PettingZoo AEC style), and the player's last
-    step with the episode's final row."""
+    By default each step row is one transition: ``next_obs`` is the next
+    row's observation (the final row's after an episode's last step), the
+    reward is the acting player's for that step, and only the episode's last
+    step is done. In a multiplayer game the next row is the next player's
+    view.
+
+    ``per_player=True`` (multiplayer games; the same as the default for one
+    player) gives each player's own transitions, the learner's view of
+    ``rollout.LearnerEnv``: a transition goes from one of the player's
+    decisions to its next decision in the episode, and
+
+    - ``reward`` is everything the player earned in between (every player's
+      steps, from the ``rewards`` column), plus, on its first transition,
+      what it earned before its first decision; the player's rewards over an
+      episode sum to its return (the episodes table's ``returns``) whenever
+      it decided at least once (a player that never decided has no
+      transition);
+    - ``next_obs``/``next_mask`` are the player's own view at its next
+      decision; on its last transition of the episode ``terminated`` and
+      ``truncated`` are the episode's, ``next_mask`` is all 0 and
+      ``next_obs`` is the final row's observation if the player moved last,
+      else (the dataset stores no later view of that player, and the final
+      row is another player's private view) the transition's own ``obs``,
+      flagged by ``stale_next_obs``.
+
+    Transitions keep the steps table's order."""
     d = _as_dataset(data)
     i = np.flatnonzero(d.action >= 0)
-    if per_player and d.num_players > 1:
-        # Order the rows by (episode, player, step); a transition's successor
-        # is the next row in that order if it is the same player's in the
-        # same episode, else the episode's final row.
-        order = np.lexsort((d.step, d.player, d.episode_id))
-        pos = np.empty_like(order)
-        pos[order] = np.arange(len(order))
-        nxt_sorted = np.minimum(pos[i] + 1, len(order) - 1)
-        cand = order[nxt_sorted]
-        same = (d.episode_id[cand] == d.episode_id[i]) & (d.player[cand] == d.player[i]) & (nxt_sorted > pos[i])
-        _, end = episode_spans(d)
-        ep_index = np.searchsorted(np.unique(d.episode_id), d.episode_id[i])
-        final = end[ep_index] - 1
-        j = np.where(same, cand, final)
-    else:
+    if not (per_player and d.num_players > 1):
         j = i + 1
+        return Transitions(
+            obs=d.obs[i], action=d.action[i], reward=d.reward[i], next_obs=d.obs[j],
+            terminated=d.terminated[i], truncated=d.truncated[i], mask=d.action_mask[i],
+            next_mask=d.action_mask[j], episode_id=d.episode_id[i], player=d.player[i],
+            stale_next_obs=np.zeros(len(i), np.bool_))
+    start, end = episode_spans(d)
+    eps = d.episode_id[start]
+    ep_of = np.searchsorted(eps, d.episode_id[i])  # each transition's episode index
+    ep_i, pl_i = d.episode_id[i], d.player[i]
+    # Sort the transitions by (episode, player, step): a transition's
+    # successor is the next one in that order when it is the same player's
+    # in the same episode.
+    order = np.lexsort((d.step[i], pl_i, ep_i))
+    same_next = np.zeros(len(i), np.bool_)
+    if len(i) > 1:
+        same_next[:-1] = (ep_i[order][1:] == ep_i[order][:-1]) & (pl_i[order][1:] == pl_i[order][:-1])
+    succ = np.full(len(i), -1, np.int64)  # by transition: the successor's row, -1 for the last
+    succ[order[:-1][same_next[:-1]]] = i[order[1:][same_next[:-1]]]
+    first = np.ones(len(i), np.bool_)  # by transition: the player's first of the episode
+    first[order[1:][same_next[:-1]]] = False
+    last = succ < 0
+    final = end[ep_of] - 1  # the episode's final row
+    j = np.where(last, final, succ)
+    # Reward: every player's rewards from the decision (the episode's start
+    # for a first transition) up to the next decision (the final row for a
+    # last one), from cumulative sums of the rewards column.
+    cum = np.zeros((len(d.action) + 1, d.num_players), np.float64)
+    np.cumsum(d.rewards, axis=0, dtype=np.float64, out=cum[1:])
+    from_row = np.where(first, start[ep_of], i)
+    reward = (cum[j, pl_i] - cum[from_row, pl_i]).astype(np.float32)
+    # The episode's end flags, from its last transition row (final - 1).
+    ep_term = np.zeros(len(start), np.bool_)
+    ep_trunc = np.zeros(len(start), np.bool_)
+    has = end - start > 1
+    ep_term[has] = d.terminated[end[has] - 2]
+    ep_trunc[has] = d.truncated[end[has] - 2]
+    stale = last & (d.player[final] != pl_i)
+    next_obs = d.obs[np.where(stale, i, j)]
+    next_mask = d.action_mask[j]
+    next_mask[last] = 0
     return Transitions(
-        obs=d.obs[i], action=d.action[i], reward=d.reward[i], next_obs=d.obs[j],
-        terminated=d.terminated[i], truncated=d.truncated[i], mask=d.action_mask[i],
-        next_mask=d.action_mask[j], episode_id=d.episode_id[i], player=d.player[i])
+        obs=d.obs[i], action=d.action[i], reward=reward, next_obs=next_obs,
+        terminated=last & ep_term[ep_of], truncated=last & ep_trunc[ep_of], mask=d.action_mask[i],
+        next_mask=next_mask, episode_id=ep_i, player=pl_i, stale_next_obs=stale)
 
 
 def torch_dataset(data: Dataset | Transitions | str | os.PathLike[str]) -> Any:
@@ -245,12 +300,92 @@ def torch_dataset(data: Dataset | Transitions | str | os.PathLike[str]) -> Any:
     return ds
 
 
+@dataclass
+class PlayerEpisode:
+    """One player's episode in Minari's layout (from per-player transitions):
+    ``observations`` (T+1, *obs_shape) uint8, the player's own views at its T
+    decisions then after its last one; ``actions`` int64, ``rewards``
+    float64 (each from one of its decisions to its next, see
+    :func:`transitions`), ``terminations``, ``truncations`` bool (T,);
+    ``action_mask`` (T+1, A) uint8 (the last all 0); ``stale_final_obs``:
+    the final observation repeats the last decision's (see
+    ``Transitions.stale_next_obs``); ``episode_id`` and ``seed`` of the
+    game."""
+
+    episode_id: int
+    seed: int
+    observations: NDArray[Any]
+    actions: NDArray[Any]
+    rewards: NDArray[Any]
+    terminations: NDArray[Any]
+    truncations: NDArray[Any]
+    action_mask: NDArray[Any]
+    stale_final_obs: bool
+
+
+def player_episodes(data: Dataset | Transitions | str | os.PathLike[str], player: int, *,
+                    dataset: Dataset | None = None) -> list[PlayerEpisode]:
+    """Player ``player``'s episodes (:class:`PlayerEpisode`, in episode
+    order) from the per-player transitions of a dataset, skipping episodes
+    in which it made no decision. Pass the :class:`Dataset` (or its path);
+    a :class:`Transitions` needs ``dataset=`` for the seeds."""
+    if isinstance(data, Transitions):
+        if dataset is None:
+            raise ValueError("galaxygym.datasets.player_episodes: a Transitions needs dataset= (for the seeds)")
+        d, t = dataset, data
+    else:
+        d = _as_dataset(data)
+        t = transitions(d, per_player=True)
+    if not 0 <= player < d.num_players:
+        raise ValueError(f"galaxygym.datasets.player_episodes: player {player} of a {d.num_players}-player dataset")
+    k = np.flatnonzero(t.player == player)
+    if len(k) == 0:
+        return []
+    eid = t.episode_id[k]
+    cut = np.flatnonzero(eid[1:] != eid[:-1]) + 1
+    starts = np.concatenate([[0], cut])
+    ends = np.concatenate([cut, [len(k)]])
+    ep_ids = d.episodes["episode_id"].to_numpy()
+    seeds = d.episodes["seed"].to_numpy().astype(np.uint64)
+    out = []
+    for a, b in zip(starts.tolist(), ends.tolist()):
+        rows = k[a:b]
+        e = int(eid[a])
+        out.append(PlayerEpisode(
+            episode_id=e, seed=int(seeds[np.searchsorted(ep_ids, e)]),
+            observations=np.concatenate([t.obs[rows], t.next_obs[rows[-1:]]]),
+            actions=t.action[rows].astype(np.int64), rewards=t.reward[rows].astype(np.float64),
+            terminations=t.terminated[rows], truncations=t.truncated[rows],
+            action_mask=np.concatenate([t.mask[rows], t.next_mask[rows[-1:]]]),
+            stale_final_obs=bool(t.stale_next_obs[rows[-1]])))
+    return out
+
+
+def seat_dataset_id(dataset_id: str, player: int) -> str:
+    """The Minari id of one seat's dataset: ``namespace/name-vN`` becomes
+    ``namespace/name-p<player>-vN`` (``name-p<player>`` without a version)."""
+    head, sep, ver = dataset_id.rpartition("-v")
+    if sep and ver.isdigit():
+        return f"{head}-p{player}-v{ver}"
+    return f"{dataset_id}-p{player}"
+
+
 def to_minari(data: Dataset | str | os.PathLike[str], dataset_id: str, *, author: str | None = None,
-              description: str | None = None, data_format: str = "arrow") -> Any:
+              description: str | None = None, data_format: str = "arrow",
+              players: int | list[int] | None = None) -> Any:
     """Writes a Minari dataset (Minari 0.5) under Minari's datasets root
     ($MINARI_DATASETS_PATH, default ~/.minari/datasets) and returns the
     ``MinariDataset``. ``dataset_id`` is Minari's ``namespace/name-vN``,
     e.g. ``"galaxygym/galaxy-express-heuristic-v0"``.
+
+    A multiplayer dataset is written as one Minari dataset per seat, never
+    mixing seats: ``players`` (default: every seat) picks them; seat p's id
+    is :func:`seat_dataset_id` (``namespace/name-p<p>-vN``), its episodes
+    are :func:`player_episodes` (the player's own views, its reward from
+    each decision to its next, its last transition done), and the return is
+    a dict {player: MinariDataset} (a MinariDataset when ``players`` is one
+    int). Each episode's infos carry ``player`` and ``stale_final_obs``,
+    (T+1, 1) arrays.
 
     Episodes follow Minari's layout: ``observations`` T+1 rows, ``actions``,
     ``rewards``, ``terminations``, ``truncations`` T; infos carry each
@@ -265,6 +400,13 @@ def to_minari(data: Dataset | str | os.PathLike[str], dataset_id: str, *, author
     from .env import spaces_from_spec
 
     d = _as_dataset(data)
+    if d.num_players > 1:
+        seats = list(range(d.num_players)) if players is None else (
+            [players] if isinstance(players, int) else list(players))
+        t = transitions(d, per_player=True)
+        written = {p: _write_minari(d, seat_dataset_id(dataset_id, p), player_episodes(t, p, dataset=d),
+                                    author, description, data_format, p) for p in seats}
+        return written[players] if isinstance(players, int) else written
     register_envs()
     spec = gymnasium.spec(gym_id(d.env_id))
     env_spec = copy.deepcopy(spec)
@@ -295,6 +437,47 @@ def to_minari(data: Dataset | str | os.PathLike[str], dataset_id: str, *, author
         algorithm_name=str(agent.get("name", d.manifest.get("algorithm_name", ""))),
         author=author or d.manifest.get("author") or None,
         description=description or f"galaxygym generate: {d.manifest.get('created_by', '')}",
+        observation_space=obs_space,
+        action_space=act_space,
+        data_format=data_format,
+    )
+
+
+def _write_minari(d: Dataset, dataset_id: str, episodes: list[PlayerEpisode], author: str | None,
+                  description: str | None, data_format: str, player: int) -> Any:
+    """Writes one seat's episodes as a Minari dataset (see :func:`to_minari`)."""
+    import gymnasium
+    import minari
+    from minari.data_collector import EpisodeBuffer
+
+    from ._registration import gym_id, register_envs
+    from .env import spaces_from_spec
+
+    register_envs()
+    spec = gymnasium.spec(gym_id(d.env_id))
+    env_spec = copy.deepcopy(spec)
+    env_spec.kwargs = {**spec.kwargs, **d.env_params}
+    env_spec.kwargs.setdefault("players", d.num_players)
+    obs_space, act_space = spaces_from_spec(d.manifest["env_spec"])
+    buffer = [
+        EpisodeBuffer(
+            id=n, seed=e.seed, observations=e.observations, actions=e.actions, rewards=e.rewards,
+            terminations=e.terminations, truncations=e.truncations,
+            # (T+1, 1): Minari's arrow storage cannot read back scalar-shaped infos
+            infos={"action_mask": e.action_mask,
+                   "player": np.full((len(e.observations), 1), player, np.int64),
+                   "stale_final_obs": np.array([False] * (len(e.observations) - 1) + [e.stale_final_obs]).reshape(-1, 1)},
+        )
+        for n, e in enumerate(episodes)]
+    agent = d.manifest.get("agent", {})
+    return minari.create_dataset_from_buffers(
+        dataset_id=dataset_id,
+        buffer=buffer,
+        env=env_spec,
+        algorithm_name=str(agent.get("name", d.manifest.get("algorithm_name", ""))),
+        author=author or d.manifest.get("author") or None,
+        description=description or (f"galaxygym generate: {d.manifest.get('created_by', '')}; "
+                                    f"player {player}'s own transitions"),
         observation_space=obs_space,
         action_space=act_space,
         data_format=data_format,

@@ -65,22 +65,87 @@ def test_transitions(made):
     assert done.sum() == 120 and not t.next_mask[done].any() and t.mask.any(axis=1).all()
 
 
-def test_per_player_transitions(made):
-    ds = gd.load(made["gf"])
-    assert ds.num_players == 3 and ds.rewards.shape[1] == 3
+# Every multi-player game of the binary, with mixed lineups (envtest-trio-v1
+# exists only in Go tests: the binary does not register it).
+MULTIPLAYER = {
+    "express-v1": ["--env-param", "players=3", "--seats", "heuristic,random,heuristic", "--episodes", "12"],
+    "pilots-of-gallaxia-v1": ["--env-param", "players=3", "--seats", "heuristic,random,heuristic", "--episodes", "10"],
+    "galaxy-fighters-v1": ["--env-param", "players=3", "--env-param", "max_turns=30", "--agent", "heuristic",
+                           "--episodes", "8"],
+    "galaxy-fighters-v2": ["--env-param", "players=3", "--env-param", "max_turns=30", "--seats",
+                           "heuristic,random,heuristic", "--episodes", "8"],
+}
+
+
+@pytest.fixture(scope="module")
+def multiplayer(server_bin: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("mp")
+    out = {}
+    for env_id, args in MULTIPLAYER.items():
+        d = root / env_id
+        subprocess.run([server_bin, "generate", "--env", env_id, *args, "--seed", "6", "--workers", "1",
+                        "--episodes-per-part", "5", "--out", str(d)], check=True, capture_output=True)
+        out[env_id] = d
+    return out
+
+
+@pytest.mark.parametrize("env_id", sorted(MULTIPLAYER))
+def test_per_player_transitions(multiplayer, env_id):
+    """Each player's transitions go from one of its decisions to its next: their
+    rewards rebuild every player's return of the episodes table, every player's
+    last transition (and only it) is done with the episode's flags, and
+    next_obs/next_mask are the player's own next decision's (or its final view)."""
+    ds = gd.load(multiplayer[env_id])
+    n = ds.num_players
+    assert n == 3
     t = gd.transitions(ds, per_player=True)
-    # Each transition's successor is the same player's next row in the episode,
-    # or the episode's final row.
-    order = np.lexsort((ds.step, ds.player, ds.episode_id))
     assert len(t) == ds.manifest["total_steps"]
-    for k in range(0, len(t), max(1, len(t) // 50)):
-        e, p = t.episode_id[k], t.player[k]
-        rows = order[(ds.episode_id[order] == e) & (ds.player[order] == p)]
-        obs_rows = [r for r in rows if np.array_equal(ds.obs[r], t.obs[k]) and ds.action[r] == t.action[k]]
-        assert obs_rows
-        later = rows[rows > obs_rows[0]]
-        want = later[0] if len(later) else np.flatnonzero(ds.episode_id == e)[-1]
-        np.testing.assert_array_equal(t.next_obs[k], ds.obs[want])
+    start, end = gd.episode_spans(ds)
+    returns = np.array(ds.episodes["returns"].to_pylist())
+    assert returns.shape == (len(start), n) and np.abs(returns).sum() > 0
+    rows = np.flatnonzero(ds.action >= 0)  # transition k is row rows[k]
+    for e, (s, f) in enumerate(zip(start.tolist(), end.tolist())):
+        final = f - 1
+        term, trunc = bool(ds.terminated[final - 1]), bool(ds.truncated[final - 1])
+        assert term or trunc
+        for p in range(n):
+            k = np.flatnonzero((t.episode_id == ds.episode_id[s]) & (t.player == p))
+            assert len(k) > 0, f"player {p} never decided in episode {e}"
+            # the return, rebuilt from the player's rewards
+            assert t.reward[k].sum(dtype=np.float64) == pytest.approx(returns[e, p], abs=1e-3)
+            done = t.terminated[k] | t.truncated[k]
+            assert done[-1] and not done[:-1].any()
+            assert t.terminated[k[-1]] == term and t.truncated[k[-1]] == trunc
+            own = rows[k]  # the player's decision rows, in order
+            assert (ds.player[own] == p).all()
+            np.testing.assert_array_equal(t.next_obs[k[:-1]], ds.obs[own[1:]])
+            np.testing.assert_array_equal(t.next_mask[k[:-1]], ds.action_mask[own[1:]])
+            assert not t.next_mask[k[-1]].any()
+            # rewards between two decisions: the sum of the rows in between
+            for a, b, kk in zip(own[:-1].tolist(), own[1:].tolist(), k[:-1].tolist()):
+                assert t.reward[kk] == pytest.approx(ds.rewards[(s if kk == k[0] else a):b, p].sum(), abs=1e-4)
+            if ds.player[final] == p:
+                assert not t.stale_next_obs[k[-1]]
+                np.testing.assert_array_equal(t.next_obs[k[-1]], ds.obs[final])
+            else:
+                assert t.stale_next_obs[k[-1]]
+                np.testing.assert_array_equal(t.next_obs[k[-1]], t.obs[k[-1]])
+    assert t.stale_next_obs.sum() == len(start) * (n - 1)
+    # The per-player episodes (what to_minari writes per seat) carry the same returns.
+    for p in range(n):
+        eps = gd.player_episodes(ds, p)
+        assert len(eps) == len(start)
+        for e, pe in enumerate(eps):
+            assert len(pe.observations) == len(pe.actions) + 1 == len(pe.action_mask)
+            assert pe.rewards.sum() == pytest.approx(returns[e, p], abs=1e-3)
+            assert pe.terminations[-1] or pe.truncations[-1]
+    assert gd.seat_dataset_id("galaxygym/express-heuristic-v0", 2) == "galaxygym/express-heuristic-p2-v0"
+
+
+def test_transitions_of_one_player_are_unchanged_by_per_player(made):
+    a, b = gd.transitions(made["ge"]), gd.transitions(made["ge"], per_player=True)
+    for name in ("obs", "action", "reward", "next_obs", "terminated", "truncated", "mask", "next_mask"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
 
 
 def test_split_encoding_loads_the_same_way(made):

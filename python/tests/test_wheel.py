@@ -97,12 +97,17 @@ DATASETS = textwrap.dedent("""
     ds = gd.load("ds")
     t = gd.transitions(ds)
     assert len(t) == ds.manifest["total_steps"] and ds.obs.shape[1:] == (4092,)
-    gd.to_minari(ds, "galaxygym/galaxy-fighters-random-v0")
-    m = minari.load_dataset("galaxygym/galaxy-fighters-random-v0")
-    assert m.total_episodes == 40 and m.total_steps == len(t)
-    ep = next(iter(m.iterate_episodes()))
-    n = int(ds.episodes["length"].to_numpy()[0])
-    np.testing.assert_array_equal(ep.observations, ds.obs[: n + 1])
+    # One Minari dataset per seat, each of the player's own transitions.
+    out = gd.to_minari(ds, "galaxygym/galaxy-fighters-random-v0")
+    assert sorted(out) == [0, 1]
+    pt = gd.transitions(ds, per_player=True)
+    returns = np.array(ds.episodes["returns"].to_pylist())
+    for p in (0, 1):
+        m = minari.load_dataset(f"galaxygym/galaxy-fighters-random-p{p}-v0")
+        assert m.total_episodes == 40 and m.total_steps == int((pt.player == p).sum())
+        ep = next(iter(m.iterate_episodes()))
+        np.testing.assert_array_equal(ep.observations, gd.player_episodes(ds, p)[0].observations)
+        assert abs(ep.rewards.sum() - returns[0, p]) < 1e-3 and (ep.terminations[-1] or ep.truncations[-1])
     env = m.recover_environment()
     assert env.spec.id == "galaxygym/GalaxyFighters-v1" and env.unwrapped.num_players == 2
     obs, info = env.reset(seed=0)

@@ -1,0 +1,380 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/rollout"
+)
+
+// DefaultBootstrap is the number of bootstrap resamples of a league's
+// rating intervals when LeagueConfig.Bootstrap is 0.
+const DefaultBootstrap = 200
+
+// LeagueConfig describes a league: a round robin of lineups drawn from a
+// pool of agents on a multi-player game (see [RunLeague]).
+type LeagueConfig struct {
+	// Env is the environment id, EnvParams its parameters (players among
+	// them; nil for the defaults).
+	Env       string
+	EnvParams map[string]any
+	// Pool are the agents, each name[@key=value]... ([AgentSpec]); the
+	// first is the reference of the ratings (rating 0). Labels are unique.
+	Pool []string
+	// AgentOptions are options every instance of an agent name shares.
+	AgentOptions map[string]agents.Options
+	// Deals is the number of deals every lineup plays, each once per
+	// rotation of its seats (at least 1). Deal d is played from
+	// rollout.EpisodeSeeds(Seed, d), by every lineup.
+	Deals int64
+	// Seed is the run seed: of the deals, and of the bootstrap.
+	Seed uint64
+	// Workers is the number of goroutines playing; 0 means
+	// runtime.NumCPU(). The report does not depend on it, timings aside.
+	Workers int
+	// Bootstrap is the number of bootstrap resamples of the deals behind
+	// the rating intervals; 0 means DefaultBootstrap, negative none (the
+	// intervals are then NaN).
+	Bootstrap int
+	// Progress, when set, is called as games finish, never from two
+	// goroutines at once.
+	Progress func(Progress)
+}
+
+// Command returns the galaxygym eval command line of the league (without
+// --workers and the output flags).
+func (c LeagueConfig) Command() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "galaxygym eval --env %s --league %s --episodes %d --seed %d", c.Env, strings.Join(c.Pool, ","), c.Deals, c.Seed)
+	if c.Bootstrap != 0 {
+		fmt.Fprintf(&b, " --bootstrap %d", c.Bootstrap)
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.AgentOptions)) {
+		for _, k := range slices.Sorted(maps.Keys(c.AgentOptions[name])) {
+			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.AgentOptions[name][k])
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
+		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
+	}
+	return b.String()
+}
+
+// LeagueAgent is one pool agent's results in a league.
+type LeagueAgent struct {
+	Name    string // its label in the pool
+	Options agents.Options
+	// Rating is the Plackett-Luce rating in Elo points relative to the
+	// pool's first agent (0), CI its 95% bootstrap percentile interval.
+	Rating float64
+	CI     Interval
+	// Games are its appearances (one seat of one game), WinRate the share
+	// of them whose outcome was a win, MeanRank its mean rank (1 = best),
+	// MeanScore its mean score.
+	Games     int64
+	WinRate   float64
+	MeanRank  float64
+	MeanScore float64
+}
+
+// LeagueReport is the result of [RunLeague].
+type LeagueReport struct {
+	Env       string
+	EnvParams env.Params
+	Seed      uint64
+	Deals     int64
+	Workers   int
+	Players   int
+	Bootstrap int
+	// Lineups are the lineups played, as pool indices by position; each
+	// played Deals deals, once per rotation.
+	Lineups [][]int
+	Games   int64
+	Steps   int64
+	Elapsed time.Duration
+	// Agents are in pool order; Order lists their indices by rating, best
+	// first.
+	Agents []*LeagueAgent
+	Order  []int
+	// Score[a][b] is a's head-to-head score against b: over every game in
+	// which both sat, and every pair of their seats, 1 when a ranked
+	// better, 1/2 for a tie, 0 when worse, averaged over the Meetings[a][b]
+	// pairs. NaN on the diagonal and for agents that never met.
+	Score    [][]float64
+	Meetings [][]int64
+}
+
+// Lineups returns the lineups of a league of m agents on an n-player game,
+// as agent indices by position, in lexicographic order: every n-subset of
+// the pool when m >= n; when m < n, every multiset of n seats holding each
+// agent at least once (for 2 agents in 4 seats: AAAB, AABB, ABBB).
+func Lineups(m, n int) [][]int {
+	var out [][]int
+	cur := make([]int, 0, n)
+	var rec func(start int)
+	if m >= n {
+		rec = func(start int) {
+			if len(cur) == n {
+				out = append(out, slices.Clone(cur))
+				return
+			}
+			for a := start; a < m; a++ {
+				cur = append(cur, a)
+				rec(a + 1)
+				cur = cur[:len(cur)-1]
+			}
+		}
+		rec(0)
+		return out
+	}
+	// The n-m extra seats as a multiset, merged into 0..m-1.
+	extra := n - m
+	rec = func(start int) {
+		if len(cur) == extra {
+			l := make([]int, 0, n)
+			for a := range m {
+				l = append(l, a)
+			}
+			l = append(l, cur...)
+			slices.Sort(l)
+			out = append(out, l)
+			return
+		}
+		for a := start; a < m; a++ {
+			cur = append(cur, a)
+			rec(a)
+			cur = cur[:len(cur)-1]
+		}
+	}
+	rec(0)
+	return out
+}
+
+// leagueGame is one seat's result.
+type leagueSeat struct {
+	score float64
+	rank  int32
+	win   bool
+}
+
+// RunLeague plays a league: every lineup of [Lineups] over the pool plays
+// the same Deals deals once per rotation of its seats (in rotation r seat k
+// is played by lineup position (k+r) mod n), each agent instance seeded by
+// [rollout.SeatSeed] from its first seat. From every game's ranking it fits
+// Plackett-Luce ratings ([FitPlackettLuce]) with 95% intervals from a
+// bootstrap over the deals (every game of a resampled deal, all lineups and
+// rotations, counted as often as the deal is drawn, so the pairing by deal
+// is kept), and tallies the head-to-head scores. Errors: *[ConfigError],
+// *[rollout.AgentError], *[InterruptedError].
+func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
+	if len(cfg.Pool) < 2 {
+		return nil, &ConfigError{Field: "Pool", Reason: fmt.Sprintf("%d agents: a league wants at least 2", len(cfg.Pool))}
+	}
+	for i, l := range cfg.Pool {
+		if slices.Contains(cfg.Pool[:i], l) {
+			return nil, &ConfigError{Field: "Pool", Reason: strconv.Quote(l) + " given twice (give instances different options: name@key=value)"}
+		}
+	}
+	specs, err := Config{AgentOptions: cfg.AgentOptions}.specs("Pool", cfg.Pool)
+	if err != nil {
+		return nil, err
+	}
+	workers, envs, err := prepare(Config{Env: cfg.Env, EnvParams: cfg.EnvParams, AgentOptions: cfg.AgentOptions,
+		Episodes: cfg.Deals, Workers: cfg.Workers}, names(specs))
+	if err != nil {
+		var ce *ConfigError
+		if ok := asConfigError(err, &ce); ok && ce.Field == "Episodes" {
+			ce.Field = "Deals"
+		}
+		return nil, err
+	}
+	spec := envs[0].Spec()
+	n := spec.NumPlayers
+	if n < 2 {
+		return nil, &ConfigError{Field: "Env", Reason: spec.ID + " has one player: a league wants a multi-player game (eval --agents compares one-player agents)"}
+	}
+	m := len(cfg.Pool)
+	lineups := Lineups(m, n)
+	perLineup := cfg.Deals * int64(n)
+	games := int64(len(lineups)) * perLineup
+	// Every worker's agents, one instance per pool agent, and its loops,
+	// one per lineup and rotation.
+	ws := make([]*worker, workers)
+	ev := &evaluation{cfg: Config{Progress: cfg.Progress}}
+	for w := range ws {
+		inst := make([]agents.Agent, m)
+		for i, sp := range specs {
+			a, err := agents.New(sp.Name, spec, sp.Options)
+			if err != nil {
+				return nil, &ConfigError{Field: "Pool", Reason: "cannot make " + strconv.Quote(sp.Label), Err: err}
+			}
+			inst[i] = a
+		}
+		ws[w] = &worker{ev: ev, env: envs[w]}
+		for _, lu := range lineups {
+			for r := range n {
+				seats, nm := make([]agents.Agent, n), make([]string, n)
+				for k := range n {
+					seats[k], nm[k] = inst[lu[(k+r)%n]], cfg.Pool[lu[(k+r)%n]]
+				}
+				l, err := rollout.New(envs[w], seats, nm)
+				if err != nil {
+					return nil, &ConfigError{Field: "Pool", Reason: "lineup", Err: err}
+				}
+				ws[w].loops = append(ws[w].loops, l)
+			}
+		}
+	}
+	results := make([]leagueSeat, games*int64(n))
+	// game g: lineup g/perLineup, deal (g%perLineup)/n, rotation g%n.
+	at := func(g int64) (lineup int, deal int64, rot int) {
+		return int(g / perLineup), (g % perLineup) / int64(n), int(g % int64(n))
+	}
+	ev.progress = Progress{Agent: "league", Agents: 1, EpisodesToPlay: games}
+	elapsed, steps, err := ev.play(ctx, games, ws, func(wk *worker, g int64) (int32, error) {
+		lu, deal, rot := at(g)
+		envSeed, agentSeed := rollout.EpisodeSeeds(cfg.Seed, deal)
+		t, err := wk.loops[lu*n+rot].Play(deal, envSeed, agentSeed, false, nil)
+		if err != nil {
+			return t, err
+		}
+		wk.env.FillInfo(&wk.info)
+		for k := range n {
+			results[g*int64(n)+int64(k)] = leagueSeat{score: wk.info.Scores[k], rank: int32(wk.info.Ranks[k]),
+				win: wk.info.Outcomes[k] == env.OutcomeWin}
+		}
+		return t, nil
+	})
+	if err != nil {
+		return nil, interrupted(err, "league", games)
+	}
+
+	r := &LeagueReport{Env: spec.ID, EnvParams: envs[0].Params(), Seed: cfg.Seed, Deals: cfg.Deals, Workers: workers,
+		Players: n, Lineups: lineups, Games: games, Steps: steps, Elapsed: elapsed, Bootstrap: cfg.Bootstrap}
+	if r.Bootstrap == 0 {
+		r.Bootstrap = DefaultBootstrap
+	}
+	// The games for the fit, and the tallies.
+	rg := make([]RankedGame, games)
+	dealOf := make([]int64, games)
+	r.Score, r.Meetings = make([][]float64, m), make([][]int64, m)
+	for a := range m {
+		r.Score[a], r.Meetings[a] = make([]float64, m), make([]int64, m)
+	}
+	sums := make([]struct{ wins, rank, score float64 }, m)
+	games64 := make([]int64, m)
+	for g := range games {
+		lu, deal, rot := at(g)
+		who, ranks := make([]int32, n), make([]int32, n)
+		for k := range n {
+			a := lineups[lu][(k+rot)%n]
+			s := results[g*int64(n)+int64(k)]
+			who[k], ranks[k] = int32(a), s.rank
+			games64[a]++
+			sums[a].rank += float64(s.rank)
+			sums[a].score += s.score
+			if s.win {
+				sums[a].wins++
+			}
+		}
+		for i := range n {
+			for j := range n {
+				if a, b := who[i], who[j]; a != b {
+					r.Meetings[a][b]++
+					switch {
+					case ranks[i] < ranks[j]:
+						r.Score[a][b]++
+					case ranks[i] == ranks[j]:
+						r.Score[a][b] += 0.5
+					}
+				}
+			}
+		}
+		rg[g] = RankedGame{Agents: who, Ranks: ranks, Weight: 1}
+		dealOf[g] = deal
+	}
+	for a := range m {
+		for b := range m {
+			if r.Meetings[a][b] == 0 {
+				r.Score[a][b] = math.NaN()
+			} else {
+				r.Score[a][b] /= float64(r.Meetings[a][b])
+			}
+		}
+	}
+	pg := prepareGames(rg)
+	theta, err := fitPL(pg, m, nil)
+	if err != nil {
+		return nil, err
+	}
+	elo := func(th []float64) []float64 {
+		out := make([]float64, m)
+		for i := range th {
+			out[i] = EloScale * (th[i] - th[0])
+		}
+		return out
+	}
+	ratings := elo(theta)
+	lows, highs := make([]float64, m), make([]float64, m)
+	for i := range m {
+		lows[i], highs[i] = math.NaN(), math.NaN()
+	}
+	if r.Bootstrap > 0 {
+		// Resample the deals with replacement; a game weighs as many times
+		// as its deal is drawn.
+		rng := rand.New(rand.NewPCG(cfg.Seed, 0x626f6f7473747270))
+		draws := make([][]float64, m)
+		count := make([]float64, cfg.Deals)
+		for range r.Bootstrap {
+			clear(count)
+			for range cfg.Deals {
+				count[rng.Int64N(cfg.Deals)]++
+			}
+			for g := range pg {
+				pg[g].weight = count[dealOf[g]]
+			}
+			th, err := fitPL(pg, m, theta)
+			if err != nil {
+				return nil, err
+			}
+			for i, v := range elo(th) {
+				draws[i] = append(draws[i], v)
+			}
+		}
+		for i := range m {
+			slices.Sort(draws[i])
+			lows[i] = stat.Quantile((1-Level)/2, stat.Empirical, draws[i], nil)
+			highs[i] = stat.Quantile(1-(1-Level)/2, stat.Empirical, draws[i], nil)
+		}
+	}
+	for i, sp := range specs {
+		g := float64(games64[i])
+		r.Agents = append(r.Agents, &LeagueAgent{Name: sp.Label, Options: sp.Options, Rating: ratings[i],
+			CI: Interval{lows[i], highs[i]}, Games: games64[i], WinRate: sums[i].wins / g,
+			MeanRank: sums[i].rank / g, MeanScore: sums[i].score / g})
+		r.Order = append(r.Order, i)
+	}
+	sort.SliceStable(r.Order, func(a, b int) bool { return ratings[r.Order[a]] > ratings[r.Order[b]] })
+	return r, nil
+}
+
+// asConfigError is errors.As for a *ConfigError.
+func asConfigError(err error, ce **ConfigError) bool {
+	c, ok := err.(*ConfigError)
+	if ok {
+		*ce = c
+	}
+	return ok
+}
