@@ -104,6 +104,7 @@ func init() {
 	f.DurationVar(&cfg.KeepAliveTimeout, "keepalive-timeout", server.DefaultKeepAliveTimeout, "close an HTTP keep-alive connection (/healthz, /metrics) idle this long")
 	f.IntVar(&cfg.MaxConnsPerAddr, "max-conns-per-addr", 0, "most open TCP connections from one client IP (0: the larger of 64 and --max-sessions-per-addr; loopback exempt unless --limit-loopback)")
 	f.IntVar(&cfg.Workers, "workers", 0, "goroutines a large batch step is spread over (0: GOMAXPROCS)")
+	f.StringVar(&cfg.WeightsDir, "weights", "", "folder of .npz policy weights that make's opponents may name (policy@weights=NAME); none by default")
 	f.BoolVar(&cfg.Echo, "echo", false, "serve the /echo transport benchmark endpoint")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
 	f.BoolVar(&stdinLifetime, "stdin-lifetime", false, "shut down when stdin reaches end of file (the parent process closed it or exited)")
