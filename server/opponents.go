@@ -105,6 +105,9 @@ type lineupPlan struct {
 func planLineup(o *Opponents, spec *env.Spec, weightsDir string) (*lineupPlan, *Error) {
 	n := spec.NumPlayers
 	if n < 2 {
+		if len(o.Agents) == 0 && o.SeatRule == "" && (string(o.LearnerSeats) == `"all"` || string(o.LearnerSeats) == "[0]") {
+			return nil, nil // one player, the learner: a plain session
+		}
 		return nil, errorf(CodeBadRequest, "opponents need a multi-player environment; %s has one player", spec.ID)
 	}
 	learner := make([]bool, n)
