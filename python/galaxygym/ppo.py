@@ -528,7 +528,7 @@ def evaluate_against(actor: Any, path: str | os.PathLike[str], cfg: PPOConfig, e
         cmd = [binary_path(), "eval", "--env", cfg.env_id, "--seats", seats, "--rotate", "--episodes",
                str(max(1, episodes // players)), "--seed", str(cfg.eval_seed), "--format", "json"]
         for k, v in cfg.params.items():
-            cmd += ["--param", f"{k}={v}"]
+            cmd += ["--env-param", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
         res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
         me, other = res["agents"][0], res["agents"][1]
         out[f"vs_{opp}_mean_score"] = float(me["mean_score"])
