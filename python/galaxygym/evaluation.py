@@ -101,9 +101,10 @@ def evaluate(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_i
     probe.close()
     if n < 2:
         raise ValueError(f"{env_id} has one player: use gymnasium's own evaluation for it")
-    lineup: list[str | None] = [None] + ["heuristic"] * (n - 1) if seats is None else list(seats)
-    if len(lineup) == n - 1:
-        lineup = [None] + lineup
+    lineup: list[str | None] = [None]
+    lineup += ["heuristic"] * (n - 1) if seats is None else list(seats)
+    if seats is not None and len(seats) != n - 1:
+        lineup = list(seats)
     if len(lineup) != n:
         raise ValueError(f"seats has {len(lineup)} entries for {n} players (one per seat, None for the policy)")
     if all(s is not None for s in lineup):
