@@ -22,12 +22,25 @@ Checkpoints export the actor and play it natively (``galaxygym eval``,
 greedy, seeded games; :func:`galaxygym.train.evaluate_native`). The final
 weights written are the last ones, not the best checkpoint's.
 
+Multi-player games train by self-play through the batched path: one
+learner seat per environment, the other seats played inside the server by
+a pool of the learner's past snapshots and built-in agents, and the curve
+measured against fixed opponents (random, heuristic), never against itself
+(:class:`PPOConfig`, :class:`OpponentPool`; docs/self-play.md). The code is
+a config record (:class:`PPOConfig`) and small functions: :func:`collect`
+(a rollout), :func:`gae`, :func:`update` (the epochs of one update) and
+:func:`train` (the loop); :func:`ppo` is :func:`train` with keywords. The
+server binary is the client's (``$GALAXYGYM_BIN``, the wheel's own, or a
+checkout's ``bin/galaxygym``).
+
 Command line (``python -m galaxygym.ppo --help``)::
 
     python -m galaxygym.ppo --init-weights notebooks/weights/galaxy-express-v1-bc.npz \\
         --minutes 25 --threads 1 --out /tmp/ppo/ft.npz
     python -m galaxygym.ppo --arch conv --channels none --hidden 512,512 --minutes 25 --threads 1 \\
         --out /tmp/ppo/scratch.npz
+    python -m galaxygym.ppo --env express-v2 --param players=4 --arch mlp --hidden 256,256 \\
+        --opponents random,heuristic --out /tmp/ppo/express-sp.npz
 """
 
 from __future__ import annotations
