@@ -273,3 +273,18 @@ func mustEnv(tb testing.TB, id string) *env.Env {
 }
 
 func mustSpec(tb testing.TB, id string) *env.Spec { return mustEnv(tb, id).Spec() }
+
+// TestLearnerSeatsAllOnOnePlayer: learner_seats "all" on a one-player game
+// is a plain session (what the Python client asks by default).
+func TestLearnerSeatsAllOnOnePlayer(t *testing.T) {
+	_, url := startServer(t, Config{})
+	c := dial(t, url, nil)
+	hello(t, c)
+	m, raw := makeMsg(t, c, map[string]any{"env": "galaxy-express-v1", "num_envs": 2, "learner_seats": "all"})
+	if m.Type != MsgMade || raw["opponents"] != nil {
+		t.Fatalf("make: %v", raw)
+	}
+	r := decodeReply(t, resetSeeds(t, c, 1, 2), m.Layout)
+	c.WriteMessage(websocket.BinaryMessage, stepFrame(firstLegal(r)...))
+	decodeReply(t, recvBinary(t, c), m.Layout)
+}
