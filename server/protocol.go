@@ -329,6 +329,9 @@ type Control struct {
 	NumEnvs       *int           `json:"num_envs,omitempty"`
 	Params        map[string]any `json:"params,omitempty"`
 	AutoresetMode string         `json:"autoreset_mode,omitempty"`
+	// Opponents (make, optional): built-in agents in the seats the client
+	// does not play; see [Opponents].
+	Opponents
 	// reset: Seeds has N entries (null keeps the env's seed chain going),
 	// Mask N booleans (absent: reset all), Options the reset options.
 	Seeds   []*uint64     `json:"seeds,omitempty"`

@@ -29,6 +29,7 @@ action (soft targets). ``notebooks/weights/make_bc.sh`` made the committed
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -119,7 +120,10 @@ def _torch() -> Any:
     return torch
 
 
+@functools.lru_cache(maxsize=None)
 def _modules() -> tuple[Any, Any]:
+    """The network classes, defined once per process (torch imported on
+    first use), so that isinstance works on every network made."""
     import torch
     import torch.nn as nn
 
@@ -360,7 +364,9 @@ def evaluate_native(weights: str | os.PathLike[str], episodes: int = 1000, seed:
     """Plays the weights file with the Go policy agent: `galaxygym eval
     --agents policy` over `episodes` seeded games. Returns eval's JSON row
     for the policy (mean_return, win_rate, ...)."""
-    binary = binary or os.environ.get("GALAXYGYM_BIN") or str(Path(__file__).resolve().parents[2] / "bin" / "galaxygym")
+    from ._server import binary_path
+
+    binary = binary or binary_path()  # $GALAXYGYM_BIN, the wheel's own binary, or a checkout's
     cmd = [binary, "eval", "--env", env_id, "--agents", "policy", "--weights", str(weights),
            "--agent-opt", f"policy.greedy={str(greedy).lower()}", "--episodes", str(episodes),
            "--seed", str(seed), "--workers", str(workers), "--format", "json"]
