@@ -42,8 +42,8 @@ type Kind struct {
 	Value int
 }
 
-// Kinds lists the card kinds, index = kind.
-var Kinds = [NumKinds]Kind{
+// kinds lists the card kinds, index = kind; [CardKind] returns a copy.
+var kinds = [NumKinds]Kind{
 	{"Box Car", "BX", 12, 1},
 	{"Tank Car", "TK", 11, 2},
 	{"Container Car", "CN", 10, 3},
@@ -112,12 +112,16 @@ func typeOf(k int) int {
 	return typePassenger
 }
 
+// CardKind returns the fixed data of card kind k (0..NumKinds-1); it
+// panics for k out of range.
+func CardKind(k int) Kind { return kinds[k] }
+
 // typeValue is the score of one car of section type t.
 func typeValue(t int) int {
 	if t == typePassenger {
 		return 1
 	}
-	return Kinds[t].Value
+	return kinds[t].Value
 }
 
 // typeCodes name the section types in the notation and action names.
@@ -127,5 +131,5 @@ func deckCount(k, players int) int {
 	if k == Turntable && players <= 3 {
 		return 2
 	}
-	return Kinds[k].Count
+	return kinds[k].Count
 }

@@ -728,7 +728,7 @@ func (s *State) handDelta(i int) int {
 		d += 2 * int(p.way[w])
 	}
 	for k := range p.hand {
-		d -= Kinds[k].Value * int(p.hand[k])
+		d -= kinds[k].Value * int(p.hand[k])
 	}
 	return d
 }
@@ -821,7 +821,7 @@ func trainScore(tr *train, progressive, wildAny bool) int {
 		if ty == typePassenger {
 			total += passengerScore(tr.cars[i:j], wildAny)
 		} else if ty >= 0 {
-			v := Kinds[ty].Value
+			v := kinds[ty].Value
 			if progressive {
 				for x := 1; x <= m; x++ {
 					total += v * max(1, x-2)
@@ -907,7 +907,7 @@ func passengerPlain(cars []uint8) int {
 	if cnt[Diesel] > 0 {
 		v *= 2
 	}
-	if cnt[Coach] == Kinds[Coach].Count {
+	if cnt[Coach] == kinds[Coach].Count {
 		v *= 2
 	}
 	return v

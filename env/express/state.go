@@ -14,8 +14,8 @@ const (
 	numPhases
 )
 
-// PhaseNames name the phases (notation, render, observation byte values).
-var PhaseNames = [numPhases]string{"draw", "meld", "block", "over"}
+// phaseNames name the phases (notation, render, observation byte values).
+var phaseNames = [numPhases]string{"draw", "meld", "block", "over"}
 
 // Car codes as they lie in a train (and in the observation): 1 + kind for a
 // freight or passenger car (kinds 0-10) and the Caboose; a Wild is

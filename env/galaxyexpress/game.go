@@ -36,16 +36,17 @@ func buildSpec() *env.Spec {
 	names[ActionRefuel] = "refuel"
 	names[ActionNoRefuel] = "no-refuel"
 	return &env.Spec{
-		ID:              ID,
-		Name:            "Galaxy Express",
-		NumPlayers:      1,
-		ActionNames:     names,
-		ObsShape:        []int{ObsSize},
-		ObsDType:        "uint8",
-		ObsHigh:         obsHigh(),
-		MaxEpisodeSteps: 1 + 2*DefaultMaxTurns,
-		RewardRange:     [2]float64{RefuelPenalty, DeliveryReward + 2*numValues},
-		ReturnRange:     [2]float64{RefuelPenalty * DefaultMaxTurns, DeliveryReward*MaxDeliveries + 2*numValues},
+		ID:                ID,
+		Name:              "Galaxy Express",
+		NumPlayers:        1,
+		ActionNames:       names,
+		ObsShape:          []int{ObsSize},
+		ObsDType:          "uint8",
+		ObservationLayout: layout.Clone(),
+		ObsHigh:           obsHigh(),
+		MaxEpisodeSteps:   1 + 2*DefaultMaxTurns,
+		RewardRange:       [2]float64{RefuelPenalty, DeliveryReward + 2*numValues},
+		ReturnRange:       [2]float64{RefuelPenalty * DefaultMaxTurns, DeliveryReward*MaxDeliveries + 2*numValues},
 		Params: []env.ParamSpec{
 			{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
 				Doc: "truncate the episode after this many turns (coins played)"},

@@ -35,7 +35,7 @@ func (s *State) LegalMask(dst []uint8) int {
 			}
 		}
 	case PhaseEngine:
-		for _, e := range ModelEngines[sh.model] {
+		for _, e := range modelEngines[sh.model] {
 			set(ActionEngine + e)
 		}
 	case PhaseCommand:
@@ -221,7 +221,7 @@ func (s *State) spawnAndRoll() {
 	}
 	s.pool = [numFaces]int8{}
 	for i := 0; i < numDice; i++ {
-		s.pool[DieFaces[s.intN(len(DieFaces))]]++
+		s.pool[dieFaces[s.intN(len(dieFaces))]]++
 	}
 	s.pool[s.ships[s.cur].bonus]++
 	s.used = 0
@@ -468,7 +468,7 @@ func (s *State) approach() {
 func (s *State) moveAlien(a uint8, cell int) {
 	d := alienDir(a)
 	c := cell
-	for i := 0; i < Speed[alienType(a)]; i++ {
+	for i := 0; i < alienSpeed[alienType(a)]; i++ {
 		n, ok, out := step(c, d)
 		if !ok {
 			if out {

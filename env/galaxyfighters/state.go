@@ -307,8 +307,8 @@ func (s *State) free(cell int) bool { return s.h[cell] == 0 && s.tileFree(cell) 
 // se, s, sw, w, nw (n is toward the centre of the board).
 var localMoves = [8][2]int{{-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}}
 
-// MoveNames name the eight directions.
-var MoveNames = [8]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}
+// moveNames name the eight directions.
+var moveNames = [8]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}
 
 // neighbour returns seat's atmosphere cell next to global cell in local
 // direction m, or -1 when that is outside the atmosphere.
