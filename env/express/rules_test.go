@@ -228,7 +228,8 @@ func TestStuckHand(t *testing.T) {
 	// after 8; play three more turns by drawing and discarding.
 	for s.hturns < 8 {
 		act(t, s, "draw")
-		for s.cur == s.cur && s.phase == PhaseMeld {
+		// The player who drew melds until a discard ends the turn.
+		for p := s.cur; s.cur == p && s.phase == PhaseMeld; {
 			names := legal(s)
 			pick := names[len(names)-1]
 			for _, n := range names {
@@ -237,9 +238,6 @@ func TestStuckHand(t *testing.T) {
 				}
 			}
 			act(t, s, pick)
-			if s.phase == PhaseDraw {
-				break
-			}
 		}
 	}
 	if s.asN != 0 {
