@@ -95,12 +95,6 @@ const (
 	MaxCars    = 16 // cars a train may have
 )
 
-// isFreight reports whether kind k is a freight car.
-func isFreight(k int) bool { return k <= AutoCarrier }
-
-// isPassenger reports whether kind k is a passenger car (Diesel included).
-func isPassenger(k int) bool { return k >= MailBaggage && k <= Diesel }
-
 // isPlainCar reports whether kind k is a freight or passenger car.
 func isPlainCar(k int) bool { return k <= Diesel }
 
@@ -115,14 +109,6 @@ func typeOf(k int) int {
 // CardKind returns the fixed data of card kind k (0..NumKinds-1); it
 // panics for k out of range.
 func CardKind(k int) Kind { return kinds[k] }
-
-// typeValue is the score of one car of section type t.
-func typeValue(t int) int {
-	if t == typePassenger {
-		return 1
-	}
-	return kinds[t].Value
-}
 
 // typeCodes name the section types in the notation and action names.
 var typeCodes = [numTypes]string{"BX", "TK", "CN", "RF", "AU", "PS"}

@@ -276,45 +276,12 @@ func (g Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(g.config(p).c, seed)
 }
 
-// MarshalJSON serializes the state as {"position": notation}
-// (env.MarshalPosition): the notation is complete, every hand, the deck
-// order and the generator included.
-func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
-
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition).
 func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
 	c := g.config(p)
 	return env.UnmarshalPosition(g.ID(), data, func(text string) (*State, error) { return ParsePosition(text, c) })
 }
-
-// Clone returns an independent deep copy.
-func (s *State) Clone() env.State {
-	c := *s
-	return &c
-}
-
-// Info fills the episode statistics; once the game is over (or truncated)
-// every player's total score, outcome and rank (env.Info.RankByScore: the
-// highest total wins, equal highest totals draw).
-func (s *State) Info(dst *env.Info) {
-	if s.phase == PhaseOver || s.truncated {
-		var sc [MaxPlayers]float64
-		for i := 0; i < s.n; i++ {
-			sc[i] = float64(s.pl[i].score)
-		}
-		dst.RankByScore(sc[:s.n])
-	}
-	dst.Stats = append(dst.Stats,
-		env.Stat{Name: "hands", Value: float64(s.hand)},
-		env.Stat{Name: "turns", Value: float64(s.turns)},
-		env.Stat{Name: "went_out", Value: float64(s.wentOut)},
-	)
-}
-
-// String renders the public table (what every player sees: no hand, no
-// locomotive identity, no draw pile order).
-func (s *State) String() string { return s.render(-1) }
 
 // StringFor renders the table as player sees it: String plus that
 // player's hand and locomotives.

@@ -65,8 +65,8 @@ const (
 )
 
 // layout names every byte of the observation, from the offsets above;
-// [Layout] returns a copy and Spec().ObservationLayout holds one (the same
-// for express-v1 and express-v2).
+// Spec().ObservationLayout holds a copy (the same for express-v1 and
+// express-v2).
 var layout = env.ObsLayout{
 	env.Field("phase", OffPhase, []int{1}, "phase: 0 draw, 1 meld, 2 block, 3 over"),
 	env.Field("actor", OffActor, []int{1}, "the player to act, seat-relative (0 the observer)"),
@@ -102,10 +102,6 @@ var layout = env.ObsLayout{
 			"(0 locomotive: 0 none, 1 face down, 2+kind the observer's own; 1 cars; 2 flags: bit 0 started this turn, bit 1 end Wild "+
 			"played this turn; 3-18 car codes: 1+kind, 30+type a Wild as that section type, 36 an undeclared end Wild, 37 a transition)"),
 }
-
-// Layout returns a new copy of the observation's named fields (offset,
-// shape, meaning), the same as Spec().ObservationLayout.
-func Layout() env.ObsLayout { return layout.Clone() }
 
 // Observe writes player's observation into dst (len ObsSize). It allocates
 // nothing.
@@ -255,3 +251,7 @@ func obsHigh() []uint8 {
 	}
 	return h
 }
+
+// String renders the public table (what every player sees: no hand, no
+// locomotive identity, no draw pile order).
+func (s *State) String() string { return s.render(-1) }

@@ -67,11 +67,6 @@ func (Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(configFor(p), seed)
 }
 
-// MarshalJSON serializes the state as {"position": notation}
-// (env.MarshalPosition): the notation is complete, hidden information and
-// the chance generator included.
-func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
-
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition).
 func (Game) LoadState(p env.Params, data []byte) (env.State, error) {

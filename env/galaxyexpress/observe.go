@@ -10,8 +10,8 @@ import (
 )
 
 // Observation layout: a flat uint8 vector of ObsSize = 503 bytes, named
-// once by the fields of [Layout] (offsets below, shapes and meanings
-// there). The board planes are 48 bytes each, row-major (index
+// once by the fields of layout (offsets below, shapes and meanings
+// there), which Spec().ObservationLayout exports. The board planes are 48 bytes each, row-major (index
 // row*8+col, row 0 at the top). Everything is 0/1 except the three
 // counters at the end.
 //
@@ -37,8 +37,8 @@ const (
 	ObsSize       = 503
 )
 
-// layout names every byte of the observation; [Layout] returns a copy and
-// Spec().ObservationLayout holds one.
+// layout names every byte of the observation; Spec().ObservationLayout
+// holds a copy.
 var layout = env.ObsLayout{
 	env.Field("ship", OffShip, []int{Rows, Cols}, "the Starship's square, one-hot (all zero before launch)"),
 	env.Field("unscanned", OffUnscanned, []int{Rows, Cols}, "planets not yet scanned (face down)"),
@@ -56,10 +56,6 @@ var layout = env.ObsLayout{
 	env.Field("refuels", OffRefuels, []int{1}, "refuels, 0..255 (saturating)"),
 	env.Field("turns", OffTurns, []int{1}, "turns played, 0..255 (saturating)"),
 }
-
-// Layout returns a new copy of the observation's named fields (offset,
-// shape, meaning), the same as Spec().ObservationLayout.
-func Layout() env.ObsLayout { return layout.Clone() }
 
 // Observe writes the observation (see the layout above) into dst.
 func (s *State) Observe(player int, dst []uint8) {
@@ -149,27 +145,6 @@ func Rating(score int) string {
 		return RatingRookie
 	}
 	return RatingAcademy
-}
-
-// Info reports outcome, score, deliveries, refuels, unspent coins, turns and
-// the rating of the current score.
-func (s *State) Info(dst *env.Info) {
-	score := s.Score()
-	switch {
-	case s.phase != PhaseOver:
-		dst.Outcome, dst.Score = env.OutcomeOngoing, float64(score)
-	case s.lost:
-		dst.SetTeamResult(1, env.OutcomeLoss, float64(score))
-	default:
-		dst.SetTeamResult(1, env.OutcomeWin, float64(score))
-	}
-	dst.Stats = append(dst.Stats,
-		env.Stat{Name: "deliveries", Value: float64(s.delivered)},
-		env.Stat{Name: "refuels", Value: float64(s.refuels)},
-		env.Stat{Name: "unspent_coins", Value: float64(s.UnspentCoins())},
-		env.Stat{Name: "turns", Value: float64(s.turns)},
-	)
-	dst.Labels = append(dst.Labels, env.Label{Name: "rating", Value: Rating(score)})
 }
 
 var phaseLabels = [...]string{"launch", "play a coin", "refuel?", "over"}

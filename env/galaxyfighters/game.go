@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -227,72 +226,8 @@ func (Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(NewConfig(p).c, seed)
 }
 
-// MarshalJSON serializes the state as {"position": notation}
-// (env.MarshalPosition): the notation is complete, hidden information and
-// the chance generator included.
-func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
-
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition).
 func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
 	return env.UnmarshalPosition(g.Spec().ID, data, func(text string) (*State, error) { return ParsePosition(text, NewConfig(p)) })
-}
-
-// Info fills the episode statistics.
-func (s *State) Info(dst *env.Info) {
-	switch s.outcome {
-	case won:
-		dst.SetTeamResult(s.cfg.players, env.OutcomeWin, 1)
-	case lost:
-		dst.SetTeamResult(s.cfg.players, env.OutcomeLoss, -1)
-	default:
-		dst.Outcome, dst.Score = env.OutcomeOngoing, 0
-	}
-	dst.Stats = append(dst.Stats,
-		env.Stat{Name: "aliens_destroyed", Value: float64(s.destroyed)},
-		env.Stat{Name: "crashes", Value: float64(s.crashes)},
-		env.Stat{Name: "invasions", Value: float64(s.invasions)},
-		env.Stat{Name: "districts_invaded", Value: float64(s.DistrictsInvaded())},
-		env.Stat{Name: "ships_lost", Value: float64(s.shipsLost)},
-		env.Stat{Name: "turns", Value: float64(s.turns)},
-		env.Stat{Name: "spawn_left", Value: float64(s.deckN)},
-		env.Stat{Name: "shipyard_left", Value: float64(s.yardN)},
-		env.Stat{Name: "aliens_on_board", Value: float64(s.aliens)},
-	)
-	dst.Labels = append(dst.Labels, env.Label{Name: "mission", Value: s.cfg.mission})
-}
-
-// String renders the position (global frame, Rocketown at the bottom),
-// without hidden information.
-func (s *State) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Galaxy Fighters (%s), turn %d, %s: seat %d %s, player %d\n", s.cfg.mission, s.turns+1,
-		s.phase, s.cur, seatNames[s.cur], s.CurrentPlayer())
-	for r := 0; r < Side; r++ {
-		var line strings.Builder
-		for c := 0; c < Side; c++ {
-			t := s.cellToken(r*Side + c)
-			if t == "#" {
-				t = " "
-			}
-			fmt.Fprintf(&line, "%-5s", t)
-		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
-	}
-	for k := range s.ships {
-		sh := &s.ships[k]
-		fmt.Fprintf(&b, "seat %d %-10s %-10s %-11s %-10s bonus %-7s invaders %d/%d\n", k, seatNames[k], modelNames[sh.model],
-			codeOf(weaponNames[:], sh.weapon), codeOf(engineNames[:], sh.engine), codeOf(faceCodes[:], sh.bonus),
-			s.invaders[k], s.cfg.invaderCap)
-	}
-	fmt.Fprintf(&b, "commands fire %d move %d special %d fire-or-special %d (used %d); spawn deck %d, shipyard %d, aliens %d",
-		s.pool[FaceFire], s.pool[FaceMove], s.pool[FaceSpecial], s.pool[FaceWild], s.used, s.deckN, s.yardN, s.aliens)
-	if s.outcome == won {
-		b.WriteString("; won")
-	} else if s.outcome == lost {
-		b.WriteString("; lost")
-	}
-	b.WriteByte('\n')
-	return b.String()
 }

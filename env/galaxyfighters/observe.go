@@ -1,10 +1,15 @@
 package galaxyfighters
 
-import "github.com/galaxygym/galaxygym/env"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/galaxygym/galaxygym/env"
+)
 
 // Observation layout: a flat uint8 vector of ObsSize = 4092 bytes, named
-// once by the fields of [Layout] (offsets below, shapes and meanings
-// there). The board planes are 121 bytes each over the 11x11 grid turned
+// once by the fields of layout (offsets below, shapes and meanings
+// there), which Spec().ObservationLayout exports. The board planes are 121 bytes each over the 11x11 grid turned
 // to the observer's side (the observer's seat is the player's number:
 // player p sits at seat p and sees the board from there, district at the
 // bottom), index row*11+col, row 0 the far edge. Relative seat i is the
@@ -61,8 +66,8 @@ const (
 	SeatSDSPlaced  = 18 // SDS tiles placed
 )
 
-// layout names every byte of the observation; [Layout] returns a copy and
-// Spec().ObservationLayout holds one.
+// layout names every byte of the observation; Spec().ObservationLayout
+// holds a copy.
 var layout = env.ObsLayout{
 	env.Field("top", OffTop, []int{12, Side, Side}, "planes type*4+facing: the top alien of each space (one-hot over the 12 planes); types Yellum, Bluvol, Magentis; facing in the observer's frame 0 away, 1 right, 2 toward, 3 left"),
 	env.Field("count", OffCount, []int{12, Side, Side}, "planes type*4+facing: aliens of that type and facing in each space's stack, 0-15 (saturating)"),
@@ -86,10 +91,6 @@ var layout = env.ObsLayout{
 	env.Field("turns", OffTurns, []int{1}, "turns played, 0-255 (saturating)"),
 	env.Field("win_on_clear", OffWinOnClear, []int{1}, "1: win_on clear, 0: last_card"),
 }
-
-// Layout returns a new copy of the observation's named fields (offset,
-// shape, meaning), the same as Spec().ObservationLayout.
-func Layout() env.ObsLayout { return layout.Clone() }
 
 // Observe writes player's observation into dst.
 func (s *State) Observe(player int, dst []uint8) {
@@ -214,4 +215,39 @@ func obsHigh() []uint8 {
 	h[OffSpillWaiting] = obsMaxCounter
 	h[OffTurns] = obsMaxCounter
 	return h
+}
+
+// String renders the position (global frame, Rocketown at the bottom),
+// without hidden information.
+func (s *State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Galaxy Fighters (%s), turn %d, %s: seat %d %s, player %d\n", s.cfg.mission, s.turns+1,
+		s.phase, s.cur, seatNames[s.cur], s.CurrentPlayer())
+	for r := 0; r < Side; r++ {
+		var line strings.Builder
+		for c := 0; c < Side; c++ {
+			t := s.cellToken(r*Side + c)
+			if t == "#" {
+				t = " "
+			}
+			fmt.Fprintf(&line, "%-5s", t)
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	for k := range s.ships {
+		sh := &s.ships[k]
+		fmt.Fprintf(&b, "seat %d %-10s %-10s %-11s %-10s bonus %-7s invaders %d/%d\n", k, seatNames[k], modelNames[sh.model],
+			codeOf(weaponNames[:], sh.weapon), codeOf(engineNames[:], sh.engine), codeOf(faceCodes[:], sh.bonus),
+			s.invaders[k], s.cfg.invaderCap)
+	}
+	fmt.Fprintf(&b, "commands fire %d move %d special %d fire-or-special %d (used %d); spawn deck %d, shipyard %d, aliens %d",
+		s.pool[FaceFire], s.pool[FaceMove], s.pool[FaceSpecial], s.pool[FaceWild], s.used, s.deckN, s.yardN, s.aliens)
+	if s.outcome == won {
+		b.WriteString("; won")
+	} else if s.outcome == lost {
+		b.WriteString("; lost")
+	}
+	b.WriteByte('\n')
+	return b.String()
 }

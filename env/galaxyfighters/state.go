@@ -167,20 +167,6 @@ func (s *State) controller(seat int) int {
 	return seat
 }
 
-// CurrentPlayer returns the player controlling the ship whose turn it is.
-func (s *State) CurrentPlayer() int {
-	if s.phase == PhaseOver {
-		return env.Terminal
-	}
-	return s.controller(int(s.cur))
-}
-
-// Terminal reports whether the game has ended.
-func (s *State) Terminal() bool { return s.phase == PhaseOver }
-
-// Turn returns the number of ship turns completed.
-func (s *State) Turn() int { return int(s.turns) }
-
 // Phase returns the current phase.
 func (s *State) Phase() Phase { return s.phase }
 
@@ -355,3 +341,8 @@ func (s *State) placeDrone(seat, prev int) {
 		}
 	}
 }
+
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, hidden information and
+// the chance generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
