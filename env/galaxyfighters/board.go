@@ -36,9 +36,6 @@ var dirDC = [4]int{0, 1, 0, -1}
 // seatNames are the districts (and the ship colours) of seats 0-3.
 var seatNames = [NumSeats]string{"Rocketown", "Atomville", "Novaport", "Astrofield"}
 
-// seatColors are the districts' colours.
-var seatColors = [NumSeats]string{"blue", "green", "yellow", "red"}
-
 // OnBoard reports whether global (r, c) is one of the 85 spaces.
 func OnBoard(r, c int) bool {
 	if r < 0 || r >= Side || c < 0 || c >= Side {

@@ -14,10 +14,9 @@ const (
 	numTypes = 3
 )
 
-// typeNames and typeLetters name the Exovon types; alienSpeed is each
-// type's speed ([AlienSpeed]).
+// typeLetters name the Exovon types (Yellum, Bluvol, Magentis) in the
+// notation; alienSpeed is each type's speed ([AlienSpeed]).
 var (
-	typeNames   = [numTypes]string{"Yellum", "Bluvol", "Magentis"}
 	typeLetters = [numTypes]byte{'Y', 'B', 'M'}
 	alienSpeed  = [numTypes]int{1, 2, 3}
 )
@@ -34,9 +33,6 @@ const (
 	maxCommands   = numDice + 1 // four dice plus the bonus tile
 	numBonusTiles = 3           // Fire, Move, Special
 )
-
-// faceNames name the command faces.
-var faceNames = [numFaces]string{"fire", "move", "special", "fire-or-special"}
 
 // dieFaces are the six faces of every command die (assumption A6): two
 // Fire, two Move, one Special and one Fire-or-Special.
