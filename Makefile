@@ -27,7 +27,7 @@ VENV       ?= .venv
 TORCH      ?= auto
 VENV_STAMP := $(VENV)/.galaxygym-installed
 
-.PHONY: all build run test test-go test-python venv notebook offline-notebook notebooks vet bench clean wheel fuzz
+.PHONY: all build run test test-go test-python venv notebook offline-notebook notebooks vet bench clean wheel fuzz browser-deps test-browser screenshots
 
 all: build
 
@@ -39,7 +39,7 @@ build:
 run: build
 	$(BIN) generate --env $(ENV) --agent $(AGENT) --episodes $(EPISODES) --seed $(SEED) --out $(OUT)
 
-test: vet test-go test-python
+test: vet browser-deps test-go test-python
 
 # gofmt, conflict markers, go vet and staticcheck (pinned in go.mod's tool
 # directive: `go tool staticcheck` builds it from the module cache, so a
@@ -197,6 +197,25 @@ FUZZMINIMIZETIME ?= 100x
 FUZZ_PKGS ?= ./...
 fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZMINIMIZETIME=$(FUZZMINIMIZETIME) sh tools/fuzz/fuzz.sh $(FUZZ_PKGS)
+
+# The browser page of `galaxygym serve` (play/, docs/play.md) is tested in
+# Debian's headless Chromium driven by chromedp (no browser download):
+# browser-deps installs the chromium package with apt where it is missing
+# (as root; otherwise it says what to run), test-browser runs those tests
+# (`make test-go` runs them too, and they skip without chromium), and
+# screenshots writes docs/img/play-<game>.png at 1280x800.
+browser-deps:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "browser-deps: installing Debian's chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else echo "browser-deps: no chromium; as root: apt-get install chromium (the browser tests skip without it)"; fi
+
+test-browser: browser-deps
+	$(GO) test -count=1 -run 'TestBrowser' ./play/
+
+screenshots: browser-deps
+	$(GO) test -count=1 -run 'TestScreenshots' ./play/ -args -screenshots=$(CURDIR)/docs/img
 
 clean:
 	rm -rf bin datasets/out $(VENV) $(WHEEL_DIR) python/build

@@ -4,7 +4,11 @@ package env
 // information from what one player sees: search agents (information-set
 // Monte Carlo tree search, determinized rollouts) plan on such samples
 // without reading the true state. It is optional; agents that need it
-// refuse games without it.
+// refuse games without it. The conformance suite (package envtest) builds
+// the twins of its information-set test with it: a sample must be a
+// position the game's notation accepts, and the player must not be able
+// to tell it from the true position, then or after the same actions,
+// until the rules reveal something (see envtest.Revealer).
 type Determinizer interface {
 	// Determinize returns a complete state (hidden information and chance
 	// generator included) drawn from those consistent with obs, the

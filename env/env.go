@@ -36,6 +36,7 @@ type Env struct {
 	state      State
 	seed       uint64
 	steps      int
+	startTurn  int // the state's Turn() when the episode began (LoadState of a mid-game state), else 0
 	terminated bool
 	truncated  bool
 	returns    []float64
@@ -93,6 +94,7 @@ func (e *Env) setState(s State, seed uint64) {
 	e.state = s
 	e.seed = seed
 	e.steps = 0
+	e.startTurn = 0
 	e.terminated = s.Terminal()
 	e.truncated = false
 	clear(e.returns)
@@ -291,15 +293,39 @@ func (e *Env) String() string {
 // state the game cannot read, or for an ongoing state at or past the
 // Env's max_turns (its episode would already have been truncated), and
 // then leaves the Env as it was.
+//
+// A mid-game state (Turn() > 0) starts an episode that began at that
+// turn: its snapshot ([Env.MarshalJSON]) records "start_turn", so that
+// [Env.Load] accepts the snapshot of an episode loaded this way even
+// though it has taken fewer steps than the state has turns. Whatever
+// LoadState accepts, the Env's own snapshot then loads again.
 func (e *Env) LoadState(data []byte, seed uint64) error {
-	st, err := e.game.LoadState(e.params, data)
+	st, err := e.DecodeState(data)
 	if err != nil {
 		return err
 	}
+	return e.Start(st, seed)
+}
+
+// DecodeState parses data, a bare game state as [Env.LoadState] takes it,
+// under the Env's parameters, and returns it without changing the Env:
+// parse a state once, then [Env.Start] each of several Envs of the same
+// parameters from a Clone of it. Errors are those of LoadState's parse.
+func (e *Env) DecodeState(data []byte) (State, error) {
+	return e.game.LoadState(e.params, data)
+}
+
+// Start begins an episode from st, a state decoded by [Env.DecodeState]
+// of an Env with the same parameters, exactly as [Env.LoadState] does;
+// the Env takes st over (pass a Clone to keep it). It returns a
+// [*StateError] for an ongoing state at or past the Env's max_turns, and
+// then leaves the Env as it was.
+func (e *Env) Start(st State, seed uint64) error {
 	if !st.Terminal() && e.maxTurns > 0 && st.Turn() >= e.maxTurns {
 		return &StateError{e.spec.ID, fmt.Sprintf("state is ongoing at turn %d, past max_turns %d", st.Turn(), e.maxTurns), nil}
 	}
 	e.setState(st, seed)
+	e.startTurn = max(0, st.Turn())
 	return nil
 }
 
@@ -313,6 +339,10 @@ type snapshot struct {
 	Terminated bool            `json:"terminated"`
 	Truncated  bool            `json:"truncated"`
 	State      json.RawMessage `json:"state"`
+	// StartTurn is the state's turn when the episode began: 0 (and
+	// absent) for an episode dealt by Reset, the loaded state's turn for
+	// one begun by LoadState from a mid-game state.
+	StartTurn int `json:"start_turn,omitempty"`
 }
 
 // MarshalJSON serializes the environment: id, parameters, the episode's
@@ -325,7 +355,7 @@ func (e *Env) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(snapshot{e.spec.ID, e.params, e.seed, e.steps, e.returns, e.terminated, e.truncated, st})
+	return json.Marshal(snapshot{e.spec.ID, e.params, e.seed, e.steps, e.returns, e.terminated, e.truncated, st, e.startTurn})
 }
 
 // MaxSnapshotSteps is the largest step count a snapshot may carry: steps
@@ -348,14 +378,18 @@ const returnTolerance = 1e-9
 // Every field is validated against the state it comes with before
 // anything changes:
 //
-//   - steps lies in [st.Turn(), MaxSnapshotSteps] (every turn takes at
-//     least one step), and at most Spec().MaxEpisodeSteps when every
-//     parameter other than players has its default (the bound the spec
-//     states);
+//   - start_turn (absent: 0) lies in [0, st.Turn()]: the turn at which
+//     the episode began, non-zero for one begun by [Env.LoadState] from a
+//     mid-game state;
+//   - steps lies in [st.Turn() - start_turn, MaxSnapshotSteps] (every
+//     turn takes at least one step), and at most Spec().MaxEpisodeSteps
+//     when every parameter other than players has its default (the bound
+//     the spec states);
 //   - every return is finite and lies within steps times the spec's
 //     RewardRange (each step pays one reward in that range), and, once the
-//     episode is over under those default parameters, within the spec's
-//     ReturnRange; both with a relative tolerance of 1e-9;
+//     episode is over under those default parameters and began at turn 0,
+//     within the spec's ReturnRange; both with a relative tolerance of
+//     1e-9;
 //   - terminated equals the state's Terminal(); truncated implies not
 //     terminated, a max_turns in force and Turn() >= max_turns; an ongoing
 //     episode has Turn() < max_turns (it would have been truncated).
@@ -399,6 +433,7 @@ func (e *Env) Load(data []byte) error {
 	copy(e.returns, s.Returns)
 	e.terminated = s.Terminated
 	e.truncated = s.Truncated
+	e.startTurn = s.StartTurn
 	return nil
 }
 
@@ -422,9 +457,14 @@ func validateSnapshot(g Game, spec *Spec, p Params, maxTurns int, s *snapshot, s
 	turn := st.Turn()
 	defaults := defaultParams(g.Spec(), p)
 	switch {
+	case s.StartTurn < 0 || s.StartTurn > max(turn, 0):
+		return bad("start_turn %d out of range [0, %d] (the state's turn)", s.StartTurn, max(turn, 0))
 	case s.Steps < 0 || s.Steps > MaxSnapshotSteps:
 		return bad("steps %d out of range [0, %d]", s.Steps, MaxSnapshotSteps)
-	case s.Steps < turn:
+	case s.Steps < turn-s.StartTurn:
+		if s.StartTurn > 0 {
+			return bad("steps %d is fewer than the state's %d turns since its start_turn %d", s.Steps, turn-s.StartTurn, s.StartTurn)
+		}
 		return bad("steps %d is fewer than the state's %d turns", s.Steps, turn)
 	case defaults && s.Steps > spec.MaxEpisodeSteps:
 		return bad("steps %d is over the spec's max_episode_steps %d", s.Steps, spec.MaxEpisodeSteps)
@@ -449,7 +489,7 @@ func validateSnapshot(g Game, spec *Spec, p Params, maxTurns int, s *snapshot, s
 		if !within(r, lo, hi) {
 			return bad("return %v of player %d is outside %d steps of rewards in %v: [%v, %v]", r, i, s.Steps, spec.RewardRange, lo, hi)
 		}
-		if over && defaults && !within(r, spec.ReturnRange[0], spec.ReturnRange[1]) {
+		if over && defaults && s.StartTurn == 0 && !within(r, spec.ReturnRange[0], spec.ReturnRange[1]) {
 			return bad("return %v of player %d of a finished episode is outside the return range %v", r, i, spec.ReturnRange)
 		}
 	}

@@ -101,3 +101,66 @@ func playable(id string) (ok bool) {
 	e.Reset(0)
 	return e.State() != nil
 }
+
+// FuzzLoadState feeds arbitrary bare game states (what reset's
+// options.state takes, e.g. {"position": ...}) to Env.LoadState of every
+// registered game. Seeds: each game's states after 0, 5, 40 steps and at
+// the end of an episode. LoadState must never panic; a refused state
+// leaves the Env as it was; whatever it accepts, the Env's own snapshot
+// loads again to the same bytes (issue 28, defect 5).
+func FuzzLoadState(f *testing.F) {
+	var ids []string
+	for _, id := range env.IDs() {
+		if playable(id) {
+			ids = append(ids, id)
+		}
+	}
+	for g, id := range ids {
+		for _, n := range []int{0, 5, 40, 1 << 20} {
+			e, err := env.Make(id, nil)
+			if err != nil {
+				f.Fatal(err)
+			}
+			e.Reset(uint64(n))
+			for i := 0; i < n && !e.Done(); i++ {
+				for a, ok := range e.Mask() {
+					if ok != 0 {
+						e.Step(a)
+						break
+					}
+				}
+			}
+			st, err := e.State().MarshalJSON()
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(uint8(g), st)
+		}
+	}
+	f.Fuzz(func(t *testing.T, g uint8, data []byte) {
+		id := ids[int(g)%len(ids)]
+		e, err := env.Make(id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Reset(1)
+		before, _ := e.MarshalJSON()
+		if err := e.LoadState(data, 7); err != nil {
+			if after, _ := e.MarshalJSON(); !bytes.Equal(after, before) {
+				t.Fatalf("a refused LoadState (%v) changed the environment", err)
+			}
+			return
+		}
+		snap, err := e.MarshalJSON()
+		if err != nil {
+			t.Fatalf("MarshalJSON after LoadState: %v", err)
+		}
+		back, _ := env.Make(id, nil)
+		if err := back.Load(snap); err != nil {
+			t.Fatalf("the snapshot of an accepted state is refused: %v\n%s", err, snap)
+		}
+		if again, _ := back.MarshalJSON(); !bytes.Equal(again, snap) {
+			t.Fatalf("round trip differs:\n%s\n%s", snap, again)
+		}
+	})
+}

@@ -173,3 +173,78 @@ func TestLoadValidatesBookkeeping(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadStateRoundTrip pins issue 28's defect 5 for every registered
+// game: a bare mid-game state (what reset's options.state accepts, e.g.
+// {"position": ...}) loaded with LoadState gives an Env whose own snapshot
+// loads again, into the same position, and the episode goes on from there.
+// Before start_turn, the snapshot said steps 0 and Load refused it ("steps
+// 0 is fewer than the state's N turns").
+func TestLoadStateRoundTrip(t *testing.T) {
+	for _, id := range env.IDs() {
+		for _, n := range []int{0, 1, 7, 40, 1 << 20} { // 1<<20: played to the end
+			t.Run(id, func(t *testing.T) {
+				e, _ := playSnapshot(t, id, nil, n)
+				if e.Truncated() {
+					t.Skip("a truncated episode's state is ongoing past max_turns: LoadState refuses it, rightly")
+				}
+				bare, err := e.State().MarshalJSON()
+				if err != nil {
+					t.Fatal(err)
+				}
+				loaded, err := env.Make(id, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := loaded.LoadState(bare, 99); err != nil {
+					t.Fatalf("LoadState of the state after %d steps: %v", n, err)
+				}
+				snap, err := loaded.MarshalJSON()
+				if err != nil {
+					t.Fatal(err)
+				}
+				again, _ := env.Make(id, nil)
+				if err := again.Load(snap); err != nil {
+					t.Fatalf("after %d steps (turn %d): the snapshot of a LoadState episode is refused: %v\n%s", n, e.State().Turn(), err, snap)
+				}
+				if again.String() != e.String() || again.Done() != e.Done() {
+					t.Fatalf("after %d steps: reloaded position differs", n)
+				}
+				snap2, _ := again.MarshalJSON()
+				if string(snap2) != string(snap) {
+					t.Fatalf("snapshot does not round-trip:\n%s\n%s", snap, snap2)
+				}
+				// A step from the reloaded env keeps it loadable.
+				if !again.Done() {
+					for a, ok := range again.Mask() {
+						if ok != 0 {
+							if _, err := again.Step(a); err != nil {
+								t.Fatal(err)
+							}
+							break
+						}
+					}
+					s3, _ := again.MarshalJSON()
+					if err := loaded.Load(s3); err != nil {
+						t.Fatalf("after one more step: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestLoadRefusesBadStartTurn: start_turn is checked against the state.
+func TestLoadRefusesBadStartTurn(t *testing.T) {
+	for _, id := range env.IDs() {
+		e, m := playSnapshot(t, id, nil, 5)
+		for _, st := range []int{-1, e.State().Turn() + 1} {
+			m["start_turn"] = st
+			f, _ := env.Make(id, nil)
+			var se *env.StateError
+			if err := f.Load(marshal(t, m)); !errors.As(err, &se) || !strings.Contains(err.Error(), "start_turn") {
+				t.Errorf("%s: start_turn %d: got %v, want a StateError naming start_turn", id, st, err)
+			}
+		}
+	}
+}

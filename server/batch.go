@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -122,7 +125,7 @@ func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds
 	for i := range b.base {
 		b.base[i] = seeds()
 	}
-	b.reply = make([]byte, b.lay.MaxSize())
+	b.reply = make([]byte, b.lay.MaxSize(), b.lay.MaxSize()+RequestIDSize) // room for the request id trailer
 	if mode == SameStep {
 		b.fin = make([]bool, n)
 		b.finObs = make([]byte, n*b.lay.O)
@@ -309,8 +312,10 @@ func b2u8(b bool) uint8 {
 
 // reset applies a reset message: it validates every part of it first, so
 // that a bad seed list, mask or state leaves every environment as it was,
-// then resets the selected environments and returns the encoded reply.
-func (b *batch) reset(c *Control) ([]byte, *Error) {
+// then resets the selected environments and returns the encoded reply
+// (its storage has room for the request id trailer). A reset stopped by
+// ctx ([CodeCancelled]) leaves every environment as it was.
+func (b *batch) reset(ctx context.Context, c *Control) ([]byte, *Error) {
 	n := b.lay.N
 	if c.Seeds != nil && len(c.Seeds) != n {
 		return nil, errorf(CodeBadRequest, "reset has %d seeds; the session holds %d environments", len(c.Seeds), n)
@@ -342,15 +347,27 @@ func (b *batch) reset(c *Control) ([]byte, *Error) {
 		return opts.State
 	}
 	// Phase 1: work out every selected env's seed chain and load states into
-	// clones; nothing of the batch changes yet.
+	// clones; nothing of the batch changes yet. Each distinct state of the
+	// message is parsed once (a single options.state once for the whole
+	// batch), so the parsing one message causes is linear in its size
+	// (at most ReadLimit bytes); every further environment is a clone. The
+	// loop stops, answering CodeCancelled, when ctx is done (the client
+	// went away or the server is shutting down).
 	type plan struct {
 		base, episode uint64
 		loaded        *env.Env
 	}
 	plans := make([]plan, n)
+	var shared *stateCache
+	if opts.States == nil && stateOf(0) != nil {
+		shared = &stateCache{raw: opts.State}
+	}
 	for i := 0; i < n; i++ {
 		if !selected(i) {
 			continue
+		}
+		if ctx.Err() != nil {
+			return nil, errorf(CodeCancelled, "reset stopped after %d of %d environments: the session is closing; no environment was reset", i, n)
 		}
 		pl := plan{base: b.base[i], episode: b.episode[i]}
 		switch {
@@ -360,8 +377,15 @@ func (b *batch) reset(c *Control) ([]byte, *Error) {
 			pl.episode++
 		}
 		if raw := stateOf(i); raw != nil {
-			e := b.envs[i].Clone()
-			if err := loadState(e, raw, EpisodeSeed(pl.base, pl.episode)); err != nil {
+			if resetLoadHook != nil {
+				resetLoadHook(ctx, i)
+			}
+			cache := shared
+			if cache == nil {
+				cache = &stateCache{raw: raw}
+			}
+			e, err := cache.load(b.envs[i], EpisodeSeed(pl.base, pl.episode))
+			if err != nil {
 				perr := fromEnvError(err)
 				perr.Index = i
 				return nil, perr
@@ -417,16 +441,75 @@ func (b *batch) writeUnreset(i int) {
 	clear(buf[l.Outcomes+l.P*i : l.Outcomes+l.P*(i+1)])
 }
 
-// loadState loads raw, an environment snapshot or a game state, into e. A
-// game state is wrapped into a snapshot of a fresh episode with the given
-// seed and e's parameters.
-func loadState(e *env.Env, raw json.RawMessage, seed uint64) error {
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &probe); err != nil {
-		return &env.StateError{Env: e.Spec().ID, Reason: "state is not a JSON object", Err: err}
+// resetLoadHook, set by tests, runs before each environment's state is
+// loaded in a reset (phase 1), with the session's context.
+var resetLoadHook func(ctx context.Context, i int)
+
+// stateParses counts the states a reset has parsed (snapshots loaded and
+// game states decoded), for tests.
+var stateParses atomic.Int64
+
+// stateCache loads one state of a reset message (an environment snapshot
+// or a game state) into environments, parsing it once: a snapshot is
+// loaded into the first environment's clone and cloned for the others; a
+// game state is decoded once per distinct parameter set (one, unless
+// earlier snapshots changed some environment's parameters) and each
+// environment starts from a clone of it with its own seed.
+type stateCache struct {
+	raw      json.RawMessage
+	kind     int // 0 not probed, 1 snapshot, 2 game state
+	snapshot *env.Env
+	states   []cachedState
+}
+
+type cachedState struct {
+	params env.Params
+	state  env.State
+}
+
+// load returns a clone of e with the cached state loaded, seeded with seed
+// (a game state) or with the snapshot's own seed.
+func (sc *stateCache) load(e *env.Env, seed uint64) (*env.Env, error) {
+	if sc.kind == 0 {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(sc.raw, &obj); err != nil {
+			return nil, &env.StateError{Env: e.Spec().ID, Reason: "state is not a JSON object", Err: err}
+		}
+		if _, ok := obj["env"]; ok {
+			sc.kind = 1
+		} else {
+			sc.kind = 2
+		}
 	}
-	if _, ok := probe["env"]; ok {
-		return e.Load(raw)
+	if sc.kind == 1 {
+		if sc.snapshot == nil {
+			c := e.Clone()
+			stateParses.Add(1)
+			if err := c.Load(sc.raw); err != nil {
+				return nil, err
+			}
+			sc.snapshot = c
+		}
+		return sc.snapshot.Clone(), nil
 	}
-	return e.LoadState(raw, seed)
+	var st env.State
+	for _, cs := range sc.states {
+		if reflect.DeepEqual(cs.params, e.Params()) {
+			st = cs.state
+			break
+		}
+	}
+	if st == nil {
+		var err error
+		stateParses.Add(1)
+		if st, err = e.DecodeState(sc.raw); err != nil {
+			return nil, err
+		}
+		sc.states = append(sc.states, cachedState{e.Params(), st})
+	}
+	c := e.Clone()
+	if err := c.Start(st.Clone(), seed); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -24,7 +25,7 @@ func BenchmarkBatchStep(b *testing.B) {
 				s := uint64(i)
 				seeds[i] = &s
 			}
-			out, perr := bt.reset(&Control{Type: MsgReset, Seeds: seeds})
+			out, perr := bt.reset(context.Background(), &Control{Type: MsgReset, Seeds: seeds})
 			if perr != nil {
 				b.Fatal(perr)
 			}
@@ -71,12 +72,12 @@ func BenchmarkStepRoundTrip(b *testing.B) {
 			out := resetSeeds(b, c, seeds...)
 			l := m.Layout
 			actions := make([]int32, n)
-			req := make([]byte, 0, StepHeaderSize+4*n)
+			req := make([]byte, 0, StepRequestSize(n))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				pickFirstLegal(out, &l, actions)
-				req = AppendStepRequest(req[:0], actions)
+				req = AppendStepRequest(req[:0], 0, actions)
 				if err := c.WriteMessage(websocket.BinaryMessage, req); err != nil {
 					b.Fatal(err)
 				}

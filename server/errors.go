@@ -62,6 +62,10 @@ const (
 	// memory bound ([Config.MaxSessionBytes]). Ask for fewer environments
 	// (render and info take "indices").
 	CodeLimitExceeded Code = "limit_exceeded"
+	// CodeCancelled: the server stopped the request before it took effect
+	// because it is shutting down (the client, had it gone, sees nothing);
+	// the session's environments are as they were before it.
+	CodeCancelled Code = "cancelled"
 	// CodeInternal: a server bug; the session's state is unspecified.
 	CodeInternal Code = "internal"
 )

@@ -282,8 +282,8 @@ func TestHostCheck(t *testing.T) {
 		}
 	}
 	// With a token, the token is the check.
-	_, url = startServer(t, Config{Token: "s3cret"})
-	h := http.Header{"Host": {"evil.example"}, "Authorization": {"Bearer s3cret"}}
+	_, url = startServer(t, Config{Token: "s3cret-token-0123456789"})
+	h := http.Header{"Host": {"evil.example"}, "Authorization": {"Bearer s3cret-token-0123456789"}}
 	c, _, err := websocket.DefaultDialer.Dial(wsURL(url, "/"), h)
 	if err != nil {
 		t.Fatalf("token and a foreign Host: %v", err)
@@ -305,7 +305,7 @@ func TestRefuseRemoteBindWithoutToken(t *testing.T) {
 	if _, err := l.Accept(); err == nil {
 		t.Fatal("the refused listener is still open")
 	}
-	for _, cfg := range []Config{{Token: "x"}, {AllowRemoteWithoutToken: true}} {
+	for _, cfg := range []Config{{Token: "x-long-enough-token-42"}, {AllowRemoteWithoutToken: true}} {
 		l, err := net.Listen("tcp", "0.0.0.0:0")
 		if err != nil {
 			t.Fatal(err)

@@ -184,7 +184,7 @@ func resetSeeds(tb testing.TB, c *websocket.Conn, seeds ...uint64) []byte {
 	return recvBinary(tb, c)
 }
 
-func stepFrame(actions ...int32) []byte { return AppendStepRequest(nil, actions) }
+func stepFrame(actions ...int32) []byte { return AppendStepRequest(nil, 0, actions) }
 
 // reply is a decoded step or reset reply (copies, for tests).
 type reply struct {
@@ -216,9 +216,10 @@ func decodeReply(tb testing.TB, b []byte, l Layout) reply {
 	}
 	r := reply{kind: b[3], k: int(le.Uint32(b[20:]))}
 	fl := l.Final(r.k)
-	if len(b) != fl.Size {
-		tb.Fatalf("reply of %d bytes, want %d", len(b), fl.Size)
+	if len(b) != fl.Size+RequestIDSize {
+		tb.Fatalf("reply of %d bytes, want %d (with the request id)", len(b), fl.Size+RequestIDSize)
 	}
+	b = b[:fl.Size]
 	f32 := func(off, n int) []float32 {
 		out := make([]float32, n)
 		for i := range out {

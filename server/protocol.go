@@ -8,13 +8,17 @@ import (
 	"math"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/rollout"
 )
 
 // Version is the protocol version this server speaks. A client states the
 // version it speaks in its hello message; any other value is refused with
 // [CodeVersionMismatch] and close code 1002. See docs/protocol.md.
-// Version 2 added every player's score, rank and outcome to the replies.
-const Version = 2
+// Version 2 added every player's score, rank and outcome to the replies;
+// version 3 added request ids: a u32 trailer on every step request and on
+// every step and reset reply, and an optional "id" in control messages
+// echoed by their replies.
+const Version = 3
 
 // Magic is the first two bytes of every binary frame, in both directions
 // ("GG").
@@ -32,9 +36,19 @@ const (
 )
 
 // StepHeaderSize is the size in bytes of a step request's header; the N
-// little-endian int32 actions follow it, so a step request has exactly
-// StepHeaderSize + 4*N bytes.
+// little-endian int32 actions follow it, then the u32 request id, so a
+// step request has exactly StepHeaderSize + 4*N + RequestIDSize bytes.
 const StepHeaderSize = 8
+
+// RequestIDSize is the size in bytes of the request id trailer (a
+// little-endian u32) that ends every step request and every step and reset
+// reply. A reply's trailer echoes its request's id (a reset reply: the
+// reset message's "id", or 0 when it had none).
+const RequestIDSize = 4
+
+// StepRequestSize is the size in bytes of a step request for n
+// environments.
+func StepRequestSize(n int) int { return StepHeaderSize + 4*n + RequestIDSize }
 
 // ReplyHeaderSize is the size in bytes of the header of a step or reset
 // reply; see [Layout] for the arrays that follow it.
@@ -117,15 +131,10 @@ func ParseAutoresetMode(s string) (AutoresetMode, error) {
 //	z = (z ^ z>>27) * 0x94D049BB133111EB
 //	seed = z ^ z>>31
 //
-// all arithmetic modulo 2^64.
+// all arithmetic modulo 2^64. This is [rollout.SeatSeed]'s rule (seat k of
+// agent seed base), the module's single SplitMix64 step, which it calls.
 func EpisodeSeed(base, k uint64) uint64 {
-	if k == 0 {
-		return base
-	}
-	z := base + k*0x9E3779B97F4A7C15
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	return z ^ z>>31
+	return rollout.SeatSeed(base, int(k)) // int(k) wraps back to k in uint64 arithmetic
 }
 
 // Layout gives the byte offsets of the arrays of a step or reset reply for
@@ -245,42 +254,44 @@ func (l *Layout) putHeader(b []byte, kind byte, k int) {
 }
 
 // AppendStepRequest appends a step request for actions to b: the header
-// "GG", Version, KindStep, u32 N, then N int32 actions.
-func AppendStepRequest(b []byte, actions []int32) []byte {
+// "GG", Version, KindStep, u32 N, then N int32 actions, then the u32
+// request id.
+func AppendStepRequest(b []byte, id uint32, actions []int32) []byte {
 	b = append(b, Magic[0], Magic[1], Version, KindStep)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(actions)))
 	for _, a := range actions {
 		b = binary.LittleEndian.AppendUint32(b, uint32(a))
 	}
-	return b
+	return binary.LittleEndian.AppendUint32(b, id)
 }
 
 // DecodeStepRequest checks that msg is a well-formed step request for a
-// batch of len(actions) environments and decodes its actions into actions.
-// It returns an [*Error] with [CodeUnsupportedFrame] when msg does not start
-// with a step request's magic, version and kind, and [CodeMalformed] when
-// its N or its length is wrong. Action values are not checked here.
-func DecodeStepRequest(msg []byte, actions []int32) error {
+// batch of len(actions) environments, decodes its actions into actions and
+// returns its request id. It returns an [*Error] with [CodeUnsupportedFrame]
+// when msg does not start with a step request's magic and kind,
+// [CodeVersionMismatch] for another protocol version, and [CodeMalformed]
+// when its N or its length is wrong. Action values are not checked here.
+func DecodeStepRequest(msg []byte, actions []int32) (uint32, error) {
 	if len(msg) < 4 || msg[0] != Magic[0] || msg[1] != Magic[1] || msg[3] != KindStep {
-		return errorf(CodeUnsupportedFrame, "binary frame is not a step request (want bytes 47 47 %02x %02x)", Version, KindStep)
+		return 0, errorf(CodeUnsupportedFrame, "binary frame is not a step request (want bytes 47 47 %02x %02x)", Version, KindStep)
 	}
 	if msg[2] != Version {
-		return errorf(CodeVersionMismatch, "step request of protocol version %d; this session speaks %d", msg[2], Version)
+		return 0, errorf(CodeVersionMismatch, "step request of protocol version %d; this session speaks %d", msg[2], Version)
 	}
 	if len(msg) < StepHeaderSize {
-		return errorf(CodeMalformed, "step request of %d bytes is shorter than its %d-byte header", len(msg), StepHeaderSize)
+		return 0, errorf(CodeMalformed, "step request of %d bytes is shorter than its %d-byte header", len(msg), StepHeaderSize)
 	}
 	n := binary.LittleEndian.Uint32(msg[4:])
 	if uint64(n) != uint64(len(actions)) {
-		return errorf(CodeMalformed, "step request for %d environments; the session holds %d", n, len(actions))
+		return 0, errorf(CodeMalformed, "step request for %d environments; the session holds %d", n, len(actions))
 	}
-	if want := StepHeaderSize + 4*len(actions); len(msg) != want {
-		return errorf(CodeMalformed, "step request of %d bytes; want %d (8 + 4*%d)", len(msg), want, len(actions))
+	if want := StepRequestSize(len(actions)); len(msg) != want {
+		return 0, errorf(CodeMalformed, "step request of %d bytes; want %d (8 + 4*%d + 4)", len(msg), want, len(actions))
 	}
 	for i := range actions {
 		actions[i] = int32(binary.LittleEndian.Uint32(msg[StepHeaderSize+4*i:]))
 	}
-	return nil
+	return binary.LittleEndian.Uint32(msg[len(msg)-RequestIDSize:]), nil
 }
 
 // Control message types (the "type" field of a JSON text frame).
@@ -306,6 +317,10 @@ const (
 // message's type must be absent.
 type Control struct {
 	Type string `json:"type"`
+	// ID, optional in every control message, is the client's request id
+	// (0 to 2^32-1): the reply, error replies and a reset's binary reply
+	// included, echoes it (see docs/protocol.md, "Request ids").
+	ID *uint32 `json:"id,omitempty"`
 	// hello
 	Version *int   `json:"version,omitempty"`
 	Client  string `json:"client,omitempty"`
@@ -343,7 +358,9 @@ type ResetOptions struct {
 
 // DecodeControl decodes a JSON text frame into a [Control]. Unknown fields,
 // trailing data and a missing or unknown type are [CodeMalformed] or
-// [CodeUnknownMessage] errors.
+// [CodeUnknownMessage] errors; for a missing or unknown type the decoded
+// Control comes back beside the error (its ID is echoed in the error
+// reply), otherwise nil.
 func DecodeControl(data []byte) (*Control, error) {
 	var c Control
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -360,9 +377,9 @@ func DecodeControl(data []byte) (*Control, error) {
 	switch c.Type {
 	case MsgHello, MsgList, MsgMake, MsgReset, MsgRender, MsgGetState, MsgInfo, MsgObserve, MsgClose:
 	case "":
-		return nil, errorf(CodeMalformed, `control message has no "type"`)
+		return &c, errorf(CodeMalformed, `control message has no "type"`)
 	default:
-		return nil, errorf(CodeUnknownMessage, "unknown control message type %q", c.Type)
+		return &c, errorf(CodeUnknownMessage, "unknown control message type %q", c.Type)
 	}
 	return &c, nil
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"testing"
@@ -35,13 +36,17 @@ func TestLayout(t *testing.T) {
 
 func TestStepRequestRoundTrip(t *testing.T) {
 	actions := []int32{0, 55, -1, 1 << 30}
-	msg := AppendStepRequest(nil, actions)
-	if len(msg) != StepHeaderSize+16 || string(msg[:4]) != "GG\x02\x01" || binary.LittleEndian.Uint32(msg[4:]) != 4 {
+	msg := AppendStepRequest(nil, 0xdeadbeef, actions)
+	if len(msg) != StepHeaderSize+16+4 || string(msg[:4]) != "GG\x03\x01" || binary.LittleEndian.Uint32(msg[4:]) != 4 {
 		t.Fatalf("request % x", msg)
 	}
 	got := make([]int32, 4)
-	if err := DecodeStepRequest(msg, got); err != nil {
+	id, err := DecodeStepRequest(msg, got)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if id != 0xdeadbeef {
+		t.Fatalf("request id %#x", id)
 	}
 	for i := range got {
 		if got[i] != actions[i] {
@@ -51,9 +56,10 @@ func TestStepRequestRoundTrip(t *testing.T) {
 }
 
 func FuzzDecodeStepRequest(f *testing.F) {
-	f.Add(AppendStepRequest(nil, []int32{1, 2, 3}), 3)
-	f.Add(AppendStepRequest(nil, []int32{7}), 1)
-	f.Add([]byte("GG\x02\x01\xff\xff\xff\xff"), 2)
+	f.Add(AppendStepRequest(nil, 5, []int32{1, 2, 3}), 3)
+	f.Add(AppendStepRequest(nil, 1<<31, []int32{7}), 1)
+	f.Add([]byte("GG\x03\x01\xff\xff\xff\xff"), 2)
+	f.Add([]byte("GG\x02\x01\x01\x00\x00\x00\x07\x00\x00\x00"), 1) // version 2: no id
 	f.Add([]byte("GG"), 1)
 	f.Add([]byte{}, 0)
 	f.Fuzz(func(t *testing.T, msg []byte, n int) {
@@ -61,17 +67,17 @@ func FuzzDecodeStepRequest(f *testing.F) {
 			return
 		}
 		actions := make([]int32, n)
-		err := DecodeStepRequest(msg, actions)
+		id, err := DecodeStepRequest(msg, actions)
 		if err != nil {
 			if _, ok := err.(*Error); !ok {
 				t.Fatalf("error %T is not *Error", err)
 			}
 			return
 		}
-		if len(msg) != StepHeaderSize+4*n {
+		if len(msg) != StepRequestSize(n) {
 			t.Fatalf("accepted %d bytes for N=%d", len(msg), n)
 		}
-		if !bytes.Equal(AppendStepRequest(nil, actions), msg) {
+		if !bytes.Equal(AppendStepRequest(nil, id, actions), msg) {
 			t.Fatal("re-encoding differs")
 		}
 	})
@@ -122,9 +128,9 @@ func FuzzDecodeControl(f *testing.F) {
 // it must never panic, and a refused message must leave every environment
 // as it was.
 func FuzzBatch(f *testing.F) {
-	f.Add([]byte(`{"type":"reset","seeds":[1,2]}`), AppendStepRequest(nil, []int32{3, 4}), uint8(0))
-	f.Add([]byte(`{"type":"reset","mask":[true,false],"options":{"state":{"position":"?"}}}`), AppendStepRequest(nil, []int32{0, 60}), uint8(1))
-	f.Add([]byte(`{"type":"reset"}`), []byte("GG\x02\x01\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00"), uint8(2))
+	f.Add([]byte(`{"type":"reset","seeds":[1,2]}`), AppendStepRequest(nil, 1, []int32{3, 4}), uint8(0))
+	f.Add([]byte(`{"type":"reset","mask":[true,false],"options":{"state":{"position":"?"}}}`), AppendStepRequest(nil, 2, []int32{0, 60}), uint8(1))
+	f.Add([]byte(`{"type":"reset"}`), []byte("GG\x03\x01\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00"), uint8(2))
 	f.Fuzz(func(t *testing.T, resetMsg, stepMsg []byte, mode uint8) {
 		b, perr := newBatch(testEnv, 2, map[string]any{"max_turns": 3}, AutoresetMode(mode%3), func() uint64 { return 9 }, 1, 1<<40)
 		if perr != nil {
@@ -140,12 +146,12 @@ func FuzzBatch(f *testing.F) {
 		}
 		if c, err := DecodeControl(resetMsg); err == nil && c.Type == MsgReset {
 			before := snap()
-			if _, perr := b.reset(c); perr != nil && snap() != before {
+			if _, perr := b.reset(context.Background(), c); perr != nil && snap() != before {
 				t.Fatalf("refused reset %s changed the batch", resetMsg)
 			}
 		}
 		for i := 0; i < 3; i++ {
-			if err := DecodeStepRequest(stepMsg, b.actions); err != nil {
+			if _, err := DecodeStepRequest(stepMsg, b.actions); err != nil {
 				return
 			}
 			before := snap()

@@ -149,7 +149,7 @@ func TestRoundTripMatchesLocal(t *testing.T) {
 	c := dial(t, url, nil)
 	hello(t, c)
 	m := makeBatch(t, c, n, "next_step", params)
-	if m.AutoresetMode != "next_step" || m.Spec["autoreset_mode"] != "next_step" || m.StepBytes != 8+4*n {
+	if m.AutoresetMode != "next_step" || m.Spec["autoreset_mode"] != "next_step" || m.StepBytes != 8+4*n+4 {
 		t.Fatalf("made %+v", m)
 	}
 	seeds := []uint64{7, 1 << 40, 12345678901234567890}
@@ -665,16 +665,16 @@ func TestPingPongLiveness(t *testing.T) {
 }
 
 func TestToken(t *testing.T) {
-	_, url := startServer(t, Config{Token: "s3cret"})
-	for _, h := range []http.Header{nil, {"Authorization": {"Bearer wrong"}}, {"Authorization": {"Basic s3cret"}}} {
+	_, url := startServer(t, Config{Token: "s3cret-token-0123456789"})
+	for _, h := range []http.Header{nil, {"Authorization": {"Bearer wrong"}}, {"Authorization": {"Basic s3cret-token-0123456789"}}} {
 		_, resp, err := websocket.DefaultDialer.Dial(wsURL(url, "/"), h)
 		if err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("header %v: err %v resp %v, want 401", h, err, resp)
 		}
 	}
-	c := dial(t, url, http.Header{"Authorization": {"Bearer s3cret"}})
+	c := dial(t, url, http.Header{"Authorization": {"Bearer s3cret-token-0123456789"}})
 	hello(t, c)
-	c2, _, err := websocket.DefaultDialer.Dial(wsURL(url, "/?token=s3cret"), nil)
+	c2, _, err := websocket.DefaultDialer.Dial(wsURL(url, "/?token=s3cret-token-0123456789"), nil)
 	if err != nil {
 		t.Fatalf("query token: %v", err)
 	}

@@ -1,9 +1,12 @@
 package server
 
 import (
+	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,11 +20,22 @@ import (
 
 // session is one websocket connection: the handshake state and at most one
 // batch of environments.
+//
+// Two goroutines serve it: the read loop (readLoop) reads the next message
+// while the handler goroutine (run) handles the previous one, so that a
+// connection that drops is seen at once, even during a long request: its
+// slot is released and ctx is cancelled, which stops the work in flight.
 type session struct {
 	srv    *Server
 	conn   *websocket.Conn
 	remote string
 	addr   string // the client IP counted against MaxSessionsPerAddr, or ""
+
+	// ctx is cancelled when the client has gone (its read failed), when the
+	// server shuts the session down, or when run returns; long requests
+	// (a reset loading states) stop when it is.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	// makeDeadline, set before run, closes the session when no make has
 	// arrived within MakeTimeout; made records the first make.
@@ -32,7 +46,14 @@ type session struct {
 	// step in flight finishes and its reply goes out before the close.
 	mu      sync.Mutex
 	closing bool
-	done    chan struct{} // closed when the read loop has returned
+	done    chan struct{} // closed when run has returned
+
+	// readerDone is closed when the read loop has returned (nil before
+	// run); drain, once closed, makes the read loop discard messages
+	// instead of handing them over (the session is closing).
+	readerDone chan struct{}
+	drain      chan struct{}
+	drainOnce  sync.Once
 
 	// registered is set by Server.register; releaseOnce frees the
 	// session's slot (MaxSessions, MaxSessionsPerAddr) once, before the
@@ -50,12 +71,19 @@ type session struct {
 	id    string
 	steps prometheus.Counter
 	reqs  prometheus.Counter
-	in    []byte // reused read buffer
 	out   []byte // reused JSON reply buffer (at most MaxReplyBytes)
+
+	// reqID is the request id of the message being handled (a control
+	// message's "id", a step request's trailer), echoed in its reply; nil
+	// when the message carried none or could not be read.
+	reqID *uint32
+	idBuf uint32
 }
 
 func newSession(s *Server, conn *websocket.Conn, remote string) *session {
-	return &session{srv: s, conn: conn, remote: remote, done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &session{srv: s, conn: conn, remote: remote, done: make(chan struct{}), drain: make(chan struct{}),
+		ctx: ctx, cancel: cancel}
 }
 
 // release gives the session's slot back to the server; it is idempotent
@@ -70,9 +98,16 @@ func (ss *session) release() {
 func (ss *session) refuse(code int, err *Error) {
 	ss.srv.m.errors.WithLabelValues(string(err.Code)).Inc()
 	ss.conn.SetWriteDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
-	_ = ss.conn.WriteMessage(websocket.TextMessage, errorJSON(err))
+	_ = ss.conn.WriteMessage(websocket.TextMessage, errorJSON(err, nil))
 	ss.closeAndDrain(code, err.Error())
+	ss.cancel()
 	close(ss.done)
+}
+
+// inMsg is one client message handed from the read loop to run.
+type inMsg struct {
+	mt  int
+	buf []byte
 }
 
 // run reads messages until the connection ends, calling handle for each
@@ -82,6 +117,8 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 	defer close(ss.done)
 	defer func() {
 		ss.release()
+		ss.cancel()
+		ss.stopDelivery()
 		ss.conn.Close()
 	}()
 	cfg := &ss.srv.cfg
@@ -104,30 +141,63 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 		})
 		defer t.Stop()
 	}
-	for {
-		mt, r, err := ss.conn.NextReader()
-		if err == nil {
-			ss.in, err = readAll(r, ss.in)
-		}
-		if err != nil {
-			if errors.Is(err, websocket.ErrReadLimit) {
-				ss.srv.m.errors.WithLabelValues("message_too_big").Inc() // gorilla has sent 1009
-			}
-			return
-		}
-		ss.extendDeadline(time.Now())
+	// Two buffers: one being handled, one being read.
+	msgs := make(chan inMsg)
+	free := make(chan []byte, 2)
+	free <- nil
+	free <- nil
+	ss.readerDone = make(chan struct{})
+	go ss.readLoop(msgs, free)
+	for m := range msgs {
 		ss.mu.Lock()
 		if ss.closing {
 			ss.mu.Unlock()
 			return
 		}
-		ok := handle(mt, ss.in)
+		ok := handle(m.mt, m.buf)
 		ss.mu.Unlock()
+		free <- m.buf
 		if !ok {
 			return
 		}
 	}
 }
+
+// readLoop reads the client's messages and hands them to run. When a read
+// fails (the client closed or dropped the connection, a deadline passed,
+// a message was too big) it releases the session's slot and cancels its
+// context at once, without waiting for the message being handled.
+func (ss *session) readLoop(msgs chan<- inMsg, free chan []byte) {
+	defer close(ss.readerDone)
+	defer close(msgs)
+	for {
+		mt, r, err := ss.conn.NextReader()
+		var buf []byte
+		if err == nil {
+			select {
+			case buf = <-free:
+			case <-ss.drain:
+			}
+			buf, err = readAll(r, buf)
+		}
+		if err != nil {
+			if errors.Is(err, websocket.ErrReadLimit) {
+				ss.srv.m.errors.WithLabelValues("message_too_big").Inc() // gorilla has sent 1009
+			}
+			ss.release()
+			ss.cancel()
+			return
+		}
+		ss.extendDeadline(time.Now())
+		select {
+		case msgs <- inMsg{mt, buf}:
+		case <-ss.drain: // closing: the message is dropped
+		}
+	}
+}
+
+// stopDelivery makes the read loop drop what it reads from now on.
+func (ss *session) stopDelivery() { ss.drainOnce.Do(func() { close(ss.drain) }) }
 
 // touch records work: the idle timeout counts from the last touch. Work
 // is a make, reset, step, render, info, get_state or observe (an /echo
@@ -167,10 +237,13 @@ func (ss *session) keepalive(stop chan struct{}) {
 	}
 }
 
-// goAway closes the session from outside its read loop: it waits for the
-// message being handled, sends a close frame with code and reason, waits
-// briefly for the client's close reply, then drops the connection.
+// goAway closes the session from outside its handler: it cancels the
+// session's context (a long request stops and answers [CodeCancelled]),
+// waits for the message being handled (a step finishes and its reply goes
+// out), sends a close frame with code and reason, waits briefly for the
+// client's close reply, then drops the connection.
 func (ss *session) goAway(code int, reason string) {
+	ss.cancel()
 	ss.mu.Lock()
 	already := ss.closing
 	ss.closing = true
@@ -179,7 +252,7 @@ func (ss *session) goAway(code int, reason string) {
 		return
 	}
 	ss.release()
-	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
+	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, closeReason(reason)),
 		time.Now().Add(ss.srv.cfg.WriteTimeout))
 	select {
 	case <-ss.done:
@@ -188,19 +261,34 @@ func (ss *session) goAway(code int, reason string) {
 	ss.conn.NetConn().Close()
 }
 
-// closeAndDrain sends a close frame from the read goroutine and reads until
-// the client's close reply (or a second) so that the client sees the code.
+// closeReason cuts reason to what a close frame holds (125 bytes with the
+// code) without splitting a UTF-8 sequence.
+func closeReason(reason string) string {
+	if len(reason) > 120 {
+		reason = strings.ToValidUTF8(reason[:120], "")
+	}
+	return reason
+}
+
+// closeAndDrain sends a close frame from the handler and waits (a second
+// at most) for the client's close reply, so that the client sees the
+// code, then closes the connection.
 func (ss *session) closeAndDrain(code int, reason string) {
 	ss.release()
-	if len(reason) > 120 { // a close frame's payload is at most 125 bytes
-		reason = reason[:120]
-	}
-	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
+	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, closeReason(reason)),
 		time.Now().Add(ss.srv.cfg.WriteTimeout))
-	ss.conn.SetReadDeadline(time.Now().Add(time.Second))
-	for {
-		if _, _, err := ss.conn.NextReader(); err != nil {
-			break
+	if ss.readerDone != nil { // the read loop reads the close reply
+		ss.stopDelivery()
+		select {
+		case <-ss.readerDone:
+		case <-time.After(time.Second):
+		}
+	} else {
+		ss.conn.SetReadDeadline(time.Now().Add(time.Second))
+		for {
+			if _, _, err := ss.conn.NextReader(); err != nil {
+				break
+			}
 		}
 	}
 	ss.conn.Close()
@@ -211,17 +299,30 @@ func (ss *session) write(mt int, data []byte) error {
 	return ss.conn.WriteMessage(mt, data)
 }
 
-func (ss *session) writeJSON(v any) bool { return ss.writeJSONLimit(v, 0) }
+// writeBinary writes a binary reply (step, reset) with the request id
+// trailer: data's storage must have 4 bytes of capacity beyond its length.
+func (ss *session) writeBinary(data []byte) bool {
+	var id uint32
+	if ss.reqID != nil {
+		id = *ss.reqID
+	}
+	return ss.write(websocket.BinaryMessage, binary.LittleEndian.AppendUint32(data, id)) == nil
+}
 
-// writeJSONLimit writes v, or a CodeLimitExceeded error when limit > 0
-// and v's JSON is longer. The replies whose size a client chooses
-// (get_state, observe; render and info through writeList) are limited;
-// the fixed ones (hello, envs, made) are not.
-func (ss *session) writeJSONLimit(v any, limit int) bool {
+func (ss *session) writeJSON(v map[string]any) bool { return ss.writeJSONLimit(v, 0) }
+
+// writeJSONLimit writes v with the request id added, or a
+// CodeLimitExceeded error when limit > 0 and v's JSON is longer. The
+// replies whose size a client chooses (get_state, observe; render and info
+// through writeList) are limited; the fixed ones (hello, envs, made) are
+// not.
+func (ss *session) writeJSONLimit(v map[string]any, limit int) bool {
+	if ss.reqID != nil {
+		v["id"] = *ss.reqID
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		ss.sendError(errorf(CodeInternal, "encoding reply: %v", err))
-		return true
+		return ss.sendError(errorf(CodeInternal, "encoding reply: %v", err))
 	}
 	if limit > 0 && len(b) > limit {
 		return ss.sendError(ss.tooLarge(len(b)))
@@ -237,7 +338,7 @@ func (ss *session) tooLarge(n int) *Error {
 // sendError sends an error reply; it returns false when the write failed.
 func (ss *session) sendError(e *Error) bool {
 	ss.srv.m.errors.WithLabelValues(string(e.Code)).Inc()
-	return ss.write(websocket.TextMessage, errorJSON(e)) == nil
+	return ss.write(websocket.TextMessage, errorJSON(e, ss.reqID)) == nil
 }
 
 // fail sends an error reply and closes the connection with code.
@@ -247,25 +348,39 @@ func (ss *session) fail(code int, e *Error) bool {
 	return false
 }
 
-func errorJSON(e *Error) []byte {
-	b := []byte(`{"type":"error","code":`)
-	b = strconv.AppendQuote(b, string(e.Code))
-	b = append(b, `,"message":`...)
-	b = strconv.AppendQuote(b, e.Error())
+// errorReply is the JSON form of an error reply.
+type errorReply struct {
+	Type    string  `json:"type"`
+	Code    Code    `json:"code"`
+	Message string  `json:"message"`
+	Index   *int    `json:"index,omitempty"`
+	Action  *int    `json:"action,omitempty"`
+	ID      *uint32 `json:"id,omitempty"`
+}
+
+// errorJSON encodes an error reply with encoding/json, so that whatever
+// bytes a message quotes (a position key, a NUL, invalid UTF-8, which
+// becomes U+FFFD) the reply is valid JSON. id, when not nil, is the
+// request id it answers.
+func errorJSON(e *Error, id *uint32) []byte {
+	r := errorReply{Type: MsgError, Code: e.Code, Message: e.Error(), ID: id}
 	if e.Index >= 0 {
-		b = append(b, `,"index":`...)
-		b = strconv.AppendInt(b, int64(e.Index), 10)
+		r.Index = &e.Index
 	}
 	if e.Code == CodeIllegalAction {
-		b = append(b, `,"action":`...)
-		b = strconv.AppendInt(b, int64(e.Action), 10)
+		r.Action = &e.Action
 	}
-	return append(b, '}')
+	b, err := json.Marshal(r)
+	if err != nil { // unreachable: every field marshals
+		return []byte(`{"type":"error","code":"internal","message":"server: internal: encoding an error reply"}`)
+	}
+	return b
 }
 
 // handle dispatches one message; it returns false once the connection is
 // closed.
 func (ss *session) handle(mt int, msg []byte) bool {
+	ss.reqID = nil
 	if mt == websocket.BinaryMessage {
 		if !ss.hello {
 			return ss.fail(websocket.CloseProtocolError, errorf(CodeHandshakeRequired, "the first message must be a hello"))
@@ -274,6 +389,9 @@ func (ss *session) handle(mt int, msg []byte) bool {
 		return ss.handleStep(msg)
 	}
 	c, perr := DecodeControl(msg)
+	if c != nil {
+		ss.reqID = c.ID
+	}
 	if !ss.hello && (perr != nil || c.Type != MsgHello) {
 		return ss.fail(websocket.CloseProtocolError, errorf(CodeHandshakeRequired,
 			`the first message must be {"type":"hello","version":%d}`, Version))
@@ -304,7 +422,7 @@ func (ss *session) handle(mt int, msg []byte) bool {
 		return ss.handleObserve(c)
 	case MsgClose:
 		ss.release()
-		ss.writeJSON(map[string]string{"type": MsgClosed})
+		ss.writeJSON(map[string]any{"type": MsgClosed})
 		ss.closeAndDrain(websocket.CloseNormalClosure, "")
 		return false
 	}
@@ -318,7 +436,8 @@ func (ss *session) handleHello(c *Control) bool {
 			got = strconv.Itoa(*c.Version)
 		}
 		return ss.fail(websocket.CloseProtocolError, errorf(CodeVersionMismatch,
-			"client speaks protocol version %s; this server speaks version %d", got, Version))
+			"client speaks protocol version %s; this server speaks version %d (a client and the server it runs ship together: "+
+				"upgrade the older one; version 3 added request ids)", got, Version))
 	}
 	ss.hello = true
 	cfg := &ss.srv.cfg
@@ -400,7 +519,7 @@ func (ss *session) handleMake(c *Control) bool {
 		"params":             b.params,
 		"spec":               wireSpec(b.spec, mode.String()),
 		"layout":             b.lay,
-		"step_request_bytes": StepHeaderSize + 4*n,
+		"step_request_bytes": StepRequestSize(n),
 	})
 }
 
@@ -408,12 +527,12 @@ func (ss *session) handleReset(c *Control) bool {
 	if ss.b == nil {
 		return ss.sendError(errorf(CodeNotMade, "reset before make"))
 	}
-	reply, perr := ss.b.reset(c)
+	reply, perr := ss.b.reset(ss.ctx, c)
 	if perr != nil {
 		return ss.sendError(perr)
 	}
 	ss.srv.m.resets.WithLabelValues(ss.id).Inc()
-	return ss.write(websocket.BinaryMessage, reply) == nil
+	return ss.writeBinary(reply)
 }
 
 func (ss *session) handleStep(msg []byte) bool {
@@ -425,7 +544,11 @@ func (ss *session) handleStep(msg []byte) bool {
 		}
 		return ss.fail(websocket.CloseUnsupportedData, errorf(CodeUnsupportedFrame, "binary frame is not a step request"))
 	}
-	if err := DecodeStepRequest(msg, b.actions); err != nil {
+	id, err := DecodeStepRequest(msg, b.actions)
+	if err == nil {
+		ss.idBuf = id
+		ss.reqID = &ss.idBuf
+	} else {
 		e := err.(*Error)
 		switch e.Code {
 		case CodeUnsupportedFrame:
@@ -442,7 +565,7 @@ func (ss *session) handleStep(msg []byte) bool {
 		hook()
 	}
 	reply := b.step(ss.srv.pool)
-	ok := ss.write(websocket.BinaryMessage, reply) == nil
+	ok := ss.writeBinary(reply)
 	ss.steps.Add(float64(b.lay.N))
 	ss.reqs.Inc()
 	ss.srv.m.stepDuration.Observe(time.Since(start).Seconds())
@@ -485,7 +608,12 @@ func (ss *session) indices(list []int) ([]int, *Error) {
 func (ss *session) writeList(typ, key string, idx []int, elem func(b []byte, i int) []byte) bool {
 	limit := ss.srv.cfg.MaxReplyBytes
 	b := append(ss.out[:0], `{"type":`...)
-	b = strconv.AppendQuote(b, typ)
+	q, _ := json.Marshal(typ) // a string always marshals
+	b = append(b, q...)
+	if ss.reqID != nil {
+		b = append(b, `,"id":`...)
+		b = strconv.AppendUint(b, uint64(*ss.reqID), 10)
+	}
 	b = append(b, `,"`...)
 	b = append(b, key...)
 	b = append(b, `":[`...)

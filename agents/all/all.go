@@ -14,5 +14,5 @@ import (
 	_ "github.com/galaxygym/galaxygym/agents/express"          // heuristic for express-v1
 	_ "github.com/galaxygym/galaxygym/agents/galaxyexpress"    // heuristic for galaxy-express-v1
 	_ "github.com/galaxygym/galaxygym/agents/galaxyfighters"   // heuristic for galaxy-fighters-v1
-	_ "github.com/galaxygym/galaxygym/agents/pilotsofgallaxia" // heuristic for pilots-of-gallaxia-v1
+	_ "github.com/galaxygym/galaxygym/agents/pilotsofgallaxia" // heuristic for pilots-of-gallaxia-v1 and -v2
 )

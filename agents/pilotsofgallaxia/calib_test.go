@@ -10,8 +10,9 @@ import (
 	pog "github.com/galaxygym/galaxygym/env/pilotsofgallaxia"
 )
 
-// TestCalibrationSelfPlay plays games of heuristics against each other
-// and checks that the seats are fair (the d6 picks the first pilot, L40):
+// TestCalibrationSelfPlay plays pilots-of-gallaxia-v1 games of heuristics
+// against each other (v2 is measured by tools/pilotscalibrate) and checks
+// that the seats are fair (the d6 picks the first pilot, L40):
 // every seat wins 15-35 % of 400 four-pilot games, and every game ends by a
 // win. With CALIB=n it plays n games, and P_<param>=<value> sets
 // parameters: the calibration runs of docs/rules/pilots-of-gallaxia.md,
@@ -29,7 +30,7 @@ func TestCalibrationSelfPlay(t *testing.T) {
 			params[kv] = v
 		}
 	}
-	e, err := env.Make(pog.ID, params)
+	e, err := env.Make(pog.IDv1, params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,15 +14,18 @@ import (
 const Name = agents.Heuristic
 
 func init() {
-	agents.RegisterFor(pog.ID, Name, "shortest paths over the board to the scientist and home (warps, fuel, "+
-		"Afterburner, vortices; Teleprisms avoided), raids at >= 60% odds, The Gambit by counting the cards seen; "+
-		"from the observation only; 2-6 players, no options", New)
+	for _, id := range []string{pog.ID, pog.IDv1} {
+		agents.RegisterFor(id, Name, "shortest paths over the board to the scientist and home (warps, fuel, "+
+			"Afterburner, vortices; Teleprisms avoided), raids at >= 60% odds, The Gambit by counting the cards seen; "+
+			"from the observation only; 2-6 players, no options", New)
+	}
 }
 
 // Heuristic plays Pilots of Gallaxia from its observation alone:
 //
 //   - movement: shortest paths over the board graph (Teleprisms avoided,
-//     vortices used, hangars only at the ends) from each starship to its
+//     vortices used, by starships in v1 and only by the Durriken in v2,
+//     hangars only at the ends) from each starship to its
 //     scientist and from there home; of the ways to move it takes the one
 //     that leaves the fewest spaces to go (a planet-card warp, a fuel card,
 //     the Afterburner, the base move), keeping big cards when a small one
@@ -38,22 +41,36 @@ func init() {
 //   - The Gambit by counting the cards seen (its hand, the discard piles,
 //     the cards up): it guesses the likelier side when the chance of
 //     keeping the cards is worth the risk, and takes the cards otherwise;
-//   - never hires the Durriken.
+//   - in pilots-of-gallaxia-v1, never hires the Durriken and never places
+//     a BLOKK (its published behaviour);
+//   - in pilots-of-gallaxia-v2 it hires its Durriken (free, A11) and sends
+//     it after the leading opponent (the one with the fewest spaces to go):
+//     a Durriken-card warp to the free planet nearest that pilot's
+//     leading starship, a base move and a raid when the ship is within
+//     reach (a Durriken raids with a random card on top, so it wins most
+//     raids and strands a scientist aboard); and it claims a caravan space
+//     as a BLOKK when the space lies on a shortest way of an opponent to
+//     its scientist or home.
 type Heuristic struct {
+	v2      bool // pilots-of-gallaxia-v2: Durriken and BLOKKs
 	players int
 	rng     rand.PCG
-	dist    *[pog.NumSpaces][pog.NumSpaces]uint8
-	v       view // the observation being read (kept to avoid allocating)
+	dist    *[pog.NumSpaces][pog.NumSpaces]uint8 // the starships' distances
+	ddist   *[pog.NumSpaces][pog.NumSpaces]uint8 // the Durriken's (v2: vortex hops)
+	v       view                                 // the observation being read (kept to avoid allocating)
 }
 
 // New returns the heuristic for a pilots-of-gallaxia environment; it
 // returns an *agents.UnsupportedEnvError for any other.
 func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
-	if spec.ID != pog.ID {
-		return nil, &agents.UnsupportedEnvError{Agent: Name, Env: spec.ID, Supported: []string{pog.ID}}
+	if !pog.IsID(spec.ID) {
+		return nil, &agents.UnsupportedEnvError{Agent: Name, Env: spec.ID, Supported: []string{pog.ID, pog.IDv1}}
 	}
 	for k := range opts {
 		return nil, &agents.OptionError{Agent: Name, Key: k, Reason: "the heuristic takes no options"}
+	}
+	if spec.ID == pog.ID {
+		return &Heuristic{v2: true, players: spec.NumPlayers, dist: agentDistV2, ddist: agentDist}, nil
 	}
 	return &Heuristic{players: spec.NumPlayers, dist: agentDist}, nil
 }
@@ -69,7 +86,9 @@ func (h *Heuristic) Reset(seed uint64) { h.rng.Seed(seed, 0x68657572) }
 // avoided (their destination is random) and hangars are only entered at
 // the end; indices are the observer's frame, which the board's symmetry
 // makes the same table.
-var agentDist = func() *[pog.NumSpaces][pog.NumSpaces]uint8 {
+var agentDist, agentDistV2 = distTable(pog.IDv1), distTable(pog.ID)
+
+func distTable(id string) *[pog.NumSpaces][pog.NumSpaces]uint8 {
 	d := new([pog.NumSpaces][pog.NumSpaces]uint8)
 	var queue [pog.NumSpaces]int
 	for src := 0; src < pog.NumSpaces; src++ {
@@ -86,7 +105,7 @@ var agentDist = func() *[pog.NumSpaces][pog.NumSpaces]uint8 {
 			if x != src && (pog.KindOf(x) == pog.KindHangar || pog.KindOf(x) == pog.KindTeleprism) {
 				continue
 			}
-			for _, y := range pog.Neighbours(x) {
+			for _, y := range pog.NeighboursOf(id, x) {
 				if row[y] == 255 {
 					row[y] = row[x] + 1
 					queue[tail] = int(y)
@@ -96,7 +115,7 @@ var agentDist = func() *[pog.NumSpaces][pog.NumSpaces]uint8 {
 		}
 	}
 	return d
-}()
+}
 
 // view is what the heuristic reads from an observation.
 type view struct {
@@ -207,15 +226,31 @@ func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 	case pog.PhMain:
 		return h.main(v, mask)
 	case pog.PhWay:
+		if h.v2 && v.mover == 2 {
+			return h.durrikenWay(v, mask)
+		}
 		return h.way(v, mask)
 	case pog.PhPath:
+		if h.v2 && v.mover == 2 {
+			return h.durrikenPath(v, mask)
+		}
 		return h.path(v, mask)
 	case pog.PhClaim:
+		if h.v2 && mask[pog.ActClaimBlokk] == 1 && h.blocks(v, v.at) {
+			return pog.ActClaimBlokk
+		}
 		if mask[pog.ActClaim] == 1 {
 			return pog.ActClaim
 		}
 		return pog.ActNoClaim
-	case pog.PhSlide, pog.PhDWarp:
+	case pog.PhDWarp:
+		if h.v2 {
+			if a := h.durrikenWarp(v, mask); a >= 0 {
+				return a
+			}
+		}
+		fallthrough
+	case pog.PhSlide:
 		best, bd := -1, 1<<30
 		carrying := v.mover >= 0 && v.mover < 2 && v.cargo[v.mover] > 0
 		for a := 0; a < pog.NumSpaces; a++ {
@@ -358,6 +393,14 @@ func (h *Heuristic) main(v *view, mask []uint8) int {
 				continue // the other ship has the scientist: this one stays as it is
 			}
 			return pog.ActShip + k
+		}
+	}
+	if h.v2 {
+		if mask[pog.ActHire] == 1 {
+			return pog.ActHire
+		}
+		if mask[pog.ActDurriken] == 1 && h.durrikenPays(v) {
+			return pog.ActDurriken
 		}
 	}
 	return pog.ActEndMoves
@@ -517,4 +560,235 @@ func (h *Heuristic) gambit(v *view, mask []uint8) int {
 		return side
 	}
 	return pog.ActTake
+}
+
+// opponent is what the heuristic reads of another pilot (relative seat r).
+type opponent struct {
+	ships [2]int // spaces (-1 while moving)
+	carry [2]bool
+	home  int
+	togo  int // spaces its best starship still has to cover (the heuristic's own measure)
+	lead  int // that starship's space
+}
+
+// opponent reads relative seat r from the observation.
+func (h *Heuristic) opponent(v *view, r int) opponent {
+	o := opponent{ships: [2]int{-1, -1}, togo: 1000, lead: -1}
+	seat := pog.OffSeats + r*16
+	o.home = pog.Hangar(int(v.obs[seat+1]))
+	ring := -1
+	for i := 0; i < pog.NumSpaces; i++ {
+		if b := v.obs[pog.OffShips+r*pog.NumSpaces+i]; b != 0 {
+			for k := 0; k < 2; k++ {
+				if b&(1<<k) != 0 {
+					o.ships[k] = i
+				}
+			}
+		}
+		if v.obs[pog.OffRings+r*pog.NumSpaces+i] == 1 {
+			ring = i
+		}
+	}
+	for k := 0; k < 2; k++ {
+		o.carry[k] = v.obs[seat+7+k] > 0
+		x := o.ships[k]
+		if x < 0 {
+			continue
+		}
+		d := 1000
+		switch {
+		case o.carry[k]:
+			d = int(h.dist[x][o.home])
+		case ring >= 0:
+			d = int(h.dist[x][ring]) + int(h.dist[ring][o.home])
+		}
+		if d < o.togo {
+			o.togo, o.lead = d, x
+		}
+	}
+	return o
+}
+
+// targetSlack is how many spaces further from winning than the heuristic
+// an opponent may be and still be hunted by its Durriken.
+const targetSlack = 5
+
+// target returns the space of the starship the Durriken goes after: the
+// leading starship of the opponent with the fewest spaces to go, when that
+// opponent is at most targetSlack spaces further from winning than the
+// heuristic itself; -1 otherwise.
+func (h *Heuristic) target(v *view) int {
+	mine := 1000
+	for k := 0; k < 2; k++ {
+		if x := v.ships[k]; x >= 0 {
+			mine = min(mine, h.togo(x, v.cargo[k] > 0, v))
+		}
+	}
+	best, bt := -1, 1000
+	for r := 1; r < h.players; r++ {
+		o := h.opponent(v, r)
+		if o.lead >= 0 && pog.KindOf(o.lead) != pog.KindHangar && o.togo < bt {
+			best, bt = o.lead, o.togo
+		}
+	}
+	if bt > mine+targetSlack {
+		return -1
+	}
+	return best
+}
+
+// durrikenAt returns the own Durriken's space.
+func durrikenAt(v *view) int {
+	for i := 0; i < pog.NumSpaces; i++ {
+		if v.obs[pog.OffDurriken+i] == 1 {
+			return i
+		}
+	}
+	return -1
+}
+
+// durrikenPays reports whether moving the Durriken now can bring it next to
+// the target (a base move of 3 reaches it) or nearer by a warp.
+func (h *Heuristic) durrikenPays(v *view) bool {
+	t := h.target(v)
+	if t < 0 {
+		return false
+	}
+	if d := durrikenAt(v); d >= 0 && pog.KindOf(d) != pog.KindLair && int(h.ddist[d][t]) <= 3 {
+		return true
+	}
+	_, planet := h.warpPlanet(v, t)
+	return planet >= 0
+}
+
+// warpPlanet returns the Durriken card (kind) and free planet of the best
+// warp towards target t: the planet nearest t, if nearer than the
+// Durriken already is (-1, -1 when none).
+func (h *Heuristic) warpPlanet(v *view, t int) (card, planet int) {
+	card, planet = -1, -1
+	bd := 1000
+	if d := durrikenAt(v); d >= 0 && pog.KindOf(d) != pog.KindLair {
+		bd = int(h.ddist[d][t]) - 3
+	}
+	hand := v.obs[pog.OffHand:]
+	for val := 1; val <= 8; val++ {
+		if hand[kindDurr+val-1] == 0 {
+			continue
+		}
+		for k := 0; k < pog.NumSektors; k++ {
+			pl := pog.Planet(k, val)
+			if v.occupied(pl) {
+				continue
+			}
+			if d := int(h.ddist[pl][t]); d < bd {
+				card, planet, bd = kindDurr+val-1, pl, d
+			}
+		}
+	}
+	return card, planet
+}
+
+// occupied reports whether any piece stands on space x (hangars excepted).
+func (v *view) occupied(x int) bool {
+	for r := 0; r < pog.MaxPlayers; r++ {
+		if v.obs[pog.OffShips+r*pog.NumSpaces+x] != 0 || v.obs[pog.OffDurriken+r*pog.NumSpaces+x] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// durrikenWay picks the base move when the target is within reach, else
+// the Durriken card of the best warp.
+func (h *Heuristic) durrikenWay(v *view, mask []uint8) int {
+	t := h.target(v)
+	if t >= 0 && mask[pog.ActBase] == 1 && int(h.ddist[v.at][t]) <= 3 {
+		return pog.ActBase
+	}
+	if t >= 0 {
+		if c, _ := h.warpPlanet(v, t); c >= 0 && mask[cardAct(c)] == 1 {
+			return cardAct(c)
+		}
+	}
+	if mask[pog.ActBase] == 1 {
+		return pog.ActBase
+	}
+	return h.lowest(mask, kindDurr, pog.KindRekkoning)
+}
+
+// durrikenWarp picks the free planet nearest the target.
+func (h *Heuristic) durrikenWarp(v *view, mask []uint8) int {
+	t := h.target(v)
+	if t < 0 {
+		return -1
+	}
+	best, bd := -1, 1000
+	for a := 0; a < pog.NumSpaces; a++ {
+		if mask[a] == 1 && int(h.ddist[a][t]) < bd {
+			best, bd = a, int(h.ddist[a][t])
+		}
+	}
+	return best
+}
+
+// durrikenPath raids any opponent's starship next to the Durriken (a
+// carrier first), else steps towards the target, else stops.
+func (h *Heuristic) durrikenPath(v *view, mask []uint8) int {
+	best := -1
+	for r := 1; r < h.players; r++ {
+		for k := 0; k < 2; k++ {
+			a := pog.ActRaid + 3*(r-1) + k
+			if mask[a] == 1 && (best < 0 || v.obs[pog.OffSeats+r*16+7+k] > 0) {
+				best = a
+			}
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	t := h.target(v)
+	if t < 0 {
+		return pog.ActStop
+	}
+	step, bd := pog.ActStop, int(h.ddist[v.at][t])
+	for a := 0; a < pog.NumSpaces; a++ {
+		if mask[a] == 1 && int(h.ddist[a][t]) < bd {
+			step, bd = a, int(h.ddist[a][t])
+		}
+	}
+	return step
+}
+
+// blocks reports whether a BLOKK on caravan space y stands on a shortest
+// way of an opponent: from a starship to its scientist, or home.
+func (h *Heuristic) blocks(v *view, y int) bool {
+	for r := 1; r < h.players; r++ {
+		o := h.opponent(v, r)
+		ring := -1
+		for i := 0; i < pog.NumSpaces; i++ {
+			if v.obs[pog.OffRings+r*pog.NumSpaces+i] == 1 {
+				ring = i
+			}
+		}
+		for k := 0; k < 2; k++ {
+			x := o.ships[k]
+			if x < 0 {
+				continue
+			}
+			goal := ring
+			if o.carry[k] {
+				goal = o.home
+			}
+			if goal < 0 {
+				continue
+			}
+			if int(h.dist[x][y])+int(h.dist[y][goal]) == int(h.dist[x][goal]) && int(h.dist[x][goal]) < 255 {
+				return true
+			}
+		}
+		if ring >= 0 && int(h.dist[ring][y])+int(h.dist[y][o.home]) == int(h.dist[ring][o.home]) {
+			return true
+		}
+	}
+	return false
 }

@@ -75,9 +75,15 @@ func TestHeuristicBeatsRandom(t *testing.T) {
 // TestHeuristicLegal: four heuristics play whole games at every player
 // count, every action legal (Step errors otherwise).
 func TestHeuristicLegal(t *testing.T) {
+	for _, id := range []string{pog.IDv1, pog.ID} {
+		testHeuristicLegal(t, id)
+	}
+}
+
+func testHeuristicLegal(t *testing.T, id string) {
 	for n := 2; n <= 6; n++ {
 		for _, mode := range []string{"rookie_run", "a_new_life"} {
-			e, err := env.Make(pog.ID, map[string]any{"players": n, "mode": mode})
+			e, err := env.Make(id, map[string]any{"players": n, "mode": mode})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,5 +109,55 @@ func TestNewRefuses(t *testing.T) {
 	p, _ := env.Make(pog.ID, nil)
 	if _, err := New(p.Spec(), agents.Options{"x": "1"}); err == nil {
 		t.Fatal("an unknown option was accepted")
+	}
+}
+
+// TestHeuristicDurrikenAndBlokks: in v2 self-play the heuristic hires its
+// Durriken, moves it, raids with it and places BLOKKs (issue 22: they
+// matter); in v1 it keeps its published play and never does.
+func TestHeuristicDurrikenAndBlokks(t *testing.T) {
+	for _, id := range []string{pog.IDv1, pog.ID} {
+		e, err := env.Make(id, map[string]any{"players": 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats := make([]agents.Agent, 4)
+		for i := range seats {
+			seats[i], _ = New(e.Spec(), nil)
+		}
+		obs := make([]uint8, e.Spec().ObsSize())
+		var hires, moves, durRaids, blokks int
+		for g := 0; g < 20; g++ {
+			e.Reset(uint64(g))
+			for i, a := range seats {
+				a.Reset(uint64(g)*16 + uint64(i))
+			}
+			for !e.Done() {
+				p := e.CurrentPlayer()
+				e.Observe(p, obs)
+				a := seats[p].Act(p, obs, e.Mask())
+				switch {
+				case a == pog.ActHire:
+					hires++
+				case a == pog.ActDurriken:
+					moves++
+				case a == pog.ActClaimBlokk:
+					blokks++
+				case a >= pog.ActRaid && a < pog.ActRaid+15 && obs[pog.OffMisc+1] == 3:
+					durRaids++
+				}
+				if _, err := e.Step(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		t.Logf("%s, 20 games: %d hires, %d Durriken moves, %d Durriken raids, %d BLOKKs", id, hires, moves, durRaids, blokks)
+		used := hires > 0 && moves > 0 && durRaids > 0 && blokks > 0
+		if id == pog.ID && !used {
+			t.Errorf("%s: the heuristic should use its Durriken and BLOKKs", id)
+		}
+		if id == pog.IDv1 && hires+moves+durRaids+blokks > 0 {
+			t.Errorf("%s: the published heuristic never hires a Durriken nor places a BLOKK", id)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/galaxygym/galaxygym/play"
 	"github.com/galaxygym/galaxygym/server"
 )
 
@@ -23,6 +24,7 @@ func init() {
 		shutdownTimeout time.Duration
 		verbose         bool
 		stdinLifetime   bool
+		pageCfg         play.Config // the browser page (docs/play.md)
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -47,6 +49,14 @@ func init() {
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("datasets") {
+				pageCfg.Datasets = play.DefaultDatasets()
+			}
+			pageCfg.Token, pageCfg.AllowedHosts, pageCfg.AllowedOrigins, pageCfg.Logger = cfg.Token, cfg.AllowedHosts, cfg.AllowedOrigins, cfg.Logger
+			page, err := play.New(pageCfg)
+			if err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			if stdinLifetime {
 				// The Python client's private server: it lives as long as
@@ -62,8 +72,9 @@ func init() {
 			}
 			errc := make(chan error, 1)
 			go func() {
-				errc <- srv.ListenAndServe(addr, func(a net.Addr) {
+				errc <- page.ListenAndServe(srv, addr, func(a net.Addr) {
 					fmt.Fprintf(cmd.OutOrStdout(), "listening on %s\n", a)
+					fmt.Fprintf(cmd.ErrOrStderr(), "play in a browser: http://%s/\n", a)
 				})
 			}()
 			select {
@@ -73,6 +84,7 @@ func init() {
 			}
 			sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 			defer cancel()
+			_ = page.Shutdown(sctx)
 			if err := srv.Shutdown(sctx); err != nil {
 				return fmt.Errorf("shutdown: %w", err)
 			}
@@ -84,7 +96,7 @@ func init() {
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8765", "TCP address to listen on (port 0 picks a free port)")
-	f.StringVar(&cfg.Token, "token", "", "bearer token clients must send (default $GALAXYGYM_TOKEN; empty: no token)")
+	f.StringVar(&cfg.Token, "token", "", "bearer token clients must send: at least 16 visible ASCII bytes, e.g. $(openssl rand -hex 16) (default $GALAXYGYM_TOKEN; empty: no token, loopback only)")
 	f.StringSliceVar(&cfg.AllowedOrigins, "allow-origin", nil, "browser origin allowed besides same-host ones (repeatable; * allows any)")
 	f.IntVar(&cfg.MaxEnvs, "max-envs", server.DefaultMaxEnvs, "most environments per session")
 	f.IntVar(&cfg.MaxSessions, "max-sessions", server.DefaultMaxSessions, "most concurrent sessions")
@@ -100,10 +112,16 @@ func init() {
 	f.DurationVar(&cfg.PingInterval, "ping-interval", server.DefaultPingInterval, "ping every session this often")
 	f.DurationVar(&cfg.PongTimeout, "pong-timeout", server.DefaultPongTimeout, "drop a session silent this long (no message, no pong)")
 	f.DurationVar(&cfg.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "deadline of every write to a client")
+	f.DurationVar(&cfg.HandshakeTimeout, "handshake-timeout", server.DefaultHandshakeTimeout, "deadline of an HTTP request's header and body, and of the websocket upgrade")
+	f.DurationVar(&cfg.KeepAliveTimeout, "keepalive-timeout", server.DefaultKeepAliveTimeout, "close an HTTP keep-alive connection (/healthz, /metrics) idle this long")
+	f.IntVar(&cfg.MaxConnsPerAddr, "max-conns-per-addr", 0, "most open TCP connections from one client IP (0: the larger of 64 and --max-sessions-per-addr; loopback exempt unless --limit-loopback)")
 	f.IntVar(&cfg.Workers, "workers", 0, "goroutines a large batch step is spread over (0: GOMAXPROCS)")
 	f.BoolVar(&cfg.Echo, "echo", false, "serve the /echo transport benchmark endpoint")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
 	f.BoolVar(&stdinLifetime, "stdin-lifetime", false, "shut down when stdin reaches end of file (the parent process closed it or exited)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log session events")
+	f.StringSliceVar(&pageCfg.Datasets, "datasets", nil, "dataset folder (or folder of datasets) the browser page may replay, read-only (repeatable; default datasets/out where it exists)")
+	f.StringVar(&pageCfg.RecordDir, "record", "", "folder where the page writes the games people play, as datasets (empty: not recorded)")
+	f.StringVar(&pageCfg.WeightsDir, "weights", "notebooks/weights", "folder of policy weights (<env id>-*.npz) the page offers for the policy agent")
 	rootCmd.AddCommand(cmd)
 }

@@ -32,7 +32,73 @@
 //     the scores (opt out of the last with [RanksNotByScore]) and never
 //     gives a better-ranked player a worse outcome ([CheckResults]);
 //   - under the default parameters, the episode lasts at most
-//     Spec.MaxEpisodeSteps steps and returns lie within Spec.ReturnRange.
+//     Spec.MaxEpisodeSteps steps and returns lie within Spec.ReturnRange;
+//   - every position of the playout round-trips through the game's
+//     notation: State.MarshalJSON (env.MarshalPosition) read back by
+//     Game.LoadState (env.UnmarshalPosition) writes the same text and
+//     shows every player the same observation, current player and text,
+//     so that an illegal position (one the notation refuses, such as two
+//     pieces on one space) fails at the step that reaches it;
+//   - hidden information does not leak (the information-set test below).
+//
+// # The information-set test
+//
+// After the playouts, Run plays further seeded uniform random episodes
+// (up to three, the first seeds of the Run; MaxSteps bounds them as it
+// bounds the playouts) and draws positions from them ([InfoSetPositions],
+// default 12 per Run: half uniformly, half where the legal actions offer
+// the episode's rarest action families, a family being an action name up
+// to its first '-', such as "broken" or "block"). From each position it
+// takes two observers, the player to act and another drawn at random, and
+// for each builds a twin: the game's [env.Determinizer] called with the
+// observer's observation, a complete position that differs from the true
+// one only in what the observer cannot see (other players' hands, the
+// deck order, the chance generator). A game without a Determinizer skips
+// the test (it is logged).
+//
+// Both positions must then look the same to the observer: the
+// observation bytes, the legal mask when the observer acts, the current
+// player, the phase (a Phase() method of the State, when it has one), the
+// text render String, StringFor(observer) when the State has it, and the
+// rgb_array render (env.Renderer); the twin must also be a position the
+// game's notation accepts. Static twins are not enough (a decision offered
+// only to the holder of a card shows one step later), so Run walks both
+// with the same actions for up to 8 steps, whoever acts (out-of-turn
+// decisions such as a block included): each step an action legal in both,
+// drawn by family then uniformly, preferring actions that reveal nothing.
+// After every step the same things (and the step's rewards) must agree;
+// the rgb_array renders, slow to draw, are compared at the start and where
+// a walk ends with the twins alike. A walk ends when no action is legal in
+// both, the episode ends, or after 8 steps.
+//
+// A divergence is a leak unless the rules revealed something to the
+// observer at that step: the observer drew a card, a die was rolled, a
+// player had to show a card, a hand was scored. Only the game knows its
+// rules, so it declares them: its State implements [Revealer] (a method
+// Reveals(player, action int) bool, no import of envtest needed), or its
+// conformance test passes the same function with [RevealsBy]. Reveals
+// answers from what the player sees and the action only; the test checks
+// that both twins give the same answer (an answer that reads hidden cards
+// could excuse exactly the leaks sought). A step declared revealing ends
+// the walk when the twins part ways after it; any other divergence fails
+// the test, naming the observer, the actions, what differs and both
+// positions. A game that declares no reveals gets one excuse: twins that
+// no player can tell apart before the step (every player's observation
+// equal) differ only in chance nobody has seen, so a divergence after it
+// is chance (trio, Galaxy Express, Galaxy Fighters: no private
+// information). A game with private information and no Revealer fails at
+// its first divergence, with a hint to declare its reveals.
+//
+// Options for versions kept byte for byte: [KnownLeak] (the test must find
+// a leak; the calling test fails at its end if no Run found one),
+// [NoRoundTrip] (positions the notation refuses are logged and their
+// snapshot checks skipped), [RendersShowMore] (renders that show what the
+// observation hides are not compared). [InfoSetPositions](0) turns the
+// test off for one Run. The leaks it reports are those random play
+// reaches: a rare one may need more positions than the default. Each Run
+// logs its twins, steps and how the walks ended; with the environment
+// variable ENVTEST_INFOSET_DEBUG=1 it also logs the first line of every
+// leak, with =2 every step of every walk.
 //
 // A game's test calls it in a line:
 //

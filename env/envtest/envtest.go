@@ -62,10 +62,17 @@ type config struct {
 	otherRanks bool
 	policy     Policy
 	policyName string
+
+	// the information-set test and the notation round trip (infoset.go)
+	reveals          func(s env.State, player, action int) bool
+	knownLeak        string
+	infoSetPositions int
+	noRoundTrip      string
+	rendersShowMore  string
 }
 
 func newConfig(episodes int, opts []Option) config {
-	c := config{episodes: episodes, seed: 1, policy: Uniform, policyName: "uniform"}
+	c := config{episodes: episodes, seed: 1, policy: Uniform, policyName: "uniform", infoSetPositions: defaultInfoSetPositions}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -121,6 +128,12 @@ func Run(t *testing.T, id string, opts ...Option) {
 			p := &playout{t: t, id: id, c: &c, seed: seed, defaults: defaults}
 			p.run()
 		})
+	}
+	if c.knownLeak != "" {
+		knownLeakFlag(t, c.knownLeak) // the end-of-test check
+	}
+	if c.infoSetPositions > 0 {
+		t.Run("infoset", func(st *testing.T) { runInfoSet(t, st, id, &c) })
 	}
 }
 
@@ -253,6 +266,7 @@ type playout struct {
 	defaults bool
 
 	spec *env.Spec
+	game env.Game
 	obs  []uint8
 	mask []uint8
 }
@@ -461,8 +475,11 @@ func (p *playout) run() {
 		}
 
 		p.checkIllegal(e, fp, rng)
-		p.checkLoad(e, fp)
-		if len(snapshots) == 0 || rng.IntN(8) == 0 {
+		refused := p.checkNotation(e, recs)
+		if !refused {
+			p.checkLoad(e, fp)
+		}
+		if !refused && (len(snapshots) == 0 || rng.IntN(8) == 0) {
 			// Every resume replays to the end of the episode, so the
 			// checks cost O(length^2): keep a uniform sample of at most
 			// maxResumeChecks snapshots (reservoir sampling, the first
@@ -536,6 +553,38 @@ func (p *playout) run() {
 	for _, s := range snapshots {
 		p.checkResume(s, recs)
 	}
+}
+
+// checkNotation checks that the position round-trips through the game's
+// notation (State.MarshalJSON, Game.LoadState), so that an illegal
+// position is caught at the step that reaches it. It reports whether the
+// notation refused the position under [NoRoundTrip] (the caller then
+// skips the snapshot checks of this step).
+func (p *playout) checkNotation(e *env.Env, recs []stepRecord) bool {
+	p.t.Helper()
+	if p.game == nil {
+		g, err := env.Lookup(p.id)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		p.game = g
+	}
+	err := roundTripState(p.game, e.Params(), p.spec, e.State())
+	if err == nil {
+		return false
+	}
+	last := "(start)"
+	if len(recs) > 0 {
+		last = p.spec.ActionNames[recs[len(recs)-1].action]
+	}
+	if p.c.noRoundTrip != "" {
+		p.t.Logf("NoRoundTrip(%q): the position after %d steps (last action %s) does not round-trip: %v",
+			p.c.noRoundTrip, len(recs), last, err)
+		return true
+	}
+	p.t.Fatalf("the position after %d steps (last action %s) does not round-trip through the game's notation: %v\n%s",
+		len(recs), last, err, e)
+	return true
 }
 
 type snapshot struct {

@@ -10,7 +10,7 @@ import (
 // TestConformance runs the shared suite at 2, 3, 4 and 6 players and on the
 // other readings of the rules' parameters.
 func TestConformance(t *testing.T) {
-	envtest.Run(t, ID, envtest.Episodes(2))
+	envtest.Run(t, ID, envtest.Episodes(2), infoSetFor(ID))
 	// Other player counts and readings play one hand an episode, to keep
 	// the suite quick; whole games at every count are played by the fuzz
 	// seeds, the determinization and hidden-information tests.
@@ -22,7 +22,7 @@ func TestConformance(t *testing.T) {
 			"zero_sum": true, "reshuffles": 3},
 		{"players": 4, "max_turns": 25},
 	} {
-		envtest.Run(t, ID, envtest.Params(p), envtest.Seed(uint64(20+10*i)), envtest.Episodes(2))
+		envtest.Run(t, ID, envtest.Params(p), envtest.Seed(uint64(20+10*i)), envtest.Episodes(2), infoSetFor(ID))
 	}
 }
 
@@ -30,13 +30,13 @@ func TestConformance(t *testing.T) {
 // players (whole games at 4, one hand at 2 and 6) and on the generic
 // reading of passenger Wilds.
 func TestConformanceV2(t *testing.T) {
-	envtest.Run(t, IDv2, envtest.Episodes(2))
+	envtest.Run(t, IDv2, envtest.Episodes(2), infoSetFor(IDv2))
 	for i, p := range []map[string]any{
 		{"players": 2, "hand_only": true},
 		{"players": 6, "hand_only": true},
 		{"players": 4, "hand_only": true, "passenger_wilds": "generic"},
 	} {
-		envtest.Run(t, IDv2, envtest.Params(p), envtest.Seed(uint64(120+10*i)), envtest.Episodes(2))
+		envtest.Run(t, IDv2, envtest.Params(p), envtest.Seed(uint64(120+10*i)), envtest.Episodes(2), infoSetFor(IDv2))
 	}
 }
 

@@ -7,25 +7,39 @@ import (
 	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
+// rendersShowStacks: the text and rgb_array renders draw every alien of a
+// stack in order, while the observation gives the top alien and the
+// stack's counts by type and facing (the order under the top is hidden:
+// Determinize samples it), so envtest's information-set test leaves the
+// renders out (envtest.RendersShowMore). This is no leak between players:
+// the game is cooperative and every alien tile was placed face up from a
+// spawn card all players saw (seed: "place alien tokens on the game board
+// in the same position as the card"), so the order is public history that
+// every seat could remember; the observation omits it (a smaller, Markov
+// enough view) and the renders, made for a person, show it to every seat
+// alike.
+var rendersShowStacks = envtest.RendersShowMore("the renders draw the order of the aliens under each stack's top, " +
+	"which the observation hides")
+
 // TestConformance runs the shared suite on the three player counts (the
 // players parameter) and on
 // the other readings of the rules' parameters.
 func TestConformance(t *testing.T) {
-	envtest.Run(t, ID)
+	envtest.Run(t, ID, rendersShowStacks)
 	for _, m := range missionNames {
 		envtest.Run(t, ID, envtest.Params(map[string]any{"mission": m, "bonus_tiles": "two_each"}), envtest.Seed(400),
-			envtest.Episodes(3))
+			envtest.Episodes(3), rendersShowStacks)
 	}
 	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2, "spawn_density": 4.0, "districts_to_lose": 4,
-		"shaping": 0.1}), envtest.Seed(500), envtest.Episodes(3))
-	envtest.Run(t, IDv1)
-	envtest.Run(t, IDv1, envtest.Params(map[string]any{"players": 3}), envtest.Seed(50), envtest.Episodes(4))
-	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2}), envtest.Seed(60), envtest.Episodes(4))
+		"shaping": 0.1}), envtest.Seed(500), envtest.Episodes(3), rendersShowStacks)
+	envtest.Run(t, IDv1, rendersShowStacks)
+	envtest.Run(t, IDv1, envtest.Params(map[string]any{"players": 3}), envtest.Seed(50), envtest.Episodes(4), rendersShowStacks)
+	envtest.Run(t, ID, envtest.Params(map[string]any{"players": 2}), envtest.Seed(60), envtest.Episodes(4), rendersShowStacks)
 	envtest.Run(t, IDv1, envtest.Params(map[string]any{"mission": "rookie", "invader_spaces": 6, "win_on": "last_card",
-		"shaping": 0.05}), envtest.Seed(100), envtest.Episodes(4))
-	envtest.Run(t, ID, envtest.Params(map[string]any{"mission": "ace", "max_turns": 12}), envtest.Seed(200), envtest.Episodes(3))
+		"shaping": 0.05}), envtest.Seed(100), envtest.Episodes(4), rendersShowStacks)
+	envtest.Run(t, ID, envtest.Params(map[string]any{"mission": "ace", "max_turns": 12}), envtest.Seed(200), envtest.Episodes(3), rendersShowStacks)
 	envtest.Run(t, IDv1, envtest.Params(map[string]any{"players": 2, "districts_to_lose": 4, "backup_ships": 0, "spawn_deck": 25,
-		"shaping": 0.1}), envtest.Seed(300), envtest.Episodes(3))
+		"shaping": 0.1}), envtest.Seed(300), envtest.Episodes(3), rendersShowStacks)
 }
 
 // TestGolden checks the golden playthroughs (go test ./env/galaxyfighters -update rewrites them);

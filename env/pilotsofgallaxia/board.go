@@ -67,7 +67,41 @@ type board struct {
 	routeRot [NumRoutes][NumSektors]int8
 }
 
+// theBoard is the board of both versions (names, kinds, routes, links).
+// boardV2 is the board a starship of pilots-of-gallaxia-v2 moves on: the
+// same, less the links between vortices, which only a Durriken takes in
+// v2 (A2; docs/rules/pilots-of-gallaxia.md). Its distances measure the
+// spaces to go of v2's scores.
 var theBoard = mustParseBoard(boardText)
+
+var boardV2 = mustParseBoard(v2BoardText(boardText))
+
+// v2BoardText returns board.txt less the links v2 removes.
+func v2BoardText(text string) string {
+	var out []string
+	for _, ln := range strings.Split(text, "\n") {
+		if f := strings.Fields(ln); len(f) == 3 && f[0] == "link" && v2Drops(f[1], f[2]) {
+			continue
+		}
+		out = append(out, ln)
+	}
+	return strings.Join(out, "\n")
+}
+
+// v2Drops reports whether the ships' board of v2 lacks the link between
+// spaces a and b: the links between vortices, which only a Durriken may
+// take in v2 (L219, A2).
+func v2Drops(a, b string) bool {
+	return strings.HasSuffix(a, ".V") && strings.HasSuffix(b, ".V")
+}
+
+// board returns the board a configuration's starships move on.
+func (c *config) board() *board {
+	if c.v2 {
+		return boardV2
+	}
+	return theBoard
+}
 
 // Space returns the id of the space named like "3.P4" (sektor 1-6, local name).
 func Space(name string) (int, bool) {
@@ -107,6 +141,22 @@ func rotate(id, k int) int { return (id + k*SektorSize) % NumSpaces }
 // Dist returns the number of spaces between a and b on the empty board
 // (no quickroutes, no hangar passed through), 255 when unreachable.
 func Dist(a, b int) int { return int(theBoard.dist[a][b]) }
+
+// DistOf is Dist on the board the starships of the environment id (ID or
+// IDv1) move on: in v2 no hop between vortices.
+func DistOf(id string, a, b int) int { return int(boardFor(id).dist[a][b]) }
+
+// NeighboursOf is Neighbours on the board the starships of the
+// environment id (ID or IDv1) move on: in v2 no hop between vortices (a
+// Durriken's neighbours are Neighbours in both versions).
+func NeighboursOf(id string, x int) []int16 { b := boardFor(id); return b.adj[x][:b.deg[x]] }
+
+func boardFor(id string) *board {
+	if id == IDv1 {
+		return theBoard
+	}
+	return boardV2
+}
 
 func mustParseBoard(text string) *board {
 	b, err := parseBoard(text)

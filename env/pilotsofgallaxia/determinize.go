@@ -38,8 +38,8 @@ func derr(format string, a ...any) error { return &DeterminizeError{fmt.Sprintf(
 // (the observation saturates), and the raid, Teleprism and Rekkoning
 // statistics of Info. It returns a *DeterminizeError for an observation
 // of no valid position, and for a finished game.
-func (Game) Determinize(params env.Params, player int, obs []uint8, seed uint64, reuse env.State) (env.State, error) {
-	c, err := NewConfig(params)
+func (g Game) Determinize(params env.Params, player int, obs []uint8, seed uint64, reuse env.State) (env.State, error) {
+	c, err := NewConfigOf(g.Spec().ID, params)
 	if err != nil {
 		return nil, derr("%v", err)
 	}

@@ -12,9 +12,9 @@ var _ env.Determinizer = Game{}
 
 // randomPositions plays a uniformly random game and calls f on the
 // environment before every step.
-func randomPositions(t *testing.T, params map[string]any, seed uint64, steps int, f func(e *env.Env)) {
+func randomPositions(t *testing.T, id string, params map[string]any, seed uint64, steps int, f func(e *env.Env)) {
 	t.Helper()
-	e, err := env.Make(ID, params)
+	e, err := env.Make(id, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +41,13 @@ func randomPositions(t *testing.T, params map[string]any, seed uint64, steps int
 // with the true state (hands, deck order and the other side's raid card
 // are resampled), so observation and render depend on nothing else.
 func TestDeterminize(t *testing.T) {
+	for _, id := range []string{IDv1, ID} {
+		t.Run(id, func(t *testing.T) { testDeterminize(t, id) })
+	}
+}
+
+func testDeterminize(t *testing.T, id string) {
+	g := Game{v1: id == IDv1}
 	cases := []map[string]any{
 		nil,
 		{"players": 2},
@@ -53,11 +60,11 @@ func TestDeterminize(t *testing.T) {
 	var reuse env.State
 	for ci, params := range cases {
 		differs, n := 0, 0
-		randomPositions(t, params, uint64(100+ci), 3000, func(e *env.Env) {
+		randomPositions(t, id, params, uint64(100+ci), 3000, func(e *env.Env) {
 			s := e.State().(*State)
 			for _, p := range []int{s.CurrentPlayer(), (s.CurrentPlayer() + 1) % s.cfg.players} {
 				s.Observe(p, obs)
-				d, err := Game{}.Determinize(e.Params(), p, obs, uint64(n), reuse)
+				d, err := g.Determinize(e.Params(), p, obs, uint64(n), reuse)
 				if err != nil {
 					t.Fatalf("case %d step %d player %d: %v\n%s", ci, e.Steps(), p, err, s.Position())
 				}
@@ -98,7 +105,7 @@ func TestDeterminize(t *testing.T) {
 
 // TestDeterminizeErrors: malformed observations are refused with a typed error.
 func TestDeterminizeErrors(t *testing.T) {
-	p, _ := theSpec.Resolve(nil)
+	p, _ := specV1.Resolve(nil)
 	if _, err := (Game{}).Determinize(p, 0, make([]uint8, 10), 1, nil); err == nil {
 		t.Fatal("short observation accepted")
 	}

@@ -1,5 +1,7 @@
 // Package pilotsofgallaxia is Pilots of Gallaxia, a competitive space race
-// for 2-6 pilots, as the environment pilots-of-gallaxia-v1.
+// for 2-6 pilots, as the environments pilots-of-gallaxia-v2 (current) and
+// pilots-of-gallaxia-v1 (legacy: kept registered and unchanged so that
+// published numbers reproduce).
 //
 // The seed text is fragmentary; the reconstruction, every rule cited to its
 // seed line and every invention marked as an assumption (A1, A2, ...), is
@@ -24,7 +26,9 @@
 //
 // # Spec
 //
-//	id               pilots-of-gallaxia-v1 (Spec().Name "Pilots of Gallaxia")
+//	id               pilots-of-gallaxia-v2 (ID), pilots-of-gallaxia-v1 (IDv1)
+//	                 (Spec().Name "Pilots of Gallaxia"); both share the
+//	                 actions, the observation and the notation below
 //	players          2-6, the standard players parameter (default 4); pilot p
 //	                 sits in sektor 1,4 (2 players), 1,3,5 (3), 1,2,4,5 (4),
 //	                 1-5 (5), 1-6 (6), in that order; CurrentPlayer is the
@@ -63,6 +67,10 @@
 //	                   375-377  take, higher, lower: The Gambit
 //	                   378      cash-in: a push for a Captain's draw
 //	                   379      pass: keep the card of the planet landed on
+//	                            (v2 asks on every landing on a planet,
+//	                            whether or not the pilot holds its card:
+//	                            the phase shows the others nothing; v1 only
+//	                            when it holds it)
 //	                 The mask is exact: every legal action and nothing else.
 //	observation      Box(0, ObsHigh, shape [7954], uint8), flat, in the
 //	                 observer's frame: 27 planes of 282 spaces (ships,
@@ -83,18 +91,21 @@
 //	                 and rank: Rookie Run score 100 * rings home - spaces to
 //	                 go (from the best-placed starship to the next ring and
 //	                 home, on the empty board), A New Life countdown points
-//	truncated        after max_turns pilot turns (default 80: four heuristic
-//	                 pilots finish in 12 on average, random ones in about
-//	                 550), ranked the same way;
-//	                 MaxEpisodeSteps 80 * 214 (a generous per-turn bound)
-//	parameters       max_turns     int     80          1-100000
+//	truncated        after max_turns pilot turns (v1 default 80: four
+//	                 heuristic pilots finish in 12 on average, random ones in
+//	                 about 550; v2 default 600: four heuristic pilots finish
+//	                 in a median of 51), ranked the same way;
+//	                 MaxEpisodeSteps 80 * 214 (v1), 600 * 214 (v2) (a
+//	                 generous per-turn bound)
+//	parameters       max_turns     int     80 (v2 600) 1-100000
 //	                 mode          string  rookie_run  rookie_run, a_new_life
 //	                 shaping       float   0           0-0.1
 //	                 caravans      int     12          0-30 (A6)
 //	                 blokks        int     2           0-30, at most caravans (A6)
 //	                 hideouts      bool    false       common scientist hideouts
 //	                 rings_to_win  int     1           1-13, with hideouts
-//	                 scientist_warp string card_sektor card_sektor, p2_cards (A10)
+//	                 scientist_warp string card_sektor card_sektor, p2_cards (A10;
+//	                                       v2 default p2_cards)
 //	                 countdown     int     6           1-50, A New Life (A28)
 //	                 route_points  int     4           1-8, A New Life (A27)
 //	info             outcome, score, scores, outcomes, ranks (at the end),
@@ -107,7 +118,17 @@
 //	determinizer     Game implements env.Determinizer (determinize.go): the
 //	                 hidden cards dealt uniformly from those the pilot has not
 //	                 seen, so the generic mcts agent plays the game
-//	version history  v1: first release
+//	version history  v1: first release.
+//	                 v2 (issue 22): a starship never hops between vortices
+//	                 (the vortex is a Durriken's way; A2), scientist_warp
+//	                 p2_cards by default (A10), max_turns 600; the landing
+//	                 decision on every landing (A29); a flee never ends on
+//	                 the moving piece's space or the last free space it
+//	                 passed (A22), so no two pieces share a space; a
+//	                 slide-off never lands on another pilot's BLOKK (A17);
+//	                 no raid from inside a hangar (A30). Seats are fair in
+//	                 heuristic self-play (docs/rules/pilots-of-gallaxia.md,
+//	                 calibration; tools/pilotscalibrate)
 //
 // # Positions as text
 //

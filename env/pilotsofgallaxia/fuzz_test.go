@@ -26,7 +26,7 @@ func FuzzPlay(f *testing.F) {
 		}
 		envtest.PlayBytes(t, ID, params, seed, choices, func(e *env.Env, _ env.StepResult) error {
 			s := e.State().(*State)
-			c, err := NewConfig(e.Params())
+			c, err := NewConfigOf(ID, e.Params())
 			if err != nil {
 				return err
 			}

@@ -222,10 +222,24 @@ func (e *PositionError) Error() string { return "pilotsofgallaxia: position: " +
 
 func perr(format string, a ...any) error { return &PositionError{fmt.Sprintf(format, a...)} }
 
+// maxQuoted bounds how much of a position's text an error quotes.
+const maxQuoted = 40
+
+// quote returns text as a Go string literal of printable ASCII (control
+// bytes, invalid UTF-8 and non-ASCII escaped), cut to its first maxQuoted
+// bytes with "..." appended when longer: errors never echo raw or
+// unbounded input (issue 28).
+func quote(text string) string {
+	if len(text) > maxQuoted {
+		return strconv.QuoteToASCII(text[:maxQuoted]) + "..."
+	}
+	return strconv.QuoteToASCII(text)
+}
+
 func parseSpace(v string) (int, error) {
 	sp, ok := Space(v)
 	if !ok {
-		return 0, perr("unknown space %q", v)
+		return 0, perr("unknown space %s", quote(v))
 	}
 	return sp, nil
 }
@@ -238,7 +252,7 @@ func parseCards(v string) ([]uint8, error) {
 	for _, c := range strings.Split(v, ",") {
 		k, ok := ParseCard(c)
 		if !ok {
-			return nil, perr("unknown card %q", c)
+			return nil, perr("unknown card %s", quote(c))
 		}
 		out = append(out, uint8(k))
 	}
@@ -251,7 +265,7 @@ func parseOptCard(v string) (int8, error) {
 	}
 	k, ok := ParseCard(v)
 	if !ok {
-		return 0, perr("unknown card %q", v)
+		return 0, perr("unknown card %s", quote(v))
 	}
 	return int8(k + 1), nil
 }
@@ -259,7 +273,7 @@ func parseOptCard(v string) (int8, error) {
 func parseInt(v string, lo, hi int) (int, error) {
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, perr("%q is not an integer in [%d, %d]", v, lo, hi)
+		return 0, perr("%s is not an integer in [%d, %d]", quote(v), lo, hi)
 	}
 	return n, nil
 }
@@ -276,10 +290,10 @@ func ParsePosition(text string, c *Config) (*State, error) {
 	for _, tok := range strings.Fields(text) {
 		k, v, ok := strings.Cut(tok, "=")
 		if !ok {
-			return nil, perr("token %q is not key=value", tok)
+			return nil, perr("token %s is not key=value", quote(tok))
 		}
 		if _, dup := kv[k]; dup {
-			return nil, perr("key %q given twice", k)
+			return nil, perr("key %s given twice", quote(k))
 		}
 		kv[k] = v
 		order = append(order, k)
@@ -299,10 +313,10 @@ func ParsePosition(text string, c *Config) (*State, error) {
 		cfg = DefaultConfig(players).c
 	}
 	if v, ok := kv["players"]; ok && v != strconv.Itoa(cfg.players) {
-		return nil, perr("players=%s, the parameters say %d", v, cfg.players)
+		return nil, perr("players=%s, the parameters say %d", quote(v), cfg.players)
 	}
 	if v, ok := kv["mode"]; ok && v != modeNames[cfg.mode] {
-		return nil, perr("mode=%s, the parameters say %s", v, modeNames[cfg.mode])
+		return nil, perr("mode=%s, the parameters say %s", quote(v), modeNames[cfg.mode])
 	}
 	s := &State{cfg: cfg}
 	s.rng.Seed(0, rngStream)
@@ -319,7 +333,7 @@ func ParsePosition(text string, c *Config) (*State, error) {
 		if pre, field, ok := strings.Cut(key, "."); ok && strings.HasPrefix(pre, "p") {
 			p, e := parseInt(pre[1:], 0, n-1)
 			if e != nil {
-				return nil, perr("key %q: no such pilot", key)
+				return nil, perr("key %s: no such pilot", quote(key))
 			}
 			err = s.parsePilot(p, field, v, &haveHandN)
 			if err != nil {
@@ -345,7 +359,7 @@ func ParsePosition(text string, c *Config) (*State, error) {
 				}
 			}
 			if ph < 0 {
-				return nil, perr("unknown phase %q", v)
+				return nil, perr("unknown phase %s", quote(v))
 			}
 			s.phase = int8(ph)
 		case "rings":
@@ -443,7 +457,7 @@ func ParsePosition(text string, c *Config) (*State, error) {
 					r, e1 := parseInt(a, 0, NumRoutes-1)
 					o, e2 := parseInt(b, 0, n-1)
 					if e1 != nil || e2 != nil {
-						return nil, perr("bad scored route %q", e)
+						return nil, perr("bad scored route %s", quote(e))
 					}
 					s.routeScored[r] = int8(o + 1)
 				}
@@ -459,7 +473,7 @@ func ParsePosition(text string, c *Config) (*State, error) {
 		case "stats":
 			f := strings.Split(v, ",")
 			if len(f) != 3 {
-				return nil, perr("stats=%s", v)
+				return nil, perr("stats=%s", quote(v))
 			}
 			var x [3]int
 			for i := range x {
@@ -471,10 +485,10 @@ func ParsePosition(text string, c *Config) (*State, error) {
 		case "rng":
 			b, e := hex.DecodeString(v)
 			if e != nil || s.rng.UnmarshalBinary(b) != nil {
-				return nil, perr("bad generator state %q", v)
+				return nil, perr("bad generator state %s", quote(v))
 			}
 		default:
-			return nil, perr("unknown key %q", key)
+			return nil, perr("unknown key %s", quote(key))
 		}
 		if err != nil {
 			return nil, err
@@ -573,12 +587,12 @@ func ParsePosition(text string, c *Config) (*State, error) {
 func parsePiece(v string, n int) (int, error) {
 	a, b, ok := strings.Cut(v, ".")
 	if !ok {
-		return 0, perr("bad piece %q", v)
+		return 0, perr("bad piece %s", quote(v))
 	}
 	p, e1 := parseInt(a, 0, n-1)
 	k, e2 := parseInt(b, 0, 2)
 	if e1 != nil || e2 != nil {
-		return 0, perr("bad piece %q", v)
+		return 0, perr("bad piece %s", quote(v))
 	}
 	return 3*p + k, nil
 }
@@ -589,7 +603,7 @@ func (s *State) parsePilot(p int, field, v string, haveHandN *[MaxPlayers]bool) 
 	case "ships":
 		a, b, ok := strings.Cut(v, ",")
 		if !ok {
-			return perr("p%d.ships=%s: want two spaces", p, v)
+			return perr("p%d.ships=%s: want two spaces", p, quote(v))
 		}
 		for k, name := range []string{a, b} {
 			sp, err := parseSpace(name)
@@ -640,7 +654,7 @@ func (s *State) parsePilot(p int, field, v string, haveHandN *[MaxPlayers]bool) 
 			s.hand[p][k]++
 		}
 	default:
-		return perr("unknown key p%d.%s", p, field)
+		return perr("unknown key p%d.%s", p, quote(field))
 	}
 	return err
 }
@@ -654,7 +668,7 @@ func (s *State) parseRings(v string) error {
 	for _, e := range strings.Split(v, ",") {
 		o, where, ok := strings.Cut(e, "@")
 		if !ok || int(s.nRings) == maxRings {
-			return perr("bad ring %q", e)
+			return perr("bad ring %s", quote(e))
 		}
 		own := -1
 		if o != "y" {
@@ -663,10 +677,10 @@ func (s *State) parseRings(v string) error {
 				return err
 			}
 			if own != int(s.nRings) {
-				return perr("hostage rings come first, in pilot order: %q", e)
+				return perr("hostage rings come first, in pilot order: %s", quote(e))
 			}
 		} else if int(s.nRings) < s.cfg.players {
-			return perr("yellow ring %q before the hostage rings", e)
+			return perr("yellow ring %s before the hostage rings", quote(e))
 		}
 		r := s.nRings
 		s.nRings++
@@ -677,7 +691,7 @@ func (s *State) parseRings(v string) error {
 		case strings.HasPrefix(where, "ship:"):
 			piece, err := parsePiece(where[5:], s.cfg.players)
 			if err != nil || piece%3 == 2 || s.cargo[piece] != 0 {
-				return perr("bad ring carrier %q", e)
+				return perr("bad ring carrier %s", quote(e))
 			}
 			s.ringState[r] = ringAboard
 			s.cargo[piece] = int8(r + 1)
@@ -705,7 +719,7 @@ func (s *State) parseCaravans(v string) error {
 		e = strings.TrimSuffix(e, "!")
 		name, o, ok := strings.Cut(e, ":")
 		if !ok {
-			return perr("bad caravan %q", e)
+			return perr("bad caravan %s", quote(e))
 		}
 		sp, err := parseSpace(name)
 		if err != nil {
@@ -716,7 +730,7 @@ func (s *State) parseCaravans(v string) error {
 			return err
 		}
 		if theBoard.kind[sp] != KindCaravan || s.car[sp] != 0 {
-			return perr("caravan on %s: not a free caravan space", name)
+			return perr("caravan on %s: not a free caravan space", quote(name))
 		}
 		s.car[sp], s.blokk[sp] = int8(own+1), blk
 	}

@@ -179,7 +179,7 @@ func (s *State) Observe(player int, dst []uint8) {
 	if s.cfg.mode == ModeANewLife {
 		for r, o := range s.routeScored {
 			if o > 0 {
-				dst[OffScored+int(theBoard.routeRot[r][rot])] = uint8((int(o)-1-player+n)%n + 1)
+				dst[OffScored+int(theBoard.routeRot[r][rot%NumSektors])] = uint8((int(o)-1-player+n)%n + 1)
 			}
 		}
 	}

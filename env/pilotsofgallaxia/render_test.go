@@ -10,10 +10,16 @@ import (
 	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
-// TestRenderGolden draws a four-pilot position after 150 random steps
-// (testdata/render.png; go test -update rewrites it).
+// TestRenderGolden draws a four-pilot position after 150 random steps of
+// each version (testdata/render.png for v1, render-v2.png for v2; go test
+// -update rewrites them).
 func TestRenderGolden(t *testing.T) {
-	e, err := env.Make(ID, nil)
+	renderGolden(t, IDv1, "testdata/render.png")
+	renderGolden(t, ID, "testdata/render-v2.png")
+}
+
+func renderGolden(t *testing.T, id, path string) {
+	e, err := env.Make(id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,5 +35,5 @@ func TestRenderGolden(t *testing.T) {
 	if img.Rect != image.Rect(0, 0, pgW, pgH) {
 		t.Fatalf("picture %v", img.Rect)
 	}
-	drawtest.Golden(t, "testdata/render.png", img, envtest.Updating())
+	drawtest.Golden(t, path, img, envtest.Updating())
 }

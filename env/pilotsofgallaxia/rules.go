@@ -100,6 +100,12 @@ func (s *State) canEnter(piece, y int) bool {
 	return !s.blokk[y] || int(s.car[y]) == p+1
 }
 
+// shipHop reports whether a step from x to y is a starship's hop between
+// two vortices, which v2 forbids: the vortex is a Durriken's way (L219, A2).
+func (s *State) shipHop(piece, x, y int) bool {
+	return s.cfg.v2 && piece%3 < 2 && theBoard.kind[x] == KindVortex && theBoard.kind[y] == KindVortex
+}
+
 // quickroute returns the cost for pilot p to cross route r from one end
 // to the other, 0 when it is not a quickroute p may take (L76, A15).
 func (s *State) quickroute(p, r int) int {
@@ -249,10 +255,10 @@ func (s *State) LegalMask(dst []uint8) int {
 		at := int(s.at)
 		if s.budget >= 1 {
 			for _, y := range theBoard.adj[at][:theBoard.deg[at]] {
-				if s.canEnter(piece, int(y)) {
+				if s.canEnter(piece, int(y)) && !s.shipHop(piece, at, int(y)) {
 					set(nodeAction(int(y), sk))
 				}
-				if !s.raided {
+				if !s.raided && (!s.cfg.v2 || theBoard.kind[at] != KindHangar) {
 					if q := int(s.occ[y]) - 1; q >= 0 && owner(q) != p {
 						r := (owner(q) - p + s.cfg.players) % s.cfg.players
 						set(ActRaid + 3*(r-1) + q%3)
@@ -285,13 +291,15 @@ func (s *State) LegalMask(dst []uint8) int {
 	case PhSlide:
 		t := Teleprism(SektorOf(int(s.at)))
 		for _, y := range theBoard.adj[t][:theBoard.deg[t]] {
-			if s.occ[y] == 0 {
+			if s.slideFree(piece, int(y)) {
 				set(nodeAction(int(y), sk))
 			}
 		}
 	case PhLand:
 		set(ActPass)
-		set(cardAction(planetCard(int(s.pos[piece])), sk))
+		if k := planetCard(int(s.pos[piece])); h[k] > 0 {
+			set(cardAction(k, sk))
+		}
 	case PhSellFuel:
 		for k := KindFuel; k < KindDurriken; k++ {
 			if h[k] > 0 {
@@ -634,7 +642,7 @@ func (s *State) teleport(piece int) {
 	var opts [2]int16
 	n := 0
 	for _, y := range theBoard.adj[t][:theBoard.deg[t]] {
-		if s.occ[y] == 0 {
+		if s.slideFree(piece, int(y)) {
 			opts[n] = y
 			n++
 		}
@@ -649,6 +657,12 @@ func (s *State) teleport(piece int) {
 		s.at = int16(t)
 		s.phase = PhSlide
 	}
+}
+
+// slideFree reports whether piece may slide off a Teleprism onto y: the
+// space is free and, in v2, not another pilot's BLOKK (L165, A17).
+func (s *State) slideFree(piece, y int) bool {
+	return s.occ[y] == 0 && (!s.cfg.v2 || s.canEnter(piece, y))
 }
 
 func (s *State) slideTo(y int) {
@@ -704,7 +718,10 @@ func (s *State) endMove() {
 	s.place(piece, at)
 	s.moved |= 1 << s.mover
 	s.phase = PhMain
-	if piece%3 < 2 && theBoard.kind[at] == KindPlanet && s.hand[p][planetCard(at)] > 0 {
+	// v1 offers the landing discard only to a pilot holding the planet's
+	// card, which tells the others so; v2 asks on every landing on a
+	// planet, passing always legal (A29).
+	if piece%3 < 2 && theBoard.kind[at] == KindPlanet && (s.cfg.v2 || s.hand[p][planetCard(at)] > 0) {
 		s.phase = PhLand
 	}
 }
@@ -826,7 +843,7 @@ func (s *State) resolveRaid() {
 		}
 		for {
 			pl := Planet(s.d6()-1, s.d8())
-			if s.occ[pl] == 0 {
+			if s.occ[pl] == 0 && (!s.cfg.v2 || lose == ra || !s.heldByMover(pl)) {
 				s.place(lose, pl)
 				break
 			}
@@ -838,6 +855,14 @@ func (s *State) resolveRaid() {
 	}
 	s.draw(wp, 1)
 	s.afterRaid()
+}
+
+// heldByMover reports whether space sp is the moving piece's space or the
+// last free space it passed, where its move may still end (A13): in v2 a
+// fleeing piece rolls again rather than land there (A22), so that no two
+// pieces ever share a space (L99).
+func (s *State) heldByMover(sp int) bool {
+	return s.movingPhase() && (sp == int(s.at) || sp == int(s.lastFree))
 }
 
 func cardValue(c int8) int {

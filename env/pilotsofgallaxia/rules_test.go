@@ -405,16 +405,18 @@ func TestANewLife(t *testing.T) {
 // The notation writes every position back identically.
 func TestPositionRoundTrip(t *testing.T) {
 	for _, params := range []map[string]any{{"players": 3, "hideouts": true}, {"players": 6, "mode": "a_new_life"}} {
-		randomPositions(t, params, 5, 2000, func(e *env.Env) {
-			s := e.State().(*State)
-			c, _ := NewConfig(e.Params())
-			back, err := ParsePosition(s.Position(), c)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, s.Position())
-			}
-			if back.Position() != s.Position() {
-				t.Fatalf("round trip differs:\n%s\n%s", s.Position(), back.Position())
-			}
-		})
+		for _, id := range []string{IDv1, ID} {
+			randomPositions(t, id, params, 5, 2000, func(e *env.Env) {
+				s := e.State().(*State)
+				c, _ := NewConfigOf(id, e.Params())
+				back, err := ParsePosition(s.Position(), c)
+				if err != nil {
+					t.Fatalf("%v\n%s", err, s.Position())
+				}
+				if back.Position() != s.Position() {
+					t.Fatalf("round trip differs:\n%s\n%s", s.Position(), back.Position())
+				}
+			})
+		}
 	}
 }

@@ -124,6 +124,8 @@ const (
 
 // config holds the resolved parameters.
 type config struct {
+	id          string // ID or IDv1
+	v2          bool   // pilots-of-gallaxia-v2 rules (docs/rules/pilots-of-gallaxia.md, version history)
 	players     int
 	mode        int
 	shaping     float64
@@ -486,7 +488,7 @@ func (s *State) togo(p int) int {
 		piece := 3*p + k
 		at := int(s.pos[piece])
 		if s.cargo[piece] > 0 {
-			best = min(best, Dist(at, home))
+			best = min(best, int(s.cfg.board().dist[at][home]))
 			continue
 		}
 		for r := 0; r < int(s.nRings); r++ {
@@ -494,7 +496,7 @@ func (s *State) togo(p int) int {
 				continue
 			}
 			sp := int(s.ringAt[r])
-			best = min(best, Dist(at, sp)+Dist(sp, home))
+			best = min(best, int(s.cfg.board().dist[at][sp])+int(s.cfg.board().dist[sp][home]))
 		}
 	}
 	if best == 1000 {

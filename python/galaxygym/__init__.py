@@ -31,6 +31,8 @@ from .errors import (
     ProtocolError,
     ServerError,
     ServerTimeoutError,
+    SessionDesyncError,
+    SessionTimeoutError,
     TooManyEnvsError,
     TooManySessionsError,
     UnknownEnvError,
@@ -53,7 +55,7 @@ __all__ = [
     "GalaxyGymError", "IllegalActionWarning", "ServerError", "IllegalActionError", "EpisodeOverError", "NotResetError",
     "UnknownEnvError", "InvalidParamError", "BadRequestError", "BadStateError", "TooManyEnvsError",
     "TooManySessionsError", "ProtocolError", "VersionMismatchError", "ConnectionClosedError",
-    "AuthenticationError", "ServerTimeoutError",
+    "AuthenticationError", "ServerTimeoutError", "SessionTimeoutError", "SessionDesyncError",
 ]
 
 

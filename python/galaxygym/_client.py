@@ -1,10 +1,16 @@
-"""The wire protocol (docs/protocol.md, version 2) over one websocket.
+"""The wire protocol (docs/protocol.md, version 3) over one websocket.
 
 :class:`Session` is the low-level client the Gymnasium classes are built
 on: one connection, one batch of environments. Step and reset replies are
 decoded into :class:`Reply` objects whose arrays are ``np.frombuffer`` views
 of the received frame: writable, and never overwritten later (every reply is
 read into a new buffer), so they need no copy.
+
+Every request carries a request id that its reply echoes (docs/protocol.md,
+"Request ids"); the client never sends a request twice, and a timeout or a
+reply to another request closes the session (:class:`SessionTimeoutError`,
+:class:`SessionDesyncError`), so that a reply can never answer the wrong
+request.
 """
 
 from __future__ import annotations
@@ -30,14 +36,16 @@ from .errors import (
     GalaxyGymError,
     ProtocolError,
     ServerTimeoutError,
+    SessionDesyncError,
+    SessionTimeoutError,
     error_from_reply,
 )
 
 __all__ = ["PROTOCOL_VERSION", "DEFAULT_URL", "OUTCOMES", "Layout", "Reply", "Session", "FrameReader",
            "episode_seed"]
 
-#: The protocol version this client speaks.
-PROTOCOL_VERSION = 2
+#: The protocol version this client speaks (3: request ids).
+PROTOCOL_VERSION = 3
 
 #: Where ``galaxygym serve`` listens by default.
 DEFAULT_URL = "ws://127.0.0.1:8765"
@@ -50,6 +58,8 @@ OUTCOMES = np.array(["ongoing", "win", "loss", "draw", "truncated"] + ["other"] 
 
 HEADER_SIZE = 24
 STEP_HEADER_SIZE = 8
+#: Bytes of the request id trailer of step requests and binary replies.
+REQUEST_ID_SIZE = 4
 KIND_STEP = 1
 KIND_STEP_REPLY = 2
 KIND_RESET_REPLY = 3
@@ -270,7 +280,9 @@ class Session:
             private local server (started from the packaged binary and
             stopped when its last session closes; see galaxygym._server).
         token: bearer token (default: the GALAXYGYM_TOKEN environment variable).
-        timeout: seconds to wait for any reply before ServerTimeoutError.
+        timeout: seconds to wait for any reply; past it the session is
+            closed with :class:`SessionTimeoutError` (the request is never
+            sent twice).
         connect_timeout: seconds to wait for the connection and handshake.
     """
 
@@ -280,6 +292,8 @@ class Session:
         self.url = url
         self._closed = False
         self._sends = 0  # messages sent; the keepalive pongs while it stands still
+        self._id = 0  # the last request id sent (u32, wrapping)
+        self._timeout = timeout
         self._ws: websocket.WebSocket | None = None
         self.layout: Layout | None = None
         try:
@@ -351,7 +365,7 @@ class Session:
                 ws.send(data)
         except (websocket.WebSocketTimeoutException, socket.timeout):
             self._abort()
-            raise ServerTimeoutError(f"sending to {self.url} timed out") from None
+            raise self._timeout_error(f"sending {getattr(self, '_pending', 'a request')}") from None
         except (OSError, websocket.WebSocketException) as e:
             # The server may have said why before it went: read its close
             # frame if one is waiting.
@@ -419,13 +433,31 @@ class Session:
             raise
         except (websocket.WebSocketTimeoutException, socket.timeout):
             self._abort()
-            raise ServerTimeoutError(f"no reply from {self.url} within the timeout") from None
+            raise self._timeout_error() from None
         except (OSError, websocket.WebSocketException) as e:
             closing = self._pending_close()
             self._abort()
             if closing is not None:
                 raise closing from None
             raise ConnectionClosedError(f"connection to {self.url} lost: {e or type(e).__name__}") from None
+
+    def _timeout_error(self, what: str | None = None) -> SessionTimeoutError:
+        what = what or str(getattr(self, "_pending", "request"))
+        return SessionTimeoutError(
+            f"no reply to {what} from {self.url} within {self._timeout} s: the session is closed and cannot be used "
+            "again (the request may still take effect on the server, so it is not sent twice). Make new environments "
+            "(galaxygym.make / make_vec; reset them from get_state snapshots to go on from known positions), or pass "
+            "a larger timeout= if the server is only slow", request=what, timeout=self._timeout)
+
+    def _next_id(self) -> int:
+        self._id = (self._id + 1) & 0xFFFFFFFF
+        return self._id
+
+    def _desync(self, what: str, want: int, got: Any) -> SessionDesyncError:
+        self._abort()
+        return SessionDesyncError(
+            f"the reply to {what} answers request id {got!r}, not {want}: the session is out of step with "
+            f"{self.url} and is closed; make new environments to go on")
 
     def _release_local(self) -> None:
         if getattr(self, "_local", False):
@@ -443,54 +475,83 @@ class Session:
             except Exception:
                 pass
 
-    def _text(self, data: bytes | bytearray) -> dict[str, Any]:
+    def _text(self, data: bytes | bytearray, want_id: int | None = None, what: str = "") -> dict[str, Any]:
+        """Decodes a JSON reply; an error reply raises its ServerError. A
+        reply (or error reply) with another request id than want_id raises
+        SessionDesyncError; an error reply without one (the server could
+        not read the request) is taken as the answer."""
         try:
             msg = json.loads(data)
         except ValueError:
             raise ProtocolError(f"server sent a text frame that is not JSON: {data[:80]!r}") from None
         if not isinstance(msg, dict):
             raise ProtocolError(f"server sent a JSON {type(msg).__name__}, want an object")
+        if want_id is not None and msg.get("id", want_id if msg.get("type") == "error" else None) != want_id:
+            raise self._desync(what or "a request", want_id, msg.get("id"))
         if msg.get("type") == "error":
             raise error_from_reply(msg)
         return msg
 
     def request(self, msg: dict[str, Any], expect: str | None = None) -> dict[str, Any]:
-        """Sends a control message and returns its JSON reply; an error
-        reply raises the matching ServerError."""
+        """Sends a control message (with a new request id) and returns its
+        JSON reply; an error reply raises the matching ServerError."""
+        msg = dict(msg, id=self._next_id())
+        self._pending = repr(msg.get("type"))
         self._send(json.dumps(msg, separators=(",", ":")), binary=False)
         opcode, data = self._recv()
         if opcode != websocket.ABNF.OPCODE_TEXT:
-            raise ProtocolError(f"server answered {msg.get('type')!r} with a binary frame")
-        reply = self._text(data)
+            raise self._desync(self._pending, msg["id"], "(a binary reply)")
+        reply = self._text(data, msg["id"], self._pending)
         want = expect or msg["type"]
         if reply.get("type") != want:
             raise ProtocolError(f"server answered {msg.get('type')!r} with {reply.get('type')!r}, want {want!r}")
         return reply
 
     def roundtrip(self, request: bytes) -> bytearray:
-        """Sends a binary request and returns the binary reply's payload:
-        the step hot path (an error reply raises its ServerError)."""
+        """Sends a step request (header and actions; the request id trailer
+        is appended here) and returns the binary reply's payload without its
+        trailer: the step hot path (an error reply raises its ServerError).
+        The request is sent once: a timeout closes the session
+        (SessionTimeoutError), a reply to another request too
+        (SessionDesyncError)."""
         if self._closed:
             raise ConnectionClosedError("the session is closed")
+        rid = self._next_id()
+        idb = rid.to_bytes(4, "little")
         self._sends += 1
+        self._pending = "step"
+        sent = False
         try:
-            self._ws.send_binary(request)  # type: ignore[union-attr]
+            self._ws.send_binary(request + idb)  # type: ignore[union-attr]
+            sent = True
             fin, op, data = self._read_frame()
-        except (OSError, websocket.WebSocketException):
-            # Slow path: map the failure (timeout, lost, close frame).
-            self._sends -= 1
-            self._send(request, binary=True)
-            return self._binary_reply("step")
+        except (websocket.WebSocketTimeoutException, socket.timeout):
+            self._abort()
+            raise self._timeout_error("step" if sent else "sending a step") from None
+        except (OSError, websocket.WebSocketException) as e:
+            # Lost: say why if the server sent a close frame. Never resend.
+            closing = self._pending_close()
+            self._abort()
+            if closing is not None:
+                raise closing from None
+            raise ConnectionClosedError(f"connection to {self.url} lost: {e or type(e).__name__}") from None
         if fin and op == 2:
+            if data[-4:] != idb:
+                raise self._desync("step", rid, int.from_bytes(data[-4:], "little") if len(data) >= 4 else None)
+            del data[-4:]
             return data
         self._pushback = (fin, op, data)
-        return self._binary_reply("step")
+        return self._binary_reply("step", rid)
 
-    def _binary_reply(self, what: str) -> bytearray:
+    def _binary_reply(self, what: str, rid: int) -> bytearray:
+        """Reads the binary reply to request rid and strips its trailer."""
         opcode, data = self._recv()
         if opcode == websocket.ABNF.OPCODE_TEXT:
-            msg = self._text(data)  # raises on an error reply
-            raise ProtocolError(f"server answered {what} with {msg.get('type')!r}, want a binary reply")
+            msg = self._text(data, rid, what)  # raises on an error reply
+            raise self._desync(what, rid, f"(a {msg.get('type')!r} reply)")
+        if len(data) < REQUEST_ID_SIZE or int.from_bytes(data[-4:], "little") != rid:
+            raise self._desync(what, rid, int.from_bytes(data[-4:], "little") if len(data) >= 4 else None)
+        del data[-4:]
         return data
 
     # -- messages ----------------------------------------------------------
@@ -527,6 +588,8 @@ class Session:
                            np.zeros((0, p), np.float32), np.zeros((0, p), np.int32), np.zeros((0, p), np.uint8))
         for arr in self._no_finals:
             arr.flags.writeable = False
+        # A step request is _hdr + N int32 actions; roundtrip appends the
+        # request id.
         self._hdr = (_MAGIC + bytes([PROTOCOL_VERSION]) + b"%c" % KIND_STEP
                      + lay.n.to_bytes(4, "little"))
         self._reply_hdr = b"".join(x.to_bytes(4, "little") for x in
@@ -548,8 +611,10 @@ class Session:
             msg["mask"] = [bool(m) for m in mask]
         if options:
             msg["options"] = options
+        msg["id"] = rid = self._next_id()
+        self._pending = "reset"
         self._send(json.dumps(msg, separators=(",", ":")), binary=False)
-        return self.decode(self._binary_reply("reset"), KIND_RESET_REPLY)
+        return self.decode(self._binary_reply("reset", rid), KIND_RESET_REPLY)
 
     def step(self, actions: NDArray[Any]) -> Reply:
         """Steps every environment; actions is an int array of shape (N,)."""

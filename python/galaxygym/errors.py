@@ -29,6 +29,8 @@ __all__ = [
     "ConnectionClosedError",
     "AuthenticationError",
     "ServerTimeoutError",
+    "SessionTimeoutError",
+    "SessionDesyncError",
     "error_from_reply",
 ]
 
@@ -149,6 +151,35 @@ class AuthenticationError(ConnectionClosedError, PermissionError):
 
 class ServerTimeoutError(GalaxyGymError, TimeoutError):
     """The server did not answer within the client's timeout."""
+
+
+class SessionTimeoutError(ServerTimeoutError):
+    """No reply to a request within the session's timeout; the session is
+    now closed and cannot be used again.
+
+    The request may still take effect on the server (a stalled server that
+    resumes applies it), so the client neither resends it nor waits for a
+    late reply: either would leave every later reply answering the wrong
+    request. Recover by making new environments (``galaxygym.make`` or
+    ``make_vec``; reset them from ``get_state`` snapshots taken earlier to go
+    on from known positions), or pass a larger ``timeout=`` if the server is
+    only slow.
+
+    Attributes:
+        request: what timed out, e.g. ``"step"`` or ``"reset"``.
+        timeout: the timeout in seconds.
+    """
+
+    def __init__(self, message: str, request: str = "", timeout: float | None = None):
+        super().__init__(message)
+        self.request = request
+        self.timeout = timeout
+
+
+class SessionDesyncError(ProtocolError):
+    """A reply answered another request than the one sent (its request id,
+    docs/protocol.md "Request ids", differs); the session is now closed and
+    cannot be used again. Make new environments to go on."""
 
 
 _BY_CODE: dict[str, type[ServerError]] = {

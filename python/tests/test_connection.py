@@ -60,12 +60,12 @@ def test_sigterm_closes_going_away(start_server):
 
 
 def test_token(start_server):
-    srv = start_server("--token", "s3cret")
+    srv = start_server("--token", "s3cret-token-0123456789")
     with pytest.raises(galaxygym.AuthenticationError):
         galaxygym.make(ENV_ID, url=srv.url)
     with pytest.raises(galaxygym.AuthenticationError):
         galaxygym.make(ENV_ID, url=srv.url, token="wrong")
-    with galaxygym.make(ENV_ID, url=srv.url, token="s3cret") as env:
+    with galaxygym.make(ENV_ID, url=srv.url, token="s3cret-token-0123456789") as env:
         env.reset(seed=0)
 
 

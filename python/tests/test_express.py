@@ -1,4 +1,4 @@
-"""Express (express-v1, 2-6 players, hidden hands) through the generic
+"""Express (express-v2 and express-v1, 2-6 players, hidden hands) through the generic
 client: PettingZoo's api_test at 2, 4 and 6 players, full games whose
 returns are the final scores, and make_vec with every player's rewards."""
 
@@ -11,13 +11,15 @@ from pettingzoo.test import api_test
 import galaxygym
 from test_aec import api_test_warnings
 
-EXPRESS = "express-v1"
+EXPRESS = "express-v2"
+IDS = ["express-v1", "express-v2"]
 
 
+@pytest.mark.parametrize("env_id", IDS)
 @pytest.mark.parametrize("players", [2, 4, 6])
 @api_test_warnings
-def test_pettingzoo_api_test(server, players):
-    with galaxygym.aec_env(EXPRESS, url=server.url, players=players) as env:
+def test_pettingzoo_api_test(server, env_id, players):
+    with galaxygym.aec_env(env_id, url=server.url, players=players) as env:
         assert env.game_spec["num_players"] == players
         assert env.possible_agents == [f"player_{i}" for i in range(players)]
         space = env.observation_space("player_0")

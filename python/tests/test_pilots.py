@@ -1,5 +1,5 @@
-"""Pilots of Gallaxia (pilots-of-gallaxia-v1) through the generic Python
-path: PettingZoo's api_test at two and six pilots, and a whole game in
+"""Pilots of Gallaxia (pilots-of-gallaxia-v2 and -v1) through the generic Python
+path: PettingZoo's api_test at two, four and six pilots, and a whole game in
 which every pilot's rewards sum to the zero-sum result."""
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from pettingzoo.test import api_test
 import galaxygym
 from test_aec import api_test_warnings
 
-POG = "pilots-of-gallaxia-v1"
+POG = "pilots-of-gallaxia-v2"
+IDS = ["pilots-of-gallaxia-v1", "pilots-of-gallaxia-v2"]
 
 
-@pytest.mark.parametrize("players", [2, 6])
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("players", [2, 4, 6])
 @api_test_warnings
-def test_pettingzoo_api_test(server, players):
-    with galaxygym.aec_env(POG, url=server.url, players=players) as env:
+def test_pettingzoo_api_test(server, env_id, players):
+    with galaxygym.aec_env(env_id, url=server.url, players=players) as env:
         assert env.game_spec["num_players"] == players
         assert env.possible_agents == [f"player_{i}" for i in range(players)]
         api_test(env, num_cycles=300)

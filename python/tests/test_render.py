@@ -11,7 +11,7 @@ import pytest
 
 import galaxygym
 
-IDS = ["galaxy-express-v1", "galaxy-fighters-v1", "express-v1"]
+IDS = ["galaxy-express-v1", "galaxy-fighters-v1", "express-v1", "express-v2", "pilots-of-gallaxia-v2"]
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -343,14 +343,14 @@ func (w *worker) session(ctx context.Context, deadline time.Time) bool {
 		dropAt = w.rng.IntN(w.cfg.DropEvery)
 	}
 	actions := make([]int32, l.N)
-	req := make([]byte, 0, server.StepHeaderSize+4*l.N)
+	req := make([]byte, 0, server.StepRequestSize(l.N))
 	for k := 0; time.Now().Before(deadline) && ctx.Err() == nil; k++ {
 		if err := checkReply(reply, &l); err != nil {
 			w.fail("%v", err)
 			return false
 		}
 		pickActions(reply, &l, w.rng, actions)
-		req = server.AppendStepRequest(req[:0], actions)
+		req = server.AppendStepRequest(req[:0], uint32(k), actions)
 		t0 := time.Now()
 		conn.SetWriteDeadline(t0.Add(10 * time.Second))
 		if err := conn.WriteMessage(websocket.BinaryMessage, req); err != nil {
@@ -378,6 +378,10 @@ func (w *worker) session(ctx context.Context, deadline time.Time) bool {
 		}
 		if mt != websocket.BinaryMessage {
 			w.fail("step answered with %.200s", data)
+			return false
+		}
+		if len(data) < 4 || binary.LittleEndian.Uint32(data[len(data)-server.RequestIDSize:]) != uint32(k) {
+			w.fail("step reply does not echo request id %d", k)
 			return false
 		}
 		w.lat.add(time.Since(t0) - slept)

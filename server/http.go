@@ -3,20 +3,15 @@ package server
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
-	"runtime"
-	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
@@ -25,161 +20,6 @@ import (
 
 	"github.com/galaxygym/galaxygym/env"
 )
-
-// Defaults of the [Config] limits, used where a field is zero.
-const (
-	DefaultMaxEnvs          = 4096
-	DefaultMaxSessions      = 64
-	DefaultReadLimit        = 4 << 20 // bytes
-	DefaultIdleTimeout      = 10 * time.Minute
-	DefaultPingInterval     = 20 * time.Second
-	DefaultPongTimeout      = 60 * time.Second
-	DefaultWriteTimeout     = 10 * time.Second
-	DefaultHandshakeTimeout = 10 * time.Second
-	DefaultMakeTimeout      = 30 * time.Second
-	DefaultMaxSessionsAddr  = 16
-	DefaultMaxReplyBytes    = 16 << 20  // bytes
-	DefaultMaxSessionBytes  = 256 << 20 // bytes
-)
-
-// Config holds a server's settings. The zero value is usable: every zero
-// limit takes its Default* value.
-type Config struct {
-	// MaxEnvs is the largest num_envs a make may ask for.
-	MaxEnvs int
-	// MaxSessions is the largest number of concurrent websocket sessions
-	// (the /echo endpoint's included); one more is closed with 1013.
-	MaxSessions int
-	// ReadLimit is the largest client message in bytes; a larger one is
-	// closed with 1009. It must hold a step request (8 + 4*MaxEnvs bytes).
-	ReadLimit int64
-	// IdleTimeout closes (1008) a session that did no work for this long:
-	// only make, reset, step, render, info, get_state and observe count;
-	// hello, list, pings and pongs do not.
-	IdleTimeout time.Duration
-	// MakeTimeout closes (1008) a session that has not made its
-	// environments this long after the connection (the /echo endpoint
-	// excepted), so that connections which only say hello cannot hold the
-	// session slots.
-	MakeTimeout time.Duration
-	// MaxSessionsPerAddr is the largest number of concurrent sessions from
-	// one client IP address; one more is refused like one over MaxSessions.
-	// Loopback clients are exempt (they all share 127.0.0.1 or ::1) unless
-	// LimitLoopback is set.
-	MaxSessionsPerAddr int
-	// LimitLoopback applies MaxSessionsPerAddr to loopback clients too.
-	LimitLoopback bool
-	// MaxReplyBytes bounds the replies whose size a client chooses
-	// (render, info, get_state, observe); a request whose reply would be
-	// larger gets CodeLimitExceeded. The fixed replies (hello, envs, made)
-	// are not limited.
-	MaxReplyBytes int
-	// MaxSessionBytes bounds the memory one session may hold: a make whose
-	// estimated footprint (the reply buffers, every environment's state
-	// twice over for a reset from states, plus ReadLimit and MaxReplyBytes)
-	// is larger gets CodeLimitExceeded. The server's total is at most
-	// MaxSessions times this.
-	MaxSessionBytes int64
-	// PingInterval is how often the server pings each session.
-	PingInterval time.Duration
-	// PongTimeout closes a session from which nothing (a message or a pong)
-	// arrived for this long: the liveness check.
-	PongTimeout time.Duration
-	// WriteTimeout bounds every write to a client.
-	WriteTimeout time.Duration
-	// HandshakeTimeout bounds the HTTP upgrade.
-	HandshakeTimeout time.Duration
-	// Token, when not empty, is the bearer token every websocket and
-	// /metrics request must carry: "Authorization: Bearer TOKEN", or the
-	// query parameter token=TOKEN for browsers. /healthz needs none.
-	Token string
-	// AllowedHosts lists Host header names (without the port, or "*" for
-	// any) accepted besides loopback ones (localhost, 127.0.0.0/8, ::1)
-	// when Token is empty. Without a token every other Host is refused
-	// (403), which defeats DNS rebinding: a web page whose name resolves to
-	// 127.0.0.1 still sends its own name as Host.
-	AllowedHosts []string
-	// AllowRemoteWithoutToken lets [Server.Serve] listen on a non-loopback
-	// address with no Token; without it that is a [*ConfigError].
-	AllowRemoteWithoutToken bool
-	// AllowedOrigins lists the browser origins (e.g. "https://example.org",
-	// or "*" for any) allowed besides requests without an Origin header and
-	// same-host origins.
-	AllowedOrigins []string
-	// Echo enables the /echo websocket endpoint that measures the transport
-	// alone (see docs/protocol.md, "Echo").
-	Echo bool
-	// Workers is the number of goroutines a large batch's step is spread
-	// over (default GOMAXPROCS). Results do not depend on it.
-	Workers int
-	// Logger receives session events; nil discards them.
-	Logger *slog.Logger
-}
-
-func (c *Config) fill() error {
-	if c.MaxEnvs == 0 {
-		c.MaxEnvs = DefaultMaxEnvs
-	}
-	if c.MaxSessions == 0 {
-		c.MaxSessions = DefaultMaxSessions
-	}
-	if c.ReadLimit == 0 {
-		c.ReadLimit = DefaultReadLimit
-	}
-	if c.IdleTimeout == 0 {
-		c.IdleTimeout = DefaultIdleTimeout
-	}
-	if c.PingInterval == 0 {
-		c.PingInterval = DefaultPingInterval
-	}
-	if c.PongTimeout == 0 {
-		c.PongTimeout = max(DefaultPongTimeout, 3*c.PingInterval)
-	}
-	if c.WriteTimeout == 0 {
-		c.WriteTimeout = DefaultWriteTimeout
-	}
-	if c.HandshakeTimeout == 0 {
-		c.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if c.Workers == 0 {
-		c.Workers = runtime.GOMAXPROCS(0)
-	}
-	if c.MakeTimeout == 0 {
-		c.MakeTimeout = DefaultMakeTimeout
-	}
-	if c.MaxSessionsPerAddr == 0 {
-		c.MaxSessionsPerAddr = min(DefaultMaxSessionsAddr, c.MaxSessions)
-	}
-	if c.MaxReplyBytes == 0 {
-		c.MaxReplyBytes = DefaultMaxReplyBytes
-	}
-	if c.MaxSessionBytes == 0 {
-		c.MaxSessionBytes = DefaultMaxSessionBytes
-	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
-	}
-	switch {
-	case c.MaxEnvs < 1, c.MaxSessions < 1, c.Workers < 1, c.MaxSessionsPerAddr < 1:
-		return &ConfigError{"max envs, max sessions, max sessions per address and workers must be at least 1"}
-	case c.MaxReplyBytes < 1<<10, c.MaxSessionBytes < 1<<20:
-		return &ConfigError{"the reply limit must be at least 1 KiB and the session memory bound at least 1 MiB"}
-	case c.MakeTimeout < 0:
-		return &ConfigError{"the make timeout must be positive"}
-	case c.ReadLimit < int64(StepHeaderSize+4*c.MaxEnvs):
-		return &ConfigError{fmt.Sprintf("read limit %d bytes cannot hold a step request for %d envs (%d bytes)",
-			c.ReadLimit, c.MaxEnvs, StepHeaderSize+4*c.MaxEnvs)}
-	case c.IdleTimeout < 0, c.PingInterval < 0, c.PongTimeout <= c.PingInterval, c.WriteTimeout < 0:
-		return &ConfigError{"timeouts must be positive and the pong timeout longer than the ping interval"}
-	}
-	return nil
-}
-
-// ConfigError reports an invalid [Config].
-type ConfigError struct{ Reason string }
-
-// Error returns "server: bad config: REASON".
-func (e *ConfigError) Error() string { return "server: bad config: " + e.Reason }
 
 // Server serves the galaxygym websocket protocol (docs/protocol.md) on "/",
 // plus /healthz, /metrics and optionally /echo. Create it with [New]; it is
@@ -198,6 +38,7 @@ type Server struct {
 	closing  bool
 	http     *http.Server
 	wg       sync.WaitGroup // session goroutines
+	running  atomic.Int64   // sessions whose handler has not returned (wg's count)
 
 	seedMu sync.Mutex
 	seeds  *mrand.ChaCha8
@@ -294,11 +135,20 @@ func (s *Server) Serve(l net.Listener) error {
 	if err := s.checkListener(l); err != nil {
 		return err
 	}
+	// The timeouts bound what an HTTP connection can hold before it is a
+	// session (which sets its own deadlines once upgraded): its request
+	// header and request, a response, and a keep-alive wait between
+	// requests (/healthz needs no token, so without IdleTimeout anyone
+	// could hold idle connections forever).
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: s.cfg.HandshakeTimeout,
+		ReadTimeout:       s.cfg.HandshakeTimeout,
+		WriteTimeout:      s.cfg.WriteTimeout,
+		IdleTimeout:       s.cfg.KeepAliveTimeout,
 		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
 	}
+	l = s.limitConns(l)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -363,99 +213,6 @@ func (s *Server) newSeed() uint64 {
 	return s.seeds.Uint64()
 }
 
-// checkOrigin allows requests without an Origin header (non-browser
-// clients), same-host origins, and the configured allowed origins.
-func (s *Server) checkOrigin(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	for _, o := range s.cfg.AllowedOrigins {
-		if o == "*" || strings.EqualFold(o, origin) {
-			return true
-		}
-	}
-	u, err := url.Parse(origin)
-	return err == nil && strings.EqualFold(u.Host, r.Host)
-}
-
-// loopbackHost reports whether host (a Host header's name, port removed)
-// names the local machine: "localhost" or a loopback IP address.
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
-	return ip != nil && ip.IsLoopback()
-}
-
-// hostAllowed reports whether a request's Host header is acceptable: any
-// with a token; otherwise a loopback name or one of AllowedHosts.
-func (s *Server) hostAllowed(r *http.Request) bool {
-	if s.cfg.Token != "" {
-		return true
-	}
-	host := r.Host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	if loopbackHost(host) {
-		return true
-	}
-	for _, a := range s.cfg.AllowedHosts {
-		if a == "*" || strings.EqualFold(a, host) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkHost refuses (403) every request whose Host header is not allowed
-// (see [Config.AllowedHosts]).
-func (s *Server) checkHost(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hostAllowed(r) {
-			s.m.errors.WithLabelValues("bad_host").Inc()
-			http.Error(w, fmt.Sprintf("server: Host %q is not a loopback name; a server without a token answers only "+
-				"localhost, 127.0.0.1 and ::1 (and the names given with --allow-host)", r.Host), http.StatusForbidden)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// authorized checks the bearer token, when one is configured.
-func (s *Server) authorized(r *http.Request) bool {
-	if s.cfg.Token == "" {
-		return true
-	}
-	got := r.URL.Query().Get("token")
-	if h := r.Header.Get("Authorization"); h != "" {
-		scheme, tok, ok := strings.Cut(h, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			return false
-		}
-		got = strings.TrimSpace(tok)
-	}
-	return subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) == 1
-}
-
-func (s *Server) auth(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(r) {
-			s.unauthorized(w)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-func (s *Server) unauthorized(w http.ResponseWriter) {
-	s.m.errors.WithLabelValues("unauthorized").Inc()
-	w.Header().Set("WWW-Authenticate", `Bearer realm="galaxygym"`)
-	http.Error(w, "server: missing or wrong bearer token", http.StatusUnauthorized)
-}
-
 func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	closing, n := s.closing, len(s.sessions)
@@ -466,7 +223,15 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 		status = "shutting_down"
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}
-	fmt.Fprintf(w, `{"status":%q,"version":%d,"sessions":%d,"envs":%s}`+"\n", status, Version, n, mustJSON(env.IDs()))
+	w.Write(append(mustJSON(health{status, Version, n, env.IDs()}), '\n'))
+}
+
+// health is /healthz's reply.
+type health struct {
+	Status   string   `json:"status"`
+	Version  int      `json:"version"`
+	Sessions int      `json:"sessions"`
+	Envs     []string `json:"envs"`
 }
 
 func mustJSON(v any) []byte {
@@ -501,7 +266,11 @@ func (s *Server) upgrade(w http.ResponseWriter, r *http.Request) *websocket.Conn
 	if err != nil {
 		return nil // the upgrader has answered
 	}
-	if tc, ok := conn.NetConn().(*net.TCPConn); ok {
+	nc := conn.NetConn()
+	if lc, ok := nc.(*limitedConn); ok {
+		nc = lc.Conn
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
 		// Large replies go out in one write instead of waiting on the
 		// client to drain a small socket buffer.
 		_ = tc.SetWriteBuffer(sendBuffer)
@@ -524,6 +293,7 @@ func (s *Server) register(ss *session) bool {
 			s.perAddr[ss.addr]++
 		}
 		s.wg.Add(1)
+		s.running.Add(1)
 	}
 	s.mu.Unlock()
 	switch {
@@ -548,6 +318,7 @@ func (s *Server) register(ss *session) bool {
 // released it) and its count in Shutdown's wait.
 func (s *Server) unregister(ss *session) {
 	ss.release()
+	s.running.Add(-1)
 	s.wg.Done()
 }
 
@@ -640,56 +411,5 @@ func (s *Server) serveEcho(w http.ResponseWriter, r *http.Request) {
 // environments is about 600 KB.
 const sendBuffer = 4 << 20
 
-// pool runs batch chunks on a fixed set of goroutines.
-type pool struct {
-	work chan *chunk
-	once sync.Once
-}
-
-func newPool(n int) *pool {
-	p := &pool{work: make(chan *chunk)}
-	for i := 0; i < n; i++ {
-		go func() {
-			for c := range p.work {
-				c.run()
-			}
-		}()
-	}
-	return p
-}
-
-// submit hands c to an idle worker; it returns false (the caller runs c)
-// when none is idle.
-func (p *pool) submit(c *chunk) (ok bool) {
-	defer func() {
-		if recover() != nil { // stopped
-			ok = false
-		}
-	}()
-	select {
-	case p.work <- c:
-		return true
-	default:
-		return false
-	}
-}
-
-func (p *pool) stop() { p.once.Do(func() { close(p.work) }) }
-
-// readAll reads r into buf's storage, growing it as needed.
-func readAll(r io.Reader, buf []byte) ([]byte, error) {
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
-}
+// wgCount returns the number of sessions whose handler has not returned.
+func (s *Server) wgCount() int64 { return s.running.Load() }

@@ -1,0 +1,372 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/galaxygym/galaxygym/datasets"
+	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/server"
+)
+
+var screenshots = flag.String("screenshots", "", "write play-<game>.png screenshots (1280x800) of each game's page into this folder (make screenshots)")
+
+// browserGames are the games the browser test plays, one person against
+// the heuristic, with parameters that keep a game short.
+var browserGames = []struct {
+	env, hash string
+}{
+	{"galaxy-express-v1", "seats=human"},
+	{"galaxy-fighters-v1", "p.players=2&p.mission=rookie&seats=human,heuristic"},
+	{"express-v1", "p.players=2&p.hand_only=true&seats=human,heuristic"},
+	{"pilots-of-gallaxia-v1", "p.players=2&p.max_turns=12&seats=human,heuristic"},
+}
+
+// chromium returns Debian's chromium, or skips the test.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium on PATH (make browser-deps installs Debian's)")
+	return ""
+}
+
+// browser starts the real server's handler (training protocol and page on
+// one port) and a headless Chromium at 1280x800.
+func browser(t *testing.T, cfg Config) (context.Context, string) {
+	path := chromium(t)
+	srv, err := server.New(server.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(Mount(srv.Handler(), h))
+	t.Cleanup(func() { h.Close(); hs.Close() })
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.DisableGPU, chromedp.WindowSize(1280, 800), chromedp.Flag("hide-scrollbars", true))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	// An older cdproto than the browser logs events it does not know;
+	// they do not concern the test.
+	quiet := func(format string, args ...any) {
+		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "could not unmarshal event") {
+			t.Logf("chromedp: %s", msg)
+		}
+	}
+	ctx, cancel2 := chromedp.NewContext(actx, chromedp.WithErrorf(quiet))
+	t.Cleanup(cancel2)
+	ctx, cancel3 := context.WithTimeout(ctx, 8*time.Minute)
+	t.Cleanup(cancel3)
+	return ctx, hs.URL
+}
+
+// pageState is what the test reads of the page between clicks.
+type pageState struct {
+	Over     bool   `json:"over"`
+	Acts     int    `json:"acts"`
+	Version  int    `json:"version"`
+	Handover bool   `json:"handover"`
+	Record   string `json:"record"`
+	Error    string `json:"error"`
+}
+
+const readState = `JSON.stringify({over: !!(galaxygym.table && galaxygym.table.over), acts: document.querySelectorAll('#actions button.act').length,
+  version: galaxygym.version, handover: !document.getElementById('handover').hidden,
+  record: (galaxygym.table && galaxygym.table.record) || '', error: (galaxygym.table && galaxygym.table.error) || ''})`
+
+func state(ctx context.Context, t *testing.T) pageState {
+	t.Helper()
+	var js string
+	var err error
+	for try := 0; try < 20; try++ { // a page being loaded has no context yet
+		if err = chromedp.Run(ctx, chromedp.Evaluate(readState, &js)); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s pageState
+	if err := json.Unmarshal([]byte(js), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// open loads url (a game set up by its link) and clicks Start once the
+// page has its games.
+func open(ctx context.Context, t *testing.T, url string) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	const ready = "window.galaxygym !== undefined && galaxygym.envs.length > 0 && document.querySelectorAll('#lineup select').length > 0"
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var ok bool
+		if err := chromedp.Run(ctx, chromedp.Evaluate(ready, &ok)); err == nil && ok {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s: the page did not load its games", url)
+		}
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#start", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// playToEnd clicks offered moves (the middle one, for variety) until the
+// game is over; it returns the number of clicks.
+func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
+	t.Helper()
+	clicks := 0
+	handovers = 0
+	deadline := time.Now().Add(3 * time.Minute)
+	for time.Now().Before(deadline) {
+		s := state(ctx, t)
+		if s.Error != "" {
+			t.Fatalf("the page shows an error: %s", s.Error)
+		}
+		if s.Over || (stopAfter > 0 && clicks >= stopAfter) {
+			return clicks
+		}
+		if s.Handover {
+			if s.Acts != 0 {
+				t.Fatal("the hand-over screen shows the next seat's moves")
+			}
+			if err := chromedp.Run(ctx, chromedp.Click("#handover-go", chromedp.ByID)); err != nil {
+				t.Fatal(err)
+			}
+			handovers++
+			for time.Now().Before(deadline) && state(ctx, t).Handover {
+				time.Sleep(10 * time.Millisecond)
+			}
+			continue
+		}
+		if s.Acts == 0 {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		sel := fmt.Sprintf("#actions button.act:nth-of-type(%d)", (s.Acts+1)/2)
+		if err := chromedp.Run(ctx, chromedp.Click(sel, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		clicks++
+		for time.Now().Before(deadline) && state(ctx, t).Version == s.Version {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	t.Fatal("the game did not end in 3 minutes")
+	return clicks
+}
+
+// TestBrowserPlaysEveryGame: in headless Chromium, for each of the four
+// games, one person (clicking the offered moves) plays the heuristic to
+// the end; the score the page shows is the recorded dataset's, read back
+// with datasets.Open; then a replay of the recording, scrubbed to a step
+// with the arrow keys, shows that step's position.
+func TestBrowserPlaysEveryGame(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "rec")
+	ctx, base := browser(t, Config{RecordDir: rec})
+	for _, g := range browserGames {
+		t.Run(g.env, func(t *testing.T) {
+			if _, err := env.Lookup(g.env); err != nil {
+				t.Skip(err)
+			}
+			url := base + "/#play=" + g.env + "&delay=0&" + g.hash
+			open(ctx, t, url)
+			clicks := playToEnd(ctx, t, 0)
+			var s pageState
+			for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+				if s = state(ctx, t); s.Record != "" || s.Error != "" {
+					break
+				}
+			}
+			if s.Record == "" {
+				t.Fatalf("after %d clicks: no recording (%+v)", clicks, s)
+			}
+			var shown string
+			if err := chromedp.Run(ctx, chromedp.WaitVisible("#result", chromedp.ByID),
+				chromedp.AttributeValue("#result", "data-scores", &shown, nil, chromedp.ByID)); err != nil {
+				t.Fatal(err)
+			}
+			var scores []float64
+			if err := json.Unmarshal([]byte(shown), &scores); err != nil {
+				t.Fatalf("scores %q: %v", shown, err)
+			}
+			d, err := datasets.Open(filepath.Join(rec, filepath.Base(s.Record)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ep *datasets.Episode
+			for e, err := range d.Episodes() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				ep = e
+			}
+			if !slices.Equal(ep.Scores, scores) || ep.Seats[0] != Human {
+				t.Fatalf("page shows scores %v, the recording %v (seats %v)", scores, ep.Scores, ep.Seats)
+			}
+			t.Logf("%d clicks, scores %v, recorded as %s (%d steps)", clicks, scores, s.Record, ep.Length)
+
+			// Replay the recording, step with the keys, check the position.
+			want := min(3, ep.Length)
+			var stepText, boardText string
+			if err := chromedp.Run(ctx, chromedp.Click("#record-name a", chromedp.ByQuery),
+				chromedp.WaitVisible("#replay-controls", chromedp.ByID),
+				chromedp.Sleep(300*time.Millisecond), chromedp.KeyEvent(kb.End), chromedp.Sleep(300*time.Millisecond),
+				chromedp.KeyEvent(kb.Home), chromedp.Sleep(300*time.Millisecond)); err != nil {
+				t.Fatal(err)
+			}
+			for range want {
+				if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.Sleep(150*time.Millisecond)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := chromedp.Run(ctx, chromedp.Sleep(300*time.Millisecond),
+				chromedp.AttributeValue("#replay-step", "data-step", &stepText, nil, chromedp.ByID),
+				chromedp.Text("#text", &boardText, chromedp.ByID)); err != nil {
+				t.Fatal(err)
+			}
+			if stepText != fmt.Sprint(want) {
+				t.Fatalf("replay shows step %s, want %d", stepText, want)
+			}
+			wantText := positionText(t, d, want)
+			if strings.TrimSpace(boardText) != strings.TrimSpace(wantText) {
+				t.Fatalf("replay at step %d shows\n%s\nwant\n%s", want, boardText, wantText)
+			}
+		})
+	}
+}
+
+// positionText is the face-up text of episode 0 of d after n steps,
+// replayed here from the dataset's env id, seed and actions.
+func positionText(t *testing.T, d *datasets.Dataset, n int) string {
+	t.Helper()
+	e, err := env.Make(d.Manifest.EnvID, d.Manifest.EnvParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seed uint64
+	for ep, err := range d.Episodes() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ep.ID == 0 {
+			seed = ep.Seed
+		}
+	}
+	e.Reset(seed)
+	i := 0
+	for st, err := range d.Steps() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.EpisodeID != 0 {
+			continue
+		}
+		if i == n || st.Action < 0 {
+			break
+		}
+		if _, err := e.Step(st.Action); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	}
+	return FaceUpView(e.Spec(), e.State()).Text
+}
+
+// TestBrowserToken: with a token, the page without it asks for it; given
+// once, it connects and plays.
+func TestBrowserToken(t *testing.T) {
+	ctx, base := browser(t, Config{Token: "s3cret"})
+	var asked bool
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible("#token-box", chromedp.ByID),
+		chromedp.Evaluate("!document.getElementById('token-box').hidden", &asked)); err != nil || !asked {
+		t.Fatalf("the page did not ask for the token: %v", err)
+	}
+	if err := chromedp.Run(ctx, chromedp.SendKeys("#token", "s3cret", chromedp.ByID), chromedp.Click("#token-form button", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var n int
+		if err := chromedp.Run(ctx, chromedp.Evaluate("galaxygym.envs.length", &n)); err == nil && n > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			var dbg string
+			_ = chromedp.Run(ctx, chromedp.Evaluate("document.getElementById('conn').textContent + ' | ' + location.href + ' | ' + sessionStorage.getItem('galaxygym-token') + ' | ' + document.getElementById('token').value", &dbg))
+			t.Fatalf("no games after the token was given: %s", dbg)
+		}
+	}
+	// The token is kept for the tab: a link that sets up a game plays.
+	open(ctx, t, base+"/#play=galaxy-express-v1&delay=0&seats=human")
+	if playToEnd(ctx, t, 2) != 2 {
+		t.Fatal("no moves")
+	}
+}
+
+// handovers counts the hand-over screens playToEnd passed.
+var handovers int
+
+// TestBrowserHotSeat: two people on one browser (Express, both seats
+// human): the page covers the board when the decision passes from one seat
+// to the other, and the game plays to the end.
+func TestBrowserHotSeat(t *testing.T) {
+	ctx, base := browser(t, Config{})
+	open(ctx, t, base+"/#play=express-v1&delay=0&p.players=2&p.hand_only=true&seats=human,human")
+	clicks := playToEnd(ctx, t, 0)
+	if handovers == 0 {
+		t.Fatalf("%d moves, no hand-over screen", clicks)
+	}
+	t.Logf("%d moves, %d hand-overs", clicks, handovers)
+}
+
+var nameRE = regexp.MustCompile(`-v[0-9]+$`)
+
+// TestScreenshots writes docs/img/play-<game>.png (make screenshots): each
+// game's page at 1280x800 a few moves into a game, from seat 0's view.
+func TestScreenshots(t *testing.T) {
+	if *screenshots == "" {
+		t.Skip("-screenshots DIR not given")
+	}
+	ctx, base := browser(t, Config{})
+	if err := os.MkdirAll(*screenshots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range browserGames {
+		url := base + "/#play=" + g.env + "&delay=0&" + strings.Replace(g.hash, "p.max_turns=12", "p.max_turns=40", 1)
+		open(ctx, t, url)
+		playToEnd(ctx, t, 6)
+		var png []byte
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Sleep(500*time.Millisecond), chromedp.CaptureScreenshot(&png)); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(*screenshots, "play-"+nameRE.ReplaceAllString(g.env, "")+".png")
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", out)
+	}
+}

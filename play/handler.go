@@ -1,0 +1,478 @@
+package play
+
+import (
+	"context"
+	crand "crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/env"
+)
+
+//go:embed static
+var staticFiles embed.FS
+
+// Defaults of [Config].
+const (
+	DefaultReadLimit   = 64 << 10
+	DefaultIdleTimeout = 30 * time.Minute
+	DefaultMaxTables   = 64
+	DefaultMaxConns    = 256
+)
+
+// Config is the page backend's configuration. The protections mirror the
+// training protocol's (docs/security.md): Token, AllowedHosts and
+// AllowedOrigins mean what they mean in server.Config.
+type Config struct {
+	// Datasets are the dataset folders served read-only for replays: each
+	// is a dataset (it holds manifest.json) or a folder of datasets (one
+	// level down). No other file is ever read.
+	Datasets []string
+	// RecordDir, when set, is where games with a person seated are written
+	// as datasets (one folder per game); it is served for replays too.
+	RecordDir string
+	// WeightsDir holds the policy weights offered for the policy agent:
+	// files named <env id>-*.npz play that environment.
+	WeightsDir string
+	// Token, when set, must be given as the websocket's token query
+	// parameter (the page asks for it once).
+	Token string
+	// AllowedHosts: without a token, Host names accepted besides loopback.
+	AllowedHosts []string
+	// AllowedOrigins: browser origins accepted besides the same host.
+	AllowedOrigins []string
+	// ReadLimit is the largest message from a page, in bytes.
+	ReadLimit int64
+	// IdleTimeout closes a connection that sent nothing this long, and
+	// ends a table at which nothing happened this long.
+	IdleTimeout time.Duration
+	// MaxTables and MaxConns bound the live games and the connections.
+	MaxTables int
+	MaxConns  int
+	// Logger receives events; nil discards them.
+	Logger *slog.Logger
+}
+
+// Handler serves the page at / (requests that are not websocket upgrades),
+// its files under /play/static/ and its websocket at /play/ws. Create it
+// with [New]; mount it with [Mount].
+type Handler struct {
+	cfg      Config
+	upgrader websocket.Upgrader
+	static   http.Handler
+	weights  map[string]map[string]string // env id -> name -> path
+
+	mu     sync.Mutex
+	tables map[string]*table
+	conns  map[*conn]struct{}
+	closed bool
+	ctx    context.Context
+	cancel context.CancelFunc
+	seq    int
+	http   *http.Server
+
+	replays *replayCache
+}
+
+// New returns a page backend with cfg (zero fields take their defaults),
+// or a *ConfigError when a dataset or record folder is unusable.
+func New(cfg Config) (*Handler, error) {
+	if cfg.ReadLimit <= 0 {
+		cfg.ReadLimit = DefaultReadLimit
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxTables <= 0 {
+		cfg.MaxTables = DefaultMaxTables
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	for _, d := range cfg.Datasets {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return nil, &ConfigError{Reason: fmt.Sprintf("--datasets %s is not a folder", d)}
+		}
+	}
+	if cfg.RecordDir != "" {
+		if err := os.MkdirAll(cfg.RecordDir, 0o755); err != nil {
+			return nil, &ConfigError{Reason: fmt.Sprintf("--record %s: %v", cfg.RecordDir, err)}
+		}
+	}
+	sub, _ := fs.Sub(staticFiles, "static")
+	h := &Handler{cfg: cfg, static: http.StripPrefix("/play/static/", http.FileServerFS(sub)),
+		tables: map[string]*table{}, conns: map[*conn]struct{}{}, weights: map[string]map[string]string{},
+		replays: newReplayCache()}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.upgrader = websocket.Upgrader{HandshakeTimeout: 10 * time.Second, CheckOrigin: h.checkOrigin}
+	if cfg.WeightsDir != "" {
+		files, _ := filepath.Glob(filepath.Join(cfg.WeightsDir, "*.npz"))
+		for _, f := range files {
+			base := filepath.Base(f)
+			for _, id := range env.IDs() {
+				if strings.HasPrefix(base, id+"-") {
+					if h.weights[id] == nil {
+						h.weights[id] = map[string]string{}
+					}
+					h.weights[id][base] = f
+				}
+			}
+		}
+	}
+	go h.reap()
+	return h, nil
+}
+
+// Mount returns the handler of the shared port: websocket upgrades at /
+// and everything else but the page's paths go to training (the training
+// protocol's handler); GET / without an upgrade and /play/... go to page.
+func Mount(training http.Handler, page *Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" && !websocket.IsWebSocketUpgrade(r) || strings.HasPrefix(r.URL.Path, "/play/") {
+			page.ServeHTTP(w, r)
+			return
+		}
+		training.ServeHTTP(w, r)
+	})
+}
+
+// Close ends every table and connection.
+func (h *Handler) Close() {
+	h.mu.Lock()
+	h.closed = true
+	conns := make([]*conn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	h.cancel()
+	for _, c := range conns {
+		c.close(websocket.CloseGoingAway, "play: shutting down")
+	}
+}
+
+// ServeHTTP serves the page, its files and its websocket after the Host
+// check.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.hostAllowed(r) {
+		http.Error(w, fmt.Sprintf("play: Host %q is not a loopback name; a server without a token answers only "+
+			"localhost, 127.0.0.1 and ::1 (and the names given with --allow-host)", r.Host), http.StatusForbidden)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	switch {
+	case r.URL.Path == "/" || r.URL.Path == "/play/":
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			http.Error(w, "play: GET only", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		b, _ := staticFiles.ReadFile("static/index.html")
+		_, _ = w.Write(b)
+	case r.URL.Path == "/play/ws":
+		h.serveWS(w, r)
+	case strings.HasPrefix(r.URL.Path, "/play/static/"):
+		h.static.ServeHTTP(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostAllowed is the training protocol's rule: any Host with a token;
+// otherwise loopback names and AllowedHosts.
+func (h *Handler) hostAllowed(r *http.Request) bool {
+	if h.cfg.Token != "" {
+		return true
+	}
+	host := r.Host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		host = hh
+	}
+	if loopbackHost(host) {
+		return true
+	}
+	for _, a := range h.cfg.AllowedHosts {
+		if a == "*" || strings.EqualFold(a, host) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkOrigin allows no Origin, a same-host one, and AllowedOrigins.
+func (h *Handler) checkOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	for _, o := range h.cfg.AllowedOrigins {
+		if o == "*" || strings.EqualFold(o, origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	return err == nil && strings.EqualFold(u.Host, r.Host)
+}
+
+func (h *Handler) authorized(r *http.Request) bool {
+	if h.cfg.Token == "" {
+		return true
+	}
+	got := r.URL.Query().Get("token")
+	return subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) == 1
+}
+
+func (h *Handler) newSeed() uint64 {
+	var b [8]byte
+	_, _ = crand.Read(b[:])
+	s := binary.LittleEndian.Uint64(b[:]) >> 1
+	if s == 0 {
+		s = 1
+	}
+	return s
+}
+
+// reap ends tables and connections idle longer than IdleTimeout.
+func (h *Handler) reap() {
+	tick := time.NewTicker(min(h.cfg.IdleTimeout/4, time.Minute))
+	defer tick.Stop()
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		now := time.Now()
+		h.mu.Lock()
+		var idle []*conn
+		for c := range h.conns {
+			if now.Sub(c.lastSeen()) > h.cfg.IdleTimeout {
+				idle = append(idle, c)
+			}
+		}
+		for id, t := range h.tables {
+			t.mu.Lock()
+			stale := now.Sub(t.last) > h.cfg.IdleTimeout && len(t.watch) == 0
+			t.mu.Unlock()
+			if stale {
+				t.cancel()
+				delete(h.tables, id)
+			}
+		}
+		h.mu.Unlock()
+		for _, c := range idle {
+			c.close(websocket.ClosePolicyViolation, "play: idle timeout")
+		}
+	}
+}
+
+// envInfo describes an environment to the page.
+type envInfo struct {
+	ID          string           `json:"id"`
+	Description string           `json:"description"`
+	MinPlayers  int              `json:"min_players"`
+	MaxPlayers  int              `json:"max_players"`
+	Params      []*env.ParamSpec `json:"params"`
+	Agents      []string         `json:"agents"`
+	Weights     []string         `json:"weights"`
+	Humans      bool             `json:"humans"` // a person may take a seat (the game has a determinizer)
+}
+
+func (h *Handler) envList() []envInfo {
+	var out []envInfo
+	for _, id := range env.IDs() {
+		g, err := env.Lookup(id)
+		if err != nil {
+			continue
+		}
+		sp := g.Spec()
+		_, det := g.(env.Determinizer)
+		in := envInfo{ID: id, Description: sp.Description, MinPlayers: max(sp.MinPlayers, 1), MaxPlayers: max(sp.MaxPlayers, sp.NumPlayers),
+			Humans: det, Weights: h.weightNames(id)}
+		if in.MinPlayers == 0 || sp.MinPlayers == 0 {
+			in.MinPlayers = sp.NumPlayers
+		}
+		for i := range sp.Params {
+			in.Params = append(in.Params, &sp.Params[i])
+		}
+		for _, name := range agents.Names() {
+			if name == Human || !agents.Plays(name, sp) {
+				continue
+			}
+			if name == "policy" && len(in.Weights) == 0 {
+				continue
+			}
+			in.Agents = append(in.Agents, name)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+func (h *Handler) weightNames(id string) []string {
+	var names []string
+	for n := range h.weights[id] {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// addTable registers t under a fresh id and starts its agents.
+func (h *Handler) addTable(t *table) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return &RequestError{Code: "shutting_down", Message: "the server is shutting down"}
+	}
+	if len(h.tables) >= h.cfg.MaxTables {
+		// Finished tables make room first.
+		for id, o := range h.tables {
+			o.mu.Lock()
+			gone := o.done && len(o.watch) == 0
+			o.mu.Unlock()
+			if gone {
+				o.cancel()
+				delete(h.tables, id)
+			}
+		}
+		if len(h.tables) >= h.cfg.MaxTables {
+			return &RequestError{Code: "limit_exceeded", Message: fmt.Sprintf("%d games are running, the most this server holds", h.cfg.MaxTables)}
+		}
+	}
+	h.seq++
+	var b [6]byte
+	_, _ = crand.Read(b[:])
+	t.id = strconv.Itoa(h.seq) + "-" + fmt.Sprintf("%x", b)
+	var ctx context.Context
+	ctx, t.cancel = context.WithCancel(h.ctx)
+	h.tables[t.id] = t
+	go t.run(ctx)
+	return nil
+}
+
+func (h *Handler) table(id string) (*table, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t, ok := h.tables[id]
+	if !ok {
+		return nil, &RequestError{Code: "unknown_table", Message: fmt.Sprintf("no game %q on this server (it ended, or the server restarted)", id)}
+	}
+	return t, nil
+}
+
+func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
+	if !websocket.IsWebSocketUpgrade(r) {
+		http.Error(w, "play: connect with a websocket", http.StatusUpgradeRequired)
+		return
+	}
+	if !h.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="galaxygym"`)
+		http.Error(w, "play: missing or wrong token", http.StatusUnauthorized)
+		return
+	}
+	h.mu.Lock()
+	full := len(h.conns) >= h.cfg.MaxConns || h.closed
+	h.mu.Unlock()
+	if full {
+		http.Error(w, "play: too many connections", http.StatusServiceUnavailable)
+		return
+	}
+	ws, err := h.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	c := newConn(h, ws)
+	h.mu.Lock()
+	h.conns[c] = struct{}{}
+	h.mu.Unlock()
+	c.serve()
+	h.mu.Lock()
+	delete(h.conns, c)
+	tables := make([]*table, 0, len(h.tables))
+	for _, t := range h.tables {
+		tables = append(tables, t)
+	}
+	h.mu.Unlock()
+	for _, t := range tables {
+		t.leave(c)
+	}
+}
+
+// leave frees c's seats and stops its watching.
+func (t *table) leave(c *conn) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, watching := t.watch[c]
+	delete(t.watch, c)
+	freed := false
+	for k, hc := range t.holder {
+		if hc == c {
+			t.holder[k] = nil
+			freed = true
+		}
+	}
+	if freed || watching {
+		t.broadcastLocked()
+	}
+}
+
+// ---- errors
+
+// ConfigError reports an unusable configuration.
+type ConfigError struct{ Reason string }
+
+func (e *ConfigError) Error() string { return "play: bad config: " + e.Reason }
+
+// RequestError is a refused request from a page: Code is stable
+// (docs/protocol.md, "The page's protocol"), Message says why in words.
+type RequestError struct {
+	Code    string
+	Message string
+}
+
+func (e *RequestError) Error() string { return "play: " + e.Code + ": " + e.Message }
+
+// ViewError reports a view that cannot be drawn.
+type ViewError struct{ Env, Reason string }
+
+func (e *ViewError) Error() string { return "play: view of " + e.Env + ": " + e.Reason }

@@ -1,0 +1,154 @@
+package play
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/datasets"
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// The human agent plays back the moves people made at a table of the page,
+// so that a finished game is written by datasets.Generate itself (the same
+// files, schema and manifest as `galaxygym generate`), with "human" in the
+// seats' agents. It knows one option, game: the key under which the table
+// left its moves (a recording in progress); it refuses anything else, and
+// plays an environment only while a game of it is being recorded, so that
+// `galaxygym envs` and eval never offer it.
+func init() {
+	agents.RegisterGeneric(Human, "plays back the moves people made on galaxygym serve's page, to record their game as a dataset; plays nothing else",
+		func(spec *env.Spec) bool {
+			recordings.Lock()
+			defer recordings.Unlock()
+			for _, r := range recordings.m {
+				if r.env == spec.ID {
+					return true
+				}
+			}
+			return false
+		},
+		func(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
+			key := opts["game"]
+			for k := range opts {
+				if k != "game" {
+					return nil, &agents.OptionError{Agent: Human, Key: k, Reason: "unknown option (known: game)"}
+				}
+			}
+			recordings.Lock()
+			r, ok := recordings.m[key]
+			recordings.Unlock()
+			if !ok || r.env != spec.ID {
+				return nil, &agents.OptionError{Agent: Human, Key: "game",
+					Reason: "plays back only a game being recorded by galaxygym serve's page; people play in the browser"}
+			}
+			return &humanAgent{moves: r.moves}, nil
+		})
+}
+
+// recording is a finished game being written: its environment and moves.
+type recording struct {
+	env   string
+	moves []step
+}
+
+var recordings = struct {
+	sync.Mutex
+	m map[string]recording
+}{m: map[string]recording{}}
+
+// humanAgent replays the recorded moves of the seats it is asked about.
+type humanAgent struct {
+	moves []step
+	next  map[int]int // per player: index into moves of its next move
+}
+
+func (*humanAgent) Name() string { return Human }
+
+func (a *humanAgent) Reset(uint64) { a.next = map[int]int{} }
+
+// Act returns player's next recorded move; -1 (refused by the
+// environment) when there is none, which fails the recording.
+func (a *humanAgent) Act(player int, _, _ []uint8) int {
+	for i := a.next[player]; i < len(a.moves); i++ {
+		if a.moves[i].Player == player {
+			a.next[player] = i + 1
+			return a.moves[i].Action
+		}
+	}
+	return -1
+}
+
+// IgnoresObservation: the recording needs no observation to play back.
+func (*humanAgent) IgnoresObservation() bool { return true }
+
+// record writes the finished table t as a dataset under RecordDir and
+// checks that it holds exactly the moves played; it returns the dataset's
+// name as the page knows it.
+func (h *Handler) record(t *table) (string, error) {
+	key := t.id
+	recordings.Lock()
+	recordings.m[key] = recording{t.e.Spec().ID, append([]step(nil), t.history...)}
+	recordings.Unlock()
+	defer func() {
+		recordings.Lock()
+		delete(recordings.m, key)
+		recordings.Unlock()
+	}()
+	base := fmt.Sprintf("%s-%s-%s", t.e.Spec().ID, time.Now().UTC().Format("20060102-150405"), t.id)
+	out := filepath.Join(h.cfg.RecordDir, base)
+	seatOpts := map[string]agents.Options{Human: {"game": key}}
+	for _, name := range t.lineup.Seats {
+		if name == Human {
+			continue
+		}
+		opts, err := h.agentOptions(t.e.Spec(), name, t.lineup.AgentOpts[name])
+		if err != nil {
+			return "", err
+		}
+		if len(opts) > 0 {
+			seatOpts[name] = opts
+		}
+	}
+	cfg := datasets.Config{Env: t.e.Spec().ID, EnvParams: map[string]any(t.e.Params()), Seats: t.lineup.Seats,
+		SeatOptions: seatOpts, Episodes: 1, Seed: t.runSeed, Workers: 1, Out: out, Author: "galaxygym serve (browser)",
+		DatasetID: "galaxygym/" + t.e.Spec().ID + "/human-v" + strconv.Itoa(datasets.SchemaVersion)}
+	cfg.CommandLine = "galaxygym serve (a game played in the browser; seats " + strings.Join(t.lineup.Seats, ",") + ")"
+	if _, err := datasets.Generate(context.Background(), cfg); err != nil {
+		os.RemoveAll(out)
+		return "", fmt.Errorf("play: recording the game: %w", err)
+	}
+	// The agents replayed as they played: the dataset holds our moves.
+	d, err := datasets.Open(out)
+	if err == nil {
+		i := 0
+		for st, serr := range d.Steps() {
+			if serr != nil {
+				err = serr
+				break
+			}
+			if st.Action < 0 {
+				continue
+			}
+			if i >= len(t.history) || t.history[i] != (step{st.Player, st.Action}) {
+				err = fmt.Errorf("step %d differs from the game played", i)
+				break
+			}
+			i++
+		}
+		if err == nil && i != len(t.history) {
+			err = fmt.Errorf("%d steps recorded of %d played", i, len(t.history))
+		}
+	}
+	if err != nil {
+		os.RemoveAll(out)
+		return "", fmt.Errorf("play: recording the game: %w", err)
+	}
+	return filepath.Base(filepath.Clean(h.cfg.RecordDir)) + "/" + base, nil
+}

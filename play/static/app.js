@@ -1,0 +1,633 @@
+// The galaxygym page: play, watch and replay over /play/ws (docs/protocol.md,
+// "The page's protocol"). Plain JavaScript, no framework, no build.
+
+const $ = (id) => document.getElementById(id);
+const SEAT_COLORS = ['#d1495b', '#2e86ab', '#edae49', '#3b9b5e', '#8e5ea2', '#e07a2f'];
+
+const st = {
+  ws: null, envs: [], datasets: [], tab: 'play', reqs: 0,
+  table: null, view: null, shownSeat: null, handoverOK: null, version: 0,
+  replay: null, frame: null, presetDone: false,
+};
+window.galaxygym = st; // for the browser tests and the curious
+
+function token() {
+  const q = new URLSearchParams(location.search).get('token');
+  if (q) { sessionStorage.setItem('galaxygym-token', q); return q; }
+  return sessionStorage.getItem('galaxygym-token') || '';
+}
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const t = token();
+  const ws = new WebSocket(`${proto}//${location.host}/play/ws${t ? '?token=' + encodeURIComponent(t) : ''}`);
+  st.ws = ws;
+  let opened = false;
+  ws.onopen = () => { opened = true; $('conn').textContent = 'connected'; $('token-box').hidden = true; send({ op: 'hello' }); };
+  ws.onclose = (ev) => {
+    $('conn').textContent = 'disconnected' + (ev.reason ? ': ' + ev.reason : '');
+    if (!opened) { $('token-box').hidden = false; }
+  };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+}
+
+function send(msg) {
+  msg.req = String(++st.reqs);
+  if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(msg));
+}
+
+function toast(text) {
+  const el = $('toast');
+  el.textContent = text; el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 6000);
+}
+
+const COMPASS = { n: 'north', ne: 'north-east', e: 'east', se: 'south-east', s: 'south', sw: 'south-west', w: 'west', nw: 'north-west' };
+
+// human turns an action name into words: dashes become spaces, compass
+// points are spelled out ("move-ne" reads "move north-east").
+function human(name) {
+  return name.split(/[-_]/).map((w) => COMPASS[w] || w).join(' ');
+}
+
+// words is an action as a player says it: the server's words, else its name.
+function words(a) { return a.words || human(a.name); }
+
+function onMessage(m) {
+  switch (m.op) {
+    case 'hello':
+      st.envs = m.envs; st.datasets = m.datasets; st.record = m.record;
+      fillEnvs(); fillDatasets(); applyHash();
+      break;
+    case 'table':
+      st.table = m.status; st.view = m.view; st.frame = null; st.version++;
+      renderTable();
+      break;
+    case 'episodes':
+      fillEpisodes(m.episodes);
+      break;
+    case 'replay':
+      st.frame = m.frame; st.table = null; st.version++;
+      renderFrame();
+      break;
+    case 'error':
+      toast(`${m.code}: ${m.message}`);
+      $('toast').dataset.code = m.code;
+      if (m.code === 'unknown_dataset' || m.code === 'not_replayable' || m.code === 'unknown_episode' || m.code === 'bad_dataset') {
+        $('banner').textContent = `Cannot replay: ${m.message}`;
+        $('banner').className = 'bad';
+      }
+      break;
+  }
+}
+
+// ---- setup
+
+function currentEnv() { return st.envs.find((e) => e.id === $('env').value); }
+
+function fillEnvs() {
+  const sel = $('env');
+  sel.innerHTML = '';
+  for (const e of st.envs) sel.add(new Option(e.id, e.id));
+  fillParams();
+}
+
+function playersParam(e) { return e.params.find((p) => p.name === 'players'); }
+
+function fillParams() {
+  const e = currentEnv();
+  if (!e) return;
+  $('env-doc').textContent = e.description || '';
+  const box = $('params');
+  box.innerHTML = '';
+  st.extraParams = {};
+  const old = $('setup').querySelector('label.players');
+  if (old) old.remove();
+  for (const p of e.params) {
+    if (p.name === 'max_turns' || p.name === 'shaping') continue; // training knobs
+    const lab = document.createElement('label');
+    lab.title = p.doc;
+    if (p.name === 'players') lab.className = 'players';
+    lab.append(human(p.name) + ' ');
+    let input;
+    if (p.choices && p.choices.length) {
+      input = document.createElement('select');
+      for (const c of p.choices) input.add(new Option(human(c), c));
+      input.value = p.default;
+    } else if (p.kind === 'bool') {
+      input = document.createElement('input'); input.type = 'checkbox'; input.checked = !!p.default;
+    } else {
+      input = document.createElement('input'); input.type = 'number';
+      if (p.kind === 'int') input.step = 1; else input.step = 'any';
+      if (p.min !== undefined) input.min = p.min;
+      if (p.max) input.max = p.max;
+      input.value = p.default;
+    }
+    input.dataset.param = p.name; input.dataset.kind = p.kind;
+    input.addEventListener('change', () => { if (p.name === 'players') fillLineup(); });
+    lab.append(input);
+    if (p.name === 'players') $('lineup').before(lab); else box.append(lab);
+  }
+  fillLineup();
+}
+
+function paramValues() {
+  const out = { ...st.extraParams };
+  for (const el of $('setup').querySelectorAll('[data-param]')) {
+    const k = el.dataset.kind;
+    if (k === 'bool') out[el.dataset.param] = el.checked;
+    else if (k === 'int') out[el.dataset.param] = parseInt(el.value, 10);
+    else if (k === 'float') out[el.dataset.param] = parseFloat(el.value);
+    else out[el.dataset.param] = el.value;
+  }
+  return out;
+}
+
+function numPlayers() {
+  const e = currentEnv();
+  const el = $('setup').querySelector('[data-param="players"]');
+  return el ? parseInt(el.value, 10) : e.min_players;
+}
+
+function fillLineup(preset) {
+  const e = currentEnv();
+  const n = numPlayers();
+  const box = $('lineup');
+  const old = preset || [...box.querySelectorAll('select.seat')].map((s) => s.value);
+  box.innerHTML = '';
+  for (let k = 0; k < n; k++) {
+    const row = document.createElement('div');
+    row.className = 'seat-row';
+    const dot = document.createElement('span');
+    dot.className = 'dot'; dot.style.background = SEAT_COLORS[k % SEAT_COLORS.length];
+    const sel = document.createElement('select');
+    sel.className = 'seat'; sel.dataset.seat = k;
+    if (e.humans && st.tab !== 'watch') sel.add(new Option('human', 'human'));
+    for (const a of e.agents) sel.add(new Option(a, a));
+    let want = old[k] || (k === 0 && st.tab !== 'watch' && e.humans ? 'human' : (e.agents.includes('heuristic') ? 'heuristic' : 'random'));
+    if ([...sel.options].some((o) => o.value === want)) sel.value = want;
+    sel.addEventListener('change', () => fillLineup());
+    row.append(dot, ` seat ${k} `, sel);
+    if (sel.value === 'mcts') {
+      const sims = document.createElement('input');
+      sims.type = 'number'; sims.min = 1; sims.max = 100000; sims.value = 200; sims.className = 'sims';
+      sims.title = 'mcts simulations per move';
+      row.append(' sims ', sims);
+    }
+    if (sel.value === 'policy') {
+      const w = document.createElement('select');
+      w.className = 'weights';
+      for (const f of e.weights) w.add(new Option(f, f));
+      row.append(' ', w);
+    }
+    box.append(row);
+  }
+}
+
+function lineup() {
+  const seats = [], opts = {};
+  for (const row of $('lineup').querySelectorAll('.seat-row')) {
+    const name = row.querySelector('select.seat').value;
+    seats.push(name);
+    const sims = row.querySelector('.sims');
+    if (sims) opts.mcts = { sims: String(sims.value) };
+    const w = row.querySelector('.weights');
+    if (w) opts.policy = { weights: w.value };
+  }
+  return {
+    env: $('env').value, params: paramValues(), seats, agent_opts: opts,
+    delay_ms: parseInt($('delay').value, 10), paused: $('stepwise').checked,
+  };
+}
+
+// fitBoard scales the picture to the stage. Down: the browser's smooth
+// scaling. Up: the picture is first enlarged by a whole factor without
+// smoothing (the renderers' pixel text stays sharp), then shown at the
+// exact size, which the browser reaches by smoothly shrinking the larger
+// copy: crisp at any size.
+function fitBoard() {
+  const img = $('board'), box = $('board-wrap'), cv = $('board-canvas');
+  if (!img.naturalWidth) return;
+  const w = img.naturalWidth, h = img.naturalHeight;
+  const phone = window.matchMedia('(max-width: 900px)').matches;
+  const fw = box.clientWidth / w, fh = phone ? Infinity : (box.clientHeight || window.innerHeight - 120) / h;
+  const f = Math.min(fw, fh, 3);
+  if (f < 1) {
+    img.hidden = false; cv.hidden = true;
+    img.style.width = `${Math.floor(w * f)}px`;
+    img.style.height = `${Math.floor(h * f)}px`;
+    return;
+  }
+  const k = Math.ceil(f);
+  cv.width = w * k; cv.height = h * k;
+  const ctx = cv.getContext('2d');
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(img, 0, 0, w * k, h * k);
+  cv.style.width = `${Math.floor(w * f)}px`;
+  cv.style.height = `${Math.floor(h * f)}px`;
+  img.hidden = true; cv.hidden = false;
+}
+
+function running(on) {
+  document.querySelector('main').classList.toggle('running', on);
+  $('show-setup').hidden = !on;
+  requestAnimationFrame(fitBoard);
+}
+
+function start() {
+  running(true);
+  st.shownSeat = null; st.handoverOK = null;
+  send({ op: 'new', lineup: lineup() });
+}
+
+// ---- live tables
+
+function seatLabel(k, s) {
+  const who = s.seats[k] === 'human' ? (s.yours.includes(k) ? 'you' : (s.held[k] ? 'a person' : 'free human seat')) : s.seats[k];
+  return who;
+}
+
+function renderStatus(el, s, view, returns) {
+  el.innerHTML = '';
+  const h = document.createElement('div');
+  h.className = 'status-head';
+  const over = s.over;
+  h.textContent = over ? 'Game over' : (s.to_move >= 0 ? `Seat ${s.to_move} to act` : '');
+  el.append(h);
+  const list = document.createElement('ul');
+  list.className = 'seats';
+  for (let k = 0; k < s.seats.length; k++) {
+    const li = document.createElement('li');
+    li.style.borderColor = SEAT_COLORS[k % SEAT_COLORS.length];
+    if (k === s.to_move && !over) li.classList.add('acting');
+    if (k === s.last_player) li.classList.add('last');
+    if (view && view.seat === k) li.classList.add('viewed');
+    let t = `seat ${k}: ${seatLabel(k, s)}`;
+    if (returns && returns.length) t += ` · return ${fmt(returns[k])}`;
+    li.textContent = t;
+    list.append(li);
+  }
+  el.append(list);
+  const extra = document.createElement('div');
+  extra.className = 'muted small';
+  let txt = `step ${s.steps}`;
+  if (view) txt += ` · turn ${view.turn}`;
+  if (s.last) txt += ` · last move: seat ${s.last_player} ${words(s.last)}`;
+  else if (s.last_player >= 0) txt += ` · last move by seat ${s.last_player}`;
+  extra.textContent = txt;
+  el.append(extra);
+}
+
+function fmt(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
+
+function renderResult(result, seats, record) {
+  const el = $('result');
+  if (!result) { el.hidden = true; el.innerHTML = ''; return; }
+  el.hidden = false;
+  el.innerHTML = '';
+  const h = document.createElement('h3');
+  h.textContent = `Result: ${result.outcome}`;
+  el.append(h);
+  const scores = result.scores || [];
+  el.dataset.scores = JSON.stringify(scores);
+  el.dataset.outcome = result.outcome;
+  const ul = document.createElement('ul');
+  for (let k = 0; k < scores.length; k++) {
+    const li = document.createElement('li');
+    li.className = 'score';
+    li.style.borderColor = SEAT_COLORS[k % SEAT_COLORS.length];
+    li.textContent = `seat ${k} (${seats[k]}): score ${fmt(scores[k])}, ${result.outcomes[k]}, rank ${result.ranks[k]}`;
+    ul.append(li);
+  }
+  if (!scores.length) {
+    const li = document.createElement('li');
+    li.textContent = `score ${fmt(result.score)}`;
+    ul.append(li);
+  }
+  el.append(ul);
+  if (!record && !st.record && seats.includes('human') && st.table) {
+    const p = document.createElement('p');
+    p.className = 'muted small';
+    p.textContent = 'Not recorded: start the server with --record DIR to keep the games people play as datasets.';
+    el.append(p);
+  }
+  if (record) {
+    const p = document.createElement('p');
+    p.id = 'record-name';
+    p.dataset.name = record;
+    const a = document.createElement('a');
+    a.href = `#replay=${encodeURIComponent(record)}&episode=0&step=0&view=-1`;
+    a.textContent = `Recorded as dataset ${record}: replay it`;
+    p.append(a);
+    el.append(p);
+  }
+}
+
+function renderTable() {
+  const s = st.table, v = st.view;
+  $('banner').className = 'muted';
+  $('replay-controls').hidden = true;
+  $('controls').hidden = false;
+  $('pause').textContent = s.paused ? 'Resume' : 'Pause';
+  const wv = $('w-view');
+  $('w-view-box').hidden = s.yours.length > 0;
+  if (s.yours.length === 0) {
+    wv.innerHTML = '';
+    if (!s.seats.includes('human') || s.over) wv.add(new Option('every card face up', '-1'));
+    s.seats.forEach((a, k) => wv.add(new Option(`seat ${k}'s view (${a})`, String(k))));
+    if (v) wv.value = String(v.seat);
+  }
+  $('advance').disabled = !s.paused;
+  renderStatus($('status'), s, v, s.returns);
+  renderResult(s.result, s.seats, s.record);
+  if (s.error) toast(s.error);
+  if (v && v.error) { toast(v.error); return; }
+  const mine = v && s.yours.includes(v.seat);
+  // Hot seat: a device shared by several seats hides the next seat's view
+  // until its player says they are ready.
+  if (mine && st.shownSeat !== null && st.shownSeat !== v.seat && s.yours.length > 1 && !s.over) {
+    if (st.handoverOK !== v.seat) {
+      $('handover-text').textContent = `Pass the device to seat ${v.seat}. Seat ${st.shownSeat}: look away.`;
+      $('handover').hidden = false;
+      $('board-wrap').hidden = true; $('actions').innerHTML = ''; $('text').textContent = '';
+      $('handover').dataset.seat = v.seat;
+      return;
+    }
+  }
+  $('handover').hidden = true;
+  $('board-wrap').hidden = false;
+  if (mine) st.shownSeat = v.seat;
+  if (v) {
+    $('board').src = v.image;
+    $('board').dataset.turn = v.turn;
+    $('text').textContent = v.text;
+  }
+  $('hand').hidden = !(mine && v && v.hand);
+  $('hand').textContent = (mine && v && v.hand) || '';
+  let title = '';
+  if (s.over) title = '';
+  else if (mine && v.to_move === v.seat) title = `Your move, seat ${v.seat}`;
+  else if (mine) title = `Waiting for seat ${s.to_move}`;
+  else if (v) title = v.seat === -1 ? 'Watching, every card face up' : `Watching seat ${v.seat}'s view`;
+  $('banner').textContent = title || (s.over ? 'Game over.' : '');
+  $('actions-title').textContent = '';
+  const acts = $('actions');
+  acts.innerHTML = '';
+  acts.dataset.version = st.version;
+  if (!s.over && mine && v.actions && v.actions.length) {
+    $('actions-title').textContent = `${v.actions.length} legal move${v.actions.length > 1 ? 's' : ''}`;
+    for (const a of v.actions) {
+      const b = document.createElement('button');
+      b.className = 'act'; b.dataset.a = a.a;
+      b.style.borderColor = SEAT_COLORS[v.seat % SEAT_COLORS.length];
+      b.textContent = words(a);
+      b.title = a.name;
+      b.addEventListener('click', () => send({ op: 'act', table: s.table, seat: v.seat, action: a.a }));
+      acts.append(b);
+    }
+  } else if (s.thought && s.thought.length && !s.over) {
+    $('actions-title').textContent = `What seat ${s.last_player} (${s.seats[s.last_player]}) thought`;
+    thoughts(acts, s.thought, s.last ? s.last.a : -1);
+  } else if (v && v.actions && v.actions.length && !s.over) {
+    $('actions-title').textContent = `Legal moves of seat ${v.to_move}`;
+    for (const a of v.actions) acts.append(chip(a, false));
+  }
+  $('filter').hidden = acts.children.length < 16;
+  applyFilter();
+  const link = shareLinkFor(s);
+  $('share').hidden = !link;
+  $('share-link').value = link || '';
+}
+
+function thoughts(box, list, chosen) {
+  const vals = list.map((a) => (a.p !== undefined ? a.p : a.v));
+  const lo = Math.min(...vals), hi = Math.max(...vals);
+  const sorted = [...list].sort((x, y) => (y.p ?? y.v) - (x.p ?? x.v));
+  for (const a of sorted.slice(0, 40)) {
+    const row = chip(a, a.a === chosen);
+    const x = a.p !== undefined ? a.p : a.v;
+    const bar = document.createElement('span');
+    bar.className = 'bar';
+    bar.style.width = `${hi > lo ? Math.max(2, 100 * (x - lo) / (hi - lo)) : 100}%`;
+    row.append(bar);
+    const num = document.createElement('span');
+    num.className = 'num';
+    num.textContent = a.p !== undefined ? `${(100 * a.p).toFixed(1)}%` : fmt(a.v);
+    row.append(num);
+    box.append(row);
+  }
+}
+
+function chip(a, chosen) {
+  const d = document.createElement('div');
+  d.className = 'chip' + (chosen ? ' chosen' : '');
+  d.dataset.a = a.a;
+  const n = document.createElement('span');
+  n.textContent = words(a);
+  d.title = a.name;
+  d.append(n);
+  return d;
+}
+
+function applyFilter() {
+  const q = $('filter').value.trim().toLowerCase();
+  for (const el of $('actions').children) el.hidden = q !== '' && !el.textContent.toLowerCase().includes(q);
+}
+
+function shareLinkFor(s) {
+  if (!s) return '';
+  const free = s.seats.findIndex((x, k) => x === 'human' && !s.held[k]);
+  const base = location.origin + location.pathname;
+  if (free >= 0) return `${base}#table=${s.table}&seat=${free}`;
+  return `${base}#table=${s.table}`;
+}
+
+// ---- replays
+
+function fillDatasets() {
+  const sel = $('dataset');
+  sel.innerHTML = '';
+  for (const d of st.datasets) {
+    const o = new Option(`${d.name} (${d.env}, ${d.episodes} episodes)${d.replayable ? '' : ' — cannot replay'}`, d.name);
+    sel.add(o);
+  }
+  if (!st.datasets.length) sel.add(new Option('no datasets served (galaxygym serve --datasets DIR)', ''));
+  datasetChanged();
+}
+
+function datasetChanged() {
+  const d = st.datasets.find((x) => x.name === $('dataset').value);
+  $('dataset-doc').textContent = d ? (d.replayable ? `seats: ${d.seats.join(', ')}` : `Cannot be replayed: ${d.reason}`) : '';
+  $('dataset-doc').className = d && !d.replayable ? 'bad small' : 'muted small';
+  $('episode').innerHTML = '';
+  if (d && d.replayable) send({ op: 'episodes', dataset: d.name });
+}
+
+function fillEpisodes(list) {
+  const sel = $('episode');
+  sel.innerHTML = '';
+  for (const e of list) {
+    sel.add(new Option(`#${e.id}: ${e.length} steps, ${e.outcome}, returns ${e.returns.map(fmt).join('/')}`, e.id));
+  }
+}
+
+function openReplay(dataset, episode, step, view) {
+  running(true);
+  st.replay = { dataset, episode, step: step || 0, view: view ?? -1 };
+  st.table = null;
+  askFrame();
+}
+
+function askFrame() {
+  const r = st.replay;
+  send({ op: 'replay', dataset: r.dataset, episode: r.episode, step: r.step, view: r.view });
+}
+
+function renderFrame() {
+  const f = st.frame, r = st.replay;
+  r.step = f.step;
+  $('handover').hidden = true;
+  $('controls').hidden = true;
+  $('replay-controls').hidden = false;
+  $('board-wrap').hidden = false;
+  $('board').src = f.view.image;
+  $('board').dataset.turn = f.view.turn;
+  $('board').dataset.step = f.step;
+  $('text').textContent = f.view.text;
+  $('hand').hidden = true;
+  $('scrub').max = f.length;
+  $('scrub').value = f.step;
+  $('replay-step').textContent = `step ${f.step} / ${f.length}`;
+  $('replay-step').dataset.step = f.step;
+  const vs = $('r-view');
+  if (vs.options.length !== f.seats.length + 1) {
+    vs.innerHTML = '';
+    vs.add(new Option('every card face up', '-1'));
+    f.seats.forEach((a, k) => vs.add(new Option(`seat ${k} (${a})`, String(k))));
+  }
+  vs.value = String(f.view.seat);
+  $('banner').className = 'muted';
+  $('banner').textContent = `Replay: ${f.dataset}, episode ${f.episode} (${f.env})`;
+  const s = { seats: f.seats, held: f.seats.map(() => false), yours: [], over: f.over, to_move: f.over ? -1 : f.player,
+    last_player: -1, steps: f.step };
+  renderStatus($('status'), s, f.view, f.returns);
+  renderResult(f.result, f.seats, '');
+  const acts = $('actions');
+  acts.innerHTML = '';
+  if (!f.over) {
+    $('actions-title').textContent = `Seat ${f.player} played ${words(f.action)}` +
+      (f.rewards && f.rewards.some((x) => x !== 0) ? ` (rewards ${f.rewards.map(fmt).join('/')})` : '');
+    for (const a of f.legal) acts.append(chip(a, a.a === f.action.a));
+  } else {
+    $('actions-title').textContent = 'End of the episode';
+  }
+  $('filter').hidden = acts.children.length < 16;
+  applyFilter();
+  const link = `${location.origin}${location.pathname}#replay=${encodeURIComponent(f.dataset)}&episode=${f.episode}&step=${f.step}&view=${f.view.seat}`;
+  $('share').hidden = false;
+  $('share-link').value = link;
+  history.replaceState(null, '', link);
+}
+
+function stepReplay(to) {
+  if (!st.frame) return;
+  st.replay.step = Math.max(0, Math.min(st.frame.length, to));
+  askFrame();
+}
+
+// ---- tabs, links, keys
+
+function setTab(tab) {
+  st.tab = tab;
+  for (const b of $('tabs').children) b.classList.toggle('on', b.dataset.tab === tab);
+  $('setup').hidden = tab === 'replay';
+  $('replay-setup').hidden = tab !== 'replay';
+  $('setup-title').textContent = tab === 'watch' ? 'Watch agents play' : 'New game';
+  if (st.envs.length) fillLineup(tab === 'watch' ? [] : undefined);
+}
+
+function applyHash() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (h.has('replay')) {
+    setTab('replay');
+    $('dataset').value = h.get('replay');
+    datasetChanged();
+    openReplay(h.get('replay'), parseInt(h.get('episode') || '0', 10), parseInt(h.get('step') || '0', 10), parseInt(h.get('view') || '-1', 10));
+  } else if (h.has('table')) {
+    running(true);
+    if (h.has('seat')) send({ op: 'join', table: h.get('table'), seat: parseInt(h.get('seat'), 10) });
+    else send({ op: 'watch', table: h.get('table'), view: parseInt(h.get('view') || '-1', 10) });
+  } else if (h.has('play') || h.has('watch')) {
+    // A game set up by its link: #play=ENV&seats=human,heuristic&delay=0&p.players=2
+    setTab(h.has('watch') ? 'watch' : 'play');
+    $('env').value = h.get('play') || h.get('watch');
+    fillParams();
+    for (const [k, v] of h) {
+      if (!k.startsWith('p.')) continue;
+      const el = $('setup').querySelector(`[data-param="${k.slice(2)}"]`);
+      if (!el) {
+        const spec = currentEnv().params.find((p) => p.name === k.slice(2));
+        if (spec) st.extraParams[spec.name] = spec.kind === 'int' ? parseInt(v, 10) : spec.kind === 'float' ? parseFloat(v) : spec.kind === 'bool' ? v === 'true' : v;
+        continue;
+      }
+      if (el.type === 'checkbox') el.checked = v === 'true' || v === '1'; else el.value = v;
+    }
+    fillLineup(h.has('seats') ? h.get('seats').split(',') : undefined);
+    if (h.has('delay')) { $('delay').value = h.get('delay'); $('delay-out').textContent = `${h.get('delay')} ms`; }
+    if (h.has('stepwise')) $('stepwise').checked = h.get('stepwise') === '1';
+    if (h.get('start') === '1') start();
+  }
+}
+
+function init() {
+  for (const b of $('tabs').children) b.addEventListener('click', () => setTab(b.dataset.tab));
+  $('env').addEventListener('change', fillParams);
+  $('delay').addEventListener('input', () => {
+    $('delay-out').textContent = `${$('delay').value} ms`;
+    if (st.table) send({ op: 'control', table: st.table.table, delay_ms: parseInt($('delay').value, 10) });
+  });
+  $('start').addEventListener('click', start);
+  $('show-setup').addEventListener('click', () => running(false));
+  $('board').addEventListener('load', fitBoard);
+  window.addEventListener('resize', fitBoard);
+  $('pause').addEventListener('click', () => st.table && send({ op: 'control', table: st.table.table, paused: !st.table.paused }));
+  $('advance').addEventListener('click', () => st.table && send({ op: 'control', table: st.table.table, advance: 1 }));
+  $('dataset').addEventListener('change', datasetChanged);
+  $('open-replay').addEventListener('click', () => {
+    const no = $('episode').value !== '' && document.activeElement !== $('episode-no') ? $('episode').value : $('episode-no').value;
+    openReplay($('dataset').value, parseInt(no, 10), 0, -1);
+  });
+  $('episode').addEventListener('change', () => { $('episode-no').value = $('episode').value; });
+  $('r-first').addEventListener('click', () => stepReplay(0));
+  $('r-prev').addEventListener('click', () => stepReplay(st.replay.step - 1));
+  $('r-next').addEventListener('click', () => stepReplay(st.replay.step + 1));
+  $('r-last').addEventListener('click', () => stepReplay(st.frame ? st.frame.length : 0));
+  $('scrub').addEventListener('input', () => stepReplay(parseInt($('scrub').value, 10)));
+  $('r-view').addEventListener('change', () => { st.replay.view = parseInt($('r-view').value, 10); askFrame(); });
+  $('filter').addEventListener('input', applyFilter);
+  $('w-view').addEventListener('change', () => st.table && send({ op: 'watch', table: st.table.table, view: parseInt($('w-view').value, 10) }));
+  $('handover-go').addEventListener('click', () => {
+    st.handoverOK = parseInt($('handover').dataset.seat, 10);
+    st.shownSeat = st.handoverOK;
+    renderTable();
+  });
+  $('token-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    sessionStorage.setItem('galaxygym-token', $('token').value);
+    connect();
+  });
+  window.addEventListener('hashchange', applyHash);
+  document.addEventListener('keydown', (ev) => {
+    if (!st.frame || ev.target.tagName === 'INPUT' || ev.target.tagName === 'SELECT') return;
+    if (ev.key === 'ArrowRight') stepReplay(st.replay.step + 1);
+    else if (ev.key === 'ArrowLeft') stepReplay(st.replay.step - 1);
+    else if (ev.key === 'Home') stepReplay(0);
+    else if (ev.key === 'End') stepReplay(st.frame.length);
+    else return;
+    ev.preventDefault();
+  });
+  connect();
+}
+
+init();

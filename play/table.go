@@ -1,0 +1,456 @@
+package play
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/rollout"
+)
+
+// Human is the name of a seat a person plays, in a lineup and in the
+// seat_agents of a recorded dataset.
+const Human = "human"
+
+// Lineup describes a new table: the environment, its parameters, one entry
+// per seat (Human or an agent name) and the agents' options by name.
+type Lineup struct {
+	Env       string                    `json:"env"`
+	Params    map[string]any            `json:"params"`
+	Seats     []string                  `json:"seats"`
+	AgentOpts map[string]agents.Options `json:"agent_opts"`
+	// Seed is the run seed: the environment and the agents are seeded from
+	// it as episode 0 of `generate --seed Seed` (rollout.EpisodeSeeds), so
+	// that a recording replays exactly. 0 picks one at random.
+	Seed uint64 `json:"seed"`
+	// DelayMS is the pause before each agent move, in milliseconds.
+	DelayMS int `json:"delay_ms"`
+	// Paused: agents move only when asked (step by step).
+	Paused bool `json:"paused"`
+}
+
+// step is one move played at a table.
+type step struct {
+	Player int
+	Action int
+}
+
+// table is one live game: the environment, its seats, and the
+// connections that play or watch it.
+type table struct {
+	id      string
+	h       *Handler
+	lineup  Lineup
+	runSeed uint64
+
+	mu      sync.Mutex
+	e       *env.Env
+	seats   []agents.Agent // nil for a human seat
+	holder  []*conn        // the connection playing each human seat
+	history []step
+	thought []Action // the last agent decision's thoughts (no human seated)
+	delay   time.Duration
+	paused  bool
+	advance int // agent moves asked for while paused
+	wake    chan struct{}
+	done    bool
+	err     string // an agent's failure, or the recording's
+	record  string // the recorded dataset's name, once written
+	watch   map[*conn]int
+	last    time.Time
+	cancel  context.CancelFunc
+}
+
+// humans reports whether a person sits at the table.
+func (t *table) humans() bool {
+	return slices.Contains(t.lineup.Seats, Human)
+}
+
+// newTable checks a lineup and deals the game. Errors are *RequestError.
+func (h *Handler) newTable(l Lineup) (*table, error) {
+	g, err := env.Lookup(l.Env)
+	if err != nil {
+		return nil, &RequestError{Code: "unknown_env", Message: err.Error()}
+	}
+	e, err := env.New(g, l.Params)
+	if err != nil {
+		return nil, &RequestError{Code: "bad_params", Message: err.Error()}
+	}
+	spec := e.Spec()
+	if len(l.Seats) != spec.NumPlayers {
+		return nil, &RequestError{Code: "bad_lineup", Message: fmt.Sprintf("%d seats for %d players", len(l.Seats), spec.NumPlayers)}
+	}
+	if l.DelayMS < 0 || l.DelayMS > 60_000 {
+		return nil, &RequestError{Code: "bad_lineup", Message: "delay_ms must be within 0..60000"}
+	}
+	if _, isDet := g.(env.Determinizer); !isDet && slices.Contains(l.Seats, Human) {
+		return nil, &RequestError{Code: "bad_lineup", Message: spec.ID + " has no determinizer: a person's view cannot be drawn from an observation"}
+	}
+	if l.Seed == 0 {
+		l.Seed = h.newSeed()
+	}
+	envSeed, agentSeed := rollout.EpisodeSeeds(l.Seed, 0)
+	t := &table{h: h, lineup: l, runSeed: l.Seed, e: e, seats: make([]agents.Agent, spec.NumPlayers),
+		holder: make([]*conn, spec.NumPlayers), delay: time.Duration(l.DelayMS) * time.Millisecond,
+		paused: l.Paused, wake: make(chan struct{}, 1), watch: map[*conn]int{}, last: time.Now()}
+	for k, name := range l.Seats {
+		if name == Human {
+			continue
+		}
+		opts, err := h.agentOptions(spec, name, l.AgentOpts[name])
+		if err != nil {
+			return nil, err
+		}
+		a, err := agents.New(name, spec, opts)
+		if err != nil {
+			return nil, &RequestError{Code: "bad_lineup", Message: fmt.Sprintf("seat %d: %v", k, err)}
+		}
+		t.seats[k] = a
+	}
+	e.Reset(envSeed)
+	// Each seat's agent is its own value seeded as generate --seats seeds it.
+	for k, a := range t.seats {
+		if a != nil {
+			a.Reset(rollout.SeatSeed(agentSeed, k))
+		}
+	}
+	return t, nil
+}
+
+// agentOptions checks the options a page gives an agent: mcts plays by
+// simulation count only (a time budget would not replay), policy only with
+// one of the server's weights files.
+func (h *Handler) agentOptions(spec *env.Spec, name string, in agents.Options) (agents.Options, error) {
+	bad := func(msg string) error { return &RequestError{Code: "bad_lineup", Message: name + ": " + msg} }
+	out := agents.Options{}
+	switch name {
+	case "mcts":
+		sims := in["sims"]
+		if sims == "" {
+			sims = "200"
+		}
+		n, err := strconv.Atoi(sims)
+		if err != nil || n < 1 || n > 100_000 {
+			return nil, bad("sims must be an integer within 1..100000")
+		}
+		out["sims"] = strconv.Itoa(n)
+		for k := range in {
+			if k != "sims" {
+				return nil, bad("option " + strconv.Quote(k) + " is not offered here (sims only)")
+			}
+		}
+	case "policy":
+		w := in["weights"]
+		path, ok := h.weights[spec.ID][w]
+		if !ok {
+			return nil, bad(fmt.Sprintf("weights %q is not one of the server's weights for %s (%v)", w, spec.ID, h.weightNames(spec.ID)))
+		}
+		out["weights"] = path
+		for k := range in {
+			if k != "weights" {
+				return nil, bad("option " + strconv.Quote(k) + " is not offered here (weights only)")
+			}
+		}
+	default:
+		if len(in) > 0 {
+			return nil, bad("takes no options here")
+		}
+	}
+	return out, nil
+}
+
+// actErr checks a person's move without playing it.
+func (t *table) actErr(c *conn, seat, action int) error {
+	spec := t.e.Spec()
+	if seat < 0 || seat >= spec.NumPlayers {
+		return &RequestError{Code: "bad_seat", Message: fmt.Sprintf("seat %d does not exist (0..%d)", seat, spec.NumPlayers-1)}
+	}
+	if t.holder[seat] != c {
+		return &RequestError{Code: "not_your_seat", Message: fmt.Sprintf("seat %d is not yours", seat)}
+	}
+	if t.done || t.e.Done() {
+		return &RequestError{Code: "game_over", Message: "the game is over"}
+	}
+	if cur := t.e.CurrentPlayer(); cur != seat {
+		return &RequestError{Code: "out_of_turn", Message: fmt.Sprintf("seat %d is not to act", seat)}
+	}
+	if action < 0 || action >= spec.NumActions() {
+		return &RequestError{Code: "unknown_action", Message: fmt.Sprintf("action %d does not exist (0..%d)", action, spec.NumActions()-1)}
+	}
+	if t.e.Mask()[action] == 0 {
+		return &RequestError{Code: "illegal_action", Message: fmt.Sprintf("%s is not legal now", spec.ActionNames[action])}
+	}
+	return nil
+}
+
+// act plays a person's move.
+func (t *table) act(c *conn, seat, action int) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.actErr(c, seat, action); err != nil {
+		return err
+	}
+	t.stepLocked(seat, action)
+	return nil
+}
+
+// stepLocked applies a checked move and tells everyone.
+func (t *table) stepLocked(player, action int) {
+	if _, err := t.e.Step(action); err != nil {
+		t.err = err.Error() // checked legal: does not happen
+		t.done = true
+	}
+	t.history = append(t.history, step{player, action})
+	t.last = time.Now()
+	t.poke()
+	t.broadcastLocked()
+}
+
+func (t *table) poke() {
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run moves the agents until the game is over or ctx ends, then records it.
+func (t *table) run(ctx context.Context) {
+	obs := make([]uint8, t.e.Spec().ObsSize())
+	for {
+		t.mu.Lock()
+		if t.e.Done() || t.done {
+			t.finishLocked()
+			t.mu.Unlock()
+			return
+		}
+		p := t.e.CurrentPlayer()
+		a := t.seats[p]
+		ready := a != nil && (!t.paused || t.advance > 0)
+		delay := t.delay
+		if t.paused {
+			delay = 0
+		}
+		t.mu.Unlock()
+		if !ready {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.wake:
+			}
+			continue
+		}
+		if delay > 0 {
+			timer := time.NewTimer(delay)
+			select {
+			case <-ctx.Done():
+				timer.Stop()
+				return
+			case <-t.wake:
+				timer.Stop()
+				continue // settings changed: look again
+			case <-timer.C:
+			}
+		}
+		t.mu.Lock()
+		if t.e.Done() || t.e.CurrentPlayer() != p {
+			t.mu.Unlock()
+			continue
+		}
+		mask := t.e.Mask()
+		if err := t.e.Observe(p, obs); err != nil {
+			t.err, t.done = err.Error(), true
+			t.mu.Unlock()
+			continue
+		}
+		var act int
+		act, t.thought = think(t.e.Spec(), a, p, obs, mask, !t.humans())
+		if act < 0 || act >= len(mask) || mask[act] == 0 {
+			t.err, t.done = fmt.Sprintf("seat %d (%s) chose an illegal action %d", p, a.Name(), act), true
+			t.broadcastLocked()
+			t.mu.Unlock()
+			continue
+		}
+		if t.advance > 0 {
+			t.advance--
+		}
+		t.stepLocked(p, act)
+		t.mu.Unlock()
+	}
+}
+
+// think asks agent a for player's move and, when show is set (no person at
+// the table), what it thought of each legal action: a policy's
+// probabilities, or a heuristic's action values. It returns the action and
+// the thoughts (nil when the agent shows none, or show is off).
+func think(spec *env.Spec, a agents.Agent, player int, obs, mask []uint8, show bool) (int, []Action) {
+	if show {
+		switch ag := a.(type) {
+		case interface {
+			ActionValues(obs, mask []uint8, q []float32) int
+		}:
+			q := make([]float32, len(mask))
+			act := ag.ActionValues(obs, mask, q)
+			var out []Action
+			for i, m := range mask {
+				if m != 0 {
+					v := float64(q[i])
+					out = append(out, Action{A: i, Name: spec.ActionNames[i], Words: Describe(spec.ID, spec.ActionNames[i]), V: &v})
+				}
+			}
+			return act, out
+		case interface {
+			Probs(obs, mask []uint8, dst []float64)
+		}:
+			pr := make([]float64, len(mask))
+			ag.Probs(obs, mask, pr)
+			act := a.Act(player, obs, mask)
+			var out []Action
+			for i, m := range mask {
+				if m != 0 {
+					v := pr[i]
+					out = append(out, Action{A: i, Name: spec.ActionNames[i], Words: Describe(spec.ID, spec.ActionNames[i]), P: &v})
+				}
+			}
+			return act, out
+		}
+	}
+	return a.Act(player, obs, mask), nil
+}
+
+// finishLocked records a finished game with a person seated and tells
+// everyone the result.
+func (t *table) finishLocked() {
+	if !t.done {
+		t.done = true
+		if t.humans() && t.err == "" && t.e.Done() && t.h.cfg.RecordDir != "" {
+			name, err := t.h.record(t)
+			if err != nil {
+				t.err = err.Error()
+			} else {
+				t.record = name
+			}
+		}
+	}
+	t.broadcastLocked()
+}
+
+// status is the public part of a table's state that every connection
+// gets beside its view: the lineup, who holds which seat, and at the end
+// the result.
+type status struct {
+	Table   string   `json:"table"`
+	Env     string   `json:"env"`
+	Seats   []string `json:"seats"`
+	Held    []bool   `json:"held"`  // a person has taken the seat
+	Yours   []int    `json:"yours"` // the seats this connection plays
+	Steps   int      `json:"steps"`
+	ToMove  int      `json:"to_move"` // the player to act (public at the table), -1 at the end
+	Paused  bool     `json:"paused"`
+	DelayMS int      `json:"delay_ms"`
+	Over    bool     `json:"over"`
+	Error   string   `json:"error,omitempty"`
+	Record  string   `json:"record,omitempty"` // the recorded dataset, once written
+	// Result is the episode's env.Info once the game is over.
+	Result *env.Info `json:"result,omitempty"`
+	// Returns are every player's returns, in views with no person seated
+	// and at the end.
+	Returns []float64 `json:"returns,omitempty"`
+	// Thought is the last agent decision's thoughts (no person seated).
+	Thought []Action `json:"thought,omitempty"`
+	// Last is the last move, in views with no person seated; a seated
+	// person sees only who moved (LastPlayer) and the picture.
+	Last       *Action `json:"last,omitempty"`
+	LastPlayer int     `json:"last_player"`
+}
+
+func (t *table) statusFor(c *conn) status {
+	n := t.e.Spec().NumPlayers
+	s := status{Table: t.id, Env: t.e.Spec().ID, Seats: t.lineup.Seats, Held: make([]bool, n), Steps: len(t.history),
+		ToMove: t.e.CurrentPlayer(), Paused: t.paused, DelayMS: int(t.delay / time.Millisecond), Over: t.done,
+		Error: t.err, Record: t.record, LastPlayer: -1, Yours: []int{}}
+	for k, hc := range t.holder {
+		s.Held[k] = hc != nil
+		if hc == c && c != nil {
+			s.Yours = append(s.Yours, k)
+		}
+	}
+	if len(t.history) > 0 {
+		s.LastPlayer = t.history[len(t.history)-1].Player
+	}
+	if t.done && t.e.Done() {
+		info := t.e.Info()
+		s.Result = &info
+	}
+	if !t.humans() || (t.done && t.e.Done()) {
+		s.Returns = slices.Clone(t.e.Returns())
+		s.Thought = t.thought
+		if len(t.history) > 0 {
+			h := t.history[len(t.history)-1]
+			n := t.e.Spec().ActionNames[h.Action]
+			s.Last = &Action{A: h.Action, Name: n, Words: Describe(t.e.Spec().ID, n)}
+		}
+	}
+	return s
+}
+
+// viewFor returns the seat whose view c gets: the seat to act when c
+// plays it (hot seat), else the first seat c plays, else the seat c
+// watches.
+func (t *table) viewFor(c *conn) int {
+	cur := t.e.CurrentPlayer()
+	first := -2
+	for k, hc := range t.holder {
+		if hc == c {
+			if k == cur {
+				return k
+			}
+			if first == -2 {
+				first = k
+			}
+		}
+	}
+	if first != -2 {
+		return first
+	}
+	if v, ok := t.watch[c]; ok {
+		return v
+	}
+	return FaceUp
+}
+
+// broadcastLocked sends every connection at the table its status and view.
+func (t *table) broadcastLocked() {
+	views := map[int][]byte{}
+	for c := range t.watch {
+		seat := t.viewFor(c)
+		payload, ok := views[seat]
+		if !ok {
+			payload = t.viewPayloadLocked(seat)
+			views[seat] = payload
+		}
+		c.sendTable(t.statusFor(c), payload)
+	}
+}
+
+// viewPayloadLocked returns the JSON of seat's view of the position:
+// every card face up (only at a table with no person seated, or once the
+// game is over: watch refuses it otherwise), or a seat's view built from
+// its observation.
+func (t *table) viewPayloadLocked(seat int) []byte {
+	if seat == FaceUp {
+		if t.humans() && !(t.done && t.e.Done()) {
+			return nil
+		}
+		return mustJSON(FaceUpView(t.e.Spec(), t.e.State()))
+	}
+	v, err := SeatView(t.e.Spec(), t.e.Params(), t.e.State(), seat)
+	if err != nil {
+		return mustJSON(map[string]string{"error": err.Error()})
+	}
+	return mustJSON(v)
+}
