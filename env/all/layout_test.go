@@ -8,7 +8,8 @@ import (
 )
 
 // withLayout lists the games whose spec must carry an observation layout.
-var withLayout = []string{"galaxy-express-v1", "galaxy-fighters-v1", "galaxy-fighters-v2", "express-v1", "express-v2"}
+var withLayout = []string{"galaxy-express-v1", "galaxy-fighters-v1", "galaxy-fighters-v2", "express-v1", "express-v2",
+	"pilots-of-gallaxia-v1", "pilots-of-gallaxia-v2"}
 
 // TestObservationLayouts: every layout a registered spec declares tiles its
 // observation (fields in offset order, no gap, no overlap, within ObsSize),
