@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -52,11 +51,7 @@ func TestMapNamesEveryPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	named := mapPackages(t, string(doc))
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	cmd := exec.Command(goBin, "list", "./...")
+	cmd := exec.Command("go", "list", "./...")
 	cmd.Dir = root
 	listed, err := cmd.Output()
 	if err != nil {
