@@ -10,10 +10,10 @@ import (
 )
 
 // Observation layout: a flat uint8 vector of ObsSize = 503 bytes, named
-// once by the fields of layout (offsets below, shapes and meanings
-// there), which Spec().ObservationLayout exports. The board planes are 48 bytes each, row-major (index
-// row*8+col, row 0 at the top). Everything is 0/1 except the three
-// counters at the end.
+// once by the fields of layout (offsets below, shapes and meanings there),
+// which Spec().ObservationLayout exports. The board planes are 48 bytes
+// each, row-major (index row*8+col, row 0 at the top). Everything is 0/1
+// except the three counters at the end.
 //
 // Nothing hidden leaks: unscanned planet numbers, the queue below its top
 // and the order of the face-down coins never appear. The observation is a

@@ -8,15 +8,15 @@ import (
 )
 
 // Observation layout: a flat uint8 vector of ObsSize = 4092 bytes, named
-// once by the fields of layout (offsets below, shapes and meanings
-// there), which Spec().ObservationLayout exports. The board planes are 121 bytes each over the 11x11 grid turned
-// to the observer's side (the observer's seat is the player's number:
-// player p sits at seat p and sees the board from there, district at the
-// bottom), index row*11+col, row 0 the far edge. Relative seat i is the
-// seat i places to the observer's left (i = (seat - observer) mod 4): 0 the
-// observer, 1 the left neighbour, 2 across, 3 the right neighbour. Facings
-// are in the observer's frame: 0 away, 1 right, 2 toward the observer,
-// 3 left.
+// once by the fields of layout (offsets below, shapes and meanings there),
+// which Spec().ObservationLayout exports. The board planes are 121 bytes
+// each over the 11x11 grid turned to the observer's side (the observer's
+// seat is the player's number: player p sits at seat p and sees the board
+// from there, district at the bottom), index row*11+col, row 0 the far
+// edge. Relative seat i is the seat i places to the observer's left (i =
+// (seat - observer) mod 4): 0 the observer, 1 the left neighbour, 2 across,
+// 3 the right neighbour. Facings are in the observer's frame: 0 away, 1
+// right, 2 toward the observer, 3 left.
 //
 // Hidden information (the order of the spawn deck and of the shipyard, the
 // generator) never appears: only the counts.
