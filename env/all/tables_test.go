@@ -10,6 +10,7 @@ import (
 	_ "github.com/galaxygym/galaxygym/env/all"
 	"github.com/galaxygym/galaxygym/env/express"
 	gf "github.com/galaxygym/galaxygym/env/galaxyfighters"
+	pog "github.com/galaxygym/galaxygym/env/pilotsofgallaxia"
 )
 
 // specJSON returns every registered spec's JSON, by id.
@@ -78,6 +79,9 @@ func TestTablesAreNotShared(t *testing.T) {
 	express.ActionNames()[0] = "mutated"
 	gf.WeaponNames()[0] = "mutated"
 	gf.EngineNames()[0] = "mutated"
+	pogFirst := pog.ActionNames()[0]
+	pog.ActionNames()[0] = "mutated"
+	pog.NeighboursOf(pog.ID, 0)[0] = -1
 	if got := env.OutcomeWin.String(); got != "win" {
 		t.Errorf("OutcomeWin.String() = %q after mutating env.OutcomeNames()", got)
 	}
@@ -89,6 +93,12 @@ func TestTablesAreNotShared(t *testing.T) {
 	}
 	if got := gf.EngineNames()[0]; got != "thrusters" {
 		t.Errorf("gf.EngineNames()[0] = %q after mutating a copy", got)
+	}
+	if got := pog.ActionNames()[0]; got != pogFirst || got == "mutated" {
+		t.Errorf("pog.ActionNames()[0] = %q after mutating a copy", got)
+	}
+	if got := pog.NeighboursOf(pog.ID, 0)[0]; got == -1 {
+		t.Error("pog.NeighboursOf returns the board's own table")
 	}
 
 	// Each spec owns its slices: mutating one changes only it.

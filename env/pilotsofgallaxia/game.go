@@ -186,11 +186,6 @@ func DefaultConfigOf(id string, players int) *Config {
 	return c
 }
 
-// NewConfig builds the pilots-of-gallaxia-v1 configuration of resolved
-// parameters p (NewConfigOf builds either version's); it returns an
-// *env.ParamError when blokks exceeds caravans.
-func NewConfig(p env.Params) (*Config, error) { return NewConfigOf(IDv1, p) }
-
 // NewConfigOf builds the configuration of the environment id (ID or IDv1;
 // any other id is read as ID) from parameters p resolved by that id's
 // spec; it returns an *env.ParamError when blokks exceeds caravans.
