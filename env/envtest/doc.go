@@ -120,7 +120,7 @@
 // The -update flag is declared where it is used, as go/printer's tests
 // do: each package whose tests write golden files declares
 //
-//	var update = flag.Bool("update", false, "rewrite golden files")
+//	var _ = flag.Bool("update", false, "rewrite golden files")
 //
 // in one of its test files, and envtest reads it through [Updating]
 // (importing envtest registers no flag). go test ./... -update fails in

@@ -18,7 +18,7 @@ import (
 // Updating reports whether the test binary runs with -update, the request
 // to rewrite golden files. The flag is declared where it is used, as
 // go/printer's tests do: each package whose tests write golden files
-// declares var update = flag.Bool("update", false, "rewrite golden files")
+// declares var _ = flag.Bool("update", false, "rewrite golden files")
 // in a test file; envtest only looks it up, so importing envtest
 // registers no flag.
 func Updating() bool {

@@ -55,7 +55,7 @@ func TestGoldenFiles(t *testing.T) {
 // is used, as go/printer's tests do: every package whose tests write golden
 // files (envtest.Golden, envtest.Updating) declares
 //
-//	var update = flag.Bool("update", false, "rewrite golden files")
+//	var _ = flag.Bool("update", false, "rewrite golden files")
 //
 // in one of its test files, so that go test ./env/<game> -update rewrites
 // them; envtest reads it through Updating and declares nothing itself.
@@ -102,7 +102,7 @@ func TestGoldenPackagesDeclareUpdate(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("these packages write golden files but do not declare the -update flag, so "+
 			"go test -update fails in them (flag provided but not defined: -update):\n  %s\nadd to one of their test files:\n"+
-			"\tvar update = flag.Bool(\"update\", false, \"rewrite golden files\")", strings.Join(missing, "\n  "))
+			"\tvar _ = flag.Bool(\"update\", false, \"rewrite golden files\")", strings.Join(missing, "\n  "))
 	}
 }
 
