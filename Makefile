@@ -45,11 +45,15 @@ run: build
 
 test: vet browser-deps test-go test-python
 
+# gofmt, conflict markers, go vet and staticcheck (pinned in go.mod's tool
+# directive: `go tool staticcheck` builds it from the module cache, so a
+# fresh machine needs only Go and the module proxy).
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	@if git grep -n -E '^(<<<<<<<|>>>>>>>) ' 2>/dev/null; then echo "merge conflict markers left in the files above"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 # GALAXYGYM_PYTHON: the venv's Python reads a dataset back from the test S3
 # server (datasets.TestBucketReadBackPython; skipped without the venv).

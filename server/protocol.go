@@ -65,9 +65,9 @@ const (
 	OutcomeOther     = 255
 )
 
-// OutcomeNames maps the outcome codes 0-4 to their names, [env.OutcomeNames]
-// (every spec's outcome_names).
-var OutcomeNames = env.OutcomeNames
+// OutcomeNames returns the names of the outcome codes 0-4, a fresh copy of
+// [env.OutcomeNames] (every spec's outcome_names): changing it changes nothing.
+func OutcomeNames() []string { return env.OutcomeNames() }
 
 func outcomeCode(o env.Outcome) uint8 {
 	if o <= env.OutcomeTruncated {
