@@ -75,7 +75,7 @@ __all__ = ["FINETUNE_DEFAULTS", "SCRATCH_DEFAULTS", "PPOConfig", "Rollout", "Opp
 #: and the approximate KL per update stayed under 1e-3 even at 1e-4, so
 #: the target-KL stop is a guard rather than the brake. The clip, target
 #: KL, entropy weight and warm-up length were set, not tuned (no ablation
-#: run). Full runs and figures: README "Learning baselines".
+#: run). Full runs and figures: docs/learning-baselines.md.
 FINETUNE_DEFAULTS: dict[str, Any] = {
     "lr": 1e-4,            # actor Adam step (annealed to 0): the best of 1e-5, 3e-5, 1e-4 above, 3x below scratch's
     "critic_lr": 3e-4,     # the critic's head is new: it needs the usual step size

@@ -23,7 +23,7 @@ action (soft targets). ``notebooks/weights/make_bc.sh`` made the committed
     go run ./tools/dagger -weights r0.npz -values -episodes 40000 -out v1.npz    # then DAgger rounds
     python -m galaxygym.train --data expert.npz --dagger v1.npz --init r0.pt ... --soft 1 --out r1.npz
 
-(``python -m galaxygym.train --help``; README "Learning baselines").
+(``python -m galaxygym.train --help``; docs/learning-baselines.md).
 """
 
 from __future__ import annotations
