@@ -157,7 +157,7 @@ $(VENV_STAMP): python/pyproject.toml
 # fresh venv without Go, the training notebook at a small budget) against
 # the freshly built server.
 test-python: build venv wheel
-	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEEL="$$(ls $(WHEEL_DIR)/galaxygym-*.whl)" \
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEEL="$$(ls $(abspath $(WHEEL_DIR))/galaxygym-*.whl)" \
 	    $(VENV)/bin/python -m pytest -q python/tests
 
 # Runs the training notebook at its full budget (PPO fine-tuning the committed

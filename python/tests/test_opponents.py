@@ -12,7 +12,8 @@ import galaxygym
 
 #: Every multi-player id, at a player count that keeps episodes short.
 MULTI = [("express-v1", {"players": 3}), ("express-v2", {"players": 4}), ("galaxy-fighters-v1", {"players": 2}),
-         ("galaxy-fighters-v2", {"players": 4}), ("pilots-of-gallaxia-v1", {"players": 4})]
+         ("galaxy-fighters-v2", {"players": 4}), ("pilots-of-gallaxia-v1", {"players": 4}),
+         ("pilots-of-gallaxia-v2", {"players": 4})]
 #: Games whose reward is the score change, so that returns equal final scores.
 SCORE_REWARD = {"express-v1", "express-v2", "galaxy-fighters-v1", "galaxy-fighters-v2"}
 
