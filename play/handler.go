@@ -307,6 +307,9 @@ type envInfo struct {
 	Agents      []string         `json:"agents"`
 	Weights     []string         `json:"weights"`
 	Humans      bool             `json:"humans"` // a person may take a seat (the game has a determinizer)
+	// Hints are the agents that can give a seated person hints (Lineup.Hint):
+	// those that show their thoughts ([agents.Explainer]) with no options.
+	Hints []string `json:"hints"`
 }
 
 func (h *Handler) envList() []envInfo {
@@ -334,6 +337,13 @@ func (h *Handler) envList() []envInfo {
 				continue
 			}
 			in.Agents = append(in.Agents, name)
+			if det && name != "policy" {
+				if a, err := agents.New(name, sp, nil); err == nil {
+					if _, ok := a.(agents.Explainer); ok {
+						in.Hints = append(in.Hints, name)
+					}
+				}
+			}
 		}
 		out = append(out, in)
 	}

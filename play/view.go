@@ -50,8 +50,9 @@ type View struct {
 }
 
 // Action is one legal action: its index in the action space and its name
-// (Spec.ActionNames) and its words. P and V are an agent's thoughts about it, when shown:
-// a policy's probability, or a heuristic's value.
+// (Spec.ActionNames) and its words. P, V and N are an agent's thoughts
+// about it, when shown: a policy's probability, a value (a heuristic's
+// action value, an mcts's mean return), and an mcts's simulations.
 type Action struct {
 	A    int    `json:"a"`
 	Name string `json:"name"`
@@ -59,6 +60,7 @@ type Action struct {
 	Words string   `json:"words"`
 	P     *float64 `json:"p,omitempty"`
 	V     *float64 `json:"v,omitempty"`
+	N     *int     `json:"n,omitempty"`
 }
 
 // handTexter is implemented by the games whose states can print one

@@ -64,6 +64,10 @@ function onMessage(m) {
       st.table = m.status; st.view = m.view; st.frame = null; st.version++;
       renderTable();
       break;
+    case 'hint':
+      st.hint = m;
+      showHint();
+      break;
     case 'episodes':
       fillEpisodes(m.episodes);
       break;
@@ -129,6 +133,10 @@ function fillParams() {
     lab.append(input);
     if (p.name === 'players') $('lineup').before(lab); else box.append(lab);
   }
+  const hs = $('hint-agent');
+  hs.innerHTML = '';
+  hs.add(new Option('none', ''));
+  for (const a of e.hints || []) hs.add(new Option(a, a));
   fillLineup();
 }
 
@@ -198,6 +206,7 @@ function lineup() {
   return {
     env: $('env').value, params: paramValues(), seats, agent_opts: opts,
     delay_ms: parseInt($('delay').value, 10), paused: $('stepwise').checked,
+    hint: seats.includes('human') ? $('hint-agent').value : '',
   };
 }
 
@@ -386,9 +395,21 @@ function renderTable() {
       b.addEventListener('click', () => send({ op: 'act', table: s.table, seat: v.seat, action: a.a }));
       acts.append(b);
     }
+    if (s.hint) {
+      const hb = document.createElement('button');
+      hb.id = 'hint'; hb.className = 'hint';
+      hb.textContent = `Hint (${s.hint})`;
+      hb.title = `ask ${s.hint} what it thinks of your moves, from your own view only`;
+      hb.addEventListener('click', () => { hb.disabled = true; send({ op: 'hint', table: s.table, seat: v.seat }); });
+      $('actions-title').append(' ', hb);
+      const note = document.createElement('span');
+      note.id = 'hint-note'; note.className = 'muted small';
+      $('actions-title').append(' ', note);
+      showHint();
+    }
   } else if (s.thought && s.thought.length && !s.over) {
     $('actions-title').textContent = `What seat ${s.last_player} (${s.seats[s.last_player]}) thought`;
-    thoughts(acts, s.thought, s.last ? s.last.a : -1);
+    thoughts(acts, s.thought, s.last ? s.last.a : -1, s.thought_unit);
   } else if (v && v.actions && v.actions.length && !s.over) {
     $('actions-title').textContent = `Legal moves of seat ${v.to_move}`;
     for (const a of v.actions) acts.append(chip(a, false));
@@ -400,23 +421,64 @@ function renderTable() {
   $('share-link').value = link || '';
 }
 
-function thoughts(box, list, chosen) {
-  const vals = list.map((a) => (a.p !== undefined ? a.p : a.v));
-  const lo = Math.min(...vals), hi = Math.max(...vals);
-  const sorted = [...list].sort((x, y) => (y.p ?? y.v) - (x.p ?? x.v));
+// score is the number an agent's thought ranks an action by: a policy's
+// probability, an mcts's simulations, a heuristic's value; -Infinity for
+// an action it did not weigh.
+function score(a) {
+  if (a.p !== undefined) return a.p;
+  if (a.n !== undefined) return a.n;
+  return a.v !== undefined ? a.v : -Infinity;
+}
+
+// thoughtText is an action's numbers as the page writes them.
+function thoughtText(a) {
+  if (a.p !== undefined) return `${(100 * a.p).toFixed(1)}%`;
+  if (a.n !== undefined) return a.n ? `${a.n} sims · ${fmt(a.v)}` : '0 sims';
+  return a.v !== undefined ? fmt(a.v) : '–';
+}
+
+function thoughts(box, list, chosen, unit) {
+  const vals = list.map(score).filter((x) => x > -Infinity);
+  const lo = Math.min(0, ...vals), hi = Math.max(...vals);
+  const sorted = [...list].sort((x, y) => score(y) - score(x));
+  if (unit) {
+    const u = document.createElement('div');
+    u.className = 'muted small unit';
+    u.textContent = list.some((a) => a.n !== undefined) ? `simulations · ${unit}` : unit;
+    box.append(u);
+  }
   for (const a of sorted.slice(0, 40)) {
     const row = chip(a, a.a === chosen);
-    const x = a.p !== undefined ? a.p : a.v;
+    const x = score(a);
     const bar = document.createElement('span');
     bar.className = 'bar';
-    bar.style.width = `${hi > lo ? Math.max(2, 100 * (x - lo) / (hi - lo)) : 100}%`;
+    bar.style.width = `${x === -Infinity ? 0 : hi > lo ? Math.max(2, 100 * (x - lo) / (hi - lo)) : 100}%`;
     row.append(bar);
     const num = document.createElement('span');
     num.className = 'num';
-    num.textContent = a.p !== undefined ? `${(100 * a.p).toFixed(1)}%` : fmt(a.v);
+    num.textContent = thoughtText(a);
     row.append(num);
     box.append(row);
   }
+}
+
+// showHint writes a hint's numbers into the action buttons and outlines
+// the move the hint agent would play.
+function showHint() {
+  const s = st.table, h = st.hint;
+  if (!s || !h || h.table !== s.table || h.steps !== s.steps) return;
+  const by = new Map((h.thought || []).map((a) => [a.a, a]));
+  for (const b of $('actions').querySelectorAll('button.act')) {
+    const a = by.get(parseInt(b.dataset.a, 10));
+    b.classList.toggle('hinted', parseInt(b.dataset.a, 10) === h.choice);
+    let num = b.querySelector('.num');
+    if (!a) { if (num) num.remove(); continue; }
+    if (!num) { num = document.createElement('span'); num.className = 'num'; b.append(num); }
+    num.textContent = ` ${thoughtText(a)}`;
+  }
+  $('hint-note').textContent = h.thought && h.thought.length
+    ? `${h.agent} would play ${words((h.thought || []).find((a) => a.a === h.choice) || { name: '?' })}` + (h.unit ? ` (numbers: ${h.thought.some((a) => a.n !== undefined) ? 'simulations · ' : ''}${h.unit})` : '')
+    : `${h.agent} has nothing to weigh here`;
 }
 
 function chip(a, chosen) {
@@ -544,6 +606,7 @@ function setTab(tab) {
   $('setup').hidden = tab === 'replay';
   $('replay-setup').hidden = tab !== 'replay';
   $('setup-title').textContent = tab === 'watch' ? 'Watch agents play' : 'New game';
+  $('hint-box').hidden = tab === 'watch';
   if (st.envs.length) fillLineup(tab === 'watch' ? [] : undefined);
 }
 
@@ -576,6 +639,7 @@ function applyHash() {
     fillLineup(h.has('seats') ? h.get('seats').split(',') : undefined);
     if (h.has('delay')) { $('delay').value = h.get('delay'); $('delay-out').textContent = `${h.get('delay')} ms`; }
     if (h.has('stepwise')) $('stepwise').checked = h.get('stepwise') === '1';
+    if (h.has('hint')) $('hint-agent').value = h.get('hint');
     if (h.get('start') === '1') start();
   }
 }
