@@ -346,7 +346,8 @@ func TestBrowserHotSeat(t *testing.T) {
 var nameRE = regexp.MustCompile(`-v[0-9]+$`)
 
 // TestScreenshots writes docs/img/play-<game>.png (make screenshots): each
-// game's page at 1280x800 a few moves into a game, from seat 0's view.
+// game's page at 1280x800 a few moves into a game, from seat 0's view; and
+// play-<game>-phone.png, the whole page at a phone's width (390).
 func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
 		t.Skip("-screenshots DIR not given")
@@ -360,10 +361,22 @@ func TestScreenshots(t *testing.T) {
 		open(ctx, t, url)
 		playToEnd(ctx, t, 6)
 		var png []byte
-		if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Sleep(500*time.Millisecond), chromedp.CaptureScreenshot(&png)); err != nil {
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Sleep(500*time.Millisecond),
+			chromedp.Evaluate(`document.getElementById('info').scrollTop = 0; window.scrollTo(0, 0)`, nil),
+			chromedp.CaptureScreenshot(&png)); err != nil {
 			t.Fatal(err)
 		}
 		out := filepath.Join(*screenshots, "play-"+nameRE.ReplaceAllString(g.env, "")+".png")
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", out)
+		// The same page on a phone (390 wide), the whole page.
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844), chromedp.Sleep(500*time.Millisecond),
+			chromedp.FullScreenshot(&png, 100), chromedp.EmulateViewport(1280, 800)); err != nil {
+			t.Fatal(err)
+		}
+		out = filepath.Join(*screenshots, "play-"+nameRE.ReplaceAllString(g.env, "")+"-phone.png")
 		if err := os.WriteFile(out, png, 0o644); err != nil {
 			t.Fatal(err)
 		}

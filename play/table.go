@@ -58,6 +58,7 @@ type table struct {
 	seats   []agents.Agent // nil for a human seat
 	holder  []*conn        // the connection playing each human seat
 	history []step
+	lastOf  []int // each seat's last move, an index into history; -1 before its first
 	thought []Action // the last agent decision's thoughts (no human seated)
 	unit    string   // what their values are
 	hinter  *hinter  // the agent that gives the people hints (Lineup.Hint), or nil
@@ -104,7 +105,8 @@ func (h *Handler) newTable(l Lineup) (*table, error) {
 	envSeed, agentSeed := rollout.EpisodeSeeds(l.Seed, 0)
 	t := &table{h: h, lineup: l, runSeed: l.Seed, e: e, seats: make([]agents.Agent, spec.NumPlayers),
 		holder: make([]*conn, spec.NumPlayers), delay: time.Duration(l.DelayMS) * time.Millisecond,
-		paused: l.Paused, wake: make(chan struct{}, 1), watch: map[*conn]int{}, last: time.Now()}
+		paused: l.Paused, wake: make(chan struct{}, 1), watch: map[*conn]int{}, last: time.Now(),
+		lastOf: slices.Repeat([]int{-1}, spec.NumPlayers)}
 	for k, name := range l.Seats {
 		if name == Human {
 			continue
@@ -215,6 +217,7 @@ func (t *table) stepLocked(player, action int) {
 		t.err = err.Error() // checked legal: does not happen
 		t.done = true
 	}
+	t.lastOf[player] = len(t.history)
 	t.history = append(t.history, step{player, action})
 	t.last = time.Now()
 	t.poke()
@@ -341,6 +344,11 @@ type status struct {
 	// person sees only who moved (LastPlayer) and the picture.
 	Last       *Action `json:"last,omitempty"`
 	LastPlayer int     `json:"last_player"`
+	// Moves is each seat's last move (null before its first): every seat's
+	// in views with no person seated and at the end, else only the seats
+	// this connection plays (the others' moves may depend on what they
+	// hold, so a seated person sees who moved, and the picture).
+	Moves []*Action `json:"moves"`
 }
 
 func (t *table) statusFor(c *conn) status {
@@ -361,7 +369,15 @@ func (t *table) statusFor(c *conn) status {
 		info := t.e.Info()
 		s.Result = &info
 	}
-	if !t.humans() || (t.done && t.e.Done()) {
+	open := !t.humans() || (t.done && t.e.Done())
+	s.Moves = make([]*Action, n)
+	for k, i := range t.lastOf {
+		if i >= 0 && (open || t.holder[k] == c && c != nil) {
+			name := t.e.Spec().ActionNames[t.history[i].Action]
+			s.Moves[k] = &Action{A: t.history[i].Action, Name: name, Words: Describe(t.e.Spec().ID, name)}
+		}
+	}
+	if open {
 		s.Returns = slices.Clone(t.e.Returns())
 		s.Thought, s.ThoughtUnit = t.thought, t.unit
 		if len(t.history) > 0 {
