@@ -308,7 +308,8 @@ type envInfo struct {
 	Weights     []string         `json:"weights"`
 	Humans      bool             `json:"humans"` // a person may take a seat (the game has a determinizer)
 	// Hints are the agents that can give a seated person hints (Lineup.Hint):
-	// those that show their thoughts ([agents.Explainer]) with no options.
+	// every agent but random and policy (which needs a weights file); those
+	// that show their thoughts ([agents.Explainer]) give numbers too.
 	Hints []string `json:"hints"`
 }
 
@@ -337,12 +338,8 @@ func (h *Handler) envList() []envInfo {
 				continue
 			}
 			in.Agents = append(in.Agents, name)
-			if det && name != "policy" {
-				if a, err := agents.New(name, sp, nil); err == nil {
-					if _, ok := a.(agents.Explainer); ok {
-						in.Hints = append(in.Hints, name)
-					}
-				}
+			if det && name != "policy" && name != "random" {
+				in.Hints = append(in.Hints, name)
 			}
 		}
 		out = append(out, in)

@@ -32,10 +32,10 @@ type Lineup struct {
 	DelayMS int `json:"delay_ms"`
 	// Paused: agents move only when asked (step by step).
 	Paused bool `json:"paused"`
-	// Hint is the agent (one that shows its thoughts, [agents.Explainer])
-	// that the people seated may ask about their own decision, from their
-	// seat's observation only (op "hint"); "" offers no hints. Its options
-	// are AgentOpts[Hint].
+	// Hint is the agent that the people seated may ask about their own
+	// decision, from their seat's observation only (op "hint"): the move it
+	// would play, with its numbers when it shows them ([agents.Explainer]);
+	// "" offers no hints. Its options are AgentOpts[Hint].
 	Hint string `json:"hint,omitempty"`
 }
 
@@ -58,7 +58,7 @@ type table struct {
 	seats   []agents.Agent // nil for a human seat
 	holder  []*conn        // the connection playing each human seat
 	history []step
-	lastOf  []int // each seat's last move, an index into history; -1 before its first
+	lastOf  []int    // each seat's last move, an index into history; -1 before its first
 	thought []Action // the last agent decision's thoughts (no human seated)
 	unit    string   // what their values are
 	hinter  *hinter  // the agent that gives the people hints (Lineup.Hint), or nil

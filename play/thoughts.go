@@ -69,7 +69,7 @@ func thoughtActions(spec *env.Spec, mask []uint8, th *agents.Thoughts) []Action 
 // outside the table's lock.
 type hinter struct {
 	mu sync.Mutex
-	a  agents.Explainer
+	a  agents.Agent
 }
 
 // newHinter makes the hint agent of a lineup; nil when it offers none.
@@ -77,8 +77,8 @@ func (h *Handler) newHinter(spec *env.Spec, l Lineup) (*hinter, error) {
 	if l.Hint == "" {
 		return nil, nil
 	}
-	if l.Hint == Human {
-		return nil, &RequestError{Code: "bad_lineup", Message: "hint: a person gives no hints"}
+	if l.Hint == Human || l.Hint == "random" {
+		return nil, &RequestError{Code: "bad_lineup", Message: "hint: " + l.Hint + " gives no hints"}
 	}
 	opts, err := h.agentOptions(spec, l.Hint, l.AgentOpts[l.Hint])
 	if err != nil {
@@ -88,11 +88,7 @@ func (h *Handler) newHinter(spec *env.Spec, l Lineup) (*hinter, error) {
 	if err != nil {
 		return nil, &RequestError{Code: "bad_lineup", Message: "hint: " + err.Error()}
 	}
-	x, ok := a.(agents.Explainer)
-	if !ok {
-		return nil, &RequestError{Code: "bad_lineup", Message: fmt.Sprintf("hint: %s on %s shows no thoughts", l.Hint, spec.ID)}
-	}
-	return &hinter{a: x}, nil
+	return &hinter{a: a}, nil
 }
 
 // Hint is what a hint agent thinks of seat's decision, worked out from
@@ -100,10 +96,12 @@ func (h *Handler) newHinter(spec *env.Spec, l Lineup) (*hinter, error) {
 // seat's view is ([View]; the legal actions are the view's), and the agent
 // is reset to a fixed seed first, so two positions the seat cannot tell
 // apart get the same hint. It returns the legal actions with the agent's
-// numbers, the action it would play and what its values are. It returns a
+// numbers (nil for an agent that is not an [agents.Explainer], or that
+// weighed nothing), the action it would play and what its values are. It
+// returns a
 // *ViewError when the game has no determinizer, and a *RequestError when
 // the seat is not to act.
-func Hint(spec *env.Spec, params env.Params, a agents.Explainer, seat int, obs []uint8) ([]Action, int, string, error) {
+func Hint(spec *env.Spec, params env.Params, a agents.Agent, seat int, obs []uint8) ([]Action, int, string, error) {
 	g, err := env.Lookup(spec.ID)
 	if err != nil {
 		return nil, -1, "", err
@@ -122,8 +120,12 @@ func Hint(spec *env.Spec, params env.Params, a agents.Explainer, seat int, obs [
 	mask := make([]uint8, spec.NumActions())
 	d.LegalMask(mask)
 	a.Reset(hintSeed)
+	x, ok := a.(agents.Explainer)
+	if !ok {
+		return nil, a.Act(seat, obs, mask), "", nil
+	}
 	var th agents.Thoughts
-	act := a.ActExplained(seat, obs, mask, &th)
+	act := x.ActExplained(seat, obs, mask, &th)
 	return thoughtActions(spec, mask, &th), act, th.ValueUnit, nil
 }
 

@@ -370,6 +370,7 @@ function renderTable() {
       $('handover-text').textContent = `Pass the device to seat ${v.seat}. Seat ${st.shownSeat}: look away.`;
       $('handover').hidden = false;
       $('board-wrap').hidden = true; $('actions').innerHTML = ''; $('text').textContent = '';
+      $('hand').hidden = true; $('hand').innerHTML = '';
       $('handover').dataset.seat = v.seat;
       return;
     }
@@ -595,9 +596,9 @@ function showHint() {
     if (!num) { num = document.createElement('span'); num.className = 'num'; b.append(num); }
     num.textContent = ` ${thoughtText(a)}`;
   }
-  $('hint-note').textContent = h.thought && h.thought.length
-    ? `${h.agent} would play ${words((h.thought || []).find((a) => a.a === h.choice) || { name: '?' })}` + (h.unit ? ` (numbers: ${h.thought.some((a) => a.n !== undefined) ? 'simulations · ' : ''}${h.unit})` : '')
-    : `${h.agent} has nothing to weigh here`;
+  const choice = (st.view && st.view.actions || []).find((a) => a.a === h.choice);
+  $('hint-note').textContent = `${h.agent} would play ${choice ? words(choice) : '?'}` +
+    (h.thought && h.thought.length && h.unit ? ` (numbers: ${h.thought.some((a) => a.n !== undefined) ? 'simulations · ' : ''}${h.unit})` : '');
 }
 
 function chip(a, chosen) {
