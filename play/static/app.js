@@ -501,7 +501,8 @@ function renderHand(v, s) {
   const myMove = !s.over && v.to_move === v.seat && v.actions;
   const head = document.createElement('div');
   head.className = 'hand-head';
-  head.textContent = `Your hand: ${v.cards.length} card${v.cards.length === 1 ? '' : 's'}` + (myMove ? ' (click a card to play it)' : '');
+  const canPlay = myMove && v.cards.some((c) => cardActions(v.env, c, v.actions).length > 0);
+  head.textContent = `Your hand: ${v.cards.length} card${v.cards.length === 1 ? '' : 's'}` + (canPlay ? ' (click a card to play it)' : '');
   const row = document.createElement('div');
   row.className = 'cardrow';
   for (const c of v.cards) {
