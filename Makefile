@@ -10,10 +10,13 @@ OUT      ?= datasets/out/$(ENV)-$(AGENT)
 # Python side (`make venv`, `make test-python`): the client, its tests and the
 # training notebook run in VENV. TORCH picks where PyTorch comes from:
 #   auto   (default) Debian's python3-torch when SYS_PYTHON can import it, or can
-#          be made to (apt-get, only as root); otherwise the PyPI wheel
-#          Stable-Baselines3 2.9 and sb3-contrib 2.9 (which ask for torch>=2.8,
-#          a 3 GB download) are installed with --no-deps on Debian's torch
-#          1.13: what galaxygym.sb3 and MaskablePPO use runs there (tested)
+#          be made to (apt-get, only as root); otherwise the PyPI wheel.
+#          On Debian's torch 1.13 the venv gets SB3_PINS, the last
+#          Stable-Baselines3/sb3-contrib releases that support torch 1.13
+#          (2.5 and later ask for torch>=2.3; 2.9's MaskablePPO.load fails on
+#          1.13: "Weights only load failed"), with --no-deps since they
+#          declare gymnasium<1.1 and galaxygym needs 1.1 (python/tests/
+#          test_sb3_roundtrip.py trains, saves and loads there)
 #   debian Debian's python3-torch through a --system-site-packages venv of
 #          SYS_PYTHON (bookworm: torch 1.13.1, 152 MB download, ~0.8 GB on disk),
 #          with OpenBLAS (libopenblas0-pthread: without it torch falls back
@@ -26,8 +29,9 @@ SYS_PYTHON ?= /usr/bin/python3
 VENV       ?= .venv
 TORCH      ?= auto
 VENV_STAMP := $(VENV)/.galaxygym-installed
+SB3_PINS   := stable-baselines3==2.4.1 sb3-contrib==2.4.0
 
-.PHONY: all build run test test-go test-python venv notebook offline-notebook notebooks vet bench clean wheel fuzz browser-deps test-browser screenshots
+.PHONY: all build run test test-go test-python venv notebook offline-notebook notebooks vet bench clean wheel wheels test-wheels fuzz browser-deps test-browser screenshots
 
 all: build
 
@@ -41,27 +45,77 @@ run: build
 
 test: vet browser-deps test-go test-python
 
+# gofmt, conflict markers, go vet and staticcheck (pinned in go.mod's tool
+# directive: `go tool staticcheck` builds it from the module cache, so a
+# fresh machine needs only Go and the module proxy).
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	@if git grep -n -E '^(<<<<<<<|>>>>>>>) ' 2>/dev/null; then echo "merge conflict markers left in the files above"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
+# GALAXYGYM_PYTHON: the venv's Python reads a dataset back from the test S3
+# server (datasets.TestBucketReadBackPython; skipped without the venv).
 test-go:
-	$(GO) test -count=1 ./...
+	GALAXYGYM_PYTHON=$(abspath $(VENV))/bin/python $(GO) test -count=1 ./...
 
 # The platform wheel of python/ with the galaxygym binary inside (built here
 # with Go, CGO_ENABLED=0; installing the wheel needs no Go): dist/galaxygym-*.whl.
-WHEEL_DIR ?= dist
-wheel: venv
+# It needs only WHEEL_VENV, a small venv with pip (a few seconds the first
+# time), whose pip builds in an isolated environment (setuptools from PyPI);
+# not the test venv.
+WHEEL_DIR  ?= dist
+WHEEL_VENV ?= .venv-wheel
+$(WHEEL_VENV)/bin/python:
+	$(PYTHON) -m venv --clear $(WHEEL_VENV)
+
+wheel: $(WHEEL_VENV)/bin/python
 	rm -rf python/build $(WHEEL_DIR)/galaxygym-*.whl
-	$(VENV)/bin/python -m pip wheel -q --no-deps -w $(WHEEL_DIR) ./python
-	rm -rf python/build
+	$(WHEEL_VENV)/bin/python -m pip wheel -q --no-deps --disable-pip-version-check -w $(WHEEL_DIR) ./python
+	rm -rf python/build python/galaxygym.egg-info  # left behind, it makes pip think a checkout on PYTHONPATH is installed
 	@ls $(WHEEL_DIR)/galaxygym-*.whl
+
+# The five platform wheels users need, GOOS/GOARCH/wheel platform tag each:
+# the server cross-compiled without cgo, packed by python/setup.py under the
+# tag ($GALAXYGYM_BUILD_BIN, $GALAXYGYM_PLAT; the environment table comes
+# from this machine's bin/galaxygym). docs/install.md explains the tags.
+WHEEL_PLATFORMS ?= \
+	linux/amd64/manylinux_2_17_x86_64.manylinux2014_x86_64 \
+	linux/arm64/manylinux_2_17_aarch64.manylinux2014_aarch64 \
+	darwin/arm64/macosx_12_0_arm64 \
+	darwin/amd64/macosx_12_0_x86_64 \
+	windows/amd64/win_amd64
+wheels: build $(WHEEL_VENV)/bin/python
+	rm -rf python/build build/wheels $(WHEEL_DIR)/galaxygym-*.whl
+	@set -e; for p in $(WHEEL_PLATFORMS); do \
+	  goos=$${p%%/*}; rest=$${p#*/}; goarch=$${rest%%/*}; plat=$${rest#*/}; \
+	  exe=galaxygym; [ "$$goos" = windows ] && exe=galaxygym.exe; \
+	  out=build/wheels/$$goos-$$goarch/$$exe; \
+	  echo "wheels: $$goos/$$goarch -> $$plat"; \
+	  CGO_ENABLED=0 GOOS=$$goos GOARCH=$$goarch $(GO) build -trimpath -ldflags='-s -w' -o $$out ./cmd/galaxygym; \
+	  rm -rf python/build; \
+	  GALAXYGYM_BUILD_BIN=$(CURDIR)/$$out GALAXYGYM_PLAT=$$plat GALAXYGYM_ENVS_BIN=$(CURDIR)/$(BIN) \
+	    $(WHEEL_VENV)/bin/python -m pip wheel -q --no-deps --disable-pip-version-check -w $(WHEEL_DIR) ./python; \
+	done
+	rm -rf python/build python/galaxygym.egg-info
+	@ls $(WHEEL_DIR)/galaxygym-*.whl
+
+# The five wheels checked (python/tests/test_wheels.py): tags, each one's
+# binary format, and the aarch64 server run under qemu-user when installed
+# (Debian: apt-get install qemu-user-static).
+test-wheels: wheels
+	$(WHEEL_VENV)/bin/python -m pip install -q --disable-pip-version-check pytest
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEELS_DIR=$(WHEEL_DIR) \
+	    $(WHEEL_VENV)/bin/python -m pytest -q python/tests/test_wheels.py
 
 # Creates VENV and installs ./python[test] and torch (see TORCH above); the
 # stamp file makes a second run a no-op until python/pyproject.toml changes.
 venv: $(VENV_STAMP)
+	@# A venv made before SB3_PINS changed gets the pinned releases (pip does
+	@# nothing when they are installed already).
+	@if [ "$$(cat $(VENV_STAMP))" = debian ]; then \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-deps $(SB3_PINS); fi
 
 $(VENV_STAMP): python/pyproject.toml
 	@set -e; torch="$(TORCH)"; \
@@ -88,7 +142,7 @@ $(VENV_STAMP): python/pyproject.toml
 	    pins="numpy<2 pyarrow<26"; \
 	  fi; \
 	  $(VENV)/bin/python -m pip install -q -e './python[test,train]' $$pins; \
-	  $(VENV)/bin/python -m pip install -q --no-deps 'stable-baselines3==2.9.2' 'sb3-contrib==2.9.0'; \
+	  $(VENV)/bin/python -m pip install -q --no-deps $(SB3_PINS); \
 	elif [ "$$torch" = pypi ]; then \
 	  $(PYTHON) -m venv --clear $(VENV); \
 	  $(VENV)/bin/python -m pip install -q -e './python[test,train,sb3]'; \
@@ -222,4 +276,4 @@ screenshots: browser-deps
 	$(GO) test -count=1 -run 'TestScreenshots' ./play/ -args -screenshots=$(CURDIR)/docs/img
 
 clean:
-	rm -rf bin datasets/out $(VENV) $(WHEEL_DIR) python/build
+	rm -rf bin datasets/out $(VENV) $(WHEEL_VENV) $(WHEEL_DIR) python/build build/wheels

@@ -50,7 +50,18 @@ type PolicyMeta struct {
 	// Board (version 2): where the observation's board planes lie; the conv
 	// layers conv0, conv1, ... read them. Nil: an MLP over the observation.
 	Board *PolicyBoard `json:"board,omitempty"`
+	// Play (optional, any version) says how the weights are meant to be
+	// played: PlayGreedy (the most probable legal action, as they were
+	// evaluated) or PlaySample (sample the masked softmax); "" reads as
+	// PlaySample. The policy agent's greedy option overrides it.
+	Play string `json:"play,omitempty"`
 }
+
+// The values of [PolicyMeta.Play].
+const (
+	PlayGreedy = "greedy"
+	PlaySample = "sample"
+)
 
 // PolicyBoard locates a stack of board planes in the flat observation:
 // Planes planes of Height x Width elements, row-major, from element Offset.
@@ -241,6 +252,8 @@ func (r *policyReader) meta() (*PolicyMeta, error) {
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "activation %q: want tanh or relu", m.Activation)
 	case m.Board != nil && m.Version < 2:
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "a board needs format version 2")
+	case m.Play != "" && m.Play != PlayGreedy && m.Play != PlaySample:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "play %q: want %q or %q", m.Play, PlayGreedy, PlaySample)
 	}
 	if b := m.Board; b != nil && (b.Offset < 0 || b.Planes < 1 || b.Height < 1 || b.Width < 1 ||
 		b.CenterPlane < -1 || b.CenterPlane >= b.Planes) {
@@ -417,12 +430,13 @@ func loadPolicyFile(path string) (*policyNet, error) {
 // (docs/policy-format.md): the observation bytes times obs_scale, then
 // layers of weight @ x + bias with tanh (or relu) between them, then a
 // softmax over the legal actions' logits. It samples from that
-// distribution with a PCG seeded by Reset, or with option greedy=true
-// plays the most probable legal action (the lowest index on ties).
+// distribution with a PCG seeded by Reset, or, greedy, plays the most
+// probable legal action (the lowest index on ties).
 //
-// Options: weights (the file; required), greedy (true or false, default
-// false). Files are read once per process and shared by every Policy.
-// Act allocates nothing.
+// Options: weights (the file; required), greedy (true or false; default:
+// what the file's meta "play" says, [PlayGreedy] or [PlaySample], and
+// false when it says nothing). Files are read once per process and shared
+// by every Policy. Act allocates nothing.
 type Policy struct {
 	net    *policyNet
 	greedy bool
@@ -437,7 +451,7 @@ type Policy struct {
 // [*PolicyFileError].
 func NewPolicy(spec *env.Spec, opts Options) (*Policy, error) {
 	path := ""
-	greedy := false
+	greedy, greedySet := false, false
 	for k, v := range opts {
 		switch k {
 		case "weights":
@@ -447,7 +461,7 @@ func NewPolicy(spec *env.Spec, opts Options) (*Policy, error) {
 			if err != nil {
 				return nil, &OptionError{Agent: "policy", Key: k, Reason: "want true or false"}
 			}
-			greedy = b
+			greedy, greedySet = b, true
 		default:
 			return nil, &OptionError{Agent: "policy", Key: k, Reason: "unknown option (known: weights, greedy)"}
 		}
@@ -465,6 +479,9 @@ func NewPolicy(spec *env.Spec, opts Options) (*Policy, error) {
 	}
 	if err := n.check(path, spec); err != nil {
 		return nil, err
+	}
+	if !greedySet && n.meta != nil {
+		greedy = n.meta.Play == PlayGreedy // how the file says it is meant to be played
 	}
 	p := &Policy{net: n, greedy: greedy, probs: make([]float64, spec.NumActions())}
 	for _, size := range n.sizes[1:] {

@@ -19,6 +19,23 @@ type fileSystem interface {
 	MkdirAll(name string) error
 	// SyncDir flushes a directory's entries (after a rename) to disk.
 	SyncDir(name string) error
+	// Open opens name for reading.
+	Open(name string) (readableFile, error)
+	// ReadFile returns the contents of name.
+	ReadFile(name string) ([]byte, error)
+	// ReadDir returns the names of the entries of directory name.
+	ReadDir(name string) ([]string, error)
+	// RemoveAll removes name and everything under it.
+	RemoveAll(name string) error
+}
+
+// readableFile is an open input file.
+type readableFile interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
+	// Size returns the file's size in bytes.
+	Size() (int64, error)
 }
 
 // writableFile is an open output file.
@@ -37,6 +54,37 @@ func (osFS) Create(name string) (writableFile, error) {
 func (osFS) Rename(oldname, newname string) error { return os.Rename(oldname, newname) }
 func (osFS) Remove(name string) error             { return os.Remove(name) }
 func (osFS) MkdirAll(name string) error           { return os.MkdirAll(name, 0o755) }
+
+func (osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+func (osFS) RemoveAll(name string) error          { return os.RemoveAll(name) }
+
+func (osFS) Open(name string) (readableFile, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return osFile{f}, nil
+}
+
+func (osFS) ReadDir(name string) ([]string, error) {
+	entries, err := os.ReadDir(name)
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names, err
+}
+
+// osFile is an *os.File with Size.
+type osFile struct{ *os.File }
+
+func (f osFile) Size() (int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
 
 func (osFS) SyncDir(name string) error {
 	d, err := os.Open(name)

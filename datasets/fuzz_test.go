@@ -132,7 +132,7 @@ func FuzzWriterReader(f *testing.F) {
 			t.Fatalf("footer: %v rows %d err %v", kv, n, err)
 		}
 		j := 0
-		err = readEpisodesFile(filepath.Join(dir, EpisodesDir, partName(0)), func(r *episodeRow) error {
+		err = readEpisodesFile(osFS{}, filepath.Join(dir, EpisodesDir, partName(0)), func(r *episodeRow) error {
 			w := wantEps[j]
 			if r.EpisodeID != w.EpisodeID || r.Seed != w.Seed || r.Length != w.Length || r.Outcome != w.Outcome ||
 				r.Info != w.Info || r.Agent != w.Agent || !slices.Equal(r.Returns, w.Returns) {

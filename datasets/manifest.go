@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -154,9 +153,11 @@ type FileInfo struct {
 // ReadManifest reads DIR/manifest.json. It returns an error wrapping
 // [ErrNoManifest] when there is none, and a [*FormatError] when it cannot
 // be parsed.
-func ReadManifest(dir string) (*Manifest, error) {
+func ReadManifest(dir string) (*Manifest, error) { return readManifest(osFS{}, dir) }
+
+func readManifest(fsys fileSystem, dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	data, err := os.ReadFile(path)
+	data, err := fsys.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &FormatError{Path: path, Reason: "missing", Err: ErrNoManifest}
 	}
@@ -286,8 +287,8 @@ func writeChecksum(fsys fileSystem, dir string, info *PartInfo) error {
 
 // readChecksum returns the recorded PartInfo of part index, or nil when
 // there is no readable record.
-func readChecksum(dir string, index int) *PartInfo {
-	data, err := os.ReadFile(checksumPath(dir, index))
+func readChecksum(fsys fileSystem, dir string, index int) *PartInfo {
+	data, err := fsys.ReadFile(checksumPath(dir, index))
 	if err != nil {
 		return nil
 	}

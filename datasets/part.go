@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,8 +39,14 @@ func (c workerCodec) Decode(dst, src []byte) ([]byte, error) { return zstdDecode
 // partName returns the file name of part index.
 func partName(index int) string { return fmt.Sprintf("part-%05d.parquet", index) }
 
-// tmpName returns the temporary name a part is written under.
-func tmpName(index int) string { return "." + partName(index) + ".tmp" }
+// tmpName returns the temporary name a part is written under: unique to
+// this process, so that two processes writing the same part (a shard
+// retried while its first pod still runs) never write into one file; the
+// last rename wins, and both wrote the same bytes.
+func tmpName(index int) string { return "." + partName(index) + "." + procToken + ".tmp" }
+
+// procToken tells this process's temporary files from another's.
+var procToken = fmt.Sprintf("%d-%08x", os.Getpid(), rand.Uint32())
 
 // runMeta is what every part's footer records about the run.
 type runMeta struct {

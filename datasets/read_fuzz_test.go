@@ -54,7 +54,7 @@ func FuzzReadPart(f *testing.F) {
 				}
 			}
 		case 1:
-			check(readEpisodesFile(path, func(*episodeRow) error { return nil }))
+			check(readEpisodesFile(osFS{}, path, func(*episodeRow) error { return nil }))
 		case 2:
 			_, _, err := ReadFooter(path)
 			check(err)

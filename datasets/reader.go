@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,6 +20,8 @@ type Dataset struct {
 	Dir string
 	// Manifest is the parsed manifest.json.
 	Manifest *Manifest
+
+	fs fileSystem // where the files are: the operating system, or a bucket (OpenURL)
 }
 
 // Open reads the manifest of the dataset in dir. It returns an error
@@ -30,7 +31,7 @@ func Open(dir string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Dataset{Dir: dir, Manifest: m}, nil
+	return &Dataset{Dir: dir, Manifest: m, fs: osFS{}}, nil
 }
 
 // Episode is one row of the episodes table.
@@ -70,7 +71,7 @@ func (d *Dataset) Episodes() iter.Seq2[*Episode, error] {
 	return func(yield func(*Episode, error) bool) {
 		for _, p := range d.Manifest.Parts {
 			stop := errors.New("stop")
-			err := readEpisodesFile(filepath.Join(d.Dir, filepath.FromSlash(p.Episodes.Path)), func(row *episodeRow) error {
+			err := readEpisodesFile(d.fs, filepath.Join(d.Dir, filepath.FromSlash(p.Episodes.Path)), func(row *episodeRow) error {
 				ep := &Episode{
 					ID:        row.EpisodeID,
 					Seed:      uint64(row.Seed),
@@ -109,7 +110,7 @@ func (d *Dataset) Episodes() iter.Seq2[*Episode, error] {
 func (d *Dataset) Steps() iter.Seq2[*Step, error] {
 	return func(yield func(*Step, error) bool) {
 		for _, p := range d.Manifest.Parts {
-			for s, err := range ReadStepsFile(filepath.Join(d.Dir, filepath.FromSlash(p.Steps.Path))) {
+			for s, err := range readStepsFile(d.fs, filepath.Join(d.Dir, filepath.FromSlash(p.Steps.Path))) {
 				if !yield(s, err) || err != nil {
 					return
 				}
@@ -120,9 +121,11 @@ func (d *Dataset) Steps() iter.Seq2[*Step, error] {
 
 // ReadStepsFile iterates over the rows of one steps part file, like
 // [Dataset.Steps].
-func ReadStepsFile(path string) iter.Seq2[*Step, error] {
+func ReadStepsFile(path string) iter.Seq2[*Step, error] { return readStepsFile(osFS{}, path) }
+
+func readStepsFile(fsys fileSystem, path string) iter.Seq2[*Step, error] {
 	return func(yield func(*Step, error) bool) {
-		f, err := os.Open(path)
+		f, err := fsys.Open(path)
 		if err != nil {
 			yield(nil, &FormatError{Path: path, Reason: "cannot open", Err: err})
 			return
@@ -196,12 +199,12 @@ func decodeStep(s *Step, row parquet.Row) {
 }
 
 // openParquet opens a Parquet file for reading its footer and rows.
-func openParquet(f *os.File, path string) (*parquet.File, error) {
-	st, err := f.Stat()
+func openParquet(f readableFile, path string) (*parquet.File, error) {
+	size, err := f.Size()
 	if err != nil {
 		return nil, &FormatError{Path: path, Reason: "cannot stat", Err: err}
 	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &FormatError{Path: path, Reason: "not a readable Parquet file", Err: err}
 	}
@@ -210,10 +213,10 @@ func openParquet(f *os.File, path string) (*parquet.File, error) {
 
 // ReadFooter returns the key/value metadata of a part file's footer (the
 // Key* constants) and its number of rows.
-func ReadFooter(path string) (map[string]string, int64, error) { return readFooter(path) }
+func ReadFooter(path string) (map[string]string, int64, error) { return readFooter(osFS{}, path) }
 
-func readFooter(path string) (map[string]string, int64, error) {
-	f, err := os.Open(path)
+func readFooter(fsys fileSystem, path string) (map[string]string, int64, error) {
+	f, err := fsys.Open(path)
 	if err != nil {
 		return nil, 0, &FormatError{Path: path, Reason: "cannot open", Err: err}
 	}
@@ -234,8 +237,8 @@ func readFooter(path string) (map[string]string, int64, error) {
 
 // readEpisodesFile calls fn for every row of an episodes part file, in
 // order; the row is reused.
-func readEpisodesFile(path string, fn func(*episodeRow) error) error {
-	f, err := os.Open(path)
+func readEpisodesFile(fsys fileSystem, path string, fn func(*episodeRow) error) error {
+	f, err := fsys.Open(path)
 	if err != nil {
 		return &FormatError{Path: path, Reason: "cannot open", Err: err}
 	}
@@ -267,8 +270,8 @@ func readEpisodesFile(path string, fn func(*episodeRow) error) error {
 }
 
 // hashFile returns the hex SHA-256 and size of a file.
-func hashFile(path string) (string, int64, error) {
-	f, err := os.Open(path)
+func hashFile(fsys fileSystem, path string) (string, int64, error) {
+	f, err := fsys.Open(path)
 	if err != nil {
 		return "", 0, err
 	}
@@ -288,14 +291,14 @@ func (d *Dataset) Verify() error {
 	for _, p := range d.Manifest.Parts {
 		for _, fi := range []FileInfo{p.Steps, p.Episodes} {
 			path := filepath.Join(d.Dir, filepath.FromSlash(fi.Path))
-			sum, size, err := hashFile(path)
+			sum, size, err := hashFile(d.fs, path)
 			if err != nil {
 				return &FormatError{Path: path, Reason: "cannot read", Err: err}
 			}
 			if size != fi.Bytes || sum != fi.SHA256 {
 				return &FormatError{Path: path, Reason: fmt.Sprintf("size %d sha256 %s, manifest says %d %s", size, sum, fi.Bytes, fi.SHA256)}
 			}
-			kv, rows, err := readFooter(path)
+			kv, rows, err := readFooter(d.fs, path)
 			if err != nil {
 				return err
 			}

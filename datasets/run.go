@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -70,8 +69,19 @@ type Config struct {
 	// Workers is the number of goroutines playing parts (0: runtime.NumCPU()).
 	// The output does not depend on it.
 	Workers int
-	// Out is the output directory of Generate; Bench ignores it.
+	// Out is the output of Generate: a directory, or a bucket URL
+	// (s3://bucket/prefix, gs://bucket/prefix, azblob://container/prefix,
+	// file:///dir; see [OpenBucket]). Bench ignores it.
 	Out string
+	// Shards, when above 1, splits the parts of the run into Shards
+	// consecutive ranges of parts, and Generate plays only range Shard
+	// (0-based): the same episodes, seeds and bytes as those parts of a
+	// run on one machine. A shard writes its parts, their checksum
+	// records and job.json, not manifest.json: [Merge] writes it once
+	// every shard is done. 0 or 1: the whole run.
+	Shards int
+	// Shard is the shard this run plays, 0 <= Shard < Shards.
+	Shard int
 	// ObsEncoding is the obs column's encoding ("": ObsPlain).
 	ObsEncoding ObsEncoding
 	// ZstdLevel is the compression effort ("": ZstdBetter).
@@ -192,6 +202,9 @@ type run struct {
 	partSize int
 	numParts int
 	fs       fileSystem
+	dir      string // Out, or "" for a bucket (r.fs then names objects relative to it)
+	partLo   int    // the parts this run plays: [partLo, partHi) (a shard), else all
+	partHi   int
 	results  []*partResult // by part index; kept parts filled in before the workers start
 	prev     *Manifest     // the manifest found in Out by scan, or nil
 	names    []string      // the agent of each seat
@@ -226,6 +239,9 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 	if !bench && cfg.Out == "" {
 		return nil, &ConfigError{Field: "Out", Reason: "no output directory"}
 	}
+	if cfg.Shards < 0 || (cfg.Shards > 1 && (cfg.Shard < 0 || cfg.Shard >= cfg.Shards)) || (cfg.Shards <= 1 && cfg.Shard != 0) {
+		return nil, &ConfigError{Field: "Shard", Reason: fmt.Sprintf("shard %d of %d: want 0 <= shard < shards", cfg.Shard, cfg.Shards)}
+	}
 	if (cfg.Agent == "") == (len(cfg.Seats) == 0) {
 		return nil, &ConfigError{Field: "Agent", Reason: "want either Agent (one agent in every seat) or Seats (one per seat)"}
 	}
@@ -252,6 +268,11 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 	r.partSize = cfg.partSize(bench)
 	r.numParts = int((cfg.Episodes + int64(r.partSize) - 1) / int64(r.partSize))
 	r.results = make([]*partResult, r.numParts)
+	r.partLo, r.partHi = 0, r.numParts
+	if cfg.Shards > 1 {
+		r.partLo, r.partHi = shardParts(r.numParts, cfg.Shard, cfg.Shards)
+	}
+	r.dir = cfg.Out
 
 	enc := cfg.ObsEncoding
 	if enc == "" {
@@ -373,6 +394,16 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
+// shardParts returns the parts [lo, hi) of shard i of n among numParts:
+// consecutive ranges whose sizes differ by at most one.
+func shardParts(numParts, i, n int) (lo, hi int) {
+	return i * numParts / n, (i + 1) * numParts / n
+}
+
+// ShardParts returns the part indices [lo, hi) that shard i of n plays in a
+// run of numParts parts (see Config.Shards).
+func ShardParts(numParts, i, n int) (lo, hi int) { return shardParts(numParts, i, n) }
+
 // partRange returns the episodes [start, end) of part i.
 func (r *run) partRange(i int) (start, end int64) {
 	start = int64(i) * int64(r.partSize)
@@ -394,27 +425,55 @@ func Generate(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.openOut(ctx); err != nil {
+		return nil, err
+	}
+	defer r.closeOut()
 	if err := r.scan(); err != nil {
 		return nil, err
+	}
+	if cfg.Shards > 1 {
+		if err := r.writeJob(); err != nil {
+			return nil, err
+		}
 	}
 	res, err := r.play(ctx)
 	if err != nil {
 		return nil, err
 	}
-	m := r.manifest()
-	if err := writeManifest(r.fs, cfg.Out, m); err != nil {
+	if cfg.Shards > 1 {
+		for _, pr := range r.results[r.partLo:r.partHi] {
+			res.Bytes += pr.info.Steps.Bytes + pr.info.Episodes.Bytes
+		}
+		res.Elapsed = time.Since(t0)
+		return res, nil
+	}
+	if err := r.finish(res); err != nil {
 		return nil, err
 	}
+	res.Elapsed = time.Since(t0)
+	return res, nil
+}
+
+// finish writes the manifest of a run whose parts are all complete and
+// removes the records it replaces (checksums/, job.json).
+func (r *run) finish(res *Result) error {
+	m := r.manifest()
+	if err := writeManifest(r.fs, r.dir, m); err != nil {
+		return err
+	}
 	// The manifest now records every part's checksums.
-	if err := os.RemoveAll(filepath.Join(cfg.Out, ChecksumsDir)); err != nil {
-		return nil, &WriteError{"remove", filepath.Join(cfg.Out, ChecksumsDir), err}
+	if err := r.fs.RemoveAll(filepath.Join(r.dir, ChecksumsDir)); err != nil {
+		return &WriteError{"remove", r.cfg.Out + "/" + ChecksumsDir, err}
+	}
+	if err := r.fs.Remove(filepath.Join(r.dir, JobFile)); err != nil && !isNotExist(err) {
+		return &WriteError{"remove", r.cfg.Out + "/" + JobFile, err}
 	}
 	res.Manifest = m
 	for _, p := range m.Parts {
 		res.Bytes += p.Steps.Bytes + p.Episodes.Bytes
 	}
-	res.Elapsed = time.Since(t0)
-	return res, nil
+	return nil
 }
 
 // Bench plays cfg.Episodes episodes like [Generate] but writes nothing:
@@ -442,8 +501,8 @@ func (r *run) play(ctx context.Context) (*Result, error) {
 
 	jobs := make(chan int, r.numParts)
 	res := &Result{}
-	for i, pr := range r.results {
-		if pr != nil {
+	for i := r.partLo; i < r.partHi; i++ {
+		if pr := r.results[i]; pr != nil {
 			res.PartsKept++
 			r.progress.EpisodesResumed += pr.info.EpisodeEnd - pr.info.EpisodeStart
 			continue
@@ -454,7 +513,7 @@ func (r *run) play(ctx context.Context) (*Result, error) {
 	}
 	close(jobs)
 	r.progress.PartsDone = res.PartsKept
-	r.progress.PartsTotal = r.numParts
+	r.progress.PartsTotal = r.partHi - r.partLo
 	r.report(0, 0, false)
 
 	workers := min(r.cfg.NumWorkers(), len(jobs))
@@ -503,7 +562,7 @@ func (r *run) play(ctx context.Context) (*Result, error) {
 	res.Episodes = p.Episodes
 	res.Steps = p.Steps
 	res.Rows = p.Episodes + p.Steps
-	res.PartsWritten = r.numParts - res.PartsKept
+	res.PartsWritten = r.partHi - r.partLo - res.PartsKept
 	res.Elapsed = time.Since(t0)
 	return res, nil
 }
@@ -599,7 +658,7 @@ func (w *worker) part(ctx context.Context, i int) (err error) {
 		if w.zenc == nil {
 			w.zenc = newZstdEncoder(r.meta.zstdLevel)
 		}
-		pw, err = newPartWriter(r.fs, r.cfg.Out, i, start, end, r.meta, w.zenc, w.steps)
+		pw, err = newPartWriter(r.fs, r.dir, i, start, end, r.meta, w.zenc, w.steps)
 		if err != nil {
 			return err
 		}
@@ -690,14 +749,14 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 // temporary files left by an interrupted run, refuses a directory holding
 // another dataset, and keeps the parts that are already complete.
 func (r *run) scan() error {
-	out := r.cfg.Out
+	out := r.dir
 	for _, sub := range []string{StepsDir, EpisodesDir, ChecksumsDir} {
 		dir := filepath.Join(out, sub)
 		if err := r.fs.MkdirAll(dir); err != nil {
 			return &WriteError{"mkdir", dir, unwrapPath(err)}
 		}
 	}
-	if m, err := ReadManifest(out); err == nil {
+	if m, err := readManifest(r.fs, out); err == nil {
 		if err := r.compareManifest(m); err != nil {
 			return err
 		}
@@ -705,18 +764,17 @@ func (r *run) scan() error {
 	} else if !errors.Is(err, ErrNoManifest) {
 		return err
 	}
-	os.Remove(filepath.Join(out, "."+ManifestFile+".tmp"))
+	r.fs.Remove(filepath.Join(out, "."+ManifestFile+".tmp"))
 	present := map[int]int{} // part index -> files present
 	for _, sub := range []string{StepsDir, EpisodesDir} {
 		dir := filepath.Join(out, sub)
-		entries, err := os.ReadDir(dir)
+		entries, err := r.fs.ReadDir(dir)
 		if err != nil {
-			return &FormatError{Path: dir, Reason: "cannot list", Err: err}
+			return &FormatError{Path: r.cfg.Out + "/" + sub, Reason: "cannot list", Err: err}
 		}
-		for _, ent := range entries {
-			name := ent.Name()
-			if strings.HasPrefix(name, ".part-") && strings.HasSuffix(name, ".parquet.tmp") {
-				os.Remove(filepath.Join(dir, name)) // left by an interrupted run
+		for _, name := range entries {
+			if strings.HasPrefix(name, ".part-") && strings.HasSuffix(name, ".tmp") {
+				r.fs.Remove(filepath.Join(dir, name)) // left by an interrupted run
 				continue
 			}
 			var idx int
@@ -724,7 +782,7 @@ func (r *run) scan() error {
 				present[idx]++
 				if idx >= r.numParts {
 					have := "unknown"
-					if kv, _, err := readFooter(filepath.Join(dir, name)); err == nil {
+					if kv, _, err := readFooter(r.fs, filepath.Join(dir, name)); err == nil {
 						have = kv[KeyEpisodeEnd]
 					}
 					return &MismatchError{Dir: out, File: filepath.Join(sub, name), Field: "episodes",
@@ -734,7 +792,7 @@ func (r *run) scan() error {
 		}
 	}
 	for idx, n := range present {
-		if n != 2 {
+		if n != 2 || idx < r.partLo || idx >= r.partHi {
 			continue // half a part: rewritten
 		}
 		pr, err := r.verifyPart(idx)
@@ -797,8 +855,8 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 	var kvs [2]map[string]string
 	var rows [2]int64
 	for j, sub := range []string{StepsDir, EpisodesDir} {
-		path, _ := partPaths(r.cfg.Out, sub, idx)
-		kv, n, err := readFooter(path)
+		path, _ := partPaths(r.dir, sub, idx)
+		kv, n, err := readFooter(r.fs, path)
 		if err != nil {
 			return nil, nil
 		}
@@ -831,10 +889,10 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 		kvs[0][KeyNumSteps] != kvs[1][KeyNumSteps] || kvs[1][KeyNumRows] != kvs[0][KeyNumRows] {
 		return nil, nil
 	}
-	epPath, _ := partPaths(r.cfg.Out, EpisodesDir, idx)
+	epPath, _ := partPaths(r.dir, EpisodesDir, idx)
 	stats := newPartStats(r.meta.numPlayers)
 	next := start
-	err := readEpisodesFile(epPath, func(row *episodeRow) error {
+	err := readEpisodesFile(r.fs, epPath, func(row *episodeRow) error {
 		if row.EpisodeID != next || len(row.Returns) != r.meta.numPlayers {
 			return errors.New("episode rows out of order")
 		}
@@ -847,7 +905,7 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 		return nil, nil
 	}
 	info := PartInfo{Index: idx, EpisodeStart: start, EpisodeEnd: end, NumSteps: stats.steps}
-	records := []*PartInfo{readChecksum(r.cfg.Out, idx)}
+	records := []*PartInfo{readChecksum(r.fs, r.dir, idx)}
 	if r.prev != nil {
 		for k := range r.prev.Parts {
 			if r.prev.Parts[k].Index == idx {
@@ -856,8 +914,8 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 		}
 	}
 	for j, sub := range []string{StepsDir, EpisodesDir} {
-		path, _ := partPaths(r.cfg.Out, sub, idx)
-		sum, size, err := hashFile(path)
+		path, _ := partPaths(r.dir, sub, idx)
+		sum, size, err := hashFile(r.fs, path)
 		if err != nil {
 			return nil, nil
 		}

@@ -6,8 +6,13 @@ Everything else is in pyproject.toml. An editable install
 (``pip install -e ./python``) skips the binary: the client then finds the
 checkout's bin/galaxygym (``make build``) or $GALAXYGYM_BIN.
 
-$GALAXYGYM_BUILD_BIN names a binary to pack instead of building one (a
-cross-compiled one, say; the wheel's platform tag is still this machine's).
+Cross-platform wheels (``make wheels``): $GALAXYGYM_BUILD_BIN names a binary
+to pack instead of building one (cross-compiled with GOOS/GOARCH),
+$GALAXYGYM_PLAT the wheel's platform tag (``manylinux2014_aarch64``,
+``macosx_12_0_arm64``, ``win_amd64`` ...; a ``win`` tag packs the binary as
+galaxygym.exe) and $GALAXYGYM_ENVS_BIN a binary that runs on this machine to
+write the environment table (the packed one may not run here). Without
+$GALAXYGYM_PLAT the tag is this machine's.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from setuptools.command.bdist_wheel import bdist_wheel
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-EXE = "galaxygym.exe" if sys.platform == "win32" else "galaxygym"
+PLAT = os.environ.get("GALAXYGYM_PLAT", "")
+EXE = "galaxygym.exe" if (PLAT.startswith("win") if PLAT else sys.platform == "win32") else "galaxygym"
 
 
 class BuildPyWithGo(build_py):
@@ -55,9 +61,12 @@ class BuildPyWithGo(build_py):
             subprocess.run([go, "build", "-trimpath", "-ldflags=-s -w", "-o", str(out), "./cmd/galaxygym"],
                            cwd=REPO, env=env, check=True)
         out.chmod(out.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-        specs = subprocess.run([str(out), "envs", "--json"], check=True, capture_output=True).stdout
+        runs_here = os.environ.get("GALAXYGYM_ENVS_BIN") or str(out)
+        specs = subprocess.run([runs_here, "envs", "--json"], check=True, capture_output=True).stdout
+        # Every spec but the per-byte bounds: the ids to register and what
+        # help() shows of each game (galaxygym._registration.describe).
         (pkg / "_envs.json").write_text(json.dumps(
-            [{"id": s["id"], "name": s.get("name", s["id"])} for s in json.loads(specs)], indent=1) + "\n")
+            [{k: v for k, v in s.items() if k != "obs_high"} for s in json.loads(specs)], indent=1) + "\n")
 
 
 class BinaryDistribution(Distribution):
@@ -71,9 +80,11 @@ class PlatformWheel(bdist_wheel):
     """A py3-none-<platform> wheel: the code is pure Python, the binary is
     not. The binary is static (CGO_ENABLED=0), so a Linux wheel is tagged
     manylinux2014: it runs on any glibc or musl distribution of its
-    architecture."""
+    architecture. $GALAXYGYM_PLAT overrides the platform (cross builds)."""
 
     def get_tag(self) -> tuple[str, str, str]:
+        if PLAT:
+            return "py3", "none", PLAT
         _, _, plat = super().get_tag()
         if plat.startswith("linux_") and not os.environ.get("GALAXYGYM_BUILD_BIN"):
             arch = plat[len("linux_"):]

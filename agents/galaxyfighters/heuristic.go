@@ -97,7 +97,7 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 	for k, val := range opts {
 		switch k {
 		case "weapon":
-			i := slices.Index(gf.WeaponNames[:], val)
+			i := slices.Index(gf.WeaponNames(), val)
 			if i < 0 {
 				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want wide-beam, laser-beam or spread-shot"}
 			}
@@ -109,7 +109,7 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			}
 			h.bonusPref = [3]int{i, (i + 1) % 3, (i + 2) % 3}
 		case "engine":
-			i := slices.Index(gf.EngineNames[:], val)
+			i := slices.Index(gf.EngineNames(), val)
 			if i < 0 {
 				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want thrusters, deflector or warp-drive"}
 			}
@@ -387,7 +387,7 @@ func (h *Heuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSeats
 			if n == 0 {
 				continue
 			}
-			sp := gf.Speed[typ]
+			sp := gf.AlienSpeed(typ)
 			turns := (n + sp - 1) / sp
 			w := turnWeight[min(turns, len(turnWeight)-1)] * fill[gf.FacedSeat(dir)]
 			if i < ht-1 {
@@ -401,5 +401,5 @@ func (h *Heuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSeats
 
 // String describes the loadout (for logs).
 func (h *Heuristic) String() string {
-	return "heuristic(weapon=" + gf.WeaponNames[h.weapon] + ",bonus=" + strconv.Itoa(h.bonusPref[0]) + ")"
+	return "heuristic(weapon=" + gf.WeaponNames()[h.weapon] + ",bonus=" + strconv.Itoa(h.bonusPref[0]) + ")"
 }

@@ -120,7 +120,6 @@ func distTable(id string) *[pog.NumSpaces][pog.NumSpaces]uint8 {
 // view is what the heuristic reads from an observation.
 type view struct {
 	obs      []uint8
-	misc     []uint8
 	phase    int
 	discard  bool
 	ships    [2]int // own starships' spaces (-1 while moving)
@@ -135,7 +134,7 @@ type view struct {
 }
 
 func read(v *view, obs []uint8) {
-	*v = view{obs: obs, misc: obs[pog.OffMisc:], ring: -1, ships: [2]int{-1, -1}}
+	*v = view{obs: obs, ring: -1, ships: [2]int{-1, -1}}
 	for i := 0; i < 14; i++ {
 		if obs[pog.OffPhase+i] == 1 {
 			v.phase = i
@@ -161,10 +160,10 @@ func read(v *view, obs []uint8) {
 			v.at = i
 		}
 	}
-	v.cargo[0], v.cargo[1] = obs[pog.OffSeats+7], obs[pog.OffSeats+8]
-	v.ringHome = obs[pog.OffSeats+15] == 2
-	v.mover = int(v.misc[1]) - 1
-	v.budget = int(v.misc[0])
+	v.cargo[0], v.cargo[1] = obs[pog.OffSeats+pog.SeatCargo], obs[pog.OffSeats+pog.SeatCargo+1]
+	v.ringHome = obs[pog.OffSeats+pog.SeatOwnRing] == 2
+	v.mover = int(v.obs[pog.OffMovingPiece]) - 1
+	v.budget = int(v.obs[pog.OffMovePoints])
 }
 
 func (v *view) add(i int) {
@@ -218,7 +217,7 @@ func cardAct(k int) int {
 func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 	v := &h.v
 	read(v, obs)
-	defer func() { v.obs, v.misc = nil, nil }()
+	defer func() { v.obs = nil }()
 	if v.discard {
 		return h.discard(v, mask)
 	}
@@ -274,9 +273,9 @@ func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 	case pog.PhRaidA, pog.PhRaidD:
 		return h.raidCard(v, mask)
 	case pog.PhRaidWin:
-		lc := int(v.misc[12])
-		if v.misc[21] == 0 {
-			lc = int(v.misc[11])
+		lc := int(v.obs[pog.OffDefenderCard])
+		if v.obs[pog.OffRaiderWon] == 0 {
+			lc = int(v.obs[pog.OffRaiderCard])
 		}
 		if lc > 0 && h.worth(v, lc-1) >= 5 {
 			return pog.ActTakeCard
@@ -482,7 +481,7 @@ func (h *Heuristic) bestRaidCard(v *view) (kind, value int) {
 func (h *Heuristic) raid(v *view, mask []uint8) int {
 	_, mine := h.bestRaidCard(v)
 	for r := 1; r < h.players; r++ {
-		size := int(v.obs[pog.OffSeats+r*16+2])
+		size := int(v.obs[pog.OffSeats+r*pog.SeatBytes+pog.SeatHandSize])
 		theirs := 0
 		switch {
 		case size >= 3:
@@ -496,7 +495,7 @@ func (h *Heuristic) raid(v *view, mask []uint8) int {
 			if mask[a] == 0 {
 				continue
 			}
-			carries := k < 2 && v.obs[pog.OffSeats+r*16+7+k] > 0
+			carries := k < 2 && v.obs[pog.OffSeats+r*pog.SeatBytes+pog.SeatCargo+k] > 0
 			if p >= 0.6 || carries && p >= 0.5 {
 				return a
 			}
@@ -574,8 +573,8 @@ type opponent struct {
 // opponent reads relative seat r from the observation.
 func (h *Heuristic) opponent(v *view, r int) opponent {
 	o := opponent{ships: [2]int{-1, -1}, togo: 1000, lead: -1}
-	seat := pog.OffSeats + r*16
-	o.home = pog.Hangar(int(v.obs[seat+1]))
+	seat := pog.OffSeats + r*pog.SeatBytes
+	o.home = pog.Hangar(int(v.obs[seat+pog.SeatSektor]))
 	ring := -1
 	for i := 0; i < pog.NumSpaces; i++ {
 		if b := v.obs[pog.OffShips+r*pog.NumSpaces+i]; b != 0 {
@@ -590,7 +589,7 @@ func (h *Heuristic) opponent(v *view, r int) opponent {
 		}
 	}
 	for k := 0; k < 2; k++ {
-		o.carry[k] = v.obs[seat+7+k] > 0
+		o.carry[k] = v.obs[seat+pog.SeatCargo+k] > 0
 		x := o.ships[k]
 		if x < 0 {
 			continue
@@ -738,7 +737,7 @@ func (h *Heuristic) durrikenPath(v *view, mask []uint8) int {
 	for r := 1; r < h.players; r++ {
 		for k := 0; k < 2; k++ {
 			a := pog.ActRaid + 3*(r-1) + k
-			if mask[a] == 1 && (best < 0 || v.obs[pog.OffSeats+r*16+7+k] > 0) {
+			if mask[a] == 1 && (best < 0 || v.obs[pog.OffSeats+r*pog.SeatBytes+pog.SeatCargo+k] > 0) {
 				best = a
 			}
 		}

@@ -29,7 +29,8 @@ func TestFaultChild(t *testing.T) {
 	os.Stdout.WriteString(out)
 	if err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(1)
+		os.Exit(exitCode(err)) // as main
+
 	}
 	os.Exit(0)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -212,6 +213,8 @@ func init() {
 		zstdLevel string
 		datasetID string
 		author    string
+		shard     int
+		shards    int
 	)
 	cmd := &cobra.Command{
 		Use:   "generate",
@@ -222,7 +225,11 @@ func init() {
 			"dataset card). The output is the same, byte for byte, whatever --workers is. Running the same\n" +
 			"command again after an interruption (Ctrl-C, a crash, a full disk) resumes: complete parts are\n" +
 			"kept; a directory written with other parameters is refused. OUT defaults to\n" +
-			"datasets/out/<env>-<agent>. Schema and usage: docs/datasets.md.",
+			"datasets/out/<env>-<agent>. Schema and usage: docs/datasets.md.\n\n" +
+			"OUT may be a bucket URL (s3://bucket/prefix, gs://, azblob://, file://): the same files, each\n" +
+			"visible only once complete, resumed from what the bucket holds. --shards N --shard I plays\n" +
+			"shard I of a run split over N machines (a Kubernetes Indexed Job sets I); galaxygym dataset\n" +
+			"merge OUT then writes the manifest. Credentials and the cluster set-up: docs/scaling.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := f.config()
@@ -235,6 +242,22 @@ func init() {
 			cfg.DatasetID = datasetID
 			cfg.Author = author
 			cfg.Out = out
+			cfg.Shards = shards
+			if shards > 1 {
+				cfg.Shard = shard
+				if !cmd.Flags().Changed("shard") {
+					// A Kubernetes Indexed Job gives each pod its index.
+					idx, ok := os.LookupEnv("JOB_COMPLETION_INDEX")
+					if !ok {
+						return fmt.Errorf("--shards %d needs --shard I (0 <= I < %d) or JOB_COMPLETION_INDEX", shards, shards)
+					}
+					if cfg.Shard, err = strconv.Atoi(idx); err != nil {
+						return fmt.Errorf("JOB_COMPLETION_INDEX=%q: not an integer", idx)
+					}
+				}
+			} else if cmd.Flags().Changed("shard") && shard != 0 {
+				return fmt.Errorf("--shard %d needs --shards N (N > %d)", shard, shard)
+			}
 			if cfg.Out == "" {
 				who := cfg.Agent
 				if len(cfg.Seats) > 0 {
@@ -255,6 +278,14 @@ func init() {
 			if err != nil {
 				return err
 			}
+			if cfg.Shards > 1 {
+				fmt.Fprintf(cmd.OutOrStdout(),
+					"shard %d of %d: %d episodes, %d steps, %d bytes, %.0f steps/s, %.0f episodes/s (%d parts written, %d kept) -> %s; "+
+						"galaxygym dataset merge %s writes the manifest when every shard is done\n",
+					cfg.Shard, cfg.Shards, res.Episodes, res.Steps, res.Bytes, res.StepsPerSecond(), res.EpisodesPerSecond(),
+					res.PartsWritten, res.PartsKept, cfg.Out, cfg.Out)
+				return nil
+			}
 			m := res.Manifest
 			rows := m.TotalSteps + m.TotalEpisodes
 			fmt.Fprintf(cmd.OutOrStdout(),
@@ -266,7 +297,12 @@ func init() {
 	}
 	f.register(cmd, "heuristic", 1000000)
 	fl := cmd.Flags()
-	fl.StringVar(&out, "out", "", "output directory (default datasets/out/<env>-<agent>)")
+	fl.StringVar(&out, "out", "", "output directory or bucket URL: s3://bucket/prefix, gs://bucket/prefix, "+
+		"azblob://container/prefix, file:///dir (default datasets/out/<env>-<agent>; docs/scaling.md)")
+	fl.IntVar(&shards, "shards", 0, "split the run into N shards of consecutive parts, one per machine; "+
+		"then galaxygym dataset merge writes the manifest (docs/scaling.md)")
+	fl.IntVar(&shard, "shard", 0, "the shard this process plays, 0 <= I < N (default: $JOB_COMPLETION_INDEX, "+
+		"which a Kubernetes Indexed Job sets)")
 	fl.IntVar(&perPart, "episodes-per-part", datasets.DefaultEpisodesPerPart, "consecutive episodes per part file")
 	fl.StringVar(&obsEnc, "obs-encoding", string(datasets.ObsPlain),
 		"obs column encoding: plain (every reader: pyarrow, DuckDB, polars, ...) or split (BYTE_STREAM_SPLIT, 1.5-1.8x smaller; pyarrow, arrow-go, parquet-go only)")

@@ -18,9 +18,23 @@ import (
 	"github.com/spf13/cobra"
 
 	_ "github.com/galaxygym/galaxygym/agents/all"
+	"github.com/galaxygym/galaxygym/datasets"
 	_ "github.com/galaxygym/galaxygym/env/all"
 	"github.com/galaxygym/galaxygym/version"
 )
+
+// exitCode is 2 for errors a retry cannot fix (bad settings, credentials
+// refused, a missing bucket, an output holding another dataset, parts
+// missing at merge), which a Kubernetes podFailurePolicy uses to fail an
+// index at once (deploy/k8s); 1 otherwise.
+func exitCode(err error) int {
+	var ce *datasets.ConfigError
+	var mp *datasets.MissingPartsError
+	if errors.As(err, &ce) || errors.As(err, &mp) || errors.Is(err, datasets.ErrMismatch) {
+		return 2
+	}
+	return 1
+}
 
 var rootCmd = &cobra.Command{
 	Use:   "galaxygym",
@@ -41,6 +55,6 @@ func main() {
 		if errors.Is(err, context.Canceled) {
 			os.Exit(130)
 		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }

@@ -13,7 +13,8 @@ from numpy.typing import NDArray
 from gymnasium import spaces
 
 from ._client import HEADER_SIZE, KIND_STEP_REPLY, Reply, Session
-from .errors import EpisodeOverError, IllegalActionError, NotResetError, ProtocolError
+from ._actions import action_index, server_gone
+from .errors import ConnectionClosedError, EpisodeOverError, IllegalActionError, NotResetError, ProtocolError
 
 _I32 = struct.Struct("<i")
 
@@ -27,9 +28,14 @@ class IllegalActionWarning(UserWarning):
 
 def spaces_from_spec(spec: dict[str, Any]) -> tuple[spaces.Box, spaces.Discrete]:
     """The observation space (Box of uint8 with the spec's true upper
-    bounds) and action space (Discrete) of one environment."""
+    bounds) and action space (Discrete) of one environment.
+
+    A byte whose bound is 0 (always 0, as Pilots of Gallaxia's count of
+    Rekkoning cards in a hand, which a hand never holds) gets the bound 1:
+    Gymnasium's checker warns on every ``make`` about a Box whose low
+    equals its high, and the observations still lie inside."""
     shape = tuple(int(d) for d in spec["obs_shape"])
-    high = np.asarray(spec["obs_high"], dtype=np.uint8).reshape(shape)
+    high = np.maximum(np.asarray(spec["obs_high"], dtype=np.uint8), 1).reshape(shape)
     obs_space = spaces.Box(low=np.zeros(shape, np.uint8), high=high, shape=shape, dtype=np.uint8)
     return obs_space, spaces.Discrete(len(spec["action_names"]))
 
@@ -103,6 +109,7 @@ class GalaxyGymEnv(gym.Env):
         if illegal_action not in ("raise", "terminate"):
             raise ValueError(f"illegal_action {illegal_action!r}: want 'raise' or 'terminate'")
         self._session = Session(url, token=token, timeout=timeout)
+        self._local = bool(getattr(self._session, "_local", False))  # the private server: for ServerGoneError
         try:
             made = self._session.make(env_id, 1, params, autoreset_mode="disabled")
         except BaseException:
@@ -154,25 +161,36 @@ class GalaxyGymEnv(gym.Env):
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63))
         wire = {"state": _state_option(state)} if state is not None else None
-        r = self._session.reset([int(seed)], options=wire)
+        try:
+            r = self._session.reset([int(seed)], options=wire)
+        except ConnectionClosedError as e:
+            server_gone(e, self._session.url, self._local)
         self._over = False
         self._set(r)
         assert self._obs is not None
         return self._obs, self._info()
 
     def step(self, action: Any) -> tuple[NDArray[Any], float, bool, bool, dict[str, Any]]:
+        """Plays action (an integer in ``[0, n)``) for the player to act.
+
+        Raises TypeError for a non-integer action (``3.7``, ``"3"``) and
+        :class:`galaxygym.ActionSpaceError` for one outside the action space
+        (``-1``, ``n``), in every mode; an illegal move inside the space ends
+        the episode (``illegal_action="terminate"``) or raises
+        IllegalActionError (``"raise"``). ServerGoneError: the server died."""
         if self._obs is None:
             raise NotResetError("call reset() before step()", code="not_reset")
         if self._over:
             raise EpisodeOverError("the episode ended with an illegal action; call reset()", code="episode_over")
-        a = int(action)
+        # Outside Discrete(n) or not an integer: a caller's bug, raised
+        # whatever illegal_action says (ActionSpaceError, TypeError).
+        a = action_index(action, self._num_actions)
         actor = self._player
         session = self._session
         try:
-            if not -(1 << 31) <= a < 1 << 31:
-                raise IllegalActionError(f"action {a} out of range [0, {self._num_actions})",
-                                         code="illegal_action", index=0, action=a)
             data = session.roundtrip(session._hdr + _I32.pack(a))
+        except ConnectionClosedError as e:
+            server_gone(e, session.url, self._local)
         except IllegalActionError as e:
             if self.illegal_action != "terminate":
                 raise

@@ -80,7 +80,8 @@ def _check_finite(name: str, a: NDArray[Any]) -> None:
 
 def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env_id: str,
                   activation: str = "tanh", obs_shape: Iterable[int] | None = None,
-                  conv: Any = None, board: Mapping[str, int] | None = None) -> dict[str, Any]:
+                  conv: Any = None, board: Mapping[str, int] | None = None,
+                  play: str | None = None) -> dict[str, Any]:
     """Writes an MLP policy to path in galaxygym's weights format
     (docs/policy-format.md) and returns its metadata.
 
@@ -107,7 +108,13 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
     k), bias (out,)) pairs, k odd, circular padding (k-1)/2, stride 1,
     `activation` after each); layer 0 then reads their flattened output
     followed by the observation's other elements (docs/policy-format.md).
+
+    play ("greedy" or "sample"; None says nothing, read as "sample") states
+    how the weights are meant to be played: the Go policy agent plays so
+    unless its greedy option says otherwise.
     """
+    if play not in (None, "greedy", "sample"):
+        raise ValueError(f"play {play!r}: want 'greedy', 'sample' or None")
     if activation not in ACTIVATIONS:
         raise ValueError(f"activation {activation!r}: want one of {ACTIVATIONS}")
     if not isinstance(env_id, str) or not env_id:
@@ -163,6 +170,8 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
             "num_actions": width, "activation": activation}
     if board is not None:
         meta["board"] = board
+    if play is not None:
+        meta["play"] = play
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
     write_npz(path, arrays)
     return meta
@@ -213,6 +222,8 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
             raise ValueError(f"meta: activation {meta.get('activation')!r}: want one of {ACTIVATIONS}")
         if "board" in meta and int(meta["version"]) < 2:
             raise ValueError("meta: a board needs format version 2")
+        if meta.get("play", "sample") not in ("greedy", "sample"):
+            raise ValueError(f"meta: play {meta['play']!r}: want 'greedy' or 'sample'")
     for k in ["obs_scale", "layer0.weight"]:
         if k not in arrays:
             raise ValueError(f"{k}: missing")

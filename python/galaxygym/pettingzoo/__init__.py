@@ -19,10 +19,14 @@ kwargs are :func:`galaxygym.aec_env`'s: the environment parameters
 ``illegal_action``. The modules come from the environment ids of the
 server binary (galaxygym._registration.env_ids), so a new game needs no
 Python edit; ``module(env_id)`` builds one for any id a server offers.
+``help()`` on a module or its functions shows the game's summary, its
+parameters with their ranges and defaults (also in the functions'
+signatures) and the observation, from the server's spec.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
 import types
 from typing import Any
@@ -41,7 +45,10 @@ def module(env_id: str) -> types.ModuleType:
     full = f"{__name__}.{module_name(env_id)}"
     if full in sys.modules:
         return sys.modules[full]
-    mod = types.ModuleType(full, f"PettingZoo-style module of the galaxygym environment {env_id}.")
+    from .._registration import describe, spec_of
+    spec = spec_of(env_id)
+    about = describe(spec) if spec is not None else f"The galaxygym environment {env_id} (its spec: galaxygym.list_envs()).\n"
+    mod = types.ModuleType(full, f"PettingZoo-style module of the galaxygym environment {env_id}.\n\n{about}")
 
     def raw_env(**kwargs: Any) -> Any:
         from ..aec import GalaxyGymAECEnv
@@ -58,15 +65,36 @@ def module(env_id: str) -> types.ModuleType:
     for f in (raw_env, env, parallel_env):
         f.__module__ = full
         f.__qualname__ = f.__name__
-    raw_env.__doc__ = f"The {env_id} AEC environment, unwrapped (galaxygym.aec_env({env_id!r}, **kwargs))."
-    env.__doc__ = f"The {env_id} AEC environment in PettingZoo's OrderEnforcingWrapper."
-    parallel_env.__doc__ = f"The {env_id} environment with the Parallel API (turn_based_aec_to_parallel)."
+    common = ("\nOther keywords: url (a running galaxygym serve; default the private local server), "
+              "render_mode ('ansi' or 'rgb_array'), flat (Box observations, masks in infos), "
+              "illegal_action ('terminate' or 'raise').\n\n")
+    raw_env.__doc__ = (f"The {env_id} AEC environment, unwrapped (galaxygym.aec_env({env_id!r}, **kwargs)).\n"
+                       + common + about)
+    env.__doc__ = f"The {env_id} AEC environment in PettingZoo's OrderEnforcingWrapper.\n" + common + about
+    parallel_env.__doc__ = (f"The {env_id} environment with the Parallel API (turn_based_aec_to_parallel).\n"
+                            + common + about)
+    sig = _signature(spec)
+    for f in (raw_env, env, parallel_env):
+        f.__signature__ = sig  # type: ignore[attr-defined]
     mod.raw_env, mod.env, mod.parallel_env = raw_env, env, parallel_env  # type: ignore[attr-defined]
     mod.ENV_ID = env_id  # type: ignore[attr-defined]
     mod.metadata = {"name": env_id, "is_parallelizable": True}  # type: ignore[attr-defined]
     mod.__all__ = ["env", "raw_env", "parallel_env", "ENV_ID", "metadata"]  # type: ignore[attr-defined]
     sys.modules[full] = mod
     return mod
+
+
+def _signature(spec: dict[str, Any] | None) -> inspect.Signature:
+    """Keyword-only parameters: the game's, with their defaults, then the
+    client's; **kwargs stays for parameters a newer server adds."""
+    kw = inspect.Parameter.KEYWORD_ONLY
+    params = [inspect.Parameter(p["name"], kw, default=p.get("default"))
+              for p in (spec or {}).get("params") or [] if str(p.get("name", "")).isidentifier()]
+    params += [inspect.Parameter("url", kw, default=None), inspect.Parameter("render_mode", kw, default=None),
+               inspect.Parameter("flat", kw, default=False),
+               inspect.Parameter("illegal_action", kw, default="terminate"),
+               inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
+    return inspect.Signature(params)
 
 
 def _names() -> dict[str, str]:

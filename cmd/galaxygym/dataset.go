@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/galaxygym/galaxygym/datasets"
+)
+
+func init() {
+	cmd := &cobra.Command{
+		Use:   "dataset",
+		Short: "Finish and check datasets (merge the shards of a sharded run, verify every part)",
+	}
+	merge := &cobra.Command{
+		Use:   "merge OUT",
+		Short: "Write the manifest of a sharded run (generate --shards N) once every shard is done",
+		Long: "merge reads OUT/job.json (written by every shard of generate --shards N), checks every part\n" +
+			"(footer, rows, the SHA-256 recorded when it was written) and writes OUT/manifest.json: the\n" +
+			"dataset one generate of the same parameters writes, byte for byte. OUT is a directory or a\n" +
+			"bucket URL (s3://, gs://, azblob://, file://). Missing parts are reported with the shards to\n" +
+			"run again, and no manifest is written. Merging a merged dataset does nothing.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			res, err := datasets.Merge(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			m := res.Manifest
+			var bytes int64
+			for _, p := range m.Parts {
+				bytes += p.Steps.Bytes + p.Episodes.Bytes
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d parts, %d episodes, %d steps, %d bytes -> %s/%s\n",
+				len(m.Parts), m.TotalEpisodes, m.TotalSteps, bytes, args[0], datasets.ManifestFile)
+			return nil
+		},
+	}
+	verify := &cobra.Command{
+		Use:   "verify OUT",
+		Short: "Check every part of a finished dataset against its manifest (sizes, SHA-256, rows, ranges)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := datasets.OpenURL(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			if err := d.Verify(); err != nil {
+				return err
+			}
+			m := d.Manifest
+			fmt.Fprintf(cmd.OutOrStdout(), "ok: %d parts, %d episodes, %d steps in %s\n",
+				len(m.Parts), m.TotalEpisodes, m.TotalSteps, args[0])
+			return nil
+		},
+	}
+	cmd.AddCommand(merge, verify)
+	rootCmd.AddCommand(cmd)
+}

@@ -1,0 +1,5 @@
+//go:build azure
+
+package datasets
+
+import _ "gocloud.dev/blob/azureblob" // azblob://

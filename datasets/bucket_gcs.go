@@ -1,0 +1,5 @@
+//go:build gcs
+
+package datasets
+
+import _ "gocloud.dev/blob/gcsblob" // gs://

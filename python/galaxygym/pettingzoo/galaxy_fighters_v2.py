@@ -1,0 +1,8 @@
+"""PettingZoo-style module of the galaxygym environment galaxy-fighters-v2 (env,
+raw_env, parallel_env, ENV_ID, metadata; see galaxygym.pettingzoo). A real
+file, so that ``import galaxygym.pettingzoo.galaxy_fighters_v2`` works in a fresh
+process (Ray's workers unpickling an env creator)."""
+
+from galaxygym.pettingzoo._static import fill as _fill
+
+_fill(__name__, "galaxy-fighters-v2")
