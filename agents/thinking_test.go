@@ -99,7 +99,8 @@ func TestHeuristicsExplain(t *testing.T) {
 	for _, c := range []struct {
 		id     string
 		params map[string]any
-	}{{"galaxy-express-v1", nil}, {"galaxy-fighters-v2", map[string]any{"players": 2}}, {"galaxy-fighters-v1", nil}} {
+	}{{"galaxy-express-v1", nil}, {"galaxy-fighters-v2", map[string]any{"players": 2}}, {"galaxy-fighters-v1", nil},
+		{"pilots-of-gallaxia-v2", map[string]any{"players": 3}}, {"pilots-of-gallaxia-v1", nil}} {
 		valued := 0
 		explainGame(t, c.id, c.params, "heuristic", nil, 400, func(_ agents.Agent, mask []uint8, act int, th *agents.Thoughts) {
 			best := math.Inf(-1)
