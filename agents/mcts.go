@@ -184,6 +184,8 @@ type MCTS struct {
 	tree    map[mctsKey]int32
 	hseed   maphash.Seed
 	path    []mctsStep
+
+	explain func(a int, ret float64) // ActExplained's tally of rollFrom's returns, or nil
 }
 
 // NewMCTS returns the MCTS agent for spec; see [MCTS] for the options. It
@@ -486,10 +488,12 @@ func (m *MCTS) deadline() time.Time {
 
 // rollFrom plays action a in st, then the rollout agent to the end (or
 // max_turns) from a rollout seed, and returns player's return.
-func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) float64 {
+func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) (ret float64) {
+	if m.explain != nil {
+		defer func(a int) { m.explain(a, ret) }(a)
+	}
 	m.rollout.Reset(rseed)
 	m.stats.Simulations++
-	ret := 0.0
 	for {
 		m.stats.Steps++
 		clear(m.rewards)

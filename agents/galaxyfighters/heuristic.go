@@ -1,6 +1,7 @@
 package galaxyfighters
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -73,6 +74,8 @@ type Heuristic struct {
 	// takes to leave the board past a district's zone 1, or 0 when its
 	// path ends in a corner.
 	exit [gf.Cells][4]int8
+
+	vals []float32 // ActionValues' output, or nil
 }
 
 // NewHeuristic builds the agent for a Galaxy Fighters spec (either
@@ -183,6 +186,34 @@ func (h *Heuristic) Act(_ int, obs, mask []uint8) int {
 	return h.firstLegal(mask)
 }
 
+// ActionValues is Act with the heuristic's reasons: it returns the action
+// Act would return for the same call (consuming the tie-breaking generator
+// the same way) and fills q (length at least len(mask), float32) with the
+// value of each action the heuristic scored, NaN for the others. At a
+// command decision the value of an action is the best leaf value the
+// search reaches after it (ending the turn: the position's own leaf
+// value), in the heuristic's own units (comparable within one decision);
+// at a spill decision, minus the invaders of the neighbour the alien would
+// go to. Weapon, bonus and engine choices follow a fixed preference and
+// get NaN. The action returned is always among the highest valued when any
+// legal action has a value.
+func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
+	nan := float32(math.NaN())
+	for i := range q[:len(mask)] {
+		q[i] = nan
+	}
+	h.vals = q
+	a := h.Act(0, obs, mask)
+	h.vals = nil
+	return a
+}
+
+// ActExplained is Act with the action values of [Heuristic.ActionValues]
+// in th.Values ([agents.Explainer]).
+func (h *Heuristic) ActExplained(_ int, obs, mask []uint8, th *agents.Thoughts) int {
+	return agents.ExplainValues(h, "the heuristic's search value (its own units)", obs, mask, th)
+}
+
 func (h *Heuristic) firstLegal(mask []uint8) int {
 	for a, m := range mask {
 		if m != 0 {
@@ -205,6 +236,9 @@ func (h *Heuristic) spill(obs, mask []uint8) int {
 	}
 	inv := func(rel int) int { return int(obs[gf.OffSeats+rel*gf.SeatBytes+gf.SeatInvaders]) }
 	l, r := inv((src+1)%gf.NumSeats), inv((src+3)%gf.NumSeats)
+	if h.vals != nil {
+		h.vals[gf.ActionSpill], h.vals[gf.ActionSpill+1] = -float32(l), -float32(r)
+	}
 	switch {
 	case l < r:
 		return gf.ActionSpill
@@ -221,6 +255,9 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 	root.Load(obs)
 	best, bestA, ties := -1e18, -1, 0
 	consider := func(v float64, a int) {
+		if h.vals != nil {
+			h.vals[a] = float32(v)
+		}
 		switch {
 		case v > best+1e-9:
 			best, bestA, ties = v, a, 1

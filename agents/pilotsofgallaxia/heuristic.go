@@ -3,6 +3,7 @@
 package pilotsofgallaxia
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/galaxygym/galaxygym/agents"
@@ -58,6 +59,41 @@ type Heuristic struct {
 	dist    *[pog.NumSpaces][pog.NumSpaces]uint8 // the starships' distances
 	ddist   *[pog.NumSpaces][pog.NumSpaces]uint8 // the Durriken's (v2: vortex hops)
 	v       view                                 // the observation being read (kept to avoid allocating)
+	vals    []float32                            // ActionValues' output, or nil
+}
+
+// note records action a's value for ActionValues.
+func (h *Heuristic) note(a int, x float32) {
+	if h.vals != nil {
+		h.vals[a] = x
+	}
+}
+
+// ActionValues is Act with the heuristic's reasons where it scores the
+// actions of a decision: it returns the action Act would return for the
+// same call and fills q (length at least len(mask), float32) with the value
+// of each action it compared, NaN for the others. The values are minus the
+// spaces still to go by the heuristic's own distances: at a slide (and a
+// Durriken warp it does not plan), a path step (stop: where the ship is;
+// not when it raids) and a way card (minus hundredths for the fuel it
+// spends: -3.04 is 3 spaces for 4 fuel); at a discard, minus the card's
+// worth to keep. Its other decisions follow rules, and get NaN. The action
+// returned is among the highest valued when any action has a value.
+func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
+	nan := float32(math.NaN())
+	for i := range q[:len(mask)] {
+		q[i] = nan
+	}
+	h.vals = q
+	a := h.Act(0, obs, mask)
+	h.vals = nil
+	return a
+}
+
+// ActExplained is Act with the values of [Heuristic.ActionValues] in
+// th.Values ([agents.Explainer]).
+func (h *Heuristic) ActExplained(_ int, obs, mask []uint8, th *agents.Thoughts) int {
+	return agents.ExplainValues(h, "minus the spaces still to go (at a discard: minus the card's worth)", obs, mask, th)
 }
 
 // New returns the heuristic for a pilots-of-gallaxia environment; it
@@ -254,7 +290,9 @@ func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 		carrying := v.mover >= 0 && v.mover < 2 && v.cargo[v.mover] > 0
 		for a := 0; a < pog.NumSpaces; a++ {
 			if mask[a] == 1 {
-				if d := h.togo(a, carrying, v); d < bd {
+				d := h.togo(a, carrying, v)
+				h.note(a, -float32(d))
+				if d < bd {
 					best, bd = a, d
 				}
 			}
@@ -357,7 +395,9 @@ func (h *Heuristic) discard(v *view, mask []uint8) int {
 	best, bw := -1, 1<<30
 	for a := actCard; a < actCard+numCards; a++ {
 		if mask[a] == 1 {
-			if w := h.worth(v, cardOf(a)); w < bw {
+			w := h.worth(v, cardOf(a))
+			h.note(a, -float32(w))
+			if w < bw {
 				best, bw = a, w
 			}
 		}
@@ -410,7 +450,13 @@ func (h *Heuristic) way(v *view, mask []uint8) int {
 	carrying := v.cargo[k] > 0
 	now := h.togo(v.at, carrying, v)
 	best, bd, bcost := pog.ActBase, max(0, now-2), 0
+	if mask[pog.ActBase] == 1 {
+		h.note(pog.ActBase, -float32(bd))
+	}
 	consider := func(a, d, cost int) {
+		if mask[a] == 1 {
+			h.note(a, -float32(d)-float32(cost)/100)
+		}
 		if mask[a] == 1 && (d < bd || d == bd && cost < bcost) {
 			best, bd, bcost = a, d, cost
 		}
@@ -438,9 +484,13 @@ func (h *Heuristic) path(v *view, mask []uint8) int {
 	}
 	now := h.togo(v.at, carrying, v)
 	best, bd := pog.ActStop, now
+	if mask[pog.ActStop] == 1 {
+		h.note(pog.ActStop, -float32(now))
+	}
 	for a := 0; a < pog.NumSpaces; a++ {
 		if mask[a] == 1 {
 			d := h.togo(a, carrying, v)
+			h.note(a, -float32(d))
 			if d < bd {
 				best, bd = a, d
 			}
