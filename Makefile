@@ -158,14 +158,19 @@ test-python: build venv wheel
 
 # Ray (RLlib) in a venv of its own, RAY_VENV, apart from the test venv (Ray
 # pins gymnasium 1.2 and pandas/pyarrow of its own): SYS_PYTHON's
-# --system-site-packages venv with Debian's torch 1.13 when it imports,
-# RAY_PINS and ./python: first time about 3 minutes and 0.8 GB on disk (the
-# ray wheel is 79 MB; Debian's torch, ~0.8 GB, is shared with the system;
-# else PyPI's torch, ~5 GB with CUDA); docs/scaling.md#trainers-on-ray. test-ray runs
-# python/tests/test_rllib.py there (about 2 minutes on 2 cores): not part of
+# --system-site-packages venv with Debian's torch 1.13 when it imports (else
+# PyPI's torch, ~5 GB with CUDA), RAY_PINS and ./python. First time: about
+# 3.5 minutes and 0.95 GB on disk (the ray wheel is 79 MB; Debian's torch,
+# ~0.8 GB, is the system's); docs/scaling.md#trainers-on-ray. RAY_PINS also
+# has DuckDB 1.4.4 with the PyPI package duckdb-ext-httpfs (DuckDB's httpfs
+# extension, which DuckDB itself downloads from its own site; no such
+# package exists for DuckDB 2.x, the test venv's) and moto's S3 server.
+# test-ray runs python/tests/test_rllib.py there (about 2 minutes on 2
+# cores) and test_datasets_s3.py, its DuckDB read included; not part of
 # `make test`, whose venv has no Ray.
 RAY_VENV ?= .venv-ray
-RAY_PINS := ray[rllib]==2.60.0 pytest
+RAY_PINS := 'ray[rllib]==2.60.0' pytest 'moto[s3]>=5' flask flask-cors \
+	duckdb==1.4.4 duckdb-ext-httpfs==1.4.4.20260205
 $(RAY_VENV)/.galaxygym-installed: python/pyproject.toml
 	@set -e; \
 	if "$(SYS_PYTHON)" -c 'import torch, ensurepip' 2>/dev/null; then \
@@ -183,7 +188,8 @@ $(RAY_VENV)/.galaxygym-installed: python/pyproject.toml
 venv-ray: $(RAY_VENV)/.galaxygym-installed
 
 test-ray: build venv-ray
-	GALAXYGYM_BIN=$(CURDIR)/$(BIN) $(RAY_VENV)/bin/python -m pytest -q python/tests/test_rllib.py
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) $(RAY_VENV)/bin/python -m pytest -q python/tests/test_rllib.py \
+	    python/tests/test_datasets_s3.py
 
 # Runs the training notebook at its full budget (PPO fine-tuning the committed
 # clone, 4M env steps: about 16 minutes on 2 cores);
