@@ -261,8 +261,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if a.bench:
             for n in (int(x) for x in a.bench.split(",")):
+                # RLlib checks that one training batch is whole rollouts.
+                batch = max(1, n) * a.envs_per_runner * a.rollout
                 cfg = build_config(a.env, params=params, url=a.url, env_runners=n,
-                                   envs_per_runner=a.envs_per_runner, rollout_len=a.rollout, seed=a.seed)
+                                   envs_per_runner=a.envs_per_runner, rollout_len=a.rollout,
+                                   train_batch=batch, minibatch=min(batch, a.minibatch), seed=a.seed)
                 r = bench(cfg, a.bench_seconds)
                 print(json.dumps({"env": a.env, "env_runners": n, "envs_per_runner": a.envs_per_runner,
                                   "rollout": a.rollout, **r}), flush=True)
