@@ -123,9 +123,9 @@ def env_creator(config: dict[str, Any]) -> Any:
     return PettingZooEnv(_masked_aec(galaxygym.aec_env(env_id, url=url, **params)))
 
 
-def is_multi_agent(env_id: str, params: dict[str, Any] | None = None) -> bool:
+def is_multi_agent(env_id: str, params: dict[str, Any] | None = None, url: str | None = None) -> bool:
     """Whether the game has more than one player (with these parameters)."""
-    env = galaxygym.make(env_id, **dict(params or {}))
+    env = galaxygym.make(env_id, url=url, **dict(params or {}))
     try:
         return int(env.num_players) > 1
     finally:
@@ -154,7 +154,7 @@ def build_config(env_id: str, *, params: dict[str, Any] | None = None, url: str 
     model = DefaultModelConfig(fcnet_hiddens=list(hidden), fcnet_activation="tanh",
                                head_fcnet_hiddens=[], vf_share_layers=False)
     module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model)
-    multi = is_multi_agent(env_id, params)
+    multi = is_multi_agent(env_id, params, url)
     env_config = {"env": env_id, "url": url, "params": dict(params or {}), "multi_agent": multi}
     cfg = (
         PPOConfig()
@@ -209,14 +209,36 @@ def train(cfg: Any, iterations: int) -> list[dict[str, Any]]:
     return out
 
 
+def _runner_cpu_seconds() -> float:
+    """CPU seconds used so far by this process (an EnvRunner) and by its
+    private galaxygym server, if it started one (Linux: /proc)."""
+    total = time.process_time()
+    server = galaxygym._server._server
+    if server is not None:
+        try:
+            with open(f"/proc/{server.proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            pass
+    return total
+
+
 def bench(cfg: Any, seconds: float) -> dict[str, float]:
     """Env steps per second collected by the EnvRunners (sampling only:
-    ``EnvRunnerGroup.sample`` on every remote EnvRunner in parallel, the
-    policy's forward pass included, no learning), over about ``seconds``
-    after one warm-up round."""
+    ``sample()`` on every remote EnvRunner in parallel, the policy's
+    forward pass included, no learning), over about ``seconds`` after one
+    warm-up round; and the env steps per CPU-second the EnvRunner processes
+    and their galaxygym servers used (on a machine shared with other work,
+    the figure that does not depend on the others' load)."""
     algo = cfg.build_algo()
     try:
         group = algo.env_runner_group
+
+        def cpu() -> float:
+            if group.num_remote_env_runners() == 0:
+                return _runner_cpu_seconds()
+            return sum(group.foreach_env_runner(lambda r: _runner_cpu_seconds(), local_env_runner=False))
 
         def one_round() -> int:
             if group.num_remote_env_runners() == 0:
@@ -227,11 +249,13 @@ def bench(cfg: Any, seconds: float) -> dict[str, float]:
             return sum(len(e) for e in eps)
 
         one_round()  # warm-up: servers started, first episodes reset
-        steps, t0 = 0, time.perf_counter()
+        steps, c0, t0 = 0, cpu(), time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             steps += one_round()
         dt = time.perf_counter() - t0
-        return {"env_steps": float(steps), "seconds": dt, "env_steps_per_s": steps / dt}
+        used = cpu() - c0
+        return {"env_steps": float(steps), "seconds": dt, "env_steps_per_s": steps / dt,
+                "runner_cpu_seconds": used, "env_steps_per_cpu_s": steps / used if used > 0 else float("nan")}
     finally:
         algo.stop()
 
