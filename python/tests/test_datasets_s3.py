@@ -114,6 +114,20 @@ def test_load_with_an_fsspec_filesystem(s3):
     _assert_same(gd.load("s3://data/ge", filesystem=fs), gd.load(s3["local"]))
 
 
+def test_load_with_fsspec_memory_filesystem(s3):
+    """Any fsspec filesystem goes through pyarrow's FSSpecHandler: the run
+    copied into fsspec's in-memory filesystem loads the same."""
+    fsspec = pytest.importorskip("fsspec")
+    mem = fsspec.filesystem("memory")
+    for f in sorted(s3["local"].rglob("*")):
+        if f.is_file():
+            mem.pipe(f"/ge-copy/{f.relative_to(s3['local']).as_posix()}", f.read_bytes())
+    try:
+        _assert_same(gd.load("memory://ge-copy", filesystem=mem), gd.load(s3["local"]))
+    finally:
+        mem.rm("/ge-copy", recursive=True)
+
+
 def test_load_errors(s3):
     # An unfinished (or unmerged sharded) run has no manifest.json.
     with pytest.raises(FileNotFoundError, match="manifest.json not found"):
