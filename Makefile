@@ -31,7 +31,7 @@ TORCH      ?= auto
 VENV_STAMP := $(VENV)/.galaxygym-installed
 SB3_PINS   := stable-baselines3==2.4.1 sb3-contrib==2.4.0
 
-.PHONY: all build run test test-go test-python venv notebook offline-notebook notebooks vet bench clean wheel wheels test-wheels fuzz browser-deps test-browser screenshots
+.PHONY: all build run test test-go test-python venv venv-ray test-ray notebook offline-notebook notebooks vet bench clean wheel wheels test-wheels fuzz browser-deps test-browser screenshots
 
 all: build
 
@@ -160,6 +160,41 @@ test-python: build venv wheel
 	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEEL="$$(ls $(abspath $(WHEEL_DIR))/galaxygym-*.whl)" \
 	    $(VENV)/bin/python -m pytest -q python/tests
 
+# Ray (RLlib) in a venv of its own, RAY_VENV, apart from the test venv (Ray
+# pins gymnasium 1.2 and pandas/pyarrow of its own): SYS_PYTHON's
+# --system-site-packages venv with Debian's torch 1.13 when it imports (else
+# PyPI's torch, ~5 GB with CUDA), RAY_PINS and ./python. First time: about
+# 3.5 minutes and 0.95 GB on disk (the ray wheel is 79 MB; Debian's torch,
+# ~0.8 GB, is the system's); docs/scaling.md#trainers-on-ray. RAY_PINS also
+# has DuckDB 1.4.4 with the PyPI package duckdb-ext-httpfs (DuckDB's httpfs
+# extension, which DuckDB itself downloads from its own site; no such
+# package exists for DuckDB 2.x, the test venv's) and moto's S3 server.
+# test-ray runs python/tests/test_rllib.py there (about 2 minutes on 2
+# cores) and test_datasets_s3.py, its DuckDB read included; not part of
+# `make test`, whose venv has no Ray.
+RAY_VENV ?= .venv-ray
+RAY_PINS := 'ray[rllib]==2.60.0' pytest 'moto[s3]>=5' flask flask-cors \
+	duckdb==1.4.4 duckdb-ext-httpfs==1.4.4.20260205
+$(RAY_VENV)/.galaxygym-installed: python/pyproject.toml
+	@set -e; \
+	if "$(SYS_PYTHON)" -c 'import torch, ensurepip' 2>/dev/null; then \
+	  "$(SYS_PYTHON)" -m venv --clear --system-site-packages $(RAY_VENV); pins=""; \
+	  if [ "$$("$(SYS_PYTHON)" -c 'import numpy; print(numpy.__version__.split(".")[0])')" = 1 ]; then \
+	    pins="numpy<2 pyarrow<26"; fi; \
+	  $(RAY_VENV)/bin/python -m pip install -q --disable-pip-version-check $(RAY_PINS) $$pins -e ./python; \
+	else \
+	  $(PYTHON) -m venv --clear $(RAY_VENV); \
+	  $(RAY_VENV)/bin/python -m pip install -q --disable-pip-version-check $(RAY_PINS) torch -e ./python; \
+	fi; \
+	$(RAY_VENV)/bin/python -c 'import ray.rllib, torch; print("venv-ray: ray", ray.__version__, "torch", torch.__version__)'; \
+	touch $@
+
+venv-ray: $(RAY_VENV)/.galaxygym-installed
+
+test-ray: build venv-ray
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) $(RAY_VENV)/bin/python -m pytest -q python/tests/test_rllib.py \
+	    python/tests/test_datasets_s3.py
+
 # Runs the training notebook at its full budget (PPO fine-tuning the committed
 # clone, 4M env steps: about 16 minutes on 2 cores);
 # the executed copy, the learning curve and the weights land in notebooks/out/.
@@ -276,4 +311,4 @@ screenshots: browser-deps
 	$(GO) test -count=1 -run 'TestScreenshots' ./play/ -args -screenshots=$(CURDIR)/docs/img
 
 clean:
-	rm -rf bin datasets/out $(VENV) $(WHEEL_VENV) $(WHEEL_DIR) python/build build/wheels
+	rm -rf bin datasets/out $(VENV) $(RAY_VENV) $(WHEEL_VENV) $(WHEEL_DIR) python/build build/wheels

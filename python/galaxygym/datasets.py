@@ -15,6 +15,11 @@ next one, :func:`torch_dataset` wraps transitions as a
 ``torch.utils.data.Dataset`` and :func:`to_minari` writes a Minari dataset
 whose ``recover_environment()`` makes the galaxygym environment.
 
+:func:`load` also reads a dataset straight from object storage, the URL
+that ``galaxygym generate --out`` wrote to (docs/scaling.md): ``s3://`` with
+the AWS SDK's usual credentials and ``AWS_ENDPOINT_URL`` for an
+S3-compatible service, ``gs://``, or any ``filesystem=`` (pyarrow or fsspec).
+
 pyarrow is the one dependency (``pip install galaxygym[datasets]``);
 torch and minari are imported only by the functions that need them.
 """
@@ -27,12 +32,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 from numpy.typing import NDArray
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
+    import pyarrow.fs as pafs
 
 __all__ = ["Dataset", "Transitions", "load", "transitions", "torch_dataset", "to_minari", "episode_spans",
            "player_episodes", "seat_dataset_id"]
@@ -45,7 +52,8 @@ class Dataset:
     one holding the final observation with ``action == -1``).
 
     Attributes:
-        path: the dataset directory.
+        path: the dataset directory, or its URL (a str) when it was read
+            from object storage.
         manifest: manifest.json as a dict (env spec, agent, seed, stats).
         episode_id: int64 (R,). step: int32 (R,). player: int32 (R,), the
             player whose view ``obs`` is.
@@ -58,7 +66,7 @@ class Dataset:
             agent, length, returns, outcome, info, ...).
     """
 
-    path: Path
+    path: Path | str
     manifest: dict[str, Any]
     episode_id: NDArray[Any]
     step: NDArray[Any]
@@ -137,16 +145,107 @@ def _manifest(path: Path) -> dict[str, Any]:
     return dict(json.loads(f.read_text()))
 
 
-def load(path: str | os.PathLike[str], *, obs: bool = True) -> Dataset:
-    """Loads a dataset directory (all its parts, in part order) into numpy
-    arrays; ``obs=False`` skips the observation column (an empty (R, 0)
-    array then), for statistics over actions and rewards only."""
+def _is_url(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a URL (``scheme://...``) rather than a local path."""
+    return isinstance(path, str) and "://" in path
+
+
+def _s3_filesystem(url: str) -> tuple["pafs.FileSystem", str]:
+    """A pyarrow S3FileSystem for an ``s3://bucket/prefix`` URL and the
+    ``bucket/prefix`` path in it.
+
+    The endpoint and region come from the URL's query, the one ``galaxygym
+    generate --out`` takes (``?endpoint=http://host:9000&region=...``;
+    ``use_path_style`` is accepted, pyarrow always uses path-style requests
+    on a custom endpoint), else from ``AWS_ENDPOINT_URL_S3`` or
+    ``AWS_ENDPOINT_URL`` and ``AWS_REGION`` or ``AWS_DEFAULT_REGION`` (which
+    pyarrow does not read by itself). Credentials are the AWS SDK's usual
+    chain inside pyarrow: ``AWS_ACCESS_KEY_ID``/``AWS_SECRET_ACCESS_KEY``
+    (and ``AWS_SESSION_TOKEN``), ``AWS_PROFILE``, an instance or pod role."""
+    import pyarrow.fs as pafs
+
+    u = urlsplit(url)
+    q = {k: v[-1] for k, v in parse_qs(u.query).items()}
+    unknown = set(q) - {"endpoint", "region", "use_path_style", "profile"}
+    if unknown:
+        raise ValueError(f"galaxygym.datasets: unknown query parameter(s) {sorted(unknown)} in {url!r} "
+                         "(endpoint, region, use_path_style, profile are known)")
+    if not u.netloc:
+        raise ValueError(f"galaxygym.datasets: no bucket in {url!r} (want s3://bucket/prefix)")
+    opts: dict[str, Any] = {}
+    endpoint = q.get("endpoint") or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
+    if endpoint:
+        e = urlsplit(endpoint if "://" in endpoint else "https://" + endpoint)
+        opts["endpoint_override"] = e.netloc + e.path.rstrip("/")
+        opts["scheme"] = e.scheme
+    region = q.get("region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    if region:
+        opts["region"] = region
+    if q.get("profile"):
+        opts["profile"] = q["profile"]
+    root = (u.netloc + "/" + u.path.strip("/")).rstrip("/")
+    return pafs.S3FileSystem(**opts), root
+
+
+def _remote(url: str, filesystem: Any) -> tuple["pafs.FileSystem", str]:
+    """(pyarrow filesystem, root path in it) for a dataset URL, or for a
+    path in a given pyarrow or fsspec filesystem."""
+    import pyarrow.fs as pafs
+
+    if filesystem is not None:
+        fs = filesystem if isinstance(filesystem, pafs.FileSystem) else pafs.PyFileSystem(pafs.FSSpecHandler(filesystem))
+        u = urlsplit(url)
+        root = (u.netloc + u.path) if "://" in url else url
+        return fs, root.rstrip("/")
+    if urlsplit(url).scheme == "s3":
+        return _s3_filesystem(url)
+    fs, root = pafs.FileSystem.from_uri(url)  # gs://, file://, hdfs:// ...
+    return fs, root.rstrip("/")
+
+
+def _remote_manifest(fs: "pafs.FileSystem", root: str, url: str) -> dict[str, Any]:
+    import pyarrow.fs as pafs
+
+    key = f"{root}/manifest.json"
+    if fs.get_file_info(key).type != pafs.FileType.File:
+        raise FileNotFoundError(f"galaxygym.datasets: {url.rstrip('/')}/manifest.json not found "
+                                "(not a finished galaxygym generate output? a sharded run needs "
+                                "`galaxygym dataset merge` first)")
+    with fs.open_input_stream(key) as fh:
+        return dict(json.loads(fh.read()))
+
+
+def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = None) -> Dataset:
+    """Loads a dataset (all its parts, in part order) into numpy arrays;
+    ``obs=False`` skips the observation column (an empty (R, 0) array then),
+    for statistics over actions and rewards only.
+
+    ``path`` is a local directory or the URL ``galaxygym generate --out``
+    wrote to: ``s3://bucket/prefix`` (endpoint and region from the URL's
+    ``?endpoint=``/``?region=`` or from ``AWS_ENDPOINT_URL``/``AWS_REGION``,
+    credentials from the AWS SDK's usual sources), ``gs://bucket/prefix``,
+    ``file:///dir``, anything ``pyarrow.fs.FileSystem.from_uri`` opens. With
+    ``filesystem`` (a ``pyarrow.fs.FileSystem`` or an fsspec filesystem such
+    as ``s3fs.S3FileSystem``) ``path`` is read in it.
+
+    Raises FileNotFoundError when there is no ``manifest.json`` (an
+    unfinished or unmerged run), OSError (pyarrow's) when the bucket cannot
+    be read (missing, credentials refused, endpoint unreachable)."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    root = Path(path)
-    m = _manifest(root)
+    fs: Any = None
+    location: Path | str
+    if filesystem is not None or _is_url(path):
+        url = os.fspath(path)
+        fs, base = _remote(url, filesystem)
+        m = _remote_manifest(fs, base, url)
+        location = url
+    else:
+        location = Path(path)
+        m = _manifest(location)
+        base = str(location)
     spec = m["env_spec"]
     obs_shape = tuple(int(d) for d in spec["obs_shape"])
     obs_size = int(np.prod(obs_shape))
@@ -156,12 +255,12 @@ def load(path: str | os.PathLike[str], *, obs: bool = True) -> Dataset:
     if obs:
         cols.append("obs")
     parts = sorted(m["parts"], key=lambda p: int(p["index"]))
-    steps = pa.concat_tables([pq.read_table(root / p["steps"]["path"], columns=cols) for p in parts])
-    episodes = pa.concat_tables([pq.read_table(root / p["episodes"]["path"]) for p in parts])
+    steps = pa.concat_tables([pq.read_table(f"{base}/{p['steps']['path']}", columns=cols, filesystem=fs) for p in parts])
+    episodes = pa.concat_tables([pq.read_table(f"{base}/{p['episodes']['path']}", filesystem=fs) for p in parts])
     rows = steps.num_rows
     flat_rewards = pc.list_flatten(steps["rewards"]).to_numpy()
     return Dataset(
-        path=root,
+        path=location,
         manifest=m,
         episode_id=steps["episode_id"].to_numpy(),
         step=steps["step"].to_numpy(),
