@@ -43,7 +43,7 @@ build:
 run: build
 	$(BIN) generate --env $(ENV) --agent $(AGENT) --episodes $(EPISODES) --seed $(SEED) --out $(OUT)
 
-test: vet browser-deps test-go test-python
+test: vet browser-deps test-go test-python test-ray
 
 # gofmt, conflict markers, go vet and staticcheck (pinned in go.mod's tool
 # directive: `go tool staticcheck` builds it from the module cache, so a
@@ -170,8 +170,8 @@ test-python: build venv wheel
 # extension, which DuckDB itself downloads from its own site; no such
 # package exists for DuckDB 2.x, the test venv's) and moto's S3 server.
 # test-ray runs python/tests/test_rllib.py there (about 2 minutes on 2
-# cores) and test_datasets_s3.py, its DuckDB read included; not part of
-# `make test`, whose venv has no Ray.
+# cores) and test_datasets_s3.py, its DuckDB read included; `make test`
+# runs it last (the test venv itself has no Ray).
 RAY_VENV ?= .venv-ray
 RAY_PINS := 'ray[rllib]==2.60.0' pytest 'moto[s3]>=5' flask flask-cors \
 	duckdb==1.4.4 duckdb-ext-httpfs==1.4.4.20260205
