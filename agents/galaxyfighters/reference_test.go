@@ -8,6 +8,9 @@ package galaxyfighters_test
 // chooses exactly what this one chooses.
 
 import (
+	"testing"
+
+	"github.com/galaxygym/galaxygym/datasets"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -328,4 +331,84 @@ func (h *refHeuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSe
 // String describes the loadout (for logs).
 func (h *refHeuristic) String() string {
 	return "heuristic(weapon=" + gf.WeaponNames[h.weapon] + ",bonus=" + strconv.Itoa(h.bonusPref[0]) + ")"
+}
+
+// TestHeuristicSameAsReference plays seeded games in which the current
+// heuristic and the reference (the heuristic before its search was made
+// cheaper) see the same observations and masks at every decision: both
+// must choose the same action every time. Their tie-breaks draw from the
+// same seeded generator, so one differing value or one extra draw would
+// show as a differing choice later on. The games cover v1 and v2, the
+// three missions and the ace variants, two to four players, and the three
+// weapons and engines.
+func TestHeuristicSameAsReference(t *testing.T) {
+	games := 12
+	if testing.Short() {
+		games = 3
+	}
+	type variant struct {
+		id     string
+		params map[string]any
+		opts   agents.Options
+	}
+	var variants []variant
+	for _, id := range []string{gf.ID, gf.IDv1} {
+		for _, players := range []int{4, 3, 2} {
+			for _, m := range []string{"rookie", "expert", "ace"} {
+				variants = append(variants, variant{id, map[string]any{"players": players, "mission": m}, nil})
+			}
+		}
+	}
+	variants = append(variants,
+		variant{gf.ID, map[string]any{"mission": "ace", "invader_spaces": 6, "backup_ships": 0, "win_on": "last_card"}, nil},
+		variant{gf.ID, map[string]any{"spawn_deck": 25, "districts_to_lose": 4, "max_turns": 40}, nil},
+		variant{gf.ID, map[string]any{"mission": "expert"}, agents.Options{"weapon": "laser-beam", "engine": "warp-drive"}},
+		variant{gf.ID, map[string]any{"mission": "ace", "players": 2}, agents.Options{"weapon": "spread-shot", "engine": "thrusters", "bonus": "move"}},
+		variant{gf.IDv1, map[string]any{"mission": "expert"}, agents.Options{"weapon": "laser-beam", "bonus": "special"}},
+	)
+	total, commands := 0, 0
+	for _, vr := range variants {
+		e, err := env.Make(vr.id, vr.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := agents.New(agents.Heuristic, e.Spec(), vr.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := newRefHeuristic(e.Spec(), vr.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs := make([]uint8, e.Spec().ObsSize())
+		for i := 0; i < games; i++ {
+			es, as := datasets.EpisodeSeeds(0, int64(i))
+			e.Reset(es)
+			a.Reset(as)
+			ref.Reset(as)
+			for step := 0; !e.Done(); step++ {
+				p := e.CurrentPlayer()
+				if err := e.Observe(p, obs); err != nil {
+					t.Fatal(err)
+				}
+				mask := e.Mask()
+				want := ref.Act(p, obs, mask)
+				got := a.Act(p, obs, mask)
+				total++
+				if obs[gf.OffPhase+gf.PhaseCommand] != 0 {
+					commands++
+				}
+				if got != want {
+					t.Fatalf("%s %v %v game %d step %d: heuristic chose %d, the reference %d", vr.id, vr.params, vr.opts, i, step, got, want)
+				}
+				if _, err := e.Step(got); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	t.Logf("%d decisions (%d in the command phase) identical over %d variants", total, commands, len(variants))
+	if !testing.Short() && commands < 5000 {
+		t.Errorf("only %d command decisions compared, want at least 5000", commands)
+	}
 }

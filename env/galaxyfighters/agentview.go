@@ -69,7 +69,7 @@ func (v *View) Load(obs []uint8) {
 	v.cfg = config{players: NumSeats, districtsToLose: int(c[3]), invaderCap: int(c[4]), winOnClear: c[7] == 1}
 	s := &v.s
 	*s = State{cfg: &v.cfg, spillSrc: -1, card: -1, started: true}
-	s.decodeObs(0, obs, nil) // the observer's frame is the View's global frame
+	s.decodeView(obs) // the observer's frame is the View's global frame
 }
 
 // Seat returns the acting seat (relative to the observer).
