@@ -402,4 +402,3 @@ func alienThreat(t float64, weight *[12]float64, fillDir *[4]float64, a uint8, u
 func (h *Heuristic) String() string {
 	return "heuristic(weapon=" + gf.WeaponNames[h.weapon] + ",bonus=" + strconv.Itoa(h.bonusPref[0]) + ")"
 }
-
