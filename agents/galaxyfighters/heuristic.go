@@ -78,6 +78,26 @@ type Heuristic struct {
 	// facing on cell (by its approaches before it invades), or 0 when its
 	// path ends in a corner.
 	weight [gf.Cells][12]float64
+	// last is the threat of the last leaf, kept for the next one: the sum
+	// runs over the occupied cells in order, so a leaf whose fills and
+	// first stacks are the last one's starts from the last one's partial
+	// sum at its first different stack (the sum is the same to the bit).
+	last threatCache
+}
+
+// threatCache is one leaf's threat, occupied cell by occupied cell.
+type threatCache struct {
+	board   gf.ProbeBoard
+	fillDir [4]float64
+	n       int // entries
+	cells   [gf.Cells]threatEntry
+}
+
+// threatEntry is one occupied cell of a leaf and the threat summed up to
+// it included.
+type threatEntry struct {
+	cell  int
+	after float64
 }
 
 // NewHeuristic builds the agent for a Galaxy Fighters spec (either
@@ -368,10 +388,29 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full i
 	for d := range fillDir {
 		fillDir[d] = fill[gf.FacedSeat(d)]
 	}
-	// Every alien, cell by cell, bottom first (the order of the sum).
+	// Every alien, cell by cell, bottom first (the order of the sum). The
+	// leaves of one decision differ in a few cells: the sum starts after
+	// the longest run of first occupied cells equal to the last leaf's.
+	lc := &h.last
+	d := 0 // the first cell whose stack differs from lc's
+	if lc.fillDir == fillDir {
+		d = p.Diff(&lc.board)
+	}
+	lc.fillDir = fillDir
+	j := 0 // lc's entries for the occupied cells before d
 	t := 0.0
-	for c := p.Next(-1); c >= 0; c = p.Next(c) {
+	for j < lc.n && lc.cells[j].cell < d {
+		t = lc.cells[j].after
+		j++
+	}
+	if d == gf.Cells {
+		return t // the same board
+	}
+	for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
 		stayed, landed := p.Stack(c)
+		if len(stayed)+len(landed) == 0 {
+			continue
+		}
 		top := len(stayed) + len(landed) - 1
 		weight := &h.weight[c]
 		for i, a := range stayed {
@@ -380,7 +419,11 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full i
 		for i, a := range landed {
 			t = alienThreat(t, weight, &fillDir, a, len(stayed)+i < top)
 		}
+		lc.cells[j] = threatEntry{c, t}
+		j++
 	}
+	lc.n = j
+	p.Save(&lc.board)
 	return t
 }
 

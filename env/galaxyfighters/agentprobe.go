@@ -2,6 +2,7 @@ package galaxyfighters
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 )
 
@@ -89,6 +90,39 @@ var nextCell = func() (t [Cells][4]int8) {
 	return t
 }()
 
+// alienPath[cell][code&15] is the flight of an alien (code: makeAlien)
+// starting on cell: the board cells it enters, in order, then its fate
+// (cellOut: it invades, cellCorner: it drifts away, else it lands on the
+// last cell entered).
+var alienPath = func() (t [Cells][16]flight) {
+	for c := 0; c < Cells; c++ {
+		for typ := 0; typ < numTypes; typ++ {
+			for d := 0; d < 4; d++ {
+				f := &t[c][makeAlien(typ, d)]
+				x := c
+				for i := 0; i < Speed[typ]; i++ {
+					n := int(nextCell[x][d])
+					if n < 0 {
+						f.fate = int8(n)
+						break
+					}
+					f.cells[f.n] = uint8(n)
+					f.n++
+					x = n
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// flight is one entry of alienPath.
+type flight struct {
+	cells [3]uint8
+	n     uint8
+	fate  int8
+}
+
 // cellSet is a set of global cells.
 type cellSet [2]uint64
 
@@ -117,9 +151,10 @@ type Probe struct {
 	// scan lists the cells occupied at Begin in the approach order of the
 	// View's acting seat; occ is the same set. Play only removes aliens, so
 	// every later position of the View has its aliens among them.
-	scan  [boardCells]uint8
-	scanN int
-	occ   cellSet
+	scan   [boardCells]uint8
+	scanN  int
+	occ    cellSet
+	begins uint64 // calls of Begin
 
 	// The position after the last Approach: the stack on cell c is
 	// st[c][:base[c]] with pushed[c][:pushN[c]] on top; cells holds every
@@ -132,16 +167,19 @@ type Probe struct {
 	landed   cellSet // the cells with pushN > 0 (maybe fewer)
 	invaders [NumSeats]int8
 	spill    [NumSeats]uint8
-	ships    [NumSeats]ship
+	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
+	ownShips bool
 	yardN    int8
 	// Where ships, Shielded Defense System tiles and drones lie.
 	shipSet, sdsSet, droneSet cellSet
+	blockSet                  cellSet // ships and SDS tiles
 	r                         ViewResult
 }
 
 // Begin ties p to v, whose position is the start of a search.
 func (p *Probe) Begin(v *View) {
 	p.v = v
+	p.begins++
 	p.scanN = 0
 	p.occ = cellSet{}
 	s := &v.s
@@ -169,16 +207,15 @@ func (p *Probe) Approach() ViewResult {
 	}
 	p.landed = cellSet{}
 	p.cells = p.occ
-	p.invaders, p.spill, p.ships, p.yardN = s.invaders, s.spill, s.ships, s.yardN
+	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
+	p.ownShips = false
 	p.r = ViewResult{}
-	p.tiles()
+	p.tiles(&s.ships)
+	faces := uint8(DistrictDir(seat)) // the facing of the aliens that approach
 	for _, g := range p.scan[:p.scanN] {
 		b := int(p.base[g])
-		if b == 0 || p.pushN[g] != 0 {
-			continue // empty, or an alien that moved this phase is on top
-		}
-		if FacedSeat(alienDir(s.st[g][b-1])) != seat {
-			continue
+		if b == 0 || p.pushN[g] != 0 || s.st[g][b-1]&3 != faces {
+			continue // empty, an alien that moved this phase on top, or not facing seat
 		}
 		// The whole stack frenzies (nothing on it has moved yet): every
 		// alien flies by its own facing, top first. The View is v1's
@@ -195,10 +232,10 @@ func (p *Probe) Approach() ViewResult {
 }
 
 // tiles finds the cells of the ships, SDS tiles and drones.
-func (p *Probe) tiles() {
+func (p *Probe) tiles(ships *[NumSeats]ship) {
 	p.shipSet, p.sdsSet, p.droneSet = cellSet{}, cellSet{}, cellSet{}
-	for k := range p.ships {
-		sh := &p.ships[k]
+	for k := range ships {
+		sh := &ships[k]
 		p.shipSet.add(int(sh.cell))
 		if sh.drone >= 0 {
 			p.droneSet.add(int(sh.drone))
@@ -209,35 +246,36 @@ func (p *Probe) tiles() {
 			}
 		}
 	}
+	p.blockSet = cellSet{p.shipSet[0] | p.sdsSet[0], p.shipSet[1] | p.sdsSet[1]}
 }
 
 // moveAlien is State.moveAlien on the overlay.
-func (p *Probe) moveAlien(a uint8, c int) {
-	d := alienDir(a)
-	for n := Speed[alienType(a)]; n > 0; n-- {
-		next := int(nextCell[c][d])
-		if next < 0 {
-			if next == cellOut {
-				k := FacedSeat(d)
-				p.r.Invasions[k]++
-				if int(p.invaders[k]) < p.v.cfg.invaderCap {
-					p.invaders[k]++
-				} else {
-					p.spill[k]++
-				}
+func (p *Probe) moveAlien(a uint8, from int) {
+	f := &alienPath[from][a&15]
+	for _, c := range f.cells[:f.n] {
+		if p.blockSet.has(int(c)) {
+			if p.shipSet.has(int(c)) {
+				p.crash(int(c))
+			} else {
+				p.r.Destroyed++ // on a Shielded Defense System tile
 			}
 			return
 		}
-		c = next
-		if p.shipSet.has(c) {
-			p.crash(c)
-			return
-		}
-		if p.sdsSet.has(c) {
-			p.r.Destroyed++
-			return
-		}
 	}
+	switch f.fate {
+	case cellOut:
+		k := FacedSeat(alienDir(a))
+		p.r.Invasions[k]++
+		if int(p.invaders[k]) < p.v.cfg.invaderCap {
+			p.invaders[k]++
+		} else {
+			p.spill[k]++
+		}
+		return
+	case cellCorner:
+		return
+	}
+	c := int(f.cells[f.n-1])
 	if p.droneSet.has(c) {
 		p.r.Destroyed++
 		return
@@ -254,6 +292,9 @@ func (p *Probe) moveAlien(a uint8, c int) {
 // crash is State.crash on the overlay: an alien flew into the ship on
 // cell.
 func (p *Probe) crash(cell int) {
+	if !p.ownShips { // the ships change: from now on they are p's own
+		p.ships, p.ownShips = p.v.s.ships, true
+	}
 	seat := 0
 	for seat < NumSeats && int(p.ships[seat].cell) != cell {
 		seat++
@@ -288,7 +329,7 @@ func (p *Probe) crash(cell int) {
 	if sh.model == Gladius {
 		p.placeDrone(seat)
 	}
-	p.tiles()
+	p.tiles(&p.ships)
 }
 
 func (p *Probe) clearCell(c int) { p.base[c], p.pushN[c] = 0, 0 }
@@ -350,6 +391,66 @@ func (p *Probe) Stack(cell int) (stayed, landed []uint8) {
 // AlienKind returns type*4 + global facing (0-11) of an alien code of
 // Probe.Stack.
 func AlienKind(code uint8) int { return int(code&15) - 4 }
+
+// ProbeBoard is a copy of the board after a Probe's Approach, to tell
+// where the board after a later Approach first differs (Probe.Diff).
+type ProbeBoard struct {
+	begin       uint64 // p.begins when saved
+	base, pushN [Cells]uint8
+	pushed      [Cells][maxStack]uint8
+	landed      cellSet
+}
+
+// Save copies the board after the last Approach into b.
+func (p *Probe) Save(b *ProbeBoard) {
+	b.begin = p.begins
+	b.base, b.pushN, b.landed = p.base, p.pushN, p.landed
+	for w := range p.landed {
+		for m := p.landed[w]; m != 0; m &= m - 1 {
+			c := w<<6 | bits.TrailingZeros64(m)
+			copy(b.pushed[c][:p.pushN[c]], p.pushed[c][:p.pushN[c]])
+		}
+	}
+}
+
+// Diff returns the first cell whose stack after the last Approach differs
+// from b's, or Cells when none does; 0 when b was saved before the last
+// Begin.
+func (p *Probe) Diff(b *ProbeBoard) int {
+	if b.begin != p.begins {
+		return 0
+	}
+	d := Cells
+	for i := 0; i < Cells; i += 8 {
+		var x uint64
+		if i+8 <= Cells {
+			x = (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
+				(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
+		} else {
+			for j := i; j < Cells; j++ {
+				x |= uint64((p.base[j]^b.base[j])|(p.pushN[j]^b.pushN[j])) << (8 * (j - i))
+			}
+		}
+		if x != 0 {
+			d = i + bits.TrailingZeros64(x)/8
+			break
+		}
+	}
+	// Below d the heights agree; so do the aliens that stayed (the View's
+	// stacks): compare those that landed.
+	for w := range p.landed {
+		for m := p.landed[w]; m != 0; m &= m - 1 {
+			c := w<<6 | bits.TrailingZeros64(m)
+			if c >= d {
+				return d
+			}
+			if n := p.pushN[c]; string(p.pushed[c][:n]) != string(b.pushed[c][:n]) {
+				return c
+			}
+		}
+	}
+	return d
+}
 
 // Next returns the first cell after cell (pass -1 to start) that may hold
 // aliens after the last Approach, or -1 past the last: every occupied
