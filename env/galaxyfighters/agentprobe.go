@@ -148,10 +148,11 @@ var boardSet = func() (m cellSet) {
 // for Begin; it does not allocate.
 type Probe struct {
 	v *View
-	// scan lists the cells occupied at Begin in the approach order of the
-	// View's acting seat; occ is the same set. Play only removes aliens, so
-	// every later position of the View has its aliens among them.
-	scan   [boardCells]uint8
+	// occ holds the cells occupied at Begin; scan lists those of them with
+	// an alien facing the View's acting seat, in the seat's approach order.
+	// Play only removes aliens, so every later position of the View has its
+	// aliens in occ, and its stacks that approach in scan.
+	scan   [boardCells]scanCell
 	scanN  int
 	occ    cellSet
 	begins uint64 // calls of Begin
@@ -176,6 +177,13 @@ type Probe struct {
 	r                         ViewResult
 }
 
+// scanCell is a cell of Probe.scan: faces has bit i set when the i-th
+// alien of its stack (bottom first) faces the acting seat.
+type scanCell struct {
+	cell  uint8
+	faces uint32
+}
+
 // Begin ties p to v, whose position is the start of a search.
 func (p *Probe) Begin(v *View) {
 	p.v = v
@@ -183,11 +191,22 @@ func (p *Probe) Begin(v *View) {
 	p.scanN = 0
 	p.occ = cellSet{}
 	s := &v.s
+	faces := uint8(DistrictDir(int(s.cur)))
 	for _, g := range &approachOrder[s.cur] {
-		if s.h[g] != 0 {
-			p.scan[p.scanN] = g
+		h := int(s.h[g])
+		if h == 0 {
+			continue
+		}
+		p.occ.add(int(g))
+		var m uint32
+		for i, a := range s.st[g][:h] {
+			if a&3 == faces {
+				m |= 1 << i
+			}
+		}
+		if m != 0 { // the stack frenzies when one of these is on top
+			p.scan[p.scanN] = scanCell{g, m}
 			p.scanN++
-			p.occ.add(int(g))
 		}
 	}
 }
@@ -197,7 +216,6 @@ func (p *Probe) Begin(v *View) {
 // position after it is read through p.
 func (p *Probe) Approach() ViewResult {
 	s := &p.v.s
-	seat := int(s.cur)
 	p.st = &s.st
 	p.base = s.h
 	for w := range p.landed {
@@ -211,10 +229,10 @@ func (p *Probe) Approach() ViewResult {
 	p.ownShips = false
 	p.r = ViewResult{}
 	p.tiles(&s.ships)
-	faces := uint8(DistrictDir(seat)) // the facing of the aliens that approach
-	for _, g := range p.scan[:p.scanN] {
+	for _, sc := range p.scan[:p.scanN] {
+		g := sc.cell
 		b := int(p.base[g])
-		if b == 0 || p.pushN[g] != 0 || s.st[g][b-1]&3 != faces {
+		if b == 0 || p.pushN[g] != 0 || sc.faces>>(b-1)&1 == 0 {
 			continue // empty, an alien that moved this phase on top, or not facing seat
 		}
 		// The whole stack frenzies (nothing on it has moved yet): every
