@@ -431,9 +431,10 @@ func (p *Probe) Save(b *ProbeBoard) {
 	}
 }
 
-// Diff returns the first cell whose stack after the last Approach differs
-// from b's, or Cells when none does; 0 when b was saved before the last
-// Begin.
+// Diff returns a cell before which every stack after the last Approach is
+// b's: the first cell whose stack differs, or an earlier one where the
+// same aliens stayed on one board and landed on the other; Cells when the
+// boards are the same, 0 when b was saved before the last Begin.
 func (p *Probe) Diff(b *ProbeBoard) int {
 	if b.begin != p.begins {
 		return 0
