@@ -43,7 +43,12 @@ func fightersEnv(spec *env.Spec) bool {
 // everything a player sees, the aliens under the top of a stack by count
 // only) and the agent searches the command sequences it can still pay
 // for, two commands deep (a move or warp only as the first), each ending
-// with its own approach phase played by the real rules. A leaf is scored
+// with its own approach phase played by the real rules (on one View:
+// commands are played and taken back with [gf.View.Mark] and
+// [gf.View.Undo], approach phases are played by a [gf.Probe] without
+// copying the board, and equal leading stacks reuse the last leaf's
+// partial threat sum; the values are those of a copy per leaf, to the
+// bit: reference_test.go). A leaf is scored
 // by what the approach did (a loss, a ship destroyed, invasions weighted
 // by how full the district gets) and by the threat left on the board:
 // every alien weighs by the number of its district's approach phases
@@ -70,13 +75,9 @@ type Heuristic struct {
 	view  gf.View        // the position searched: commands played on it and undone
 	marks [2]gf.ViewMark // the position before the command of depth 1, 2
 	probe gf.Probe       // plays the approach phase of view's position
-	// exit[cell][dir] is the number of steps an alien on cell facing dir
-	// takes to leave the board past a district's zone 1, or 0 when its
-	// path ends in a corner.
-	exit [gf.Cells][4]int8
 	// weight[cell][type*4+dir] is turnWeight of an alien of that type and
-	// facing on cell (by its approaches before it invades), or 0 when its
-	// path ends in a corner.
+	// facing on cell (by the approaches it needs to leave the board past a
+	// district's zone 1), or 0 when its path ends in a corner.
 	weight [gf.Cells][12]float64
 	// last is the threat of the last leaf, kept for the next one: the sum
 	// runs over the occupied cells in order, so a leaf whose fills and
@@ -148,6 +149,10 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "unknown option (weapon, bonus, engine)"}
 		}
 	}
+	// exit[cell][dir] is the number of steps an alien on cell facing dir
+	// takes to leave the board past a district's zone 1, or 0 when its
+	// path ends in a corner.
+	var exit [gf.Cells][4]int
 	for c := 0; c < gf.Cells; c++ {
 		r0, c0 := c/gf.Side, c%gf.Side
 		if !gf.OnBoard(r0, c0) {
@@ -159,7 +164,7 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			for n := 1; ; n++ {
 				r, cc = r+dr, cc+dc
 				if r < 0 || r >= gf.Side || cc < 0 || cc >= gf.Side {
-					h.exit[c][d] = int8(n)
+					exit[c][d] = n
 					break
 				}
 				if !gf.OnBoard(r, cc) {
@@ -168,10 +173,10 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			}
 		}
 	}
-	for c := range h.exit {
+	for c := range exit {
 		for typ := 0; typ < 3; typ++ {
 			for d := 0; d < 4; d++ {
-				if n := int(h.exit[c][d]); n != 0 {
+				if n := exit[c][d]; n != 0 {
 					sp := gf.Speed[typ]
 					h.weight[c][typ*4+d] = turnWeight[min((n+sp-1)/sp, len(turnWeight)-1)]
 				}
