@@ -45,11 +45,15 @@ run: build
 
 test: vet browser-deps test-go test-python
 
+# gofmt, conflict markers, go vet and staticcheck (pinned in go.mod's tool
+# directive: `go tool staticcheck` builds it from the module cache, so a
+# fresh machine needs only Go and the module proxy).
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	@if git grep -n -E '^(<<<<<<<|>>>>>>>) ' 2>/dev/null; then echo "merge conflict markers left in the files above"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 # GALAXYGYM_PYTHON: the venv's Python reads a dataset back from the test S3
 # server (datasets.TestBucketReadBackPython; skipped without the venv).
@@ -153,7 +157,7 @@ $(VENV_STAMP): python/pyproject.toml
 # fresh venv without Go, the training notebook at a small budget) against
 # the freshly built server.
 test-python: build venv wheel
-	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEEL="$$(ls $(WHEEL_DIR)/galaxygym-*.whl)" \
+	GALAXYGYM_BIN=$(CURDIR)/$(BIN) GALAXYGYM_WHEEL="$$(ls $(abspath $(WHEEL_DIR))/galaxygym-*.whl)" \
 	    $(VENV)/bin/python -m pytest -q python/tests
 
 # Runs the training notebook at its full budget (PPO fine-tuning the committed

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"cmp"
 	"fmt"
 	"hash/maphash"
 	"maps"
@@ -185,38 +184,8 @@ type MCTS struct {
 	tree    map[mctsKey]int32
 	hseed   maphash.Seed
 	path    []mctsStep
-}
 
-type mctsCand struct {
-	a        int
-	sum, sq  float64 // paired differences with the prior's return: sum, sum of squares
-	n        int
-	meanDiff float64
-}
-
-// mctsNode is an information set of the player: the observation reached
-// by a sequence of its actions (and of what it observed in between).
-type mctsNode struct {
-	visits int32
-	edges  int32 // offset of its NumActions edges in MCTS.edges
-}
-
-// mctsEdge holds one action's statistics at a node.
-type mctsEdge struct {
-	visits, avail int32
-	sum           float64 // returns from the node on, backed up through this action
-}
-
-// mctsKey finds a node's child: the action played and the hash of the
-// observation then reached.
-type mctsKey struct {
-	node, action int32
-	obs          uint64
-}
-
-type mctsStep struct {
-	node, action int32
-	before       float64 // the player's return before the action
+	explain func(a int, ret float64) // ActExplained's tally of rollFrom's returns, or nil
 }
 
 // NewMCTS returns the MCTS agent for spec; see [MCTS] for the options. It
@@ -517,93 +486,14 @@ func (m *MCTS) deadline() time.Time {
 	return time.Now().Add(m.budget)
 }
 
-// halving runs search=halving; see [MCTS].
-func (m *MCTS) halving(player int, obs, mask []uint8, prior, legal int) (int, bool) {
-	m.cand = append(m.cand[:0], mctsCand{a: prior})
-	for a, x := range mask {
-		if x != 0 && a != prior {
-			m.cand = append(m.cand, mctsCand{a: a})
-		}
-	}
-	rounds := 1
-	for k := 2; k < legal-1; k *= 2 {
-		rounds++
-	}
-	left := m.sims
-	end := m.deadline()
-	var start time.Time
-	if m.budget > 0 {
-		start = time.Now()
-	}
-	for r := 0; r < rounds; r++ {
-		per := max(1, left/((rounds-r)*len(m.cand)))
-		for i := 0; i < per; i++ {
-			seed, rseed := m.rng.Uint64(), m.rng.Uint64()
-			base := 0.0
-			for j := range m.cand {
-				st, ok := m.determinize(player, obs, seed)
-				if !ok {
-					return prior, false
-				}
-				g := m.rollFrom(st, player, m.cand[j].a, rseed)
-				if j == 0 {
-					base = g
-				}
-				c := &m.cand[j]
-				c.sum += g - base
-				c.sq += (g - base) * (g - base)
-				c.n++
-			}
-			left -= len(m.cand)
-			if m.budget > 0 && r == 0 && i == 0 {
-				// Calibrate the count to the time budget.
-				perSim := time.Since(start) / time.Duration(len(m.cand))
-				left = min(left, int(time.Until(end)/max(perSim, 1)))
-				per = max(1, left/(rounds*len(m.cand)))
-			}
-		}
-		k := 1
-		for j := 1; j < len(m.cand); j++ {
-			c := &m.cand[j]
-			n := float64(c.n)
-			c.meanDiff = c.sum / n
-			se := math.Sqrt(max(0, c.sq/n-c.meanDiff*c.meanDiff) / n)
-			if m.elim > 0 && c.n >= 3 && c.meanDiff+m.elim*se <= m.margin {
-				continue // cannot plausibly beat the prior
-			}
-			m.cand[k] = *c
-			k++
-		}
-		m.cand = m.cand[:k]
-		if len(m.cand) == 1 {
-			break
-		}
-		if r < rounds-1 && len(m.cand) > 2 {
-			others := m.cand[1:]
-			slices.SortStableFunc(others, func(x, y mctsCand) int { return cmp.Compare(y.meanDiff, x.meanDiff) })
-			m.cand = m.cand[:1+(len(others)+1)/2]
-		}
-	}
-	best, bestV := prior, 0.0
-	for _, c := range m.cand[1:] {
-		if c.n < mctsMinPaired {
-			continue // too few samples to trust the standard error
-		}
-		n := float64(c.n)
-		se := math.Sqrt(max(0, c.sq/n-c.meanDiff*c.meanDiff) / n)
-		if v := c.meanDiff - m.z*se - m.margin; v > bestV {
-			best, bestV = c.a, v
-		}
-	}
-	return best, true
-}
-
 // rollFrom plays action a in st, then the rollout agent to the end (or
 // max_turns) from a rollout seed, and returns player's return.
-func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) float64 {
+func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) (ret float64) {
+	if m.explain != nil {
+		defer func(a int) { m.explain(a, ret) }(a)
+	}
 	m.rollout.Reset(rseed)
 	m.stats.Simulations++
-	ret := 0.0
 	for {
 		m.stats.Steps++
 		clear(m.rewards)
@@ -635,180 +525,4 @@ func (m *MCTS) rolloutAct(st env.State, p int) int {
 		return firstLegal(m.mask)
 	}
 	return a
-}
-
-// ismcts runs search=ismcts; see [MCTS].
-func (m *MCTS) ismcts(player int, obs []uint8, prior int) (int, bool) {
-	m.nodes = m.nodes[:0]
-	m.edges = m.edges[:0]
-	clear(m.tree)
-	m.newNode()
-	end := m.deadline()
-	for i := 0; i < m.sims; i++ {
-		if m.budget > 0 && i > 0 && time.Now().After(end) {
-			break
-		}
-		st, ok := m.determinize(player, obs, m.rng.Uint64())
-		if !ok {
-			return prior, false
-		}
-		m.simulate(st, player, prior)
-	}
-	// The most visited root action; ties go to the prior, then to the
-	// higher mean.
-	root := m.edges[:len(m.mask)]
-	best, bestN, bestQ := prior, root[prior].visits, 0.0
-	if bestN > 0 {
-		bestQ = root[prior].sum / float64(bestN)
-	}
-	for a := range root {
-		e := &root[a]
-		if e.visits == 0 || a == prior {
-			continue
-		}
-		q := e.sum / float64(e.visits)
-		if e.visits > bestN || e.visits == bestN && q > bestQ {
-			best, bestN, bestQ = a, e.visits, q
-		}
-	}
-	return best, true
-}
-
-// newNode adds an information-set node with its (empty) edges.
-func (m *MCTS) newNode() int32 {
-	na := len(m.mask)
-	m.nodes = append(m.nodes, mctsNode{edges: int32(len(m.edges))})
-	if n := len(m.edges); cap(m.edges) >= n+na {
-		m.edges = m.edges[:n+na]
-		clear(m.edges[n:])
-	} else {
-		m.edges = append(m.edges, make([]mctsEdge, na)...)
-	}
-	return int32(len(m.nodes) - 1)
-}
-
-// simulate runs one IS-MCTS simulation on the determinization st.
-func (m *MCTS) simulate(st env.State, player, prior int) {
-	m.rollout.Reset(m.rng.Uint64())
-	m.stats.Simulations++
-	m.path = m.path[:0]
-	node := int32(0)
-	inTree := true
-	descend := false // the player moved in the tree: find the next node
-	ret := 0.0
-	for !st.Terminal() {
-		p := st.CurrentPlayer()
-		st.LegalMask(m.mask)
-		var a int
-		if p == player && inTree && descend {
-			// The information set reached: the observation after the
-			// last action in the tree (and other players' moves).
-			st.Observe(player, m.obs)
-			last := m.path[len(m.path)-1]
-			key := mctsKey{last.node, last.action, maphash.Bytes(m.hseed, m.obs)}
-			child, ok := m.tree[key]
-			switch {
-			case ok:
-				node = child
-			case m.maxDepth > 0 && len(m.path) >= m.maxDepth:
-				inTree = false
-			default:
-				node = m.newNode()
-				m.tree[key] = node
-				inTree = false // expand one node per simulation, then roll out
-				a = m.selectAction(node, st, player, -1)
-				m.path = append(m.path, mctsStep{node, int32(a), ret})
-				goto apply
-			}
-		}
-		if p == player && inTree {
-			a = m.selectAction(node, st, player, prior)
-			m.path = append(m.path, mctsStep{node, int32(a), ret})
-			prior = -1 // below the root the rollout agent is asked
-			descend = true
-		} else {
-			a = m.rolloutAct(st, p)
-		}
-	apply:
-		m.stats.Steps++
-		clear(m.rewards)
-		st.Apply(a, m.rewards)
-		ret += m.rewards[player]
-		if m.maxTurns > 0 && !st.Terminal() && st.Turn() >= m.maxTurns {
-			clear(m.rewards)
-			st.Truncate(m.rewards)
-			ret += m.rewards[player]
-			break
-		}
-	}
-	for _, s := range m.path {
-		nd := &m.nodes[s.node]
-		nd.visits++
-		e := &m.edges[nd.edges+s.action]
-		e.visits++
-		e.sum += ret - s.before
-	}
-}
-
-// selectAction picks the action at tree node node of the determinization
-// st (m.mask holds its legal mask): an untried legal action if the node
-// may widen (the root always, other nodes up to 1 + pw*sqrt(visits) tried
-// actions): prior first when given, else the rollout agent's choice, else
-// a random untried one; otherwise the best tried action by UCB1 with
-// availability counts.
-func (m *MCTS) selectAction(node int32, st env.State, player, prior int) int {
-	nd := &m.nodes[node]
-	edges := m.edges[nd.edges : int(nd.edges)+len(m.mask)]
-	untried, tried := 0, 0
-	for a, x := range m.mask {
-		if x == 0 {
-			continue
-		}
-		if edges[a].visits == 0 {
-			untried++
-		} else {
-			edges[a].avail++
-			tried++
-		}
-	}
-	widen := untried > 0
-	if widen && node != 0 && tried > 0 && m.pw > 0 {
-		widen = tried < 1+int(m.pw*math.Sqrt(float64(nd.visits)))
-	}
-	if widen {
-		a := prior
-		if a < 0 {
-			a = m.rolloutAct(st, player)
-		}
-		if a < 0 || m.mask[a] == 0 || edges[a].visits != 0 {
-			k := int((m.rng.Uint64() >> 32) * uint64(untried) >> 32)
-			for b, x := range m.mask {
-				if x != 0 && edges[b].visits == 0 {
-					if k == 0 {
-						a = b
-						break
-					}
-					k--
-				}
-			}
-		}
-		edges[a].avail++
-		return a
-	}
-	best, bestV := -1, math.Inf(-1)
-	for a, x := range m.mask {
-		if x == 0 || edges[a].visits == 0 {
-			continue
-		}
-		e := &edges[a]
-		n := float64(e.visits)
-		v := e.sum/n*m.invW + m.c*math.Sqrt(math.Log(float64(e.avail))/n)
-		if a == prior {
-			v += m.bias / (n + 1)
-		}
-		if v > bestV {
-			best, bestV = a, v
-		}
-	}
-	return best
 }

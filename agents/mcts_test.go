@@ -38,11 +38,10 @@ func TestMCTSOptions(t *testing.T) {
 
 // fakeGame is a tiny game for the generic paths: one player, five turns,
 // three actions worth 0, 1 and 2 points (action 2 is illegal on odd
-// turns); the observation is the turn. With determinize it implements
-// env.Determinizer (the state is public).
+// turns); the observation is the turn. It implements env.Determinizer
+// (the state is public).
 type fakeGame struct {
-	id          string
-	determinize bool
+	id string
 }
 
 type fakeState struct{ turn int }

@@ -21,8 +21,8 @@ func BenchmarkPolicyAct(b *testing.B) {
 
 // BenchmarkPolicyActBoard times Act of the board policies: the fixture's
 // ship-centred circular conv (9 -> 8 -> 8 channels, 455 -> 32 -> 56) and
-// the committed behaviour-cloning weights (notebooks/weights/, README
-// "Learning baselines") and the file named by $GALAXYGYM_BENCH_WEIGHTS if
+// the committed behaviour-cloning weights (notebooks/weights/,
+// docs/learning-baselines.md) and the file named by $GALAXYGYM_BENCH_WEIGHTS if
 // set, on the same decisions.
 func BenchmarkPolicyActBoard(b *testing.B) {
 	obsAll, maskAll := heuristicDecisions(b)

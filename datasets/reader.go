@@ -198,13 +198,21 @@ func decodeStep(s *Step, row parquet.Row) {
 	}
 }
 
-// openParquet opens a Parquet file for reading its footer and rows.
-func openParquet(f readableFile, path string) (*parquet.File, error) {
+// openParquet opens a Parquet file for reading its footer and rows. A
+// corrupt footer that makes parquet-go panic (it trusts some of the
+// footer's sizes: a fuzzed part made it slice with a negative bound) is a
+// *FormatError like any other unreadable file.
+func openParquet(f readableFile, path string) (pf *parquet.File, err error) {
 	size, err := f.Size()
 	if err != nil {
 		return nil, &FormatError{Path: path, Reason: "cannot stat", Err: err}
 	}
-	pf, err := parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	defer func() {
+		if r := recover(); r != nil {
+			pf, err = nil, &FormatError{Path: path, Reason: "not a readable Parquet file", Err: fmt.Errorf("parquet-go: %v", r)}
+		}
+	}()
+	pf, err = parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &FormatError{Path: path, Reason: "not a readable Parquet file", Err: err}
 	}

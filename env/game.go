@@ -88,7 +88,7 @@ type ActionNamer interface {
 
 // Outcome is how an episode, or one player's part in it, ended. Its codes
 // are stable: the server's outcome arrays, the Python client's infos and the
-// spec's outcome_names use them (code i is named OutcomeNames[i]).
+// spec's outcome_names use them (code i is named OutcomeNames()[i]).
 type Outcome uint8
 
 // The outcomes.
@@ -100,14 +100,19 @@ const (
 	OutcomeTruncated Outcome = 4 // the episode was cut by max_turns (episode level only)
 )
 
-// OutcomeNames names the outcome codes: OutcomeNames[o] == o.String().
-var OutcomeNames = [...]string{"ongoing", "win", "loss", "draw", "truncated"}
+// outcomeNames names the outcome codes: outcomeNames[o] == o.String().
+var outcomeNames = [...]string{"ongoing", "win", "loss", "draw", "truncated"}
+
+// OutcomeNames returns a new slice naming the outcome codes, index = code:
+// OutcomeNames()[o] == o.String(). Every Spec's OutcomeNames holds its own
+// copy of the same names.
+func OutcomeNames() []string { return slices.Clone(outcomeNames[:]) }
 
 // String returns the outcome's name ("ongoing", "win", "loss", "draw",
 // "truncated"), or "outcome(N)" for a code outside them.
 func (o Outcome) String() string {
-	if int(o) < len(OutcomeNames) {
-		return OutcomeNames[o]
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
 	}
 	return "outcome(" + strconv.Itoa(int(o)) + ")"
 }
@@ -118,7 +123,7 @@ func ParseOutcome(s string) (Outcome, bool) {
 	if s == "" {
 		return OutcomeOngoing, true
 	}
-	for i, n := range OutcomeNames {
+	for i, n := range outcomeNames {
 		if n == s {
 			return Outcome(i), true
 		}

@@ -55,7 +55,7 @@ func Register(g Game) {
 	if s.MinPlayers < 1 || s.MinPlayers > s.NumPlayers || s.NumPlayers > s.MaxPlayers {
 		panic(fmt.Sprintf("env: %s: players %d outside [MinPlayers %d, MaxPlayers %d]", id, s.NumPlayers, s.MinPlayers, s.MaxPlayers))
 	}
-	s.OutcomeNames = OutcomeNames[:]
+	s.OutcomeNames = OutcomeNames()
 	if s.MaxPlayers > s.MinPlayers {
 		if ps := s.Param(PlayersParam); ps != nil {
 			if ps.Kind != Int || ps.Default != s.NumPlayers || int(ps.Min) != s.MinPlayers || int(ps.Max) != s.MaxPlayers {
@@ -125,7 +125,7 @@ func complete(g Game, s *Spec) *Spec {
 		}
 	}
 	c := *s
-	c.OutcomeNames = OutcomeNames[:]
+	c.OutcomeNames = OutcomeNames()
 	if c.MinPlayers == 0 {
 		c.MinPlayers, c.MaxPlayers = reg.MinPlayers, reg.MaxPlayers
 	}

@@ -33,7 +33,8 @@ type Spec struct {
 	MaxPlayers int `json:"max_players"`
 	// OutcomeNames names the outcome codes ([Outcome]) that the server and
 	// the Python client report as numbers: index = code. [Register] sets it
-	// to [OutcomeNames]; it is the same for every environment.
+	// to a copy of [OutcomeNames]; the names are the same for every
+	// environment.
 	OutcomeNames []string `json:"outcome_names"`
 	// ActionNames has one unique name per action; len(ActionNames) is the
 	// size of the Discrete action space and of the action mask in bytes.
@@ -43,6 +44,10 @@ type Spec struct {
 	ObsShape []int `json:"obs_shape"`
 	// ObsDType is "uint8".
 	ObsDType string `json:"obs_dtype"`
+	// ObservationLayout names the parts of the observation (offset, shape,
+	// meaning), tiling all ObsSize bytes; nil for a game that declares
+	// none. Python reads it from the spec as observation_layout.
+	ObservationLayout ObsLayout `json:"observation_layout,omitempty"`
 	// ObsHigh holds the inclusive upper bound of every observation element
 	// (the lower bound is 0): the true bounds of a Gymnasium Box.
 	ObsHigh Bounds `json:"obs_high"`

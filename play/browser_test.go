@@ -346,7 +346,8 @@ func TestBrowserHotSeat(t *testing.T) {
 var nameRE = regexp.MustCompile(`-v[0-9]+$`)
 
 // TestScreenshots writes docs/img/play-<game>.png (make screenshots): each
-// game's page at 1280x800 a few moves into a game, from seat 0's view.
+// game's page at 1280x800 a few moves into a game, from seat 0's view; and
+// play-<game>-phone.png, the whole page at a phone's width (390).
 func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
 		t.Skip("-screenshots DIR not given")
@@ -360,7 +361,9 @@ func TestScreenshots(t *testing.T) {
 		open(ctx, t, url)
 		playToEnd(ctx, t, 6)
 		var png []byte
-		if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Sleep(500*time.Millisecond), chromedp.CaptureScreenshot(&png)); err != nil {
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Sleep(500*time.Millisecond),
+			chromedp.Evaluate(`document.getElementById('info').scrollTop = 0; window.scrollTo(0, 0)`, nil),
+			chromedp.CaptureScreenshot(&png)); err != nil {
 			t.Fatal(err)
 		}
 		out := filepath.Join(*screenshots, "play-"+nameRE.ReplaceAllString(g.env, "")+".png")
@@ -368,5 +371,114 @@ func TestScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s", out)
+		// The same page on a phone (390 wide), the whole page.
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844), chromedp.Sleep(500*time.Millisecond),
+			chromedp.FullScreenshot(&png, 100), chromedp.EmulateViewport(1280, 800)); err != nil {
+			t.Fatal(err)
+		}
+		out = filepath.Join(*screenshots, "play-"+nameRE.ReplaceAllString(g.env, "")+"-phone.png")
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", out)
 	}
+}
+
+// TestBrowserCardsAndHints: in Chromium, an Express hand is drawn as named
+// cards; clicking a playable card plays its move, or narrows the buttons
+// to its moves (and "show every move" brings them back); the Hint button
+// writes the hint agent's numbers into the buttons; the seats' lines say
+// the person's own last move.
+func TestBrowserCardsAndHints(t *testing.T) {
+	ctx, base := browser(t, Config{})
+	open(ctx, t, base+"/#play=express-v2&delay=0&p.players=2&p.hand_only=true&seats=human,heuristic&hint=mcts")
+	played, narrowed, hinted := 0, 0, false
+	eval := func(js string, out any) {
+		t.Helper()
+		if err := chromedp.Run(ctx, chromedp.Evaluate(js, out)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end) && (played == 0 || narrowed == 0 || !hinted); {
+		s := state(ctx, t)
+		if s.Over || s.Error != "" {
+			break
+		}
+		var cards, playable int
+		eval(`document.querySelectorAll('#hand .pcard .name').length`, &cards)
+		eval(`document.querySelectorAll('#hand .pcard.playable').length`, &playable)
+		if s.Acts > 0 && cards == 0 {
+			t.Fatal("my move, and no card drawn in the hand")
+		}
+		if s.Acts > 0 && !hinted {
+			if err := chromedp.Run(ctx, chromedp.Click("#hint", chromedp.ByID)); err != nil {
+				t.Fatal(err)
+			}
+			for wait := time.Now().Add(30 * time.Second); time.Now().Before(wait) && !hinted; time.Sleep(50 * time.Millisecond) {
+				var note string
+				eval(`document.getElementById('hint-note').textContent`, &note)
+				hinted = strings.Contains(note, "mcts")
+			}
+			if !hinted {
+				t.Fatal("the hint did not arrive")
+			}
+			continue
+		}
+		if s.Acts == 0 || playable == 0 {
+			if s.Acts > 0 { // no card plays now: a button
+				if err := chromedp.Run(ctx, chromedp.Click("#actions button.act", chromedp.ByQuery)); err != nil {
+					t.Fatal(err)
+				}
+				for time.Now().Before(end) && state(ctx, t).Version == s.Version {
+					time.Sleep(10 * time.Millisecond)
+				}
+			} else {
+				time.Sleep(20 * time.Millisecond)
+			}
+			continue
+		}
+		if err := chromedp.Run(ctx, chromedp.Click("#hand .pcard.playable", chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		var picked bool
+		eval(`!document.getElementById('pick-note').hidden`, &picked)
+		if !picked {
+			if state(ctx, t).Version == s.Version {
+				t.Fatal("clicking a playable card did nothing")
+			}
+			played++
+			var mine string
+			eval(`document.querySelector('ul.seats li .move') ? document.querySelector('ul.seats li .move').textContent : ''`, &mine)
+			if mine == "" {
+				t.Fatal("my last move is not shown on my seat's line")
+			}
+			continue
+		}
+		var shown, all int
+		eval(`[...document.querySelectorAll('#actions button.act')].filter((b) => !b.hidden).length`, &shown)
+		eval(`document.querySelectorAll('#actions button.act').length`, &all)
+		if shown < 2 || shown >= all {
+			t.Fatalf("a card with several moves shows %d of %d buttons", shown, all)
+		}
+		if err := chromedp.Run(ctx, chromedp.Click("#pick-clear", chromedp.ByID), chromedp.Sleep(100*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		eval(`[...document.querySelectorAll('#actions button.act')].filter((b) => !b.hidden).length`, &shown)
+		if shown != all {
+			t.Fatalf("show every move: %d of %d buttons", shown, all)
+		}
+		narrowed++
+		// Play one of the card's moves by its button.
+		if err := chromedp.Run(ctx, chromedp.Click("#actions button.act", chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		for time.Now().Before(end) && state(ctx, t).Version == s.Version {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if played == 0 || !hinted {
+		t.Fatalf("cards played by a click %d, narrowed %d, hinted %v", played, narrowed, hinted)
+	}
+	t.Logf("cards played by a click %d, cards that narrowed the buttons %d", played, narrowed)
 }

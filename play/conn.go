@@ -252,6 +252,21 @@ func (c *conn) handle(r *request) error {
 			return err
 		}
 		return t.act(c, *r.Seat, *r.Action)
+	case "hint":
+		if r.Seat == nil {
+			return missing("seat")
+		}
+		t, err := h.table(r.Table)
+		if err != nil {
+			return err
+		}
+		msg, err := t.hint(c, *r.Seat)
+		if err != nil {
+			return err
+		}
+		msg["req"] = r.Req
+		c.send(mustJSON(msg))
+		return nil
 	case "control":
 		t, err := h.table(r.Table)
 		if err != nil {

@@ -307,6 +307,10 @@ type envInfo struct {
 	Agents      []string         `json:"agents"`
 	Weights     []string         `json:"weights"`
 	Humans      bool             `json:"humans"` // a person may take a seat (the game has a determinizer)
+	// Hints are the agents that can give a seated person hints (Lineup.Hint):
+	// every agent but random and policy (which needs a weights file); those
+	// that show their thoughts ([agents.Explainer]) give numbers too.
+	Hints []string `json:"hints"`
 }
 
 func (h *Handler) envList() []envInfo {
@@ -334,6 +338,9 @@ func (h *Handler) envList() []envInfo {
 				continue
 			}
 			in.Agents = append(in.Agents, name)
+			if det && name != "policy" && name != "random" {
+				in.Hints = append(in.Hints, name)
+			}
 		}
 		out = append(out, in)
 	}

@@ -425,7 +425,7 @@ func TestWatchShowsThoughts(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		c.send(map[string]any{"op": "control", "table": s["table"], "advance": 1})
 		for {
-			s, v = c.table()
+			s, _ = c.table()
 			if s["steps"].(float64) == float64(i) {
 				break
 			}

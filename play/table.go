@@ -32,6 +32,11 @@ type Lineup struct {
 	DelayMS int `json:"delay_ms"`
 	// Paused: agents move only when asked (step by step).
 	Paused bool `json:"paused"`
+	// Hint is the agent that the people seated may ask about their own
+	// decision, from their seat's observation only (op "hint"): the move it
+	// would play, with its numbers when it shows them ([agents.Explainer]);
+	// "" offers no hints. Its options are AgentOpts[Hint].
+	Hint string `json:"hint,omitempty"`
 }
 
 // step is one move played at a table.
@@ -53,7 +58,10 @@ type table struct {
 	seats   []agents.Agent // nil for a human seat
 	holder  []*conn        // the connection playing each human seat
 	history []step
+	lastOf  []int    // each seat's last move, an index into history; -1 before its first
 	thought []Action // the last agent decision's thoughts (no human seated)
+	unit    string   // what their values are
+	hinter  *hinter  // the agent that gives the people hints (Lineup.Hint), or nil
 	delay   time.Duration
 	paused  bool
 	advance int // agent moves asked for while paused
@@ -97,7 +105,8 @@ func (h *Handler) newTable(l Lineup) (*table, error) {
 	envSeed, agentSeed := rollout.EpisodeSeeds(l.Seed, 0)
 	t := &table{h: h, lineup: l, runSeed: l.Seed, e: e, seats: make([]agents.Agent, spec.NumPlayers),
 		holder: make([]*conn, spec.NumPlayers), delay: time.Duration(l.DelayMS) * time.Millisecond,
-		paused: l.Paused, wake: make(chan struct{}, 1), watch: map[*conn]int{}, last: time.Now()}
+		paused: l.Paused, wake: make(chan struct{}, 1), watch: map[*conn]int{}, last: time.Now(),
+		lastOf: slices.Repeat([]int{-1}, spec.NumPlayers)}
 	for k, name := range l.Seats {
 		if name == Human {
 			continue
@@ -111,6 +120,9 @@ func (h *Handler) newTable(l Lineup) (*table, error) {
 			return nil, &RequestError{Code: "bad_lineup", Message: fmt.Sprintf("seat %d: %v", k, err)}
 		}
 		t.seats[k] = a
+	}
+	if t.hinter, err = h.newHinter(spec, l); err != nil {
+		return nil, err
 	}
 	e.Reset(envSeed)
 	// Each seat's agent is its own value seeded as generate --seats seeds it.
@@ -205,6 +217,7 @@ func (t *table) stepLocked(player, action int) {
 		t.err = err.Error() // checked legal: does not happen
 		t.done = true
 	}
+	t.lastOf[player] = len(t.history)
 	t.history = append(t.history, step{player, action})
 	t.last = time.Now()
 	t.poke()
@@ -268,7 +281,7 @@ func (t *table) run(ctx context.Context) {
 			continue
 		}
 		var act int
-		act, t.thought = think(t.e.Spec(), a, p, obs, mask, !t.humans())
+		act, t.thought, t.unit = think(t.e.Spec(), a, p, obs, mask, !t.humans())
 		if act < 0 || act >= len(mask) || mask[act] == 0 {
 			t.err, t.done = fmt.Sprintf("seat %d (%s) chose an illegal action %d", p, a.Name(), act), true
 			t.broadcastLocked()
@@ -281,45 +294,6 @@ func (t *table) run(ctx context.Context) {
 		t.stepLocked(p, act)
 		t.mu.Unlock()
 	}
-}
-
-// think asks agent a for player's move and, when show is set (no person at
-// the table), what it thought of each legal action: a policy's
-// probabilities, or a heuristic's action values. It returns the action and
-// the thoughts (nil when the agent shows none, or show is off).
-func think(spec *env.Spec, a agents.Agent, player int, obs, mask []uint8, show bool) (int, []Action) {
-	if show {
-		switch ag := a.(type) {
-		case interface {
-			ActionValues(obs, mask []uint8, q []float32) int
-		}:
-			q := make([]float32, len(mask))
-			act := ag.ActionValues(obs, mask, q)
-			var out []Action
-			for i, m := range mask {
-				if m != 0 {
-					v := float64(q[i])
-					out = append(out, Action{A: i, Name: spec.ActionNames[i], Words: Describe(spec.ID, spec.ActionNames[i]), V: &v})
-				}
-			}
-			return act, out
-		case interface {
-			Probs(obs, mask []uint8, dst []float64)
-		}:
-			pr := make([]float64, len(mask))
-			ag.Probs(obs, mask, pr)
-			act := a.Act(player, obs, mask)
-			var out []Action
-			for i, m := range mask {
-				if m != 0 {
-					v := pr[i]
-					out = append(out, Action{A: i, Name: spec.ActionNames[i], Words: Describe(spec.ID, spec.ActionNames[i]), P: &v})
-				}
-			}
-			return act, out
-		}
-	}
-	return a.Act(player, obs, mask), nil
 }
 
 // finishLocked records a finished game with a person seated and tells
@@ -360,19 +334,28 @@ type status struct {
 	// Returns are every player's returns, in views with no person seated
 	// and at the end.
 	Returns []float64 `json:"returns,omitempty"`
-	// Thought is the last agent decision's thoughts (no person seated).
-	Thought []Action `json:"thought,omitempty"`
+	// Thought is the last agent decision's thoughts (no person seated),
+	// ThoughtUnit what their values (Action.V) are.
+	Thought     []Action `json:"thought,omitempty"`
+	ThoughtUnit string   `json:"thought_unit,omitempty"`
+	// Hint names the agent a seated person may ask for hints ("" none).
+	Hint string `json:"hint,omitempty"`
 	// Last is the last move, in views with no person seated; a seated
 	// person sees only who moved (LastPlayer) and the picture.
 	Last       *Action `json:"last,omitempty"`
 	LastPlayer int     `json:"last_player"`
+	// Moves is each seat's last move (null before its first): every seat's
+	// in views with no person seated and at the end, else only the seats
+	// this connection plays (the others' moves may depend on what they
+	// hold, so a seated person sees who moved, and the picture).
+	Moves []*Action `json:"moves"`
 }
 
 func (t *table) statusFor(c *conn) status {
 	n := t.e.Spec().NumPlayers
 	s := status{Table: t.id, Env: t.e.Spec().ID, Seats: t.lineup.Seats, Held: make([]bool, n), Steps: len(t.history),
 		ToMove: t.e.CurrentPlayer(), Paused: t.paused, DelayMS: int(t.delay / time.Millisecond), Over: t.done,
-		Error: t.err, Record: t.record, LastPlayer: -1, Yours: []int{}}
+		Error: t.err, Record: t.record, LastPlayer: -1, Yours: []int{}, Hint: t.lineup.Hint}
 	for k, hc := range t.holder {
 		s.Held[k] = hc != nil
 		if hc == c && c != nil {
@@ -386,9 +369,17 @@ func (t *table) statusFor(c *conn) status {
 		info := t.e.Info()
 		s.Result = &info
 	}
-	if !t.humans() || (t.done && t.e.Done()) {
+	open := !t.humans() || (t.done && t.e.Done())
+	s.Moves = make([]*Action, n)
+	for k, i := range t.lastOf {
+		if i >= 0 && (open || t.holder[k] == c && c != nil) {
+			name := t.e.Spec().ActionNames[t.history[i].Action]
+			s.Moves[k] = &Action{A: t.history[i].Action, Name: name, Words: Describe(t.e.Spec().ID, name)}
+		}
+	}
+	if open {
 		s.Returns = slices.Clone(t.e.Returns())
-		s.Thought = t.thought
+		s.Thought, s.ThoughtUnit = t.thought, t.unit
 		if len(t.history) > 0 {
 			h := t.history[len(t.history)-1]
 			n := t.e.Spec().ActionNames[h.Action]

@@ -44,14 +44,20 @@ type View struct {
 	// Hand is the seat's own hidden cards, the lines of Text that only
 	// that seat sees ("" in a face-up view, or for a game without them).
 	Hand string `json:"hand,omitempty"`
+	// Cards is Hand's cards, and Trains the seat's own Express trains, for
+	// the page to draw as cards ([HandCards]); absent for a game whose hands
+	// the page does not draw.
+	Cards  []Card  `json:"cards,omitempty"`
+	Trains []Train `json:"trains,omitempty"`
 	// Actions are the legal actions of the decision when the view's seat
 	// is to act (every legal action in a face-up view), in action order.
 	Actions []Action `json:"actions"`
 }
 
 // Action is one legal action: its index in the action space and its name
-// (Spec.ActionNames) and its words. P and V are an agent's thoughts about it, when shown:
-// a policy's probability, or a heuristic's value.
+// (Spec.ActionNames) and its words. P, V and N are an agent's thoughts
+// about it, when shown: a policy's probability, a value (a heuristic's
+// action value, an mcts's mean return), and an mcts's simulations.
 type Action struct {
 	A    int    `json:"a"`
 	Name string `json:"name"`
@@ -59,6 +65,7 @@ type Action struct {
 	Words string   `json:"words"`
 	P     *float64 `json:"p,omitempty"`
 	V     *float64 `json:"v,omitempty"`
+	N     *int     `json:"n,omitempty"`
 }
 
 // handTexter is implemented by the games whose states can print one
@@ -98,6 +105,7 @@ func seatViewFromObs(spec *env.Spec, params env.Params, seat int, obs []uint8) (
 	if h, ok := d.(handTexter); ok {
 		v.Text = h.StringFor(seat)
 		v.Hand = strings.TrimSpace(extraLines(d.String(), v.Text))
+		v.Cards, v.Trains = HandCards(spec.ID, v.Hand)
 		if l := Legend(spec.ID, v.Hand); l != "" {
 			v.Hand += "\n" + l
 		}

@@ -42,7 +42,8 @@ func Describe(id, name string) string {
 
 var expressKinds = func() map[string]string {
 	m := map[string]string{}
-	for _, k := range express.Kinds {
+	for i := range express.NumKinds {
+		k := express.CardKind(i)
 		m[k.Code] = k.Name
 	}
 	return m

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/rollout"
 )
 
 // batch is a session's N environments of one id with the reply buffer they
@@ -29,6 +30,11 @@ type batch struct {
 	actions []int32  // decoded actions of the current step request
 
 	reply []byte // Layout.MaxSize bytes, reused by every reply
+
+	// learn, in a session with opponents (or several learner seats), holds
+	// each environment's learner view (nil otherwise); plan is its lineup.
+	learn []*rollout.LearnerEnv
+	plan  *lineupPlan
 
 	// SameStep scratch: the final observation and info of each env whose
 	// episode ended in the current step, compacted into the final section.
@@ -86,11 +92,26 @@ func batchBytes(spec *env.Spec, n int, mode AutoresetMode, snapshotBytes int) in
 // batch whose [batchBytes] estimate is over budget is refused with
 // [CodeLimitExceeded] before it is built.
 func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int, budget int64) (*batch, *Error) {
+	return newLearnerBatch(id, n, params, mode, seeds, workers, budget, nil, "")
+}
+
+// newLearnerBatch is newBatch with opponents: opp (nil or unset: none)
+// resolved with policy weights from weightsDir; each environment is then
+// wrapped in a [rollout.LearnerEnv].
+func newLearnerBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int, budget int64,
+	opp *Opponents, weightsDir string) (*batch, *Error) {
 	first, err := env.Make(id, params)
 	if err != nil {
 		return nil, fromEnvError(err)
 	}
 	spec := first.Spec()
+	var plan *lineupPlan
+	if opp != nil && opp.set() {
+		var perr *Error
+		if plan, perr = planLineup(opp, spec, weightsDir); perr != nil {
+			return nil, perr
+		}
+	}
 	probe := first.Clone()
 	probe.Reset(0)
 	snap, err := probe.MarshalJSON()
@@ -124,6 +145,17 @@ func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds
 	}
 	for i := range b.base {
 		b.base[i] = seeds()
+	}
+	if plan != nil {
+		b.plan = plan
+		b.learn = make([]*rollout.LearnerEnv, n)
+		for i, e := range b.envs {
+			l, err := plan.learnerEnv(e)
+			if err != nil {
+				return nil, errorf(CodeBadParam, "opponents: %v", err)
+			}
+			b.learn[i] = l
+		}
 	}
 	b.reply = make([]byte, b.lay.MaxSize(), b.lay.MaxSize()+RequestIDSize) // room for the request id trailer
 	if mode == SameStep {
@@ -209,6 +241,11 @@ func (b *batch) stepRange(lo, hi int, info *env.Info) {
 		if e.Done() {
 			b.autoreset(i)
 			clear(rew)
+			if b.learn != nil && e.Done() {
+				b.putFinalRewards(i)
+			}
+		} else if b.learn != nil {
+			term, trunc = b.stepLearner(i, info)
 		} else {
 			actor := e.CurrentPlayer()
 			b.actor[i] = int32(actor)
@@ -235,6 +272,71 @@ func (b *batch) stepRange(lo, hi int, info *env.Info) {
 		buf[l.Terminated+i] = b2u8(term)
 		buf[l.Truncated+i] = b2u8(trunc)
 		b.writeState(i, info)
+	}
+}
+
+// stepLearner steps environment i's learner view with its action and
+// writes the step's rewards (see docs/protocol.md, "Opponents"): the
+// learner seat now to act gets its reward since its previous decision; once
+// the game is over every seat gets its reward since its last decision (an
+// opponent seat: its whole return), so that over an episode every seat's
+// rewards sum to its return.
+func (b *batch) stepLearner(i int, info *env.Info) (term, trunc bool) {
+	l := &b.lay
+	rew := b.reply[l.Rewards+4*l.P*i : l.Rewards+4*l.P*(i+1)]
+	le := b.learn[i]
+	e := b.envs[i]
+	res, err := le.Step(int(b.actions[i]))
+	if err != nil {
+		panic("server: validated learner step failed: " + err.Error())
+	}
+	clear(rew)
+	b.actor[i] = int32(res.Seat)
+	if res.Done() {
+		b.putFinalRewards(i)
+	} else if !res.First {
+		binary.LittleEndian.PutUint32(rew[4*res.Seat:], math.Float32bits(float32(res.Reward)))
+	}
+	term, trunc = res.Terminated, res.Truncated
+	if res.Done() && b.mode == SameStep {
+		b.fin[i] = true
+		e.Observe(res.Seat, b.finObs[l.O*i:l.O*(i+1)])
+		e.FillInfo(info)
+		b.finScore[i] = float32(info.Score)
+		b.finOutcome[i] = outcomeCode(info.Outcome)
+		b.finSteps[i] = int32(e.Steps())
+		p := l.P
+		putPlayers(b.finInfo[9*p*i:9*p*(i+1)], 0, 4*p, 8*p, 0, p, info)
+		b.autoreset(i)
+		if e.Done() {
+			// The opponents ended the new episode before any learner
+			// decision: nothing of it can be reported in this reply; the
+			// next step request starts another.
+			b.actor[i] = 0
+		}
+	}
+	return term, trunc
+}
+
+// putFinalRewards writes every seat's last reward of environment i's
+// finished episode into the reply's rewards.
+func (b *batch) putFinalRewards(i int) {
+	l := &b.lay
+	rew := b.reply[l.Rewards+4*l.P*i : l.Rewards+4*l.P*(i+1)]
+	for p, r := range b.learn[i].FinalRewards() {
+		binary.LittleEndian.PutUint32(rew[4*p:], math.Float32bits(float32(r)))
+	}
+}
+
+// resetEnv starts environment i's episode from seed: a plain reset, or with
+// opponents a learner reset that plays them until a learner seat is to act.
+func (b *batch) resetEnv(i int, seed uint64) {
+	if b.learn == nil {
+		b.envs[i].Reset(seed)
+		return
+	}
+	if err := b.learn[i].Reset(int64(b.episode[i]), seed, OpponentSeed(seed)); err != nil {
+		panic("server: an opponent's action was refused: " + err.Error())
 	}
 }
 
@@ -277,7 +379,7 @@ func (b *batch) compactFinals() int {
 // autoreset starts environment i's next episode of its seed chain.
 func (b *batch) autoreset(i int) {
 	b.episode[i]++
-	b.envs[i].Reset(EpisodeSeed(b.base[i], b.episode[i]))
+	b.resetEnv(i, EpisodeSeed(b.base[i], b.episode[i]))
 }
 
 // writeState encodes environment i's observation (of the player to act, or
@@ -332,6 +434,9 @@ func (b *batch) reset(ctx context.Context, c *Control) ([]byte, *Error) {
 	}
 	if len(opts.State) > 0 && string(opts.State) != "null" && opts.States != nil {
 		return nil, errorf(CodeBadRequest, "reset options may hold state or states, not both")
+	}
+	if b.learn != nil && ((len(opts.State) > 0 && string(opts.State) != "null") || opts.States != nil) {
+		return nil, errorf(CodeBadRequest, "reset options state and states are not available in a session with opponents")
 	}
 	selected := func(i int) bool { return c.Mask == nil || c.Mask[i] }
 	stateOf := func(i int) json.RawMessage {
@@ -407,11 +512,14 @@ func (b *batch) reset(ctx context.Context, c *Control) ([]byte, *Error) {
 				b.envs[i] = pl.loaded
 				e = pl.loaded
 			} else {
-				e.Reset(EpisodeSeed(pl.base, pl.episode))
+				b.resetEnv(i, EpisodeSeed(pl.base, pl.episode))
 			}
 			b.actor[i] = 0
 		}
 		clear(buf[l.Rewards+4*l.P*i : l.Rewards+4*l.P*(i+1)])
+		if b.learn != nil && b.seeded[i] && e.Done() {
+			b.putFinalRewards(i) // the opponents ended the episode before any learner decision
+		}
 		buf[l.Terminated+i] = b2u8(e.Terminated())
 		buf[l.Truncated+i] = b2u8(e.Truncated())
 		if b.seeded[i] {

@@ -117,6 +117,10 @@ type Config struct {
 	// Workers is the number of goroutines a large batch's step is spread
 	// over (default GOMAXPROCS). Results do not depend on it.
 	Workers int
+	// WeightsDir is the folder whose .npz files a make's policy opponents
+	// may name ("policy@weights=NAME", NAME relative to it); "" serves
+	// none. No other file of the machine can be named.
+	WeightsDir string
 	// Logger receives session events; nil discards them.
 	Logger *slog.Logger
 }

@@ -34,17 +34,6 @@ func makeEnv(t *testing.T, c *websocket.Conn, id string, n int, params map[strin
 	return m.Layout
 }
 
-// readFrame reads one frame of any type and returns its size.
-func readFrame(t *testing.T, c *websocket.Conn) (int, []byte) {
-	t.Helper()
-	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	mt, data, err := c.ReadMessage()
-	if err != nil {
-		t.Fatalf("read: %v", err)
-	}
-	return mt, data
-}
-
 // TestRenderInfoAmplification: defect 1. A render listing environment 0 a
 // hundred thousand times used to make a reply 100,000 frames long.
 func TestRenderInfoAmplification(t *testing.T) {

@@ -65,9 +65,9 @@ const (
 	OutcomeOther     = 255
 )
 
-// OutcomeNames maps the outcome codes 0-4 to their names, [env.OutcomeNames]
-// (every spec's outcome_names).
-var OutcomeNames = env.OutcomeNames
+// OutcomeNames returns the names of the outcome codes 0-4, a fresh copy of
+// [env.OutcomeNames] (every spec's outcome_names): changing it changes nothing.
+func OutcomeNames() []string { return env.OutcomeNames() }
 
 func outcomeCode(o env.Outcome) uint8 {
 	if o <= env.OutcomeTruncated {
@@ -329,6 +329,9 @@ type Control struct {
 	NumEnvs       *int           `json:"num_envs,omitempty"`
 	Params        map[string]any `json:"params,omitempty"`
 	AutoresetMode string         `json:"autoreset_mode,omitempty"`
+	// Opponents (make, optional): built-in agents in the seats the client
+	// does not play; see [Opponents].
+	Opponents
 	// reset: Seeds has N entries (null keeps the env's seed chain going),
 	// Mask N booleans (absent: reset all), Options the reset options.
 	Seeds   []*uint64     `json:"seeds,omitempty"`

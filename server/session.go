@@ -503,7 +503,7 @@ func (ss *session) handleMake(c *Control) bool {
 		return ss.sendError(errorf(CodeBadRequest, "autoreset_mode %q is not one of %v", c.AutoresetMode, modeNames))
 	}
 	budget := cfg.MaxSessionBytes - cfg.ReadLimit - int64(cfg.MaxReplyBytes)
-	b, perr := newBatch(c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget)
+	b, perr := newLearnerBatch(c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget, &c.Opponents, cfg.WeightsDir)
 	if perr != nil {
 		return ss.sendError(perr)
 	}
@@ -511,7 +511,7 @@ func (ss *session) handleMake(c *Control) bool {
 	ss.made.Store(true)
 	ss.steps = ss.srv.m.envSteps.WithLabelValues(c.Env)
 	ss.reqs = ss.srv.m.stepRequests.WithLabelValues(c.Env)
-	return ss.writeJSON(map[string]any{
+	made := map[string]any{
 		"type":               MsgMade,
 		"env":                c.Env,
 		"num_envs":           n,
@@ -520,7 +520,11 @@ func (ss *session) handleMake(c *Control) bool {
 		"spec":               wireSpec(b.spec, mode.String()),
 		"layout":             b.lay,
 		"step_request_bytes": StepRequestSize(n),
-	})
+	}
+	if b.plan != nil {
+		made["opponents"] = b.plan.wire()
+	}
+	return ss.writeJSON(made)
 }
 
 func (ss *session) handleReset(c *Control) bool {
@@ -681,8 +685,22 @@ func (ss *session) handleInfo(c *Control) bool {
 	}
 	var in env.Info
 	return ss.writeList(MsgInfo, "infos", idx, func(b []byte, i int) []byte {
-		ss.b.envs[i].FillInfo(&in)
-		return in.AppendJSON(b)
+		e := ss.b.envs[i]
+		e.FillInfo(&in)
+		b = in.AppendJSON(b)
+		// Every player's return so far (the finished episode's, once it is
+		// over), beside the game's own info.
+		if n := len(b); n > 0 && b[n-1] == '}' {
+			b = append(b[:n-1], `,"returns":[`...)
+			for k, r := range e.Returns() {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendFloat(b, r, 'g', -1, 64)
+			}
+			b = append(b, "]}"...)
+		}
+		return b
 	})
 }
 

@@ -27,9 +27,9 @@ func decide(t *testing.T, text string) string {
 	s.LegalMask(mask)
 	act := a.Act(p, obs, mask)
 	if mask[act] != 1 {
-		t.Fatalf("illegal action %s", ex.ActionNames[act])
+		t.Fatalf("illegal action %s", ex.ActionNames()[act])
 	}
-	return ex.ActionNames[act]
+	return ex.ActionNames()[act]
 }
 
 const after = "express hand=0 turns=4 hturns=4 cur=0 phase=meld\ndeck cards=...\n"
@@ -84,8 +84,8 @@ func TestHeuristicBlockV2(t *testing.T) {
 		s.Observe(1, obs)
 		s.LegalMask(mask)
 		act := a.Act(1, obs, mask)
-		if mask[act] != 1 || ex.ActionNames[act] != want {
-			t.Errorf("hand %s: %s (legal %v), want %s", hand, ex.ActionNames[act], mask[act] == 1, want)
+		if mask[act] != 1 || ex.ActionNames()[act] != want {
+			t.Errorf("hand %s: %s (legal %v), want %s", hand, ex.ActionNames()[act], mask[act] == 1, want)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func typeValue(t int) int {
 	if t == 5 {
 		return 1
 	}
-	return ex.Kinds[t].Value
+	return ex.CardKind(t).Value
 }
 
 // car codes of the observation (state.go)

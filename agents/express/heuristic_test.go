@@ -9,16 +9,10 @@ import (
 	ex "github.com/galaxygym/galaxygym/env/express"
 )
 
-// playGames plays games of players with the agents made by seats (seat i
-// gets seats[(i+rot)%len] in game rot), and returns per seat kind the wins
-// (a shared first place counts half) and the games.
-// mctsOpts are the options of an "mcts" seat.
-func playGames(t testing.TB, players, games int, seats []string, mctsOpts agents.Options) map[string][2]float64 {
-	t.Helper()
-	return playGamesOn(t, ex.ID, players, games, seats, mctsOpts)
-}
-
-// playGamesOn is playGames on the environment id (express-v1 or -v2).
+// playGamesOn plays games of players of the environment id (express-v1 or
+// -v2) with the agents made by seats (seat i gets seats[(i+rot)%len] in
+// game rot), and returns per seat kind the wins (a shared first place
+// counts half) and the games. mctsOpts are the options of an "mcts" seat.
 func playGamesOn(t testing.TB, id string, players, games int, seats []string, mctsOpts agents.Options) map[string][2]float64 {
 	t.Helper()
 	e, err := env.Make(id, map[string]any{"players": players})

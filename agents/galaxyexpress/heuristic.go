@@ -240,6 +240,12 @@ func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
 	return a
 }
 
+// ActExplained is Act with the action values of [Heuristic.ActionValues]
+// in th.Values ([agents.Explainer]).
+func (h *Heuristic) ActExplained(_ int, obs, mask []uint8, th *agents.Thoughts) int {
+	return agents.ExplainValues(h, "points still to come in this leg (estimate)", obs, mask, th)
+}
+
 // view is what the value of a position needs about the ship's square:
 // the offset classes of the target or of the planets that may be it.
 type view struct {

@@ -1,6 +1,7 @@
 package galaxyfighters
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -84,6 +85,8 @@ type Heuristic struct {
 	// first stacks are the last one's starts from the last one's partial
 	// sum at its first different stack (the sum is the same to the bit).
 	last threatCache
+
+	vals []float32 // ActionValues' output, or nil
 }
 
 // threatCache is one leaf's threat, occupied cell by occupied cell.
@@ -120,7 +123,7 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 	for k, val := range opts {
 		switch k {
 		case "weapon":
-			i := slices.Index(gf.WeaponNames[:], val)
+			i := slices.Index(gf.WeaponNames(), val)
 			if i < 0 {
 				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want wide-beam, laser-beam or spread-shot"}
 			}
@@ -132,7 +135,7 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			}
 			h.bonusPref = [3]int{i, (i + 1) % 3, (i + 2) % 3}
 		case "engine":
-			i := slices.Index(gf.EngineNames[:], val)
+			i := slices.Index(gf.EngineNames(), val)
 			if i < 0 {
 				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want thrusters, deflector or warp-drive"}
 			}
@@ -177,7 +180,7 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 		for typ := 0; typ < 3; typ++ {
 			for d := 0; d < 4; d++ {
 				if n := exit[c][d]; n != 0 {
-					sp := gf.Speed[typ]
+					sp := gf.AlienSpeed(typ)
 					h.weight[c][typ*4+d] = turnWeight[min((n+sp-1)/sp, len(turnWeight)-1)]
 				}
 			}
@@ -223,6 +226,34 @@ func (h *Heuristic) Act(_ int, obs, mask []uint8) int {
 	return h.firstLegal(mask)
 }
 
+// ActionValues is Act with the heuristic's reasons: it returns the action
+// Act would return for the same call (consuming the tie-breaking generator
+// the same way) and fills q (length at least len(mask), float32) with the
+// value of each action the heuristic scored, NaN for the others. At a
+// command decision the value of an action is the best leaf value the
+// search reaches after it (ending the turn: the position's own leaf
+// value), in the heuristic's own units (comparable within one decision);
+// at a spill decision, minus the invaders of the neighbour the alien would
+// go to. Weapon, bonus and engine choices follow a fixed preference and
+// get NaN. The action returned is always among the highest valued when any
+// legal action has a value.
+func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
+	nan := float32(math.NaN())
+	for i := range q[:len(mask)] {
+		q[i] = nan
+	}
+	h.vals = q
+	a := h.Act(0, obs, mask)
+	h.vals = nil
+	return a
+}
+
+// ActExplained is Act with the action values of [Heuristic.ActionValues]
+// in th.Values ([agents.Explainer]).
+func (h *Heuristic) ActExplained(_ int, obs, mask []uint8, th *agents.Thoughts) int {
+	return agents.ExplainValues(h, "the heuristic's search value (its own units)", obs, mask, th)
+}
+
 func (h *Heuristic) firstLegal(mask []uint8) int {
 	for a, m := range mask {
 		if m != 0 {
@@ -245,6 +276,9 @@ func (h *Heuristic) spill(obs, mask []uint8) int {
 	}
 	inv := func(rel int) int { return int(obs[gf.OffSeats+rel*gf.SeatBytes+gf.SeatInvaders]) }
 	l, r := inv((src+1)%gf.NumSeats), inv((src+3)%gf.NumSeats)
+	if h.vals != nil {
+		h.vals[gf.ActionSpill], h.vals[gf.ActionSpill+1] = -float32(l), -float32(r)
+	}
 	switch {
 	case l < r:
 		return gf.ActionSpill
@@ -264,6 +298,9 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 	h.probe.Begin(root)
 	best, bestA, ties := -1e18, -1, 0
 	consider := func(v float64, a int) {
+		if h.vals != nil {
+			h.vals[a] = float32(v)
+		}
 		switch {
 		case v > best+1e-9:
 			best, bestA, ties = v, a, 1
@@ -448,5 +485,5 @@ func alienThreat(t float64, weight *[12]float64, fillDir *[4]float64, a uint8, u
 
 // String describes the loadout (for logs).
 func (h *Heuristic) String() string {
-	return "heuristic(weapon=" + gf.WeaponNames[h.weapon] + ",bonus=" + strconv.Itoa(h.bonusPref[0]) + ")"
+	return "heuristic(weapon=" + gf.WeaponNames()[h.weapon] + ",bonus=" + strconv.Itoa(h.bonusPref[0]) + ")"
 }

@@ -1,13 +1,14 @@
 package galaxyfighters_test
 
 // The Galaxy Fighters heuristic as it was before the search was made
-// cheaper (commit acf35e5, agents/galaxyfighters/heuristic.go, copied
+// cheaper (main at da9f055, agents/galaxyfighters/heuristic.go, copied
 // verbatim but for the names): a board copy per node and per leaf, and
 // the approach phase of every leaf played by View.Approach (the game's own
 // rules). TestHeuristicSameAsReference checks that the current heuristic
 // chooses exactly what this one chooses.
 
 import (
+	"math"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/datasets"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/agents/galaxyfighters"
 	"github.com/galaxygym/galaxygym/env"
 	gf "github.com/galaxygym/galaxygym/env/galaxyfighters"
 )
@@ -39,6 +41,8 @@ type refHeuristic struct {
 	// takes to leave the board past a district's zone 1, or 0 when its
 	// path ends in a corner.
 	exit [gf.Cells][4]int8
+
+	vals []float32 // ActionValues' output, or nil
 }
 
 // newRefHeuristic builds the agent for a Galaxy Fighters spec (either
@@ -60,7 +64,7 @@ func newRefHeuristic(spec *env.Spec, opts agents.Options) (*refHeuristic, error)
 	for k, val := range opts {
 		switch k {
 		case "weapon":
-			i := slices.Index(gf.WeaponNames[:], val)
+			i := slices.Index(gf.WeaponNames(), val)
 			if i < 0 {
 				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want wide-beam, laser-beam or spread-shot"}
 			}
@@ -72,7 +76,7 @@ func newRefHeuristic(spec *env.Spec, opts agents.Options) (*refHeuristic, error)
 			}
 			h.bonusPref = [3]int{i, (i + 1) % 3, (i + 2) % 3}
 		case "engine":
-			i := slices.Index(gf.EngineNames[:], val)
+			i := slices.Index(gf.EngineNames(), val)
 			if i < 0 {
 				return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "want thrusters, deflector or warp-drive"}
 			}
@@ -149,6 +153,34 @@ func (h *refHeuristic) Act(_ int, obs, mask []uint8) int {
 	return h.firstLegal(mask)
 }
 
+// ActionValues is Act with the heuristic's reasons: it returns the action
+// Act would return for the same call (consuming the tie-breaking generator
+// the same way) and fills q (length at least len(mask), float32) with the
+// value of each action the heuristic scored, NaN for the others. At a
+// command decision the value of an action is the best leaf value the
+// search reaches after it (ending the turn: the position's own leaf
+// value), in the heuristic's own units (comparable within one decision);
+// at a spill decision, minus the invaders of the neighbour the alien would
+// go to. Weapon, bonus and engine choices follow a fixed preference and
+// get NaN. The action returned is always among the highest valued when any
+// legal action has a value.
+func (h *refHeuristic) ActionValues(obs, mask []uint8, q []float32) int {
+	nan := float32(math.NaN())
+	for i := range q[:len(mask)] {
+		q[i] = nan
+	}
+	h.vals = q
+	a := h.Act(0, obs, mask)
+	h.vals = nil
+	return a
+}
+
+// ActExplained is Act with the action values of [refHeuristic.ActionValues]
+// in th.Values ([agents.Explainer]).
+func (h *refHeuristic) ActExplained(_ int, obs, mask []uint8, th *agents.Thoughts) int {
+	return agents.ExplainValues(h, "the heuristic's search value (its own units)", obs, mask, th)
+}
+
 func (h *refHeuristic) firstLegal(mask []uint8) int {
 	for a, m := range mask {
 		if m != 0 {
@@ -171,6 +203,9 @@ func (h *refHeuristic) spill(obs, mask []uint8) int {
 	}
 	inv := func(rel int) int { return int(obs[gf.OffSeats+rel*gf.SeatBytes+gf.SeatInvaders]) }
 	l, r := inv((src+1)%gf.NumSeats), inv((src+3)%gf.NumSeats)
+	if h.vals != nil {
+		h.vals[gf.ActionSpill], h.vals[gf.ActionSpill+1] = -float32(l), -float32(r)
+	}
 	switch {
 	case l < r:
 		return gf.ActionSpill
@@ -187,6 +222,9 @@ func (h *refHeuristic) command(obs, mask []uint8) int {
 	root.Load(obs)
 	best, bestA, ties := -1e18, -1, 0
 	consider := func(v float64, a int) {
+		if h.vals != nil {
+			h.vals[a] = float32(v)
+		}
 		switch {
 		case v > best+1e-9:
 			best, bestA, ties = v, a, 1
@@ -316,7 +354,7 @@ func (h *refHeuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSe
 			if n == 0 {
 				continue
 			}
-			sp := gf.Speed[typ]
+			sp := gf.AlienSpeed(typ)
 			turns := (n + sp - 1) / sp
 			w := refTurnWeight[min(turns, len(refTurnWeight)-1)] * fill[gf.FacedSeat(dir)]
 			if i < ht-1 {
@@ -330,13 +368,14 @@ func (h *refHeuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSe
 
 // String describes the loadout (for logs).
 func (h *refHeuristic) String() string {
-	return "heuristic(weapon=" + gf.WeaponNames[h.weapon] + ",bonus=" + strconv.Itoa(h.bonusPref[0]) + ")"
+	return "heuristic(weapon=" + gf.WeaponNames()[h.weapon] + ",bonus=" + strconv.Itoa(h.bonusPref[0]) + ")"
 }
 
 // TestHeuristicSameAsReference plays seeded games in which the current
 // heuristic and the reference (the heuristic before its search was made
 // cheaper) see the same observations and masks at every decision: both
-// must choose the same action every time. Their tie-breaks draw from the
+// must choose the same action every time, and give every action the same
+// value (ActionValues, compared bit for bit). Their tie-breaks draw from the
 // same seeded generator, so one differing value or one extra draw would
 // show as a differing choice later on. The games cover v1 and v2, the
 // three missions and the ace variants, two to four players, and the three
@@ -380,7 +419,9 @@ func TestHeuristicSameAsReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		h := a.(*galaxyfighters.Heuristic)
 		obs := make([]uint8, e.Spec().ObsSize())
+		gotQ, wantQ := make([]float32, gf.NumActions), make([]float32, gf.NumActions)
 		for i := 0; i < games; i++ {
 			es, as := datasets.EpisodeSeeds(0, int64(i))
 			e.Reset(es)
@@ -392,9 +433,15 @@ func TestHeuristicSameAsReference(t *testing.T) {
 					t.Fatal(err)
 				}
 				mask := e.Mask()
-				want := ref.Act(p, obs, mask)
-				got := a.Act(p, obs, mask)
+				// ActionValues is Act that also reports each action's value.
+				want := ref.ActionValues(obs, mask, wantQ)
+				got := h.ActionValues(obs, mask, gotQ)
 				total++
+				for x := range mask {
+					if math.Float32bits(gotQ[x]) != math.Float32bits(wantQ[x]) {
+						t.Fatalf("%s %v %v game %d step %d: value of action %d %v, the reference's %v", vr.id, vr.params, vr.opts, i, step, x, gotQ[x], wantQ[x])
+					}
+				}
 				if obs[gf.OffPhase+gf.PhaseCommand] != 0 {
 					commands++
 				}

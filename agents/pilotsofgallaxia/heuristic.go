@@ -3,6 +3,7 @@
 package pilotsofgallaxia
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/galaxygym/galaxygym/agents"
@@ -58,6 +59,41 @@ type Heuristic struct {
 	dist    *[pog.NumSpaces][pog.NumSpaces]uint8 // the starships' distances
 	ddist   *[pog.NumSpaces][pog.NumSpaces]uint8 // the Durriken's (v2: vortex hops)
 	v       view                                 // the observation being read (kept to avoid allocating)
+	vals    []float32                            // ActionValues' output, or nil
+}
+
+// note records action a's value for ActionValues.
+func (h *Heuristic) note(a int, x float32) {
+	if h.vals != nil {
+		h.vals[a] = x
+	}
+}
+
+// ActionValues is Act with the heuristic's reasons where it scores the
+// actions of a decision: it returns the action Act would return for the
+// same call and fills q (length at least len(mask), float32) with the value
+// of each action it compared, NaN for the others. The values are minus the
+// spaces still to go by the heuristic's own distances: at a slide (and a
+// Durriken warp it does not plan), a path step (stop: where the ship is;
+// not when it raids) and a way card (minus hundredths for the fuel it
+// spends: -3.04 is 3 spaces for 4 fuel); at a discard, minus the card's
+// worth to keep. Its other decisions follow rules, and get NaN. The action
+// returned is among the highest valued when any action has a value.
+func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
+	nan := float32(math.NaN())
+	for i := range q[:len(mask)] {
+		q[i] = nan
+	}
+	h.vals = q
+	a := h.Act(0, obs, mask)
+	h.vals = nil
+	return a
+}
+
+// ActExplained is Act with the values of [Heuristic.ActionValues] in
+// th.Values ([agents.Explainer]).
+func (h *Heuristic) ActExplained(_ int, obs, mask []uint8, th *agents.Thoughts) int {
+	return agents.ExplainValues(h, "minus the spaces still to go (at a discard: minus the card's worth)", obs, mask, th)
 }
 
 // New returns the heuristic for a pilots-of-gallaxia environment; it
@@ -120,7 +156,6 @@ func distTable(id string) *[pog.NumSpaces][pog.NumSpaces]uint8 {
 // view is what the heuristic reads from an observation.
 type view struct {
 	obs      []uint8
-	misc     []uint8
 	phase    int
 	discard  bool
 	ships    [2]int // own starships' spaces (-1 while moving)
@@ -135,7 +170,7 @@ type view struct {
 }
 
 func read(v *view, obs []uint8) {
-	*v = view{obs: obs, misc: obs[pog.OffMisc:], ring: -1, ships: [2]int{-1, -1}}
+	*v = view{obs: obs, ring: -1, ships: [2]int{-1, -1}}
 	for i := 0; i < 14; i++ {
 		if obs[pog.OffPhase+i] == 1 {
 			v.phase = i
@@ -161,10 +196,10 @@ func read(v *view, obs []uint8) {
 			v.at = i
 		}
 	}
-	v.cargo[0], v.cargo[1] = obs[pog.OffSeats+7], obs[pog.OffSeats+8]
-	v.ringHome = obs[pog.OffSeats+15] == 2
-	v.mover = int(v.misc[1]) - 1
-	v.budget = int(v.misc[0])
+	v.cargo[0], v.cargo[1] = obs[pog.OffSeats+pog.SeatCargo], obs[pog.OffSeats+pog.SeatCargo+1]
+	v.ringHome = obs[pog.OffSeats+pog.SeatOwnRing] == 2
+	v.mover = int(v.obs[pog.OffMovingPiece]) - 1
+	v.budget = int(v.obs[pog.OffMovePoints])
 }
 
 func (v *view) add(i int) {
@@ -218,7 +253,7 @@ func cardAct(k int) int {
 func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 	v := &h.v
 	read(v, obs)
-	defer func() { v.obs, v.misc = nil, nil }()
+	defer func() { v.obs = nil }()
 	if v.discard {
 		return h.discard(v, mask)
 	}
@@ -255,7 +290,9 @@ func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 		carrying := v.mover >= 0 && v.mover < 2 && v.cargo[v.mover] > 0
 		for a := 0; a < pog.NumSpaces; a++ {
 			if mask[a] == 1 {
-				if d := h.togo(a, carrying, v); d < bd {
+				d := h.togo(a, carrying, v)
+				h.note(a, -float32(d))
+				if d < bd {
 					best, bd = a, d
 				}
 			}
@@ -274,9 +311,9 @@ func (h *Heuristic) Act(player int, obs, mask []uint8) int {
 	case pog.PhRaidA, pog.PhRaidD:
 		return h.raidCard(v, mask)
 	case pog.PhRaidWin:
-		lc := int(v.misc[12])
-		if v.misc[21] == 0 {
-			lc = int(v.misc[11])
+		lc := int(v.obs[pog.OffDefenderCard])
+		if v.obs[pog.OffRaiderWon] == 0 {
+			lc = int(v.obs[pog.OffRaiderCard])
 		}
 		if lc > 0 && h.worth(v, lc-1) >= 5 {
 			return pog.ActTakeCard
@@ -358,7 +395,9 @@ func (h *Heuristic) discard(v *view, mask []uint8) int {
 	best, bw := -1, 1<<30
 	for a := actCard; a < actCard+numCards; a++ {
 		if mask[a] == 1 {
-			if w := h.worth(v, cardOf(a)); w < bw {
+			w := h.worth(v, cardOf(a))
+			h.note(a, -float32(w))
+			if w < bw {
 				best, bw = a, w
 			}
 		}
@@ -411,7 +450,13 @@ func (h *Heuristic) way(v *view, mask []uint8) int {
 	carrying := v.cargo[k] > 0
 	now := h.togo(v.at, carrying, v)
 	best, bd, bcost := pog.ActBase, max(0, now-2), 0
+	if mask[pog.ActBase] == 1 {
+		h.note(pog.ActBase, -float32(bd))
+	}
 	consider := func(a, d, cost int) {
+		if mask[a] == 1 {
+			h.note(a, -float32(d)-float32(cost)/100)
+		}
 		if mask[a] == 1 && (d < bd || d == bd && cost < bcost) {
 			best, bd, bcost = a, d, cost
 		}
@@ -439,9 +484,13 @@ func (h *Heuristic) path(v *view, mask []uint8) int {
 	}
 	now := h.togo(v.at, carrying, v)
 	best, bd := pog.ActStop, now
+	if mask[pog.ActStop] == 1 {
+		h.note(pog.ActStop, -float32(now))
+	}
 	for a := 0; a < pog.NumSpaces; a++ {
 		if mask[a] == 1 {
 			d := h.togo(a, carrying, v)
+			h.note(a, -float32(d))
 			if d < bd {
 				best, bd = a, d
 			}
@@ -482,7 +531,7 @@ func (h *Heuristic) bestRaidCard(v *view) (kind, value int) {
 func (h *Heuristic) raid(v *view, mask []uint8) int {
 	_, mine := h.bestRaidCard(v)
 	for r := 1; r < h.players; r++ {
-		size := int(v.obs[pog.OffSeats+r*16+2])
+		size := int(v.obs[pog.OffSeats+r*pog.SeatBytes+pog.SeatHandSize])
 		theirs := 0
 		switch {
 		case size >= 3:
@@ -496,7 +545,7 @@ func (h *Heuristic) raid(v *view, mask []uint8) int {
 			if mask[a] == 0 {
 				continue
 			}
-			carries := k < 2 && v.obs[pog.OffSeats+r*16+7+k] > 0
+			carries := k < 2 && v.obs[pog.OffSeats+r*pog.SeatBytes+pog.SeatCargo+k] > 0
 			if p >= 0.6 || carries && p >= 0.5 {
 				return a
 			}
@@ -574,8 +623,8 @@ type opponent struct {
 // opponent reads relative seat r from the observation.
 func (h *Heuristic) opponent(v *view, r int) opponent {
 	o := opponent{ships: [2]int{-1, -1}, togo: 1000, lead: -1}
-	seat := pog.OffSeats + r*16
-	o.home = pog.Hangar(int(v.obs[seat+1]))
+	seat := pog.OffSeats + r*pog.SeatBytes
+	o.home = pog.Hangar(int(v.obs[seat+pog.SeatSektor]))
 	ring := -1
 	for i := 0; i < pog.NumSpaces; i++ {
 		if b := v.obs[pog.OffShips+r*pog.NumSpaces+i]; b != 0 {
@@ -590,7 +639,7 @@ func (h *Heuristic) opponent(v *view, r int) opponent {
 		}
 	}
 	for k := 0; k < 2; k++ {
-		o.carry[k] = v.obs[seat+7+k] > 0
+		o.carry[k] = v.obs[seat+pog.SeatCargo+k] > 0
 		x := o.ships[k]
 		if x < 0 {
 			continue
@@ -738,7 +787,7 @@ func (h *Heuristic) durrikenPath(v *view, mask []uint8) int {
 	for r := 1; r < h.players; r++ {
 		for k := 0; k < 2; k++ {
 			a := pog.ActRaid + 3*(r-1) + k
-			if mask[a] == 1 && (best < 0 || v.obs[pog.OffSeats+r*16+7+k] > 0) {
+			if mask[a] == 1 && (best < 0 || v.obs[pog.OffSeats+r*pog.SeatBytes+pog.SeatCargo+k] > 0) {
 				best = a
 			}
 		}

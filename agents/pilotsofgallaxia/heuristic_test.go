@@ -143,7 +143,7 @@ func TestHeuristicDurrikenAndBlokks(t *testing.T) {
 					moves++
 				case a == pog.ActClaimBlokk:
 					blokks++
-				case a >= pog.ActRaid && a < pog.ActRaid+15 && obs[pog.OffMisc+1] == 3:
+				case a >= pog.ActRaid && a < pog.ActRaid+15 && obs[pog.OffMovingPiece] == 3:
 					durRaids++
 				}
 				if _, err := e.Step(a); err != nil {

@@ -52,6 +52,12 @@ func init() {
 			if !cmd.Flags().Changed("datasets") {
 				pageCfg.Datasets = play.DefaultDatasets()
 			}
+			pageCfg.WeightsDir = cfg.WeightsDir
+			if pageCfg.WeightsDir == "" {
+				if st, err := os.Stat("notebooks/weights"); err == nil && st.IsDir() {
+					pageCfg.WeightsDir = "notebooks/weights"
+				}
+			}
 			pageCfg.Token, pageCfg.AllowedHosts, pageCfg.AllowedOrigins, pageCfg.Logger = cfg.Token, cfg.AllowedHosts, cfg.AllowedOrigins, cfg.Logger
 			page, err := play.New(pageCfg)
 			if err != nil {
@@ -116,12 +122,12 @@ func init() {
 	f.DurationVar(&cfg.KeepAliveTimeout, "keepalive-timeout", server.DefaultKeepAliveTimeout, "close an HTTP keep-alive connection (/healthz, /metrics) idle this long")
 	f.IntVar(&cfg.MaxConnsPerAddr, "max-conns-per-addr", 0, "most open TCP connections from one client IP (0: the larger of 64 and --max-sessions-per-addr; loopback exempt unless --limit-loopback)")
 	f.IntVar(&cfg.Workers, "workers", 0, "goroutines a large batch step is spread over (0: GOMAXPROCS)")
+	f.StringVar(&cfg.WeightsDir, "weights", "", "folder of .npz policy weights that make's opponents may name (policy@weights=NAME) and the browser page offers for its policy seats (default: none for opponents; the page offers notebooks/weights where it exists)")
 	f.BoolVar(&cfg.Echo, "echo", false, "serve the /echo transport benchmark endpoint")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
 	f.BoolVar(&stdinLifetime, "stdin-lifetime", false, "shut down when stdin reaches end of file (the parent process closed it or exited)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log session events")
 	f.StringSliceVar(&pageCfg.Datasets, "datasets", nil, "dataset folder (or folder of datasets) the browser page may replay, read-only (repeatable; default datasets/out where it exists)")
 	f.StringVar(&pageCfg.RecordDir, "record", "", "folder where the page writes the games people play, as datasets (empty: not recorded)")
-	f.StringVar(&pageCfg.WeightsDir, "weights", "notebooks/weights", "folder of policy weights (<env id>-*.npz) the page offers for the policy agent")
 	rootCmd.AddCommand(cmd)
 }

@@ -113,19 +113,18 @@
 // testdata/golden/<id>.txt ([GoldenPath]); this package's own test fails
 // for a registered game without one, and replays every golden file.
 //
-// Regenerate goldens with
+// Regenerate a game's goldens with
 //
-//	go test ./... -update
+//	go test ./env/<game> -update
 //
-// The -update flag is registered by this package (see [Updating]), so it
-// exists in every test binary that imports envtest, and only in those: a
-// Go test binary exits with "flag provided but not defined" on a flag it
-// does not know, and go test passes -update to every package it tests.
-// Therefore every package of the module that has tests must import
-// envtest from one of its test files (a blank import is enough) and read
-// the flag with Updating; a package that does not import envtest may
-// instead define its own "update" flag, but never both (a second
-// definition panics).
-// TestEveryTestPackageAcceptsUpdate in this package checks that rule over
-// the whole module, so that go test ./... -update keeps working.
+// The -update flag is declared where it is used, as go/printer's tests
+// do: each package whose tests write golden files declares
+//
+//	var _ = flag.Bool("update", false, "rewrite golden files")
+//
+// in one of its test files, and envtest reads it through [Updating]
+// (importing envtest registers no flag). go test ./... -update fails in
+// the packages that have no golden files, so name the packages.
+// TestGoldenPackagesDeclareUpdate in this package checks that every
+// package calling Golden or Updating declares the flag.
 package envtest

@@ -15,12 +15,16 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files (testdata/golden) instead of comparing with them")
-
 // Updating reports whether the test binary runs with -update, the request
-// to rewrite golden files. The flag is defined here, once; test packages
-// read it through this function and never define their own.
-func Updating() bool { return *update }
+// to rewrite golden files. The flag is declared where it is used, as
+// go/printer's tests do: each package whose tests write golden files
+// declares var _ = flag.Bool("update", false, "rewrite golden files")
+// in a test file; envtest only looks it up, so importing envtest
+// registers no flag.
+func Updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // Policy chooses the action to play in a playout: a legal action of e
 // (e.Mask() has at least one 1). It may read e, and e.State() for

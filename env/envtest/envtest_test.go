@@ -2,14 +2,11 @@ package envtest_test
 
 import (
 	"errors"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -54,17 +51,19 @@ func TestGoldenFiles(t *testing.T) {
 	}
 }
 
-// TestEveryTestPackageAcceptsUpdate keeps go test ./... -update working.
-// go test passes -update to every test binary, and a test binary exits
-// with "flag provided but not defined" on a flag it does not know. The flag
-// is defined by package envtest, so every directory of the module with
-// tests must import envtest from one of its files (or define an "update"
-// flag itself, never both: a second definition panics).
-func TestEveryTestPackageAcceptsUpdate(t *testing.T) {
+// TestGoldenPackagesDeclareUpdate: the -update flag is declared where it
+// is used, as go/printer's tests do: every package whose tests write golden
+// files (envtest.Golden, envtest.Updating) declares
+//
+//	var _ = flag.Bool("update", false, "rewrite golden files")
+//
+// in one of its test files, so that go test ./env/<game> -update rewrites
+// them; envtest reads it through Updating and declares nothing itself.
+func TestGoldenPackagesDeclareUpdate(t *testing.T) {
 	root := moduleRoot(t)
-	const envtestPath = "github.com/galaxygym/galaxygym/env/envtest"
 	ownFlag := regexp.MustCompile(`flag\.(Bool|BoolVar)\([^)]*"update"`)
-	var missing, twice []string
+	uses := regexp.MustCompile(`envtest\.(Golden|Updating)\(`)
+	var missing []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -81,37 +80,19 @@ func TestEveryTestPackageAcceptsUpdate(t *testing.T) {
 				return filepath.SkipDir // another module
 			}
 		}
-		files, _ := filepath.Glob(filepath.Join(path, "*.go"))
-		hasTest, imports, defines := false, false, false
+		files, _ := filepath.Glob(filepath.Join(path, "*_test.go"))
+		using, defines := false, false
 		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				hasTest = true
-			}
 			src, err := os.ReadFile(f)
 			if err != nil {
 				continue
 			}
-			if ownFlag.Match(src) {
-				defines = true
-			}
-			af, _ := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
-			if af == nil {
-				continue
-			}
-			for _, im := range af.Imports {
-				if p, _ := strconv.Unquote(im.Path.Value); p == envtestPath {
-					imports = true
-				}
-			}
+			defines = defines || ownFlag.Match(src)
+			using = using || uses.Match(src)
 		}
-		rel, _ := filepath.Rel(root, path)
-		rel = "./" + filepath.ToSlash(rel)
-		switch {
-		case filepath.Base(path) == "envtest" || !hasTest:
-		case imports && defines:
-			twice = append(twice, rel)
-		case !imports && !defines:
-			missing = append(missing, rel)
+		if using && !defines && filepath.Base(path) != "envtest" {
+			rel, _ := filepath.Rel(root, path)
+			missing = append(missing, "./"+filepath.ToSlash(rel))
 		}
 		return nil
 	})
@@ -119,13 +100,9 @@ func TestEveryTestPackageAcceptsUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(missing) > 0 {
-		t.Errorf("these packages have tests but do not import %s, so go test ./... -update fails in them "+
-			"(flag provided but not defined: -update):\n  %s\nadd to one of their test files:\n"+
-			"\timport _ %q", envtestPath, strings.Join(missing, "\n  "), envtestPath)
-	}
-	if len(twice) > 0 {
-		t.Errorf("these packages import envtest and define an \"update\" flag too, which panics "+
-			"(flag redefined: update); use envtest.Updating() instead:\n  %s", strings.Join(twice, "\n  "))
+		t.Errorf("these packages write golden files but do not declare the -update flag, so "+
+			"go test -update fails in them (flag provided but not defined: -update):\n  %s\nadd to one of their test files:\n"+
+			"\tvar _ = flag.Bool(\"update\", false, \"rewrite golden files\")", strings.Join(missing, "\n  "))
 	}
 }
 

@@ -42,8 +42,8 @@ type Kind struct {
 	Value int
 }
 
-// Kinds lists the card kinds, index = kind.
-var Kinds = [NumKinds]Kind{
+// kinds lists the card kinds, index = kind; [CardKind] returns a copy.
+var kinds = [NumKinds]Kind{
 	{"Box Car", "BX", 12, 1},
 	{"Tank Car", "TK", 11, 2},
 	{"Container Car", "CN", 10, 3},
@@ -95,12 +95,6 @@ const (
 	MaxCars    = 16 // cars a train may have
 )
 
-// isFreight reports whether kind k is a freight car.
-func isFreight(k int) bool { return k <= AutoCarrier }
-
-// isPassenger reports whether kind k is a passenger car (Diesel included).
-func isPassenger(k int) bool { return k >= MailBaggage && k <= Diesel }
-
 // isPlainCar reports whether kind k is a freight or passenger car.
 func isPlainCar(k int) bool { return k <= Diesel }
 
@@ -112,13 +106,9 @@ func typeOf(k int) int {
 	return typePassenger
 }
 
-// typeValue is the score of one car of section type t.
-func typeValue(t int) int {
-	if t == typePassenger {
-		return 1
-	}
-	return Kinds[t].Value
-}
+// CardKind returns the fixed data of card kind k (0..NumKinds-1); it
+// panics for k out of range.
+func CardKind(k int) Kind { return kinds[k] }
 
 // typeCodes name the section types in the notation and action names.
 var typeCodes = [numTypes]string{"BX", "TK", "CN", "RF", "AU", "PS"}
@@ -127,5 +117,5 @@ func deckCount(k, players int) int {
 	if k == Turntable && players <= 3 {
 		return 2
 	}
-	return Kinds[k].Count
+	return kinds[k].Count
 }

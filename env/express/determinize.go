@@ -197,7 +197,7 @@ func (s *State) determinize(cfg *config, player int, obs []uint8, seed uint64) e
 	np := 0
 	for k := range left {
 		if left[k] < 0 {
-			return bad("more %s seen than the deck holds", Kinds[k].Code)
+			return bad("more %s seen than the deck holds", kinds[k].Code)
 		}
 		for ; left[k] > 0; left[k]-- {
 			pool[np] = uint8(k)

@@ -121,7 +121,7 @@ func TestDeterminizeUnbiased(t *testing.T) {
 			boxes[q] += float64(d.(*State).pl[q].hand[BoxCar])
 		}
 	}
-	unseen := float64(Kinds[BoxCar].Count - int(s.pl[0].hand[BoxCar]))
+	unseen := float64(kinds[BoxCar].Count - int(s.pl[0].hand[BoxCar]))
 	want := 12 * unseen / float64(DeckSize-12) // 12 cards of the 81 unseen in each hand
 	for q := 1; q < 4; q++ {
 		mean := boxes[q] / samples

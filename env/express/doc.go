@@ -10,7 +10,7 @@
 //
 // # Rules in brief
 //
-// A deck of 93 cards (24 kinds, [Kinds]): five freight types, passenger
+// A deck of 93 cards (24 kinds, [CardKind]): five freight types, passenger
 // cars and Diesels, Wilds, Cabooses, five Disasters, their five Way Cars,
 // Turntables. Each hand, every player is dealt 12 cards (8 with 5-6
 // players). A turn: draw two cards or take the top discard; meld (start trains behind face-down
@@ -34,7 +34,7 @@
 //	                 player during a block decision, env.Terminal at the end
 //	actions          Discrete(648), one space for every phase; r is a seat
 //	                 offset from the acting player (0 self, 1 next clockwise),
-//	                 t and u train slots 0-5, k a card kind (Kinds order):
+//	                 t and u train slots 0-5, k a card kind ([CardKind] order):
 //	                   0        draw: two cards from the draw pile
 //	                   1        take-discard: the top discard
 //	                   2-25     start-K: card k face down as a new train's locomotive

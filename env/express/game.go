@@ -2,6 +2,7 @@ package express
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -57,29 +58,31 @@ var (
 	specV2 = buildSpecV2()
 )
 
-// ActionNames lists the action names, index = action.
-var ActionNames = func() []string {
+// actionNames lists the action names, index = action; each Spec holds its
+// own copy and [ActionNames] returns another, so that no importer changes
+// them.
+var actionNames = func() []string {
 	n := make([]string, NumActions)
 	n[ActDraw] = "draw"
 	n[ActTake] = "take-discard"
 	for k := 0; k < NumKinds; k++ {
-		n[ActStart+k] = "start-" + Kinds[k].Code
-		n[ActDiscard+k] = "discard-" + Kinds[k].Code
+		n[ActStart+k] = "start-" + kinds[k].Code
+		n[ActDiscard+k] = "discard-" + kinds[k].Code
 	}
 	for t := 0; t < MaxTrains; t++ {
 		for c := 0; c < addKinds; c++ {
-			n[ActAdd+t*addKinds+c] = fmt.Sprintf("add-t%d-%s", t, Kinds[addKind(c)].Code)
+			n[ActAdd+t*addKinds+c] = fmt.Sprintf("add-t%d-%s", t, kinds[addKind(c)].Code)
 		}
 		for w := 0; w < numTypes; w++ {
 			n[ActWild+t*wildRoles+w] = fmt.Sprintf("wild-t%d-%s", t, typeCodes[w])
 		}
 		n[ActWild+t*wildRoles+wildOpen] = fmt.Sprintf("wild-t%d-undeclared", t)
 		for k := 0; k < NumKinds; k++ {
-			n[ActSwap+t*NumKinds+k] = fmt.Sprintf("swap-t%d-%s", t, Kinds[k].Code)
+			n[ActSwap+t*NumKinds+k] = fmt.Sprintf("swap-t%d-%s", t, kinds[k].Code)
 		}
 	}
 	for w := 0; w < numWayKinds; w++ {
-		n[ActWay+w] = "way-" + Kinds[LightCrane+w].Code
+		n[ActWay+w] = "way-" + kinds[LightCrane+w].Code
 	}
 	hitNames := [3]string{"broken", "steal", "wreck"}
 	for h := range hitNames {
@@ -105,20 +108,25 @@ var ActionNames = func() []string {
 	return n
 }()
 
+// ActionNames returns a new slice of the action names, index = action
+// (len NumActions): the names Spec().ActionNames also holds.
+func ActionNames() []string { return slices.Clone(actionNames) }
+
 func buildSpec() *env.Spec {
 	return &env.Spec{
-		ID:              ID,
-		Name:            "Express",
-		NumPlayers:      DefaultPlayers,
-		MinPlayers:      2,
-		MaxPlayers:      MaxPlayers,
-		ActionNames:     ActionNames,
-		ObsShape:        []int{ObsSize},
-		ObsDType:        "uint8",
-		ObsHigh:         obsHigh(),
-		MaxEpisodeSteps: MaxEpisodeSteps,
-		RewardRange:     [2]float64{-maxHandSwing, maxHandSwing},
-		ReturnRange:     [2]float64{-maxHandPenalty * DefaultMaxHands, DefaultTarget - 1 + maxHandPlain},
+		ID:                ID,
+		Name:              "Express",
+		NumPlayers:        DefaultPlayers,
+		MinPlayers:        2,
+		MaxPlayers:        MaxPlayers,
+		ActionNames:       ActionNames(),
+		ObsShape:          []int{ObsSize},
+		ObsDType:          "uint8",
+		ObservationLayout: layout.Clone(),
+		ObsHigh:           obsHigh(),
+		MaxEpisodeSteps:   MaxEpisodeSteps,
+		RewardRange:       [2]float64{-maxHandSwing, maxHandSwing},
+		ReturnRange:       [2]float64{-maxHandPenalty * DefaultMaxHands, DefaultTarget - 1 + maxHandPlain},
 		Params: []env.ParamSpec{
 			{Name: "target", Kind: env.Int, Default: DefaultTarget, Min: 1, Max: 10000,
 				Doc: "the game ends after the hand in which a player's total reaches this score (120 tournament, 100 Mayfair)"},
@@ -268,45 +276,12 @@ func (g Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(g.config(p).c, seed)
 }
 
-// MarshalJSON serializes the state as {"position": notation}
-// (env.MarshalPosition): the notation is complete, every hand, the deck
-// order and the generator included.
-func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
-
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition).
 func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
 	c := g.config(p)
 	return env.UnmarshalPosition(g.ID(), data, func(text string) (*State, error) { return ParsePosition(text, c) })
 }
-
-// Clone returns an independent deep copy.
-func (s *State) Clone() env.State {
-	c := *s
-	return &c
-}
-
-// Info fills the episode statistics; once the game is over (or truncated)
-// every player's total score, outcome and rank (env.Info.RankByScore: the
-// highest total wins, equal highest totals draw).
-func (s *State) Info(dst *env.Info) {
-	if s.phase == PhaseOver || s.truncated {
-		var sc [MaxPlayers]float64
-		for i := 0; i < s.n; i++ {
-			sc[i] = float64(s.pl[i].score)
-		}
-		dst.RankByScore(sc[:s.n])
-	}
-	dst.Stats = append(dst.Stats,
-		env.Stat{Name: "hands", Value: float64(s.hand)},
-		env.Stat{Name: "turns", Value: float64(s.turns)},
-		env.Stat{Name: "went_out", Value: float64(s.wentOut)},
-	)
-}
-
-// String renders the public table (what every player sees: no hand, no
-// locomotive identity, no draw pile order).
-func (s *State) String() string { return s.render(-1) }
 
 // StringFor renders the table as player sees it: String plus that
 // player's hand and locomotives.
@@ -318,22 +293,22 @@ func (s *State) render(viewer int) string {
 	if s.dir < 0 {
 		dir = "counterclockwise"
 	}
-	fmt.Fprintf(&b, "Express, hand %d, round %d, %s, %s", s.hand+1, s.hturns/s.n+1, PhaseNames[s.phase], dir)
+	fmt.Fprintf(&b, "Express, hand %d, round %d, %s, %s", s.hand+1, s.hturns/s.n+1, phaseNames[s.phase], dir)
 	if s.phase != PhaseOver {
 		fmt.Fprintf(&b, ", player %d to act", s.CurrentPlayer())
 	}
 	fmt.Fprintf(&b, "\ndraw pile %d, discard pile %d", s.deckN, s.discN)
 	if s.discN > 0 {
-		fmt.Fprintf(&b, " (top %s)", Kinds[s.disc[s.discN-1]].Code)
+		fmt.Fprintf(&b, " (top %s)", kinds[s.disc[s.discN-1]].Code)
 	}
 	if s.top >= 0 {
-		fmt.Fprintf(&b, ", disaster slot %s", Kinds[s.top].Code)
+		fmt.Fprintf(&b, ", disaster slot %s", kinds[s.top].Code)
 	}
 	if s.asN > 0 {
 		fmt.Fprintf(&b, ", set aside %s", countsText(&s.aside))
 	}
 	if s.pend.kind >= 0 {
-		fmt.Fprintf(&b, "\n%s by player %d on player %d%s: block?", Kinds[BrokenCar+int(s.pend.kind)].Name, s.pend.by, s.pend.on, s.pendTarget())
+		fmt.Fprintf(&b, "\n%s by player %d on player %d%s: block?", kinds[BrokenCar+int(s.pend.kind)].Name, s.pend.by, s.pend.on, s.pendTarget())
 	}
 	b.WriteByte('\n')
 	for i := 0; i < s.n; i++ {
@@ -346,7 +321,7 @@ func (s *State) render(viewer int) string {
 		}
 		for w := 0; w < numWayKinds; w++ {
 			for c := 0; c < int(p.way[w]); c++ {
-				b.WriteString(" " + Kinds[LightCrane+w].Code)
+				b.WriteString(" " + kinds[LightCrane+w].Code)
 				if p.perm&(1<<w) != 0 {
 					b.WriteByte('!')
 				}
@@ -363,7 +338,7 @@ func (s *State) render(viewer int) string {
 			}
 			loco := "??"
 			if i == viewer {
-				loco = Kinds[tr.loco].Code
+				loco = kinds[tr.loco].Code
 			}
 			fmt.Fprintf(&b, "  t%d [%s] %s\n", t, loco, carsText(tr))
 		}

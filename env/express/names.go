@@ -4,7 +4,7 @@ import "fmt"
 
 // ActionName implements env.ActionNamer: the name of action in this
 // position for a person reading the game. express-v1 returns
-// ActionNames[action] (its seat-relative name, unchanged). express-v2
+// actionNames[action] (its seat-relative name, unchanged). express-v2
 // (A31) adds, in parentheses, what the action does with the players named
 // by absolute seat, as the renders name them: "broken-p1-t0 (Broken Car on
 // player 2's train t0)" when player 1 is to act. The action space stays
@@ -14,7 +14,7 @@ func (s *State) ActionName(action int) string {
 	if action < 0 || action >= NumActions {
 		return ""
 	}
-	name := ActionNames[action]
+	name := actionNames[action]
 	if !s.cfg.v2 || s.phase == PhaseOver {
 		return name
 	}
@@ -61,9 +61,9 @@ func (s *State) describe(a, action int) string {
 		d := int(s.pend.kind)
 		if action == ActBlock {
 			return fmt.Sprintf("player %d blocks player %d's %s with a %s", a, s.pend.by,
-				Kinds[BrokenCar+d].Name, Kinds[LightCrane+d].Name)
+				kinds[BrokenCar+d].Name, kinds[LightCrane+d].Name)
 		}
-		return fmt.Sprintf("player %d lets player %d's %s happen", a, s.pend.by, Kinds[BrokenCar+d].Name)
+		return fmt.Sprintf("player %d lets player %d's %s happen", a, s.pend.by, kinds[BrokenCar+d].Name)
 	}
 	return ""
 }

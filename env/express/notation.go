@@ -10,7 +10,7 @@ import (
 
 // Position notation: a complete text form of a position, one record a line,
 // each a head word and key=value fields; card lists are comma-separated
-// two-letter kind codes (Kinds[k].Code). State.Position writes the lines in
+// two-letter kind codes (kinds[k].Code). State.Position writes the lines in
 // this order; ParsePosition reads them in any order, ignores blank lines
 // and text after '#', and fills what is left out with the defaults noted.
 //
@@ -34,8 +34,8 @@ import (
 
 // kindCode returns the kind of a two-letter code, or -1.
 func kindCode(c string) int {
-	for k := range Kinds {
-		if Kinds[k].Code == c {
+	for k := range kinds {
+		if kinds[k].Code == c {
 			return k
 		}
 	}
@@ -46,7 +46,7 @@ func countsText(c *[NumKinds]uint8) string {
 	var parts []string
 	for k := range c {
 		for i := 0; i < int(c[k]); i++ {
-			parts = append(parts, Kinds[k].Code)
+			parts = append(parts, kinds[k].Code)
 		}
 	}
 	return strings.Join(parts, ",")
@@ -55,7 +55,7 @@ func countsText(c *[NumKinds]uint8) string {
 func listText(a []uint8) string {
 	parts := make([]string, len(a))
 	for i, k := range a {
-		parts[i] = Kinds[k].Code
+		parts[i] = kinds[k].Code
 	}
 	return strings.Join(parts, ",")
 }
@@ -69,7 +69,7 @@ func carText(c uint8) string {
 	case c >= carWildAs:
 		return "WD=" + typeCodes[c-carWildAs]
 	}
-	return Kinds[c-1].Code
+	return kinds[c-1].Code
 }
 
 func carsText(tr *train) string {
@@ -103,19 +103,19 @@ func (s *State) Position() string {
 		dir = "ccw"
 	}
 	fmt.Fprintf(&b, "express hand=%d turns=%d hturns=%d cur=%d dir=%s phase=%s tt=%d resh=%d swapped=%d trans=%d pendt=%s wentout=%d truncated=%d\n",
-		s.hand, s.turns, s.hturns, s.cur, dir, PhaseNames[s.phase], s.tt, s.resh, bit(s.swapped), bit(s.trans),
+		s.hand, s.turns, s.hturns, s.cur, dir, phaseNames[s.phase], s.tt, s.resh, bit(s.swapped), bit(s.trans),
 		optInt(int(s.pendT)), s.wentOut, bit(s.truncated))
 	if s.pend.kind < 0 {
 		b.WriteString("pending kind=-\n")
 	} else {
-		fmt.Fprintf(&b, "pending kind=%s by=%d on=%d train=%s own=%s\n", Kinds[BrokenCar+int(s.pend.kind)].Code,
+		fmt.Fprintf(&b, "pending kind=%s by=%d on=%d train=%s own=%s\n", kinds[BrokenCar+int(s.pend.kind)].Code,
 			s.pend.by, s.pend.on, optInt(int(s.pend.train)), optInt(int(s.pend.own)))
 	}
 	fmt.Fprintf(&b, "deck cards=%s\n", listText(s.deck[:s.deckN]))
 	fmt.Fprintf(&b, "discard cards=%s\n", listText(s.disc[:s.discN]))
 	top := "-"
 	if s.top >= 0 {
-		top = Kinds[s.top].Code
+		top = kinds[s.top].Code
 	}
 	fmt.Fprintf(&b, "slot top=%s cards=%s\n", top, countsText(&s.slot))
 	fmt.Fprintf(&b, "aside cards=%s\n", countsText(&s.aside))
@@ -126,10 +126,10 @@ func (s *State) Position() string {
 		var way, perm []string
 		for w := 0; w < numWayKinds; w++ {
 			for c := 0; c < int(p.way[w]); c++ {
-				way = append(way, Kinds[LightCrane+w].Code)
+				way = append(way, kinds[LightCrane+w].Code)
 			}
 			if p.perm&(1<<w) != 0 {
-				perm = append(perm, Kinds[LightCrane+w].Code)
+				perm = append(perm, kinds[LightCrane+w].Code)
 			}
 		}
 		fmt.Fprintf(&b, "p%d score=%d derail=%d played=%d way=%s perm=%s known=%s hand=%s\n", i, p.score, p.derail,
@@ -137,7 +137,7 @@ func (s *State) Position() string {
 		for t := range p.trains {
 			tr := &p.trains[t]
 			if tr.loco >= 0 {
-				fmt.Fprintf(&b, "p%d.t%d loco=%s flags=%d cars=%s\n", i, t, Kinds[tr.loco].Code, tr.flags, carsText(tr))
+				fmt.Fprintf(&b, "p%d.t%d loco=%s flags=%d cars=%s\n", i, t, kinds[tr.loco].Code, tr.flags, carsText(tr))
 			}
 		}
 	}
@@ -317,13 +317,13 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 				ph = "draw"
 			}
 			found := false
-			for i, n := range PhaseNames {
+			for i, n := range phaseNames {
 				if n == ph {
 					s.phase, found = int8(i), true
 				}
 			}
 			if !found {
-				return nil, bad("phase=%q: want one of %v", ph, PhaseNames)
+				return nil, bad("phase=%q: want one of %v", ph, phaseNames)
 			}
 		case head == "pending":
 			if f["kind"] == "-" || f["kind"] == "" {
@@ -371,7 +371,7 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 			case "slot":
 				for _, k := range cards {
 					if k < BrokenCar || (k > Wreck && k != Turntable) {
-						return nil, bad("%s in the disaster slot", Kinds[k].Code)
+						return nil, bad("%s in the disaster slot", kinds[k].Code)
 					}
 					s.slot[k]++
 				}
@@ -439,7 +439,7 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 			}
 			sc := geti("score", 0, -30000, 30000)
 			p.score = int32(sc)
-			p.derail = uint8(geti("derail", 0, 0, Kinds[Derailment].Count))
+			p.derail = uint8(geti("derail", 0, 0, kinds[Derailment].Count))
 			p.played = geti("played", 0, 0, 1) == 1
 			if err != nil {
 				return nil, bad("%v", err)
@@ -462,7 +462,7 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 						p.known[k]++
 					case "way", "perm":
 						if k < LightCrane || k > HeavyCrane {
-							return nil, bad("%s: %s is not a Way Car", key, Kinds[k].Code)
+							return nil, bad("%s: %s is not a Way Car", key, kinds[k].Code)
 						}
 						if key == "way" {
 							p.way[k-LightCrane]++
@@ -475,7 +475,7 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 			}
 			for k := range p.known {
 				if p.known[k] > p.hand[k] {
-					return nil, bad("known %s beyond the hand", Kinds[k].Code)
+					return nil, bad("known %s beyond the hand", kinds[k].Code)
 				}
 			}
 		default:
@@ -505,7 +505,7 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 	s.discN = copy(s.disc[:], discCards)
 	for k := range counts {
 		if counts[k] != deckCount(k, s.n) {
-			return nil, &PositionError{0, fmt.Sprintf("%d cards of %s, the deck has %d", counts[k], Kinds[k].Code, deckCount(k, s.n))}
+			return nil, &PositionError{0, fmt.Sprintf("%d cards of %s, the deck has %d", counts[k], kinds[k].Code, deckCount(k, s.n))}
 		}
 	}
 	if err := s.validate(); err != nil {
@@ -580,7 +580,7 @@ func checkTrain(tr *train) string {
 		default:
 			t := typeOf(int(c) - 1)
 			if sec >= 0 && t != sec {
-				return fmt.Sprintf("%s does not match its section", Kinds[c-1].Code)
+				return fmt.Sprintf("%s does not match its section", kinds[c-1].Code)
 			}
 			sec = t
 		}
@@ -622,7 +622,7 @@ func (s *State) validate() error {
 	c := s.cardCounts()
 	for k := range c {
 		if c[k] != deckCount(k, s.n) {
-			return bad("%d cards of %s in the position, the deck has %d", c[k], Kinds[k].Code, deckCount(k, s.n))
+			return bad("%d cards of %s in the position, the deck has %d", c[k], kinds[k].Code, deckCount(k, s.n))
 		}
 	}
 	if int(s.slot[Turntable]) != s.tt {

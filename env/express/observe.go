@@ -1,5 +1,7 @@
 package express
 
+import "github.com/galaxygym/galaxygym/env"
+
 // Observation layout: a flat uint8 vector of ObsSize bytes, seat-relative
 // (block j of the per-player part is the player j seats after the observer,
 // clockwise; blocks past the number of players are zero). Nothing of other
@@ -61,6 +63,45 @@ const (
 	TCars      = 3 // car codes in order (see the car codes of state.go)
 	TrainBytes = TCars + MaxCars
 )
+
+// layout names every byte of the observation, from the offsets above;
+// Spec().ObservationLayout holds a copy (the same for express-v1 and
+// express-v2).
+var layout = env.ObsLayout{
+	env.Field("phase", OffPhase, []int{1}, "phase: 0 draw, 1 meld, 2 block, 3 over"),
+	env.Field("actor", OffActor, []int{1}, "the player to act, seat-relative (0 the observer)"),
+	env.Field("direction", OffDir, []int{1}, "0 clockwise, 1 counterclockwise"),
+	env.Field("round", OffRound, []int{1}, "round of the hand, 1-based (capped 255)"),
+	env.Field("hand_number", OffHandNo, []int{1}, "hand of the game, 1-based (capped 255)"),
+	env.Field("first_round", OffFirst, []int{1}, "1 while some player has not completed a turn this hand"),
+	env.Field("deck", OffDeck, []int{1}, "cards in the draw pile"),
+	env.Field("discards_count", OffDiscN, []int{1}, "cards in the discard pile"),
+	env.Field("top_discard", OffTopDisc, []int{1}, "kind+1 of the top discard, 0 none"),
+	env.Field("top_slot", OffTopSlot, []int{1}, "kind+1 of the newest card of the disaster slot, 0 none"),
+	env.Field("turntables", OffTT, []int{1}, "Turntables played this hand"),
+	env.Field("reshuffles", OffResh, []int{1}, "draw pile rebuilds this hand"),
+	env.Field("transition", OffTrans, []int{1}, "1: a Wild played this turn became a transition (no going out)"),
+	env.Field("swapped", OffSwapped, []int{1}, "1: the acting player has swapped a locomotive this turn"),
+	env.Field("pending_kind", OffPendKind, []int{1}, "kind+1 of the Disaster awaiting a block decision, 0 none"),
+	env.Field("pending_by", OffPendBy, []int{1}, "the pending Disaster's attacker, seat-relative"),
+	env.Field("pending_train", OffPendTrain, []int{1}, "the pending Disaster's target train + 1 (0: Derailment)"),
+	env.Field("pending_own", OffPendOwn, []int{1}, "the attacker's own train + 1 for Switch Engines, 0 otherwise"),
+	env.Field("players", OffPlayers, []int{1}, "number of players"),
+	env.Field("hand_turns", OffHTurns, []int{2}, "turns completed this hand, little-endian uint16"),
+	env.Field("turns", OffTurns, []int{2}, "turns completed this episode, little-endian uint16 (capped)"),
+	env.Field("pending_train_next", OffPendT, []int{1}, "the acting player's train that must get its next car now + 1, 0 none"),
+	env.Field("hand", OffHand, []int{NumKinds}, "own hand: count per card kind"),
+	env.Field("discards", OffDiscards, []int{NumKinds}, "discard pile: count per card kind"),
+	env.Field("recent_discards", OffRecent, []int{RecentDiscards}, "newest discards, newest first: kind+1, 0 none"),
+	env.Field("slot", OffSlot, []int{NumKinds}, "the disaster slot: count per card kind"),
+	env.Field("aside", OffAside, []int{NumKinds}, "set-aside stuck hands: count per card kind"),
+	env.Field("player_blocks", OffPlayer, []int{MaxPlayers, PlayerBytes},
+		"per seat-relative player (zero past the number of players): 0 present, 1 cards in hand, 2-3 total score + 32768 "+
+			"(little-endian uint16), 4 turns to skip, 5 trains on the table, 6 completed a turn this hand, 7-11 Way Cars in play per kind, "+
+			"12-16 that Way Car is permanent, 17-40 cards known to be in hand per kind, then from byte 41 six trains of 19 bytes "+
+			"(0 locomotive: 0 none, 1 face down, 2+kind the observer's own; 1 cars; 2 flags: bit 0 started this turn, bit 1 end Wild "+
+			"played this turn; 3-18 car codes: 1+kind, 30+type a Wild as that section type, 36 an undeclared end Wild, 37 a transition)"),
+}
 
 // Observe writes player's observation into dst (len ObsSize). It allocates
 // nothing.
@@ -177,7 +218,7 @@ func obsHigh() []uint8 {
 	}
 	h[OffPendT] = MaxTrains
 	for k := 0; k < NumKinds; k++ {
-		c := uint8(Kinds[k].Count)
+		c := uint8(kinds[k].Count)
 		h[OffHand+k], h[OffDiscards+k], h[OffSlot+k], h[OffAside+k] = c, c, c, c
 	}
 	for i := 0; i < RecentDiscards; i++ {
@@ -188,15 +229,15 @@ func obsHigh() []uint8 {
 		b[PPresent] = 1
 		b[PHandSize] = DeckSize
 		b[PScore], b[PScore+1] = 255, 255
-		b[PDerail] = uint8(Kinds[Derailment].Count)
+		b[PDerail] = uint8(kinds[Derailment].Count)
 		b[PTrains] = MaxTrains
 		b[PPlayed] = 1
 		for w := 0; w < numWayKinds; w++ {
-			b[PWay+w] = uint8(Kinds[LightCrane+w].Count)
+			b[PWay+w] = uint8(kinds[LightCrane+w].Count)
 			b[PPerm+w] = 1
 		}
 		for k := 0; k < NumKinds; k++ {
-			b[PKnown+k] = uint8(Kinds[k].Count)
+			b[PKnown+k] = uint8(kinds[k].Count)
 		}
 		for t := 0; t < MaxTrains; t++ {
 			o := b[PTrain+t*TrainBytes : PTrain+(t+1)*TrainBytes]
@@ -210,3 +251,7 @@ func obsHigh() []uint8 {
 	}
 	return h
 }
+
+// String renders the public table (what every player sees: no hand, no
+// locomotive identity, no draw pile order).
+func (s *State) String() string { return s.render(-1) }

@@ -52,23 +52,23 @@ func (s *State) Render(dst *image.RGBA) {
 	if s.dir < 0 {
 		dir = "counterclockwise"
 	}
-	head := fmt.Sprintf("Express  hand %d  round %d  %s  %s", s.hand+1, s.hturns/s.n+1, PhaseNames[s.phase], dir)
+	head := fmt.Sprintf("Express  hand %d  round %d  %s  %s", s.hand+1, s.hturns/s.n+1, phaseNames[s.phase], dir)
 	if s.phase != PhaseOver {
 		head += fmt.Sprintf("  player %d to act", s.CurrentPlayer())
 	}
 	cv.Text(rnMargin, 4, head, rnText)
 	piles := fmt.Sprintf("draw pile %d  discard pile %d", s.deckN, s.discN)
 	if s.discN > 0 {
-		piles += " top " + Kinds[s.disc[s.discN-1]].Code
+		piles += " top " + kinds[s.disc[s.discN-1]].Code
 	}
 	if s.top >= 0 {
-		piles += "  disaster slot " + Kinds[s.top].Code
+		piles += "  disaster slot " + kinds[s.top].Code
 	}
 	if s.asN > 0 {
 		piles += "  set aside " + countsText(&s.aside)
 	}
 	if s.pend.kind >= 0 {
-		piles += fmt.Sprintf("  %s on player %d%s: block?", Kinds[BrokenCar+int(s.pend.kind)].Code, s.pend.on, s.pendTarget())
+		piles += fmt.Sprintf("  %s on player %d%s: block?", kinds[BrokenCar+int(s.pend.kind)].Code, s.pend.on, s.pendTarget())
 	}
 	cv.Text(rnMargin, 4+rnLine, piles, rnDim)
 	for i := 0; i < s.n; i++ {
@@ -85,7 +85,7 @@ func (s *State) Render(dst *image.RGBA) {
 		}
 		for w := 0; w < numWayKinds; w++ {
 			for n := 0; n < int(p.way[w]); n++ {
-				line.WriteString(" " + Kinds[LightCrane+w].Code)
+				line.WriteString(" " + kinds[LightCrane+w].Code)
 				if p.perm&(1<<w) != 0 {
 					line.WriteByte('!')
 				}
@@ -122,7 +122,7 @@ func (s *State) Render(dst *image.RGBA) {
 					fill, label = rnCaboose, "CB"
 				default:
 					sec = typeOf(int(code) - 1)
-					fill, label = rnType[sec], Kinds[code-1].Code
+					fill, label = rnType[sec], kinds[code-1].Code
 				}
 				if code >= carWildAs && sec >= 0 && code != carWildLink {
 					fill = blend(rnWild, rnType[sec])

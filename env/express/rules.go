@@ -1,5 +1,7 @@
 package express
 
+import "github.com/galaxygym/galaxygym/env"
+
 // Action layout: one Discrete space for every phase (see doc.go). Player
 // offsets r are seat-relative to the acting player (0 = self, 1 = the next
 // seat clockwise, ...); train indices are slots 0-5 of the owner.
@@ -728,7 +730,7 @@ func (s *State) handDelta(i int) int {
 		d += 2 * int(p.way[w])
 	}
 	for k := range p.hand {
-		d -= Kinds[k].Value * int(p.hand[k])
+		d -= kinds[k].Value * int(p.hand[k])
 	}
 	return d
 }
@@ -821,7 +823,7 @@ func trainScore(tr *train, progressive, wildAny bool) int {
 		if ty == typePassenger {
 			total += passengerScore(tr.cars[i:j], wildAny)
 		} else if ty >= 0 {
-			v := Kinds[ty].Value
+			v := kinds[ty].Value
 			if progressive {
 				for x := 1; x <= m; x++ {
 					total += v * max(1, x-2)
@@ -907,8 +909,44 @@ func passengerPlain(cars []uint8) int {
 	if cnt[Diesel] > 0 {
 		v *= 2
 	}
-	if cnt[Coach] == Kinds[Coach].Count {
+	if cnt[Coach] == kinds[Coach].Count {
 		v *= 2
 	}
 	return v
 }
+
+// Info fills the episode statistics; once the game is over (or truncated)
+// every player's total score, outcome and rank (env.Info.RankByScore: the
+// highest total wins, equal highest totals draw).
+func (s *State) Info(dst *env.Info) {
+	if s.phase == PhaseOver || s.truncated {
+		var sc [MaxPlayers]float64
+		for i := 0; i < s.n; i++ {
+			sc[i] = float64(s.pl[i].score)
+		}
+		dst.RankByScore(sc[:s.n])
+	}
+	dst.Stats = append(dst.Stats,
+		env.Stat{Name: "hands", Value: float64(s.hand)},
+		env.Stat{Name: "turns", Value: float64(s.turns)},
+		env.Stat{Name: "went_out", Value: float64(s.wentOut)},
+	)
+}
+
+// CurrentPlayer returns the player to act, or env.Terminal.
+func (s *State) CurrentPlayer() int {
+	if s.phase == PhaseOver {
+		return -1
+	}
+	if s.phase == PhaseBlock {
+		return int(s.pend.on)
+	}
+	return int(s.cur)
+}
+
+// Terminal reports whether the game has ended by its rules.
+func (s *State) Terminal() bool { return s.phase == PhaseOver }
+
+// Turn returns the number of turns completed in the episode (skipped turns
+// and Turntable extra turns included): the max_turns clock.
+func (s *State) Turn() int { return s.turns }

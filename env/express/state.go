@@ -3,6 +3,8 @@ package express
 import (
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/galaxygym/galaxygym/env"
 )
 
 // Phases: the decision the current player faces.
@@ -14,8 +16,8 @@ const (
 	numPhases
 )
 
-// PhaseNames name the phases (notation, render, observation byte values).
-var PhaseNames = [numPhases]string{"draw", "meld", "block", "over"}
+// phaseNames name the phases (notation, render, observation byte values).
+var phaseNames = [numPhases]string{"draw", "meld", "block", "over"}
 
 // Car codes as they lie in a train (and in the observation): 1 + kind for a
 // freight or passenger car (kinds 0-10) and the Caboose; a Wild is
@@ -178,24 +180,6 @@ func (s *State) deal() {
 	s.cur, s.dir, s.phase = int8(s.hand%s.n), 1, PhaseDraw
 }
 
-// CurrentPlayer returns the player to act, or env.Terminal.
-func (s *State) CurrentPlayer() int {
-	if s.phase == PhaseOver {
-		return -1
-	}
-	if s.phase == PhaseBlock {
-		return int(s.pend.on)
-	}
-	return int(s.cur)
-}
-
-// Terminal reports whether the game has ended by its rules.
-func (s *State) Terminal() bool { return s.phase == PhaseOver }
-
-// Turn returns the number of turns completed in the episode (skipped turns
-// and Turntable extra turns included): the max_turns clock.
-func (s *State) Turn() int { return s.turns }
-
 // Phase returns the current phase (PhaseDraw ... PhaseOver).
 func (s *State) Phase() int { return int(s.phase) }
 
@@ -213,3 +197,14 @@ func (s *State) HandSize(p int) int { return int(s.pl[p].handN) }
 
 // Hands returns the number of hands completed.
 func (s *State) Hands() int { return s.hand }
+
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, every hand, the deck
+// order and the generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
+
+// Clone returns an independent deep copy.
+func (s *State) Clone() env.State {
+	c := *s
+	return &c
+}

@@ -73,7 +73,7 @@ func TestBlockDecisionV2(t *testing.T) {
 		act(t, s, "broken-p1-t0")
 		asked := s.phase == PhaseBlock && s.CurrentPlayer() == 1
 		if asked != c.asked {
-			t.Errorf("%s: asked %v (phase %s, player %d to act)", c.rule, asked, PhaseNames[s.phase], s.CurrentPlayer())
+			t.Errorf("%s: asked %v (phase %s, player %d to act)", c.rule, asked, phaseNames[s.phase], s.CurrentPlayer())
 			continue
 		}
 		if !asked {
@@ -87,7 +87,7 @@ func TestBlockDecisionV2(t *testing.T) {
 		}
 		act(t, s, "let-it-happen")
 		if tr := s.pl[1].trains[0]; tr.n != 1 || s.CurrentPlayer() != 1 || s.phase != PhaseDraw {
-			t.Errorf("%s: after let-it-happen the train has %d cars, player %d in %s", c.rule, tr.n, s.CurrentPlayer(), PhaseNames[s.phase])
+			t.Errorf("%s: after let-it-happen the train has %d cars, player %d in %s", c.rule, tr.n, s.CurrentPlayer(), phaseNames[s.phase])
 		}
 	}
 }
@@ -164,7 +164,7 @@ func observerDiffRGB(a, b *State, player int, rgb bool) string {
 	case a.CurrentPlayer() != b.CurrentPlayer():
 		return "the player to act differs"
 	case a.phase != b.phase:
-		return "the phase differs: " + PhaseNames[a.phase] + " / " + PhaseNames[b.phase]
+		return "the phase differs: " + phaseNames[a.phase] + " / " + phaseNames[b.phase]
 	case !bytes.Equal(oa, ob):
 		return "the observation bytes differ"
 	case a.String() != b.String() || a.StringFor(player) != b.StringFor(player):
@@ -275,7 +275,7 @@ func TestActionNamesV2(t *testing.T) {
 		{"discard-TK", "discard-TK"},
 		{"draw", "draw"},
 	} {
-		a := slices.Index(ActionNames, c.action)
+		a := slices.Index(actionNames, c.action)
 		if got := s.ActionName(a); got != c.want {
 			t.Errorf("%s: %q, want %q", c.action, got, c.want)
 		}
@@ -292,10 +292,10 @@ func TestActionNamesV2(t *testing.T) {
 	if err := e.LoadState([]byte(mustJSON(t, s)), 1); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.ActionName(slices.Index(ActionNames, "broken-p1-t0")); got != "broken-p1-t0 (Broken Car on player 3's train t0)" {
+	if got := e.ActionName(slices.Index(actionNames, "broken-p1-t0")); got != "broken-p1-t0 (Broken Car on player 3's train t0)" {
 		t.Errorf("Env.ActionName: %q", got)
 	}
-	if _, err := e.Step(slices.Index(ActionNames, "broken-p1-t0")); err != nil {
+	if _, err := e.Step(slices.Index(actionNames, "broken-p1-t0")); err != nil {
 		t.Fatal(err)
 	}
 	if e.CurrentPlayer() != 3 {
@@ -407,7 +407,7 @@ func twinLeaks(t *testing.T, cfg *Config, games int) (twins, leaks int, first st
 				if d := observerDiffRGB(a, b, p, a.phase == PhaseBlock || x == ActLet); d != "" {
 					leaks++
 					if first == "" {
-						first = fmt.Sprintf("player %d after %s: %s\n%s", p, ActionNames[x], d, s.Position())
+						first = fmt.Sprintf("player %d after %s: %s\n%s", p, actionNames[x], d, s.Position())
 					}
 					break
 				}

@@ -36,16 +36,17 @@ func buildSpec() *env.Spec {
 	names[ActionRefuel] = "refuel"
 	names[ActionNoRefuel] = "no-refuel"
 	return &env.Spec{
-		ID:              ID,
-		Name:            "Galaxy Express",
-		NumPlayers:      1,
-		ActionNames:     names,
-		ObsShape:        []int{ObsSize},
-		ObsDType:        "uint8",
-		ObsHigh:         obsHigh(),
-		MaxEpisodeSteps: 1 + 2*DefaultMaxTurns,
-		RewardRange:     [2]float64{RefuelPenalty, DeliveryReward + 2*numValues},
-		ReturnRange:     [2]float64{RefuelPenalty * DefaultMaxTurns, DeliveryReward*MaxDeliveries + 2*numValues},
+		ID:                ID,
+		Name:              "Galaxy Express",
+		NumPlayers:        1,
+		ActionNames:       names,
+		ObsShape:          []int{ObsSize},
+		ObsDType:          "uint8",
+		ObservationLayout: layout.Clone(),
+		ObsHigh:           obsHigh(),
+		MaxEpisodeSteps:   1 + 2*DefaultMaxTurns,
+		RewardRange:       [2]float64{RefuelPenalty, DeliveryReward + 2*numValues},
+		ReturnRange:       [2]float64{RefuelPenalty * DefaultMaxTurns, DeliveryReward*MaxDeliveries + 2*numValues},
 		Params: []env.ParamSpec{
 			{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
 				Doc: "truncate the episode after this many turns (coins played)"},
@@ -65,11 +66,6 @@ func (Game) Spec() *env.Spec { return spec }
 func (Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(configFor(p), seed)
 }
-
-// MarshalJSON serializes the state as {"position": notation}
-// (env.MarshalPosition): the notation is complete, hidden information and
-// the chance generator included.
-func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
 
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition).

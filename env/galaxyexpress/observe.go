@@ -9,30 +9,11 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// Observation layout: a flat uint8 vector of ObsSize = 503 bytes. The board
-// planes are 48 bytes each, row-major (index row*8+col, row 0 at the top).
-// Everything is 0/1 except the three counters at the end.
-//
-//	offset  len  content
-//	     0   48  plane 0: the Starship (all zero before launch)
-//	    48   48  plane 1: planets not yet scanned (face down)
-//	    96  288  planes 2-7: scanned planet numbered 0..5
-//	   384   48  plane 8: the target, the scanned planet whose number is the
-//	             queue top (zero while unscanned or after the last delivery)
-//	   432   11  speed, one-hot 0..10
-//	   443    6  target number (queue top), one-hot; zero after the sixth delivery
-//	   449    6  planet numbers already delivered
-//	   455    6  the crown moved to the queue bottom at launch, one-hot
-//	   461    6  face-up Thrust coins by value (null=0, ace=1 .. 5)
-//	   467    6  face-up Brake coins by value
-//	   473    6  spent Thrust coins by value
-//	   479    6  spent Brake coins by value
-//	   485    6  face-down Thrust coins by value (order unknown)
-//	   491    6  face-down Brake coins by value
-//	   497    3  phase, one-hot: launch, play a coin, refuel decision
-//	   500    1  deliveries made, 0..6
-//	   501    1  refuels, 0..255 (saturating)
-//	   502    1  turns played, 0..255 (saturating)
+// Observation layout: a flat uint8 vector of ObsSize = 503 bytes, named
+// once by the fields of layout (offsets below, shapes and meanings there),
+// which Spec().ObservationLayout exports. The board planes are 48 bytes
+// each, row-major (index row*8+col, row 0 at the top). Everything is 0/1
+// except the three counters at the end.
 //
 // Nothing hidden leaks: unscanned planet numbers, the queue below its top
 // and the order of the face-down coins never appear. The observation is a
@@ -55,6 +36,26 @@ const (
 	OffTurns      = 502
 	ObsSize       = 503
 )
+
+// layout names every byte of the observation; Spec().ObservationLayout
+// holds a copy.
+var layout = env.ObsLayout{
+	env.Field("ship", OffShip, []int{Rows, Cols}, "the Starship's square, one-hot (all zero before launch)"),
+	env.Field("unscanned", OffUnscanned, []int{Rows, Cols}, "planets not yet scanned (face down)"),
+	env.Field("planet", OffPlanet, []int{6, Rows, Cols}, "plane n: the scanned planet numbered n (0..5)"),
+	env.Field("target", OffTarget, []int{Rows, Cols}, "the target: the scanned planet whose number is the queue top (zero while unscanned or after the last delivery)"),
+	env.Field("speed", OffSpeed, []int{maxSpeed + 1}, "speed, one-hot 0..10"),
+	env.Field("target_number", OffTargetNum, []int{6}, "target number (queue top), one-hot; zero after the sixth delivery"),
+	env.Field("delivered", OffDelivered, []int{6}, "planet numbers already delivered"),
+	env.Field("bottom", OffBottom, []int{6}, "the crown moved to the queue bottom at launch, one-hot"),
+	env.Field("up", OffUp, []int{2, 6}, "face-up coins by suit (Thrust, Brake) and value (null=0, ace=1 .. 5)"),
+	env.Field("spent", OffSpent, []int{2, 6}, "spent coins by suit (Thrust, Brake) and value"),
+	env.Field("down", OffDown, []int{2, 6}, "face-down coins by suit (Thrust, Brake) and value (order unknown)"),
+	env.Field("phase", OffPhase, []int{3}, "phase, one-hot: launch, play a coin, refuel decision"),
+	env.Field("deliveries", OffDeliveries, []int{1}, "deliveries made, 0..6"),
+	env.Field("refuels", OffRefuels, []int{1}, "refuels, 0..255 (saturating)"),
+	env.Field("turns", OffTurns, []int{1}, "turns played, 0..255 (saturating)"),
+}
 
 // Observe writes the observation (see the layout above) into dst.
 func (s *State) Observe(player int, dst []uint8) {
@@ -144,27 +145,6 @@ func Rating(score int) string {
 		return RatingRookie
 	}
 	return RatingAcademy
-}
-
-// Info reports outcome, score, deliveries, refuels, unspent coins, turns and
-// the rating of the current score.
-func (s *State) Info(dst *env.Info) {
-	score := s.Score()
-	switch {
-	case s.phase != PhaseOver:
-		dst.Outcome, dst.Score = env.OutcomeOngoing, float64(score)
-	case s.lost:
-		dst.SetTeamResult(1, env.OutcomeLoss, float64(score))
-	default:
-		dst.SetTeamResult(1, env.OutcomeWin, float64(score))
-	}
-	dst.Stats = append(dst.Stats,
-		env.Stat{Name: "deliveries", Value: float64(s.delivered)},
-		env.Stat{Name: "refuels", Value: float64(s.refuels)},
-		env.Stat{Name: "unspent_coins", Value: float64(s.UnspentCoins())},
-		env.Stat{Name: "turns", Value: float64(s.turns)},
-	)
-	dst.Labels = append(dst.Labels, env.Label{Name: "rating", Value: Rating(score)})
 }
 
 var phaseLabels = [...]string{"launch", "play a coin", "refuel?", "over"}

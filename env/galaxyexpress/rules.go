@@ -3,6 +3,8 @@ package galaxyexpress
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/galaxygym/galaxygym/env"
 )
 
 // Action layout (NumActions = 56), one Discrete space for every phase:
@@ -182,3 +184,39 @@ func (s *State) end(rewards []float64) {
 func (s *State) Truncate(rewards []float64) {
 	rewards[0] += float64(s.UnspentCoins())
 }
+
+// Info reports outcome, score, deliveries, refuels, unspent coins, turns and
+// the rating of the current score.
+func (s *State) Info(dst *env.Info) {
+	score := s.Score()
+	switch {
+	case s.phase != PhaseOver:
+		dst.Outcome, dst.Score = env.OutcomeOngoing, float64(score)
+	case s.lost:
+		dst.SetTeamResult(1, env.OutcomeLoss, float64(score))
+	default:
+		dst.SetTeamResult(1, env.OutcomeWin, float64(score))
+	}
+	dst.Stats = append(dst.Stats,
+		env.Stat{Name: "deliveries", Value: float64(s.delivered)},
+		env.Stat{Name: "refuels", Value: float64(s.refuels)},
+		env.Stat{Name: "unspent_coins", Value: float64(s.UnspentCoins())},
+		env.Stat{Name: "turns", Value: float64(s.turns)},
+	)
+	dst.Labels = append(dst.Labels, env.Label{Name: "rating", Value: Rating(score)})
+}
+
+// CurrentPlayer is 0 while the game runs (one player), env.Terminal after.
+func (s *State) CurrentPlayer() int {
+	if s.phase == PhaseOver {
+		return env.Terminal
+	}
+	return 0
+}
+
+// Terminal reports whether the game has ended (all six deliveries made, or
+// Lost in Space).
+func (s *State) Terminal() bool { return s.phase == PhaseOver }
+
+// Turn returns the number of coins played so far, the truncation clock.
+func (s *State) Turn() int { return int(s.turns) }

@@ -508,7 +508,7 @@ phase=refuel queue=3,4,5,1,2 delivered=0 thrust=3,4/5 brake=5/0,2 pending=brake 
 				t.Errorf("%s coins %s/%s: want 2 face up, 4 face down", suit, up, down)
 			}
 		}
-		if s.Refuels() != 2 || s.UnspentCoins() != 12 || s.Phase() != PhaseCoin || s.Score() != 20-20+12 {
+		if s.Refuels() != 2 || s.UnspentCoins() != 12 || s.Phase() != PhaseCoin || s.Score() != 1*20-2*10+12 { // one delivery (planet 0), two refuels, 12 unspent coins
 			t.Errorf("refuels %d, coins %d, phase %d, score %d", s.Refuels(), s.UnspentCoins(), s.Phase(), s.Score())
 		}
 	})

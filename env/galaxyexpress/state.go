@@ -215,21 +215,6 @@ func (s *State) unspent() uint16 {
 // Clone returns an independent copy (the generator included).
 func (s *State) Clone() env.State { c := *s; return &c }
 
-// CurrentPlayer is 0 while the game runs (one player), env.Terminal after.
-func (s *State) CurrentPlayer() int {
-	if s.phase == PhaseOver {
-		return env.Terminal
-	}
-	return 0
-}
-
-// Terminal reports whether the game has ended (all six deliveries made, or
-// Lost in Space).
-func (s *State) Terminal() bool { return s.phase == PhaseOver }
-
-// Turn returns the number of coins played so far, the truncation clock.
-func (s *State) Turn() int { return int(s.turns) }
-
 // Phase returns the current phase (PhaseStart .. PhaseOver).
 func (s *State) Phase() Phase { return s.phase }
 
@@ -265,3 +250,8 @@ func (s *State) Target() int {
 	}
 	return int(s.queue[s.delivered])
 }
+
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, hidden information and
+// the chance generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }

@@ -100,7 +100,7 @@ var alienPath = func() (t [Cells][16]flight) {
 			for d := 0; d < 4; d++ {
 				f := &t[c][makeAlien(typ, d)]
 				x := c
-				for i := 0; i < Speed[typ]; i++ {
+				for i := 0; i < alienSpeed[typ]; i++ {
 					n := int(nextCell[x][d])
 					if n < 0 {
 						f.fate = int8(n)
@@ -563,7 +563,7 @@ func (s *State) decodeView(obs []uint8) {
 	for f := 0; f < numFaces; f++ {
 		s.pool[f] = int8(obs[OffPool+f])
 	}
-	s.used = int8(obs[OffPool+4])
+	s.used = int8(obs[OffUsed])
 	s.phase = PhaseOver
 	for p := PhaseWeapon; p < numPhases; p++ {
 		if obs[OffPhase+int(p)] != 0 {
@@ -575,6 +575,5 @@ func (s *State) decodeView(obs []uint8) {
 			s.spillSrc = int8(i)
 		}
 	}
-	c := obs[OffCounters:]
-	s.deckN, s.yardN = int8(min(c[0], maxDeckSize)), int8(min(c[1], maxBackup))
+	s.deckN, s.yardN = int8(min(obs[OffDeckLeft], maxDeckSize)), int8(min(obs[OffYardLeft], maxBackup))
 }

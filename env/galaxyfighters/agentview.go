@@ -11,22 +11,6 @@ package galaxyfighters
 // All the rules are invariant under this relabelling, so commands given in
 // the acting seat's frame mean the same in the View as in the game.
 
-// Per-seat observation bytes (OffSeats + rel*SeatBytes + ...).
-const (
-	SeatBytes      = seatBytes
-	SeatModel      = 0  // +model, one-hot
-	SeatWeapon     = 3  // +weapon, one-hot
-	SeatEngine     = 6  // +engine, one-hot
-	SeatBonus      = 9  // +bonus face, one-hot
-	SeatShielded   = 12 // ship shielded
-	SeatPlayedByMe = 13 // played by the observer now
-	SeatActing     = 14 // acting now
-	SeatRefit      = 15 // refit pending
-	SeatInvaders   = 16 // invaders 0-10
-	SeatFull       = 17 // district invaded
-	SeatSDSPlaced  = 18 // SDS tiles placed
-)
-
 // Command costs in Special symbols.
 const (
 	CostWeapon    = costWeapon
@@ -65,8 +49,7 @@ func (v *View) CopyFrom(o *View) {
 // bottom first by type and facing.
 func (v *View) Load(obs []uint8) {
 	obs = obs[:ObsSize]
-	c := obs[OffCounters:]
-	v.cfg = config{players: NumSeats, districtsToLose: int(c[3]), invaderCap: int(c[4]), winOnClear: c[7] == 1}
+	v.cfg = config{players: NumSeats, districtsToLose: int(obs[OffToLose]), invaderCap: int(obs[OffInvaderCap]), winOnClear: obs[OffWinOnClear] == 1}
 	s := &v.s
 	*s = State{cfg: &v.cfg, spillSrc: -1, card: -1, started: true}
 	s.decodeView(obs) // the observer's frame is the View's global frame

@@ -33,11 +33,8 @@ const (
 var dirDR = [4]int{-1, 0, 1, 0}
 var dirDC = [4]int{0, 1, 0, -1}
 
-// SeatNames are the districts (and the ship colours) of seats 0-3.
-var SeatNames = [NumSeats]string{"Rocketown", "Atomville", "Novaport", "Astrofield"}
-
-// SeatColors are the districts' colours.
-var SeatColors = [NumSeats]string{"blue", "green", "yellow", "red"}
+// seatNames are the districts (and the ship colours) of seats 0-3.
+var seatNames = [NumSeats]string{"Rocketown", "Atomville", "Novaport", "Astrofield"}
 
 // OnBoard reports whether global (r, c) is one of the 85 spaces.
 func OnBoard(r, c int) bool {

@@ -2,6 +2,7 @@ package galaxyfighters
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -13,11 +14,11 @@ const (
 	numTypes = 3
 )
 
-// TypeNames and TypeLetters name the Exovon types.
+// typeLetters name the Exovon types (Yellum, Bluvol, Magentis) in the
+// notation; alienSpeed is each type's speed ([AlienSpeed]).
 var (
-	TypeNames   = [numTypes]string{"Yellum", "Bluvol", "Magentis"}
-	TypeLetters = [numTypes]byte{'Y', 'B', 'M'}
-	Speed       = [numTypes]int{1, 2, 3}
+	typeLetters = [numTypes]byte{'Y', 'B', 'M'}
+	alienSpeed  = [numTypes]int{1, 2, 3}
 )
 
 // Command faces. The four command dice and the bonus command tiles show
@@ -33,12 +34,9 @@ const (
 	numBonusTiles = 3           // Fire, Move, Special
 )
 
-// FaceNames name the command faces.
-var FaceNames = [numFaces]string{"fire", "move", "special", "fire-or-special"}
-
-// DieFaces are the six faces of every command die (assumption A6): two
+// dieFaces are the six faces of every command die (assumption A6): two
 // Fire, two Move, one Special and one Fire-or-Special.
-var DieFaces = [6]int{FaceFire, FaceFire, FaceMove, FaceMove, FaceSpecial, FaceWild}
+var dieFaces = [6]int{FaceFire, FaceFire, FaceMove, FaceMove, FaceSpecial, FaceWild}
 
 // Weapon systems (one per ship, chosen at setup and after a replacement).
 const (
@@ -48,8 +46,17 @@ const (
 	numWeapons = 3
 )
 
-// WeaponNames name the weapon systems.
-var WeaponNames = [numWeapons]string{"wide-beam", "laser-beam", "spread-shot"}
+// weaponNames name the weapon systems ([WeaponNames]).
+var weaponNames = [numWeapons]string{"wide-beam", "laser-beam", "spread-shot"}
+
+// AlienSpeed returns the spaces an Exovon of type t (Yellum, Bluvol,
+// Magentis) moves in one move: 1, 2, 3. It panics for t out of range.
+func AlienSpeed(t int) int { return alienSpeed[t] }
+
+// WeaponNames returns a new slice of the weapon systems' names, index =
+// weapon (WideBeam, LaserBeam, SpreadShot): the names of the notation and
+// of the weapon parameters.
+func WeaponNames() []string { return slices.Clone(weaponNames[:]) }
 
 // Engine modifications (assumption A9).
 const (
@@ -59,8 +66,12 @@ const (
 	numEngines = 3
 )
 
-// EngineNames name the engine modifications.
-var EngineNames = [numEngines]string{"thrusters", "deflector", "warp-drive"}
+// engineNames name the engine modifications ([EngineNames]).
+var engineNames = [numEngines]string{"thrusters", "deflector", "warp-drive"}
+
+// EngineNames returns a new slice of the engine modifications' names,
+// index = engine (Thrusters, Deflector, WarpDrive).
+func EngineNames() []string { return slices.Clone(engineNames[:]) }
 
 // Ship models (the ship cards; assumption A8).
 const (
@@ -70,11 +81,11 @@ const (
 	numModels = 3
 )
 
-// ModelNames name the ship models.
-var ModelNames = [numModels]string{"Astro Wing", "Phalanx", "Gladius"}
+// modelNames name the ship models.
+var modelNames = [numModels]string{"Astro Wing", "Phalanx", "Gladius"}
 
-// ModelEngines lists the two engine modifications each ship card allows.
-var ModelEngines = [numModels][2]int{
+// modelEngines lists the two engine modifications each ship card allows.
+var modelEngines = [numModels][2]int{
 	AstroWing: {Thrusters, WarpDrive},
 	Phalanx:   {Deflector, Thrusters},
 	Gladius:   {WarpDrive, Deflector},
@@ -113,14 +124,14 @@ var missions = [...]mission{
 	{"ace", 1, 2, 25, 2.5},
 }
 
-// SpawnCards is the fixed content of the spawn cards (assumption A5). Card
+// spawnCards is the fixed content of the spawn cards (assumption A5). Card
 // 0 is the starting card (placed at setup, read from seat 0's side); cards
 // 1-25 form the pool the spawn deck is shuffled from. Each card is five
 // rows of five spaces, far row first, as read with the card's arrows
 // pointing at the reader; a space is "." or a stack of aliens bottom first,
 // each a type letter (Y, B, M) and a facing as seen by the reader: v toward
 // the reader, ^ away, < to the reader's left, > to the right.
-var SpawnCards = [26]string{
+var spawnCards = [26]string{
 	". . . . . | . . . . . | Y< . . . . | . Y< . . . | . . . Mv .",
 	"Bv . Y> . B^ | . B< . . . | . . . . . | . . . . . | . . . . .",
 	". . Y^ . Yv | Y< Yv . . . | . . . . . | . B< . . . | . . . . .",
@@ -165,9 +176,9 @@ type spawnAlien struct {
 	row, col, typ, dir int8
 }
 
-// cards holds SpawnCards parsed, aliens of a space bottom first.
+// cards holds spawnCards parsed, aliens of a space bottom first.
 var cards = func() (out [26][]spawnAlien) {
-	for k, text := range SpawnCards {
+	for k, text := range spawnCards {
 		rows := strings.Split(text, "|")
 		if len(rows) != 5 {
 			panic(fmt.Sprintf("galaxyfighters: spawn card %d: %d rows", k, len(rows)))

@@ -50,10 +50,9 @@ func (g Game) Determinize(params env.Params, player int, obs []uint8, seed uint6
 	if len(obs) != ObsSize {
 		return nil, obsErr("%d bytes, want %d", len(obs), ObsSize)
 	}
-	c := obs[OffCounters:]
-	if int(c[3]) != cfg.districtsToLose || int(c[4]) != cfg.invaderCap || (c[7] == 1) != cfg.winOnClear {
+	if int(obs[OffToLose]) != cfg.districtsToLose || int(obs[OffInvaderCap]) != cfg.invaderCap || (obs[OffWinOnClear] == 1) != cfg.winOnClear {
 		return nil, obsErr("counters (districts to lose %d, invader spaces %d, win_on %d) are not those of the parameters",
-			c[3], c[4], c[7])
+			obs[OffToLose], obs[OffInvaderCap], obs[OffWinOnClear])
 	}
 	s, _ := reuse.(*State)
 	if s == nil || s.cfg == nil || *s.cfg != cfg {
@@ -127,7 +126,7 @@ func (s *State) decodeObs(o int, obs []uint8, rng *rand.PCG) error {
 	for f := 0; f < numFaces; f++ {
 		s.pool[f] = int8(obs[OffPool+f])
 	}
-	s.used = int8(obs[OffPool+4])
+	s.used = int8(obs[OffUsed])
 	s.phase = PhaseOver
 	for p := PhaseWeapon; p < numPhases; p++ {
 		if obs[OffPhase+int(p)] != 0 {
@@ -139,8 +138,7 @@ func (s *State) decodeObs(o int, obs []uint8, rng *rand.PCG) error {
 			s.spillSrc = int8((o + i) % NumSeats)
 		}
 	}
-	c := obs[OffCounters:]
-	s.deckN, s.yardN = int8(min(c[0], maxDeckSize)), int8(min(c[1], maxBackup))
+	s.deckN, s.yardN = int8(min(obs[OffDeckLeft], maxDeckSize)), int8(min(obs[OffYardLeft], maxBackup))
 	return nil
 }
 
@@ -225,7 +223,6 @@ func boolInt(b bool) int {
 // determinizeHidden draws what the observation hides (see Determinize) and
 // sets the counters that follow from it.
 func (s *State) determinizeHidden(player int, obs []uint8) error {
-	c := obs[OffCounters:]
 	var pool [poolCards]int8
 	for i := range pool {
 		pool[i] = int8(i + 1)
@@ -240,7 +237,7 @@ func (s *State) determinizeHidden(player int, obs []uint8) error {
 			i++
 		}
 		if i == nLeft {
-			return obsErr("more %s ships in play than the ship deck holds", ModelNames[s.ships[k].model])
+			return obsErr("more %s ships in play than the ship deck holds", modelNames[s.ships[k].model])
 		}
 		left[i] = left[nLeft-1]
 		nLeft--
@@ -253,7 +250,7 @@ func (s *State) determinizeHidden(player int, obs []uint8) error {
 	if s.phase <= PhaseEngine && obs[OffSeats+((int(s.cur)-player+NumSeats)%NumSeats)*seatBytes+SeatRefit] == 0 {
 		s.started = false // the initial setup, not a refit
 	}
-	s.turns = int16(c[6])
+	s.turns = int16(obs[OffTurns])
 	s.turns3 = s.turns / NumSeats
 	if s.cfg.players == 3 {
 		// The fourth ship's controller shows in its "played by me" byte.
@@ -266,7 +263,7 @@ func (s *State) determinizeHidden(player int, obs []uint8) error {
 		if s.spillSrc < 0 {
 			return obsErr("a spill-over decision without its district")
 		}
-		s.spill[s.spillSrc] = c[5]
+		s.spill[s.spillSrc] = obs[OffSpillWaiting]
 	}
 	if s.phase == PhaseOver {
 		switch {

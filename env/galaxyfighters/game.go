@@ -2,8 +2,8 @@ package galaxyfighters
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -46,17 +46,17 @@ func init() {
 var actionNames = func() []string {
 	n := make([]string, NumActions)
 	for w := 0; w < numWeapons; w++ {
-		n[ActionWeapon+w] = "weapon-" + WeaponNames[w]
+		n[ActionWeapon+w] = "weapon-" + weaponNames[w]
 	}
 	for b := 0; b < numBonusTiles; b++ {
 		n[ActionBonus+b] = "bonus-" + faceCodes[b]
 	}
 	for e := 0; e < numEngines; e++ {
-		n[ActionEngine+e] = "engine-" + EngineNames[e]
+		n[ActionEngine+e] = "engine-" + engineNames[e]
 	}
 	n[ActionFire] = "fire"
 	for m := 0; m < 8; m++ {
-		n[ActionMove+m] = "move-" + MoveNames[m]
+		n[ActionMove+m] = "move-" + moveNames[m]
 	}
 	n[ActionUseWeapon] = "use-weapon"
 	for z := 4; z <= 8; z++ {
@@ -97,7 +97,7 @@ func newSpec(v1 bool) *env.Spec {
 			Doc: "players: 4 fly one ship each, 3 take turns with the fourth ship, 2 fly two ships each (the four ships are always in play)"},
 		{Name: env.MaxTurnsParam, Kind: env.Int, Default: DefaultMaxTurns, Min: 1, Max: 30000,
 			Doc: "truncate the episode after this many ship turns"},
-		{Name: "mission", Kind: env.String, Default: "expert", Choices: missionNames,
+		{Name: "mission", Kind: env.String, Default: "expert", Choices: slices.Clone(missionNames),
 			Doc: "difficulty: rookie (3 districts, 3 backup ships, 15 spawn cards), expert (2, 3, 20), ace (1, 2, 25)"},
 		{Name: "districts_to_lose", Kind: env.Int, Default: 0, Min: 0, Max: 4,
 			Doc: "custom mix: invaded districts that lose the game (0: the mission's)"},
@@ -119,23 +119,24 @@ func newSpec(v1 bool) *env.Spec {
 					strconv.FormatFloat(missions[0].density, 'g', -1, 64) + ", expert " +
 					strconv.FormatFloat(missions[1].density, 'g', -1, 64) + ", ace " +
 					strconv.FormatFloat(missions[2].density, 'g', -1, 64) + ")"},
-			env.ParamSpec{Name: "bonus_tiles", Kind: env.String, Default: "any", Choices: bonusRuleNames[:],
+			env.ParamSpec{Name: "bonus_tiles", Kind: env.String, Default: "any", Choices: slices.Clone(bonusRuleNames[:]),
 				Doc: "who may take which bonus command tile: any (every ship any symbol) or two_each (a supply of two tiles of each symbol)"})
 	}
 	return &env.Spec{
-		ID:              id,
-		Name:            "Galaxy Fighters",
-		NumPlayers:      NumSeats,
-		MinPlayers:      2,
-		MaxPlayers:      NumSeats,
-		ActionNames:     actionNames,
-		ObsShape:        []int{ObsSize},
-		ObsDType:        "uint8",
-		ObsHigh:         obsHigh(),
-		MaxEpisodeSteps: MaxEpisodeSteps,
-		RewardRange:     [2]float64{-1 - maxShaping, 1 + maxShaping},
-		ReturnRange:     [2]float64{-1, 1},
-		Params:          params,
+		ID:                id,
+		Name:              "Galaxy Fighters",
+		NumPlayers:        NumSeats,
+		MinPlayers:        2,
+		MaxPlayers:        NumSeats,
+		ActionNames:       slices.Clone(actionNames),
+		ObsShape:          []int{ObsSize},
+		ObsDType:          "uint8",
+		ObservationLayout: layout.Clone(),
+		ObsHigh:           obsHigh(),
+		MaxEpisodeSteps:   MaxEpisodeSteps,
+		RewardRange:       [2]float64{-1 - maxShaping, 1 + maxShaping},
+		ReturnRange:       [2]float64{-1, 1},
+		Params:            params,
 		Description: "Galaxy Fighters (Gamey, 2024), cooperative, 2-4 players: four hero ships defend the four " +
 			"districts of Galaxy City against waves of Exovon aliens spawned from a deck of cards; roll command dice to " +
 			"fire, move and use weapon systems and ship specials; win by outlasting the spawn deck" + desc + ".",
@@ -225,72 +226,8 @@ func (Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(NewConfig(p).c, seed)
 }
 
-// MarshalJSON serializes the state as {"position": notation}
-// (env.MarshalPosition): the notation is complete, hidden information and
-// the chance generator included.
-func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
-
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition).
 func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
 	return env.UnmarshalPosition(g.Spec().ID, data, func(text string) (*State, error) { return ParsePosition(text, NewConfig(p)) })
-}
-
-// Info fills the episode statistics.
-func (s *State) Info(dst *env.Info) {
-	switch s.outcome {
-	case won:
-		dst.SetTeamResult(s.cfg.players, env.OutcomeWin, 1)
-	case lost:
-		dst.SetTeamResult(s.cfg.players, env.OutcomeLoss, -1)
-	default:
-		dst.Outcome, dst.Score = env.OutcomeOngoing, 0
-	}
-	dst.Stats = append(dst.Stats,
-		env.Stat{Name: "aliens_destroyed", Value: float64(s.destroyed)},
-		env.Stat{Name: "crashes", Value: float64(s.crashes)},
-		env.Stat{Name: "invasions", Value: float64(s.invasions)},
-		env.Stat{Name: "districts_invaded", Value: float64(s.DistrictsInvaded())},
-		env.Stat{Name: "ships_lost", Value: float64(s.shipsLost)},
-		env.Stat{Name: "turns", Value: float64(s.turns)},
-		env.Stat{Name: "spawn_left", Value: float64(s.deckN)},
-		env.Stat{Name: "shipyard_left", Value: float64(s.yardN)},
-		env.Stat{Name: "aliens_on_board", Value: float64(s.aliens)},
-	)
-	dst.Labels = append(dst.Labels, env.Label{Name: "mission", Value: s.cfg.mission})
-}
-
-// String renders the position (global frame, Rocketown at the bottom),
-// without hidden information.
-func (s *State) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Galaxy Fighters (%s), turn %d, %s: seat %d %s, player %d\n", s.cfg.mission, s.turns+1,
-		s.phase, s.cur, SeatNames[s.cur], s.CurrentPlayer())
-	for r := 0; r < Side; r++ {
-		var line strings.Builder
-		for c := 0; c < Side; c++ {
-			t := s.cellToken(r*Side + c)
-			if t == "#" {
-				t = " "
-			}
-			fmt.Fprintf(&line, "%-5s", t)
-		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
-	}
-	for k := range s.ships {
-		sh := &s.ships[k]
-		fmt.Fprintf(&b, "seat %d %-10s %-10s %-11s %-10s bonus %-7s invaders %d/%d\n", k, SeatNames[k], ModelNames[sh.model],
-			codeOf(WeaponNames[:], sh.weapon), codeOf(EngineNames[:], sh.engine), codeOf(faceCodes[:], sh.bonus),
-			s.invaders[k], s.cfg.invaderCap)
-	}
-	fmt.Fprintf(&b, "commands fire %d move %d special %d fire-or-special %d (used %d); spawn deck %d, shipyard %d, aliens %d",
-		s.pool[FaceFire], s.pool[FaceMove], s.pool[FaceSpecial], s.pool[FaceWild], s.used, s.deckN, s.yardN, s.aliens)
-	if s.outcome == won {
-		b.WriteString("; won")
-	} else if s.outcome == lost {
-		b.WriteString("; lost")
-	}
-	b.WriteByte('\n')
-	return b.String()
 }

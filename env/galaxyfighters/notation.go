@@ -93,7 +93,7 @@ func (s *State) cellToken(g int) string {
 	var b []byte
 	for i := 0; i < int(s.h[g]); i++ {
 		a := s.st[g][i]
-		b = append(b, TypeLetters[alienType(a)], arrows[alienDir(a)])
+		b = append(b, typeLetters[alienType(a)], arrows[alienDir(a)])
 	}
 	return string(b)
 }
@@ -124,8 +124,8 @@ func (s *State) Position() string {
 	}
 	for k := range s.ships {
 		sh := &s.ships[k]
-		fmt.Fprintf(&b, " ship%d=%s/%s/%s/%s", k, modelCodes[sh.model], codeOf(WeaponNames[:], sh.weapon),
-			codeOf(EngineNames[:], sh.engine), codeOf(faceCodes[:], sh.bonus))
+		fmt.Fprintf(&b, " ship%d=%s/%s/%s/%s", k, modelCodes[sh.model], codeOf(weaponNames[:], sh.weapon),
+			codeOf(engineNames[:], sh.engine), codeOf(faceCodes[:], sh.bonus))
 	}
 	fmt.Fprintf(&b, " pool=%s used=%d", joinInts(s.pool[:]), s.used)
 	if s.deckN > 0 {
@@ -375,14 +375,14 @@ func (s *State) parseShip(k int, key, v string) error {
 	sh := &s.ships[k]
 	var ok [4]bool
 	sh.model, ok[0] = indexOf(modelCodes[:], parts[0])
-	sh.weapon, ok[1] = indexOf(WeaponNames[:], parts[1])
-	sh.engine, ok[2] = indexOf(EngineNames[:], parts[2])
+	sh.weapon, ok[1] = indexOf(weaponNames[:], parts[1])
+	sh.engine, ok[2] = indexOf(engineNames[:], parts[2])
 	sh.bonus, ok[3] = indexOf(faceCodes[:], parts[3])
 	if ok != [4]bool{true, true, true, true} || sh.model < 0 {
 		return perr("%s=%q", key, v)
 	}
-	if sh.engine >= 0 && ModelEngines[sh.model][0] != int(sh.engine) && ModelEngines[sh.model][1] != int(sh.engine) {
-		return perr("%s: %s cannot mount %s", key, ModelNames[sh.model], EngineNames[sh.engine])
+	if sh.engine >= 0 && modelEngines[sh.model][0] != int(sh.engine) && modelEngines[sh.model][1] != int(sh.engine) {
+		return perr("%s: %s cannot mount %s", key, modelNames[sh.model], engineNames[sh.engine])
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ func (s *State) Render(dst *image.RGBA) {
 	cv := draw.Canvas{Img: dst}
 	cv.Fill(gfSpace)
 	head := fmt.Sprintf("Galaxy Fighters (%s)  turn %d  %s: seat %d %s", s.cfg.mission, s.turns+1,
-		s.phase, s.cur, SeatNames[s.cur])
+		s.phase, s.cur, seatNames[s.cur])
 	cv.Text(gfMargin, 6, head, gfText)
 	switch s.outcome {
 	case won:
@@ -94,8 +94,8 @@ func (s *State) Render(dst *image.RGBA) {
 	for k := range s.ships {
 		sh := &s.ships[k]
 		cv.Rect(image.Rect(gfMargin, y+2, gfMargin+9, y+11), gfSeat[k])
-		cv.Text(gfMargin+14, y, fmt.Sprintf("%-10s %-10s %-11s %-10s bonus %-7s invaders %d/%d", SeatNames[k], ModelNames[sh.model],
-			codeOf(WeaponNames[:], sh.weapon), codeOf(EngineNames[:], sh.engine), codeOf(faceCodes[:], sh.bonus),
+		cv.Text(gfMargin+14, y, fmt.Sprintf("%-10s %-10s %-11s %-10s bonus %-7s invaders %d/%d", seatNames[k], modelNames[sh.model],
+			codeOf(weaponNames[:], sh.weapon), codeOf(engineNames[:], sh.engine), codeOf(faceCodes[:], sh.bonus),
 			s.invaders[k], s.cfg.invaderCap), gfText)
 		y += 16
 	}

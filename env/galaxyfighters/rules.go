@@ -1,5 +1,7 @@
 package galaxyfighters
 
+import "github.com/galaxygym/galaxygym/env"
+
 // Actions: one Discrete space for every phase.
 const (
 	ActionWeapon    = 0  // + WideBeam, LaserBeam, SpreadShot (setup/refit)
@@ -35,7 +37,7 @@ func (s *State) LegalMask(dst []uint8) int {
 			}
 		}
 	case PhaseEngine:
-		for _, e := range ModelEngines[sh.model] {
+		for _, e := range modelEngines[sh.model] {
 			set(ActionEngine + e)
 		}
 	case PhaseCommand:
@@ -221,7 +223,7 @@ func (s *State) spawnAndRoll() {
 	}
 	s.pool = [numFaces]int8{}
 	for i := 0; i < numDice; i++ {
-		s.pool[DieFaces[s.intN(len(DieFaces))]]++
+		s.pool[dieFaces[s.intN(len(dieFaces))]]++
 	}
 	s.pool[s.ships[s.cur].bonus]++
 	s.used = 0
@@ -468,7 +470,7 @@ func (s *State) approach() {
 func (s *State) moveAlien(a uint8, cell int) {
 	d := alienDir(a)
 	c := cell
-	for i := 0; i < Speed[alienType(a)]; i++ {
+	for i := 0; i < alienSpeed[alienType(a)]; i++ {
 		n, ok, out := step(c, d)
 		if !ok {
 			if out {
@@ -602,3 +604,41 @@ func (s *State) finishTurn() {
 	s.cur = (s.cur + 1) % NumSeats
 	s.beginTurn()
 }
+
+// Info fills the episode statistics.
+func (s *State) Info(dst *env.Info) {
+	switch s.outcome {
+	case won:
+		dst.SetTeamResult(s.cfg.players, env.OutcomeWin, 1)
+	case lost:
+		dst.SetTeamResult(s.cfg.players, env.OutcomeLoss, -1)
+	default:
+		dst.Outcome, dst.Score = env.OutcomeOngoing, 0
+	}
+	dst.Stats = append(dst.Stats,
+		env.Stat{Name: "aliens_destroyed", Value: float64(s.destroyed)},
+		env.Stat{Name: "crashes", Value: float64(s.crashes)},
+		env.Stat{Name: "invasions", Value: float64(s.invasions)},
+		env.Stat{Name: "districts_invaded", Value: float64(s.DistrictsInvaded())},
+		env.Stat{Name: "ships_lost", Value: float64(s.shipsLost)},
+		env.Stat{Name: "turns", Value: float64(s.turns)},
+		env.Stat{Name: "spawn_left", Value: float64(s.deckN)},
+		env.Stat{Name: "shipyard_left", Value: float64(s.yardN)},
+		env.Stat{Name: "aliens_on_board", Value: float64(s.aliens)},
+	)
+	dst.Labels = append(dst.Labels, env.Label{Name: "mission", Value: s.cfg.mission})
+}
+
+// CurrentPlayer returns the player controlling the ship whose turn it is.
+func (s *State) CurrentPlayer() int {
+	if s.phase == PhaseOver {
+		return env.Terminal
+	}
+	return s.controller(int(s.cur))
+}
+
+// Terminal reports whether the game has ended.
+func (s *State) Terminal() bool { return s.phase == PhaseOver }
+
+// Turn returns the number of ship turns completed.
+func (s *State) Turn() int { return int(s.turns) }

@@ -167,20 +167,6 @@ func (s *State) controller(seat int) int {
 	return seat
 }
 
-// CurrentPlayer returns the player controlling the ship whose turn it is.
-func (s *State) CurrentPlayer() int {
-	if s.phase == PhaseOver {
-		return env.Terminal
-	}
-	return s.controller(int(s.cur))
-}
-
-// Terminal reports whether the game has ended.
-func (s *State) Terminal() bool { return s.phase == PhaseOver }
-
-// Turn returns the number of ship turns completed.
-func (s *State) Turn() int { return int(s.turns) }
-
 // Phase returns the current phase.
 func (s *State) Phase() Phase { return s.phase }
 
@@ -307,8 +293,8 @@ func (s *State) free(cell int) bool { return s.h[cell] == 0 && s.tileFree(cell) 
 // se, s, sw, w, nw (n is toward the centre of the board).
 var localMoves = [8][2]int{{-1, 0}, {-1, 1}, {0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}}
 
-// MoveNames name the eight directions.
-var MoveNames = [8]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}
+// moveNames name the eight directions.
+var moveNames = [8]string{"n", "ne", "e", "se", "s", "sw", "w", "nw"}
 
 // neighbour returns seat's atmosphere cell next to global cell in local
 // direction m, or -1 when that is outside the atmosphere.
@@ -355,3 +341,8 @@ func (s *State) placeDrone(seat, prev int) {
 		}
 	}
 }
+
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, hidden information and
+// the chance generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }

@@ -3,6 +3,7 @@ package pilotsofgallaxia
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -142,14 +143,14 @@ func rotate(id, k int) int { return (id + k*SektorSize) % NumSpaces }
 // (no quickroutes, no hangar passed through), 255 when unreachable.
 func Dist(a, b int) int { return int(theBoard.dist[a][b]) }
 
-// DistOf is Dist on the board the starships of the environment id (ID or
-// IDv1) move on: in v2 no hop between vortices.
-func DistOf(id string, a, b int) int { return int(boardFor(id).dist[a][b]) }
-
-// NeighboursOf is Neighbours on the board the starships of the
-// environment id (ID or IDv1) move on: in v2 no hop between vortices (a
-// Durriken's neighbours are Neighbours in both versions).
-func NeighboursOf(id string, x int) []int16 { b := boardFor(id); return b.adj[x][:b.deg[x]] }
+// NeighboursOf returns a new slice of the spaces next to space x on the
+// board the starships of the environment id (ID or IDv1) move on: in v2
+// no hop between vortices. Vortices list the other vortices they hop to;
+// the LAIRs have none.
+func NeighboursOf(id string, x int) []int16 {
+	b := boardFor(id)
+	return slices.Clone(b.adj[x][:b.deg[x]])
+}
 
 func boardFor(id string) *board {
 	if id == IDv1 {
@@ -313,25 +314,5 @@ func parseBoard(text string) (*board, error) {
 	return b, nil
 }
 
-// Neighbours returns the spaces next to space id (a view of the board's
-// table: do not modify it). Vortices list the other five vortices; the
-// LAIRs have none.
-func Neighbours(id int) []int16 { return theBoard.adj[id][:theBoard.deg[id]] }
-
 // KindOf returns the kind of space id (KindCaravan, KindPlanet, ...).
 func KindOf(id int) int { return int(theBoard.kind[id]) }
-
-// PlanetNumber returns the number (1-8) of planet space id, 0 for other spaces.
-func PlanetNumber(id int) int { return int(theBoard.number[id]) }
-
-// RouteEnds returns the planets at the ends of the trade routes ending at
-// planet id: the far ends quickroutes lead to.
-func RouteEnds(id int) []int {
-	var out []int
-	for _, r := range theBoard.routesAt[id] {
-		if r >= 0 {
-			out = append(out, farEnd(int(r), id))
-		}
-	}
-	return out
-}

@@ -61,8 +61,8 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 	if player < 0 || player >= n {
 		return derr("player %d of %d", player, n)
 	}
-	if int(obs[OffMisc+22]) != n {
-		return derr("observation of %d players, parameters say %d", obs[OffMisc+22], n)
+	if int(obs[OffPlayers]) != n {
+		return derr("observation of %d players, parameters say %d", obs[OffPlayers], n)
 	}
 	*s = State{cfg: cfg}
 	s.rng.Seed(seed, rngStream)
@@ -70,7 +70,6 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 	sk := int(s.sek[player])
 	abs := func(i int) int { return rotate(i, sk) }
 	pl := func(r int) int { return (player + r) % n }
-	m := obs[OffMisc : OffMisc+miscBytes]
 	phase := -1
 	for i := 0; i < numPhases; i++ {
 		if obs[OffPhase+i] == 1 {
@@ -85,29 +84,29 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 	}
 	s.phase = int8(phase)
 	s.rekk = obs[OffPhase+numPhases] == 1
-	s.rwin = s.phase == PhRaidWin && m[21] == 1
+	s.rwin = s.phase == PhRaidWin && obs[OffRaiderWon] == 1
 	s.cur = -1
 	for r := 0; r < n; r++ {
-		o := OffSeats + r*seatBytes
+		o := OffSeats + r*SeatBytes
 		p := pl(r)
-		if obs[o] != 1 || int(obs[o+1]) != (int(s.sek[p])-sk+NumSektors)%NumSektors {
+		if obs[o+SeatPresent] != 1 || int(obs[o+SeatSektor]) != (int(s.sek[p])-sk+NumSektors)%NumSektors {
 			return derr("seat %d does not match the sektors of %d players", r, n)
 		}
-		s.handN[p] = obs[o+2]
-		s.carLeft[p], s.blkLeft[p] = int8(obs[o+3]), int8(obs[o+4])
-		s.hired[p], s.deployed[p] = obs[o+5] == 1, obs[o+6] == 1
-		s.delivered[p] = int8(obs[o+9])
-		s.points[p] = int16(obs[o+10])
-		s.flags[p] = obs[o+11]
-		if obs[o+13] == 1 {
+		s.handN[p] = obs[o+SeatHandSize]
+		s.carLeft[p], s.blkLeft[p] = int8(obs[o+SeatCaravans]), int8(obs[o+SeatBlokks])
+		s.hired[p], s.deployed[p] = obs[o+SeatHired] == 1, obs[o+SeatDeployed] == 1
+		s.delivered[p] = int8(obs[o+SeatHome])
+		s.points[p] = int16(obs[o+SeatPoints])
+		s.flags[p] = obs[o+SeatFlags]
+		if obs[o+SeatTurn] == 1 {
 			s.cur = int8(p)
-			s.moved = obs[o+12]
+			s.moved = obs[o+SeatMoved]
 		}
 	}
 	if s.cur < 0 {
 		return derr("nobody's turn")
 	}
-	s.mover = int8(m[1]) - 1
+	s.mover = int8(obs[OffMovingPiece]) - 1
 	if s.movingPhase() && s.mover < 0 {
 		return derr("a move without a piece")
 	}
@@ -139,9 +138,9 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 	if s.movingPhase() {
 		piece := 3*int(s.cur) + int(s.mover)
 		s.pos[piece], found[piece] = s.at, true
-		s.budget, s.raided = int8(m[0]), m[2] == 1
-		s.lastFree = int16(abs(int(m[23])<<8 | int(m[24])))
-		s.endAfter = m[25] == 1
+		s.budget, s.raided = int8(obs[OffMovePoints]), obs[OffRaided] == 1
+		s.lastFree = int16(abs(int(obs[OffLastFree])<<8 | int(obs[OffLastFree+1])))
+		s.endAfter = obs[OffEndAfter] == 1
 	}
 	for piece := 0; piece < 3*n; piece++ {
 		if !found[piece] {
@@ -160,7 +159,7 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 	}
 	for r := 0; r < n; r++ {
 		p := pl(r)
-		st := obs[OffSeats+r*seatBytes+15]
+		st := obs[OffSeats+r*SeatBytes+SeatOwnRing]
 		s.ringOwner[p], s.ringState[p] = int8(p), int8(st)
 		for i := 0; i < NumSpaces; i++ {
 			if obs[OffRings+r*NumSpaces+i] == 1 {
@@ -191,7 +190,7 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 	for r := 0; r < n; r++ {
 		p := pl(r)
 		for k := 0; k < 2; k++ {
-			switch obs[OffSeats+r*seatBytes+7+k] {
+			switch obs[OffSeats+r*SeatBytes+SeatCargo+k] {
 			case 1:
 				s.cargo[3*p+k] = int8(p + 1)
 			case 2:
@@ -209,10 +208,10 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		}
 	}
 	// Turn state.
-	s.bought = m[3] == 1
-	s.sellFuel = int8(m[4]) - 1
-	s.warpVal = int8(m[5])
-	s.turn = int32(m[15])
+	s.bought = obs[OffBought] == 1
+	s.sellFuel = int8(obs[OffSellFuel]) - 1
+	s.warpVal = int8(obs[OffWarpValue])
+	s.turn = int32(obs[OffTurns])
 	unkind := func(b uint8) int8 { // a card byte (kind + 1 in the observer's frame) to kind + 1
 		if b == 0 {
 			return 0
@@ -220,20 +219,20 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		return int8(obsKind(int(b)-1, (NumSektors-sk)%NumSektors) + 1)
 	}
 	if s.inRaid() {
-		s.raider = int8(3*pl(int(m[17])-1) + int(m[18]))
-		s.defender = int8(3*pl(int(m[19])-1) + int(m[20]))
-		s.rekkEnd = m[26] == 1
+		s.raider = int8(3*pl(int(obs[OffRaiderSeat])-1) + int(obs[OffRaiderPiece]))
+		s.defender = int8(3*pl(int(obs[OffDefenderSeat])-1) + int(obs[OffDefenderPiece]))
+		s.rekkEnd = obs[OffRekkoning] == 1
 		if owner(int(s.raider)) == player && s.phase != PhRaidWin {
-			s.rcard = unkind(m[6])
+			s.rcard = unkind(obs[OffOwnRaidCard])
 		}
 		if owner(int(s.defender)) == player && s.phase != PhRaidWin {
-			s.dcard = unkind(m[6])
+			s.dcard = unkind(obs[OffOwnRaidCard])
 		}
 		if s.phase == PhRaidWin {
-			s.rdie, s.ddie = int8(m[7]), int8(m[8])
-			s.rrand, s.drand = unkind(m[9]), unkind(m[10])
-			s.rcard, s.dcard = unkind(m[11]), unkind(m[12])
-			s.rwin = m[21] == 1
+			s.rdie, s.ddie = int8(obs[OffRaiderDie]), int8(obs[OffDefenderDie])
+			s.rrand, s.drand = unkind(obs[OffRaiderRand]), unkind(obs[OffDefenderRand])
+			s.rcard, s.dcard = unkind(obs[OffRaiderCard]), unkind(obs[OffDefenderCard])
+			s.rwin = obs[OffRaiderWon] == 1
 		}
 	}
 	s.nexp = int8(obs[OffGambit+3])
@@ -264,7 +263,7 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		}
 	}
 	rekkUnseen := count[KindRekkoning] == 0
-	deckN, cdckN := int(m[13]), int(m[14])
+	deckN, cdckN := int(obs[OffDeckSize]), int(obs[OffCaptainSize])
 	s.shuffle(gal)
 	s.shuffle(capt)
 	need := deckN - b2i(rekkUnseen)

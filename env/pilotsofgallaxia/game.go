@@ -2,7 +2,7 @@ package pilotsofgallaxia
 
 import (
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -57,9 +57,10 @@ func init() {
 	env.Register(Game{})
 }
 
-// ActionNames lists the action names, index = action, in the acting
-// pilot's frame (s0 its own sektor, s1 the next clockwise, ...).
-var ActionNames = func() []string {
+// actionNames lists the action names, index = action, in the acting
+// pilot's frame (s0 its own sektor, s1 the next clockwise, ...); each Spec
+// holds its own copy and [ActionNames] returns another.
+var actionNames = func() []string {
 	n := make([]string, NumActions)
 	for sp := 0; sp < NumSpaces; sp++ {
 		n[ActNode+sp] = fmt.Sprintf("to-s%d-%s", SektorOf(sp), theBoard.local[sp])
@@ -87,6 +88,11 @@ var ActionNames = func() []string {
 	return n
 }()
 
+// ActionNames returns a new slice of the action names, index = action
+// (len NumActions), in the acting pilot's frame: the names
+// Spec().ActionNames also holds.
+func ActionNames() []string { return slices.Clone(actionNames) }
+
 // specV1 and specV2 are the registered descriptions (4 players; env.New
 // derives the spec of the other counts from the players parameter).
 var specV1, specV2 = newSpec(true), newSpec(false)
@@ -102,7 +108,7 @@ func newSpec(v1 bool) *env.Spec {
 	params := []env.ParamSpec{
 		{Name: env.MaxTurnsParam, Kind: env.Int, Default: turns, Min: 1, Max: 100000,
 			Doc: "truncate the episode after this many pilot turns"},
-		{Name: "mode", Kind: env.String, Default: "rookie_run", Choices: modeNames,
+		{Name: "mode", Kind: env.String, Default: "rookie_run", Choices: slices.Clone(modeNames),
 			Doc: "rookie_run: the first scientist home wins (+1/-1); a_new_life: countdown points, the first to `countdown` wins"},
 		{Name: "shaping", Kind: env.Float, Default: 0.0, Min: 0, Max: maxShaping,
 			Doc: "Rookie Run: extra reward to a pilot for each ring picked up, each ring brought home and each raid won"},
@@ -122,19 +128,20 @@ func newSpec(v1 bool) *env.Spec {
 			Doc: "A New Life: points of a completed trade route between planets in hand (L293, A27)"},
 	}
 	return &env.Spec{
-		ID:              id,
-		Name:            "Pilots of Gallaxia",
-		NumPlayers:      4,
-		MinPlayers:      2,
-		MaxPlayers:      MaxPlayers,
-		ActionNames:     ActionNames,
-		ObsShape:        []int{ObsSize},
-		ObsDType:        "uint8",
-		ObsHigh:         obsHigh(),
-		MaxEpisodeSteps: steps,
-		RewardRange:     [2]float64{-1, 8},
-		ReturnRange:     [2]float64{-1, 1},
-		Params:          params,
+		ID:                id,
+		Name:              "Pilots of Gallaxia",
+		NumPlayers:        4,
+		MinPlayers:        2,
+		MaxPlayers:        MaxPlayers,
+		ActionNames:       slices.Clone(actionNames),
+		ObsShape:          []int{ObsSize},
+		ObsDType:          "uint8",
+		ObservationLayout: layout.Clone(),
+		ObsHigh:           obsHigh(),
+		MaxEpisodeSteps:   steps,
+		RewardRange:       [2]float64{-1, 8},
+		ReturnRange:       [2]float64{-1, 1},
+		Params:            params,
 		Description: "Pilots of Gallaxia, a competitive space race for 2-6 pilots: fly two starships with fuel and planet " +
 			"cards, Teleprisms and vortices to the opposite sektor, rescue your scientist and bring it home first; claim " +
 			"caravans into quickroutes and BLOKKs, raid with hidden cards and dice, hire a Durriken mercenary, and end " +
@@ -179,11 +186,6 @@ func DefaultConfigOf(id string, players int) *Config {
 	return c
 }
 
-// NewConfig builds the pilots-of-gallaxia-v1 configuration of resolved
-// parameters p (NewConfigOf builds either version's); it returns an
-// *env.ParamError when blokks exceeds caravans.
-func NewConfig(p env.Params) (*Config, error) { return NewConfigOf(IDv1, p) }
-
 // NewConfigOf builds the configuration of the environment id (ID or IDv1;
 // any other id is read as ID) from parameters p resolved by that id's
 // spec; it returns an *env.ParamError when blokks exceeds caravans.
@@ -222,11 +224,6 @@ func (g Game) NewState(p env.Params, seed uint64) env.State {
 	return newState(c.c, seed)
 }
 
-// MarshalJSON serializes the state as {"position": notation}
-// (env.MarshalPosition): the notation is complete, hidden cards and the
-// generator included.
-func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
-
 // LoadState reads a state written by MarshalJSON; errors are
 // *env.StateError (env.UnmarshalPosition; "invalid parameters" when p does
 // not make a configuration).
@@ -237,113 +234,4 @@ func (g Game) LoadState(p env.Params, data []byte) (env.State, error) {
 		return nil, &env.StateError{Env: id, Reason: "invalid parameters", Err: err}
 	}
 	return env.UnmarshalPosition(id, data, func(text string) (*State, error) { return ParsePosition(text, c) })
-}
-
-// Clone returns an independent copy.
-func (s *State) Clone() env.State {
-	c := *s
-	c.rw = nil
-	return &c
-}
-
-// Info fills the episode statistics and, once the game is over or
-// truncated, every pilot's score, outcome and rank (RankByScore: Rookie
-// Run 100 * rings home - spaces to go, A New Life countdown points).
-func (s *State) Info(dst *env.Info) {
-	if s.over || s.truncated {
-		var buf [MaxPlayers]float64
-		dst.RankByScore(s.Scores(buf[:0]))
-	}
-	delivered := 0
-	for p := 0; p < s.cfg.players; p++ {
-		delivered += int(s.delivered[p])
-	}
-	dst.Stats = append(dst.Stats,
-		env.Stat{Name: "turns", Value: float64(s.turn)},
-		env.Stat{Name: "winner", Value: float64(s.winner)},
-		env.Stat{Name: "rings_home", Value: float64(delivered)},
-		env.Stat{Name: "raids", Value: float64(s.raids)},
-		env.Stat{Name: "teleports", Value: float64(s.teleports)},
-		env.Stat{Name: "rekkonings", Value: float64(s.rekkonings)},
-	)
-	dst.Labels = append(dst.Labels, env.Label{Name: "mode", Value: modeNames[s.cfg.mode]})
-}
-
-// String renders the position without hidden information: pieces, rings,
-// caravans, hand sizes, piles, The Gambit and the phase.
-func (s *State) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Pilots of Gallaxia (%s, %d pilots), turn %d, pilot %d to play, phase %s",
-		modeNames[s.cfg.mode], s.cfg.players, s.turn+1, s.cur, PhaseNames[s.phase])
-	if s.discarder >= 0 {
-		fmt.Fprintf(&b, " (pilot %d discards down to %d)", s.discarder, handLimit)
-	}
-	b.WriteByte('\n')
-	for p := 0; p < s.cfg.players; p++ {
-		var ships [2]string
-		for k := 0; k < 2; k++ {
-			piece := 3*p + k
-			ships[k] = SpaceName(int(s.pos[piece]))
-			if s.moving(piece) {
-				ships[k] = SpaceName(int(s.at)) + "(moving)"
-			}
-			if s.cargo[piece] > 0 {
-				ships[k] += "+ring"
-			}
-		}
-		dur := SpaceName(int(s.pos[3*p+2]))
-		if s.moving(3*p + 2) {
-			dur = SpaceName(int(s.at)) + "(moving)"
-		}
-		if !s.hired[p] {
-			dur += "(not hired)"
-		}
-		fmt.Fprintf(&b, "pilot %d sektor %d: ships %s %s, Durriken %s, %d cards, caravans %d (BLOKKs %d), home %d",
-			p, s.sek[p]+1, ships[0], ships[1], dur, s.handN[p], s.carLeft[p], s.blkLeft[p], s.delivered[p])
-		if s.cfg.mode == ModeANewLife {
-			fmt.Fprintf(&b, ", points %d", s.points[p])
-		}
-		b.WriteByte('\n')
-	}
-	var rings []string
-	for r := 0; r < int(s.nRings); r++ {
-		if s.ringState[r] == ringOnBoard {
-			o := "yellow"
-			if s.ringOwner[r] >= 0 {
-				o = fmt.Sprintf("pilot %d", s.ringOwner[r])
-			}
-			rings = append(rings, o+" "+SpaceName(int(s.ringAt[r])))
-		}
-	}
-	fmt.Fprintf(&b, "rings on the board: %s\n", strings.Join(rings, ", "))
-	var cars []string
-	for sp := 0; sp < NumSpaces; sp++ {
-		if s.car[sp] > 0 {
-			c := fmt.Sprintf("%s:%d", SpaceName(sp), s.car[sp]-1)
-			if s.blokk[sp] {
-				c += "!"
-			}
-			cars = append(cars, c)
-		}
-	}
-	fmt.Fprintf(&b, "caravans: %s\n", strings.Join(cars, " "))
-	fmt.Fprintf(&b, "deck %d, Captain's deck %d, discards %s", s.deckN, s.cdckN, countList(&s.disc))
-	if s.nexp > 0 {
-		fmt.Fprintf(&b, ", Gambit %s", cardList(s.exp[:s.nexp]))
-	}
-	if s.movingPhase() {
-		fmt.Fprintf(&b, ", moving piece %d at %s with %d points", s.mover+1, SpaceName(int(s.at)), s.budget)
-	}
-	if s.inRaid() {
-		fmt.Fprintf(&b, ", raid %s on %s", pieceName(int(s.raider)), pieceName(int(s.defender)))
-		if s.phase == PhRaidWin {
-			fmt.Fprintf(&b, " (cards %s vs %s, dice %d vs %d, raider won %v)", optCard(s.rcard), optCard(s.dcard),
-				s.rdie, s.ddie, s.rwin)
-		}
-	}
-	if s.over {
-		fmt.Fprintf(&b, "; pilot %d won", s.winner)
-	}
-	b.WriteByte('\n')
-	return b.String()
 }

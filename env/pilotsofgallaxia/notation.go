@@ -109,7 +109,7 @@ func (s *State) Position() string {
 	add("mode", modeNames[s.cfg.mode])
 	add("turn", s.turn)
 	add("cur", s.cur)
-	add("phase", PhaseNames[s.phase])
+	add("phase", phaseNames[s.phase])
 	for p := 0; p < s.cfg.players; p++ {
 		pre := "p" + strconv.Itoa(p) + "."
 		add(pre+"ships", SpaceName(int(s.pos[3*p]))+","+SpaceName(int(s.pos[3*p+1])))
@@ -353,7 +353,7 @@ func ParsePosition(text string, c *Config) (*State, error) {
 			s.cur = int8(t)
 		case "phase":
 			ph := -1
-			for i, name := range PhaseNames {
+			for i, name := range phaseNames {
 				if name == v {
 					ph = i
 				}
@@ -793,16 +793,16 @@ func (s *State) validate() error {
 		}
 	}
 	if s.over != (s.phase == PhOver) {
-		return perr("over=%v in phase %s", s.over, PhaseNames[s.phase])
+		return perr("over=%v in phase %s", s.over, phaseNames[s.phase])
 	}
 	if s.phase == PhSellFuel && s.sellFuel < KindFuel {
 		return perr("phase sellfuel without a first fuel card")
 	}
 	if (s.phase == PhGambit || s.phase == PhPush) && s.nexp == 0 {
-		return perr("phase %s without a card up", PhaseNames[s.phase])
+		return perr("phase %s without a card up", phaseNames[s.phase])
 	}
 	if s.inRaid() && (s.raider < 0 || s.defender < 0) {
-		return perr("phase %s without raider and defender", PhaseNames[s.phase])
+		return perr("phase %s without raider and defender", phaseNames[s.phase])
 	}
 	return nil
 }

@@ -1,5 +1,12 @@
 package pilotsofgallaxia
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
 // Observation layout: a flat uint8 vector of ObsSize = 7954 bytes, in the
 // observer's frame. Spaces are turned so that the observer's sektor is
 // sektor 0: board index i is space rotate(i, own sektor), i.e. the same
@@ -9,46 +16,9 @@ package pilotsofgallaxia
 // same way: card index 8r + n-1 names planet n of the sektor r sektors
 // clockwise of the observer's.
 //
-//	offset  len   content
-//	     0  1692  planes 0-5: starships of relative seat 0-5 on each space (bit 0
-//	              ship 1, bit 1 ship 2: 3 for both in the hangar)
-//	  1692  1692  planes 6-11: the Durriken of relative seat 0-5 (in its LAIR too)
-//	  3384  1692  planes 12-17: caravans of relative seat 0-5 (BLOKKs included)
-//	  5076   282  plane 18: BLOKKs
-//	  5358  1692  planes 19-24: the hostage ring of relative seat 0-5 lying on the space
-//	  7050   282  plane 25: yellow rings lying on the space (0-12)
-//	  7332   282  plane 26: the piece moving now (its current space)
-//	  7614    96  per relative seat, 16 bytes: present, sektor (relative, 0-5),
-//	              hand size (0-101), caravans left, BLOKKs left, Durriken
-//	              hired, Durriken deployed, ring aboard ship 1 and ship 2
-//	              (0 none, 1 its own hostage, 2 a yellow ring), rings brought home, countdown points (0-255),
-//	              one-time point flags (bits: picked up own, brought home
-//	              own, raid won by a starship, by the Durriken), pieces
-//	              moved this turn (bits: ship 1, ship 2, Durriken; the
-//	              acting pilot only), its turn now, raid role (1 raider,
-//	              2 defender), own hostage ring (0 on the board, 1 aboard,
-//	              2 home)
-//	  7710    66  own hand: cards per kind (the layout of the card actions,
-//	              kind 62, the Rekkoning, always 0)
-//	  7776    66  discard piles per kind (Gallaxia, then Captain's)
-//	  7842     4  The Gambit: the cards up, kind + 1 (0 none), and their number
-//	  7846    15  phase, one-hot (PhaseNames order), then "discarding to 5"
-//	  7861    66  A New Life: the trade routes scored, by route, relative seat + 1
-//	  7927    27  move points left, piece moving (k + 1; also the ship that
-//	              landed, in phase land), raided this move,
-//	              bought this turn, first fuel card sold (kind + 1), the
-//	              Durriken card's value being warped, the observer's own
-//	              hidden raid card (kind + 1), raider's die, defender's die,
-//	              raider's and defender's Durriken random cards (kind + 1),
-//	              revealed raider's and defender's cards (kind + 1, only while
-//	              the winner chooses), Gallaxia deck size, Captain's deck
-//	              size, turns (0-255, saturating), mode (1: A New Life),
-//	              raider's relative seat + 1, raider's piece k, defender's
-//	              relative seat + 1, defender's piece k, the raider won
-//	              (while the winner chooses), number of players, the last
-//	              free space the moving piece passed (2 bytes, high and low,
-//	              board index), the move ends after this claim (a
-//	              slide-off), the Rekkoning turned up in this battle
+// The fields, their offsets, shapes and meanings are named once below
+// (the offset constants and layout, which Spec().ObservationLayout
+// exports); the per-seat block's bytes are the Seat* constants.
 //
 // Hidden information never appears: other pilots' hands (only their
 // sizes, which count a hidden raid card until the reveal), the deck order,
@@ -63,16 +33,122 @@ const (
 	OffYellow   = OffRings + MaxPlayers*NumSpaces
 	OffMover    = OffYellow + NumSpaces
 	OffSeats    = OffMover + NumSpaces
-	seatBytes   = 16
-	OffHand     = OffSeats + MaxPlayers*seatBytes
+	OffHand     = OffSeats + MaxPlayers*SeatBytes
 	OffDiscard  = OffHand + NumKinds
 	OffGambit   = OffDiscard + NumKinds
 	OffPhase    = OffGambit + 4
 	OffScored   = OffPhase + numPhases + 1
-	OffMisc     = OffScored + NumRoutes
-	miscBytes   = 27
-	ObsSize     = OffMisc + miscBytes
+	// OffMisc is the first of the single-byte fields that follow.
+	OffMisc          = OffScored + NumRoutes
+	OffMovePoints    = OffMisc      // move points left
+	OffMovingPiece   = OffMisc + 1  // piece moving, k + 1 (also the ship that landed, in phase land)
+	OffRaided        = OffMisc + 2  // raided this move
+	OffBought        = OffMisc + 3  // bought this turn
+	OffSellFuel      = OffMisc + 4  // first fuel card sold, kind + 1
+	OffWarpValue     = OffMisc + 5  // the Durriken card's value being warped
+	OffOwnRaidCard   = OffMisc + 6  // the observer's own hidden raid card, kind + 1
+	OffRaiderDie     = OffMisc + 7  // raider's die
+	OffDefenderDie   = OffMisc + 8  // defender's die
+	OffRaiderRand    = OffMisc + 9  // raider's Durriken random card, kind + 1
+	OffDefenderRand  = OffMisc + 10 // defender's Durriken random card, kind + 1
+	OffRaiderCard    = OffMisc + 11 // revealed raider's card, kind + 1, while the winner chooses
+	OffDefenderCard  = OffMisc + 12 // revealed defender's card, kind + 1, while the winner chooses
+	OffDeckSize      = OffMisc + 13 // Gallaxia deck size
+	OffCaptainSize   = OffMisc + 14 // Captain's deck size
+	OffTurns         = OffMisc + 15 // turns, 0-255 (saturating)
+	OffMode          = OffMisc + 16 // 1: A New Life
+	OffRaiderSeat    = OffMisc + 17 // raider's relative seat + 1
+	OffRaiderPiece   = OffMisc + 18 // raider's piece k
+	OffDefenderSeat  = OffMisc + 19 // defender's relative seat + 1
+	OffDefenderPiece = OffMisc + 20 // defender's piece k
+	OffRaiderWon     = OffMisc + 21 // the raider won (while the winner chooses)
+	OffPlayers       = OffMisc + 22 // number of players
+	OffLastFree      = OffMisc + 23 // the last free space the moving piece passed: 2 bytes, high and low, board index
+	OffEndAfter      = OffMisc + 25 // the move ends after this claim (a slide-off)
+	OffRekkoning     = OffMisc + 26 // the Rekkoning turned up in this battle
+	ObsSize          = OffMisc + 27
 )
+
+// Bytes of a relative seat's block, which starts at OffSeats + r*SeatBytes.
+const (
+	SeatPresent  = 0  // 1 for a seat in play
+	SeatSektor   = 1  // sektor, relative to the observer's, 0-5
+	SeatHandSize = 2  // hand size, 0-101
+	SeatCaravans = 3  // caravans left
+	SeatBlokks   = 4  // BLOKKs left
+	SeatHired    = 5  // Durriken hired
+	SeatDeployed = 6  // Durriken deployed
+	SeatCargo    = 7  // + ship k (0, 1): ring aboard, 0 none, 1 its own hostage, 2 a yellow ring
+	SeatHome     = 9  // rings brought home
+	SeatPoints   = 10 // countdown points, 0-255
+	SeatFlags    = 11 // one-time point flags (bits: picked up own, brought home own, raid won by a starship, by the Durriken)
+	SeatMoved    = 12 // pieces moved this turn (bits: ship 1, ship 2, Durriken; the acting pilot only)
+	SeatTurn     = 13 // its turn now
+	SeatRaidRole = 14 // 1 raider, 2 defender
+	SeatOwnRing  = 15 // own hostage ring: 0 on the board, 1 aboard, 2 home
+	SeatBytes    = 16
+)
+
+// layout names every byte of the observation; Spec().ObservationLayout
+// holds a copy (the same for both versions).
+var layout = func() env.ObsLayout {
+	planes := []int{MaxPlayers, NumSpaces}
+	l := env.ObsLayout{
+		env.Field("ships", OffShips, planes, "per relative seat: its starships on each space (bit 0 ship 1, bit 1 ship 2: 3 for both in the hangar); spaces turned so the observer's sektor is sektor 0"),
+		env.Field("durriken", OffDurriken, planes, "per relative seat: its Durriken (in its LAIR too)"),
+		env.Field("caravans", OffCaravans, planes, "per relative seat: its caravans (BLOKKs included)"),
+		env.Field("blokks", OffBlokk, []int{NumSpaces}, "BLOKKs"),
+		env.Field("rings", OffRings, planes, "per relative seat: its hostage ring lying on the space"),
+		env.Field("yellow_rings", OffYellow, []int{NumSpaces}, "yellow rings lying on the space, 0-12"),
+		env.Field("mover", OffMover, []int{NumSpaces}, "the piece moving now (its current space)"),
+		env.Field("seats", OffSeats, []int{MaxPlayers, SeatBytes}, "per relative seat (zero past the number of players): "+
+			"0 present, 1 sektor (relative, 0-5), 2 hand size (0-101), 3 caravans left, 4 BLOKKs left, 5 Durriken hired, "+
+			"6 Durriken deployed, 7-8 ring aboard ship 1 and ship 2 (0 none, 1 its own hostage, 2 a yellow ring), 9 rings brought home, "+
+			"10 countdown points (0-255), 11 one-time point flags (bits: picked up own, brought home own, raid won by a starship, "+
+			"by the Durriken), 12 pieces moved this turn (bits: ship 1, ship 2, Durriken; the acting pilot only), 13 its turn now, "+
+			"14 raid role (1 raider, 2 defender), 15 own hostage ring (0 on the board, 1 aboard, 2 home)"),
+		env.Field("hand", OffHand, []int{NumKinds}, "own hand: cards per kind (the layout of the card actions; planet card 8r+n-1 is planet n of the sektor r sektors clockwise of the observer's; the Rekkoning always 0)"),
+		env.Field("discards", OffDiscard, []int{NumKinds}, "discard piles per kind (Gallaxia, then Captain's)"),
+		env.Field("gambit", OffGambit, []int{4}, "The Gambit: the cards up, kind + 1 (0 none), and their number"),
+		env.Field("phase", OffPhase, []int{numPhases + 1}, "phase, one-hot (main, way, path, claim, dwarp, slide, land, sellfuel, ...), then \"discarding to 5\""),
+		env.Field("scored", OffScored, []int{NumRoutes}, "A New Life: the trade routes scored, by route, relative seat + 1"),
+	}
+	for _, f := range []struct {
+		name    string
+		off, n  int
+		meaning string
+	}{
+		{"move_points", OffMovePoints, 1, "move points left"},
+		{"moving_piece", OffMovingPiece, 1, "piece moving, k + 1 (also the ship that landed, in phase land)"},
+		{"raided", OffRaided, 1, "raided this move"},
+		{"bought", OffBought, 1, "bought this turn"},
+		{"sell_fuel", OffSellFuel, 1, "first fuel card sold, kind + 1"},
+		{"warp_value", OffWarpValue, 1, "the Durriken card's value being warped"},
+		{"own_raid_card", OffOwnRaidCard, 1, "the observer's own hidden raid card, kind + 1"},
+		{"raider_die", OffRaiderDie, 1, "raider's die"},
+		{"defender_die", OffDefenderDie, 1, "defender's die"},
+		{"raider_random_card", OffRaiderRand, 1, "raider's Durriken random card, kind + 1"},
+		{"defender_random_card", OffDefenderRand, 1, "defender's Durriken random card, kind + 1"},
+		{"raider_card", OffRaiderCard, 1, "revealed raider's card, kind + 1 (only while the winner chooses)"},
+		{"defender_card", OffDefenderCard, 1, "revealed defender's card, kind + 1 (only while the winner chooses)"},
+		{"deck_size", OffDeckSize, 1, "Gallaxia deck size"},
+		{"captain_deck_size", OffCaptainSize, 1, "Captain's deck size"},
+		{"turns", OffTurns, 1, "turns, 0-255 (saturating)"},
+		{"mode", OffMode, 1, "1: A New Life"},
+		{"raider_seat", OffRaiderSeat, 1, "raider's relative seat + 1"},
+		{"raider_piece", OffRaiderPiece, 1, "raider's piece k"},
+		{"defender_seat", OffDefenderSeat, 1, "defender's relative seat + 1"},
+		{"defender_piece", OffDefenderPiece, 1, "defender's piece k"},
+		{"raider_won", OffRaiderWon, 1, "the raider won (while the winner chooses)"},
+		{"players", OffPlayers, 1, "number of players"},
+		{"last_free", OffLastFree, 2, "the last free space the moving piece passed (high byte, low byte; board index)"},
+		{"end_after", OffEndAfter, 1, "the move ends after this claim (a slide-off)"},
+		{"rekkoning", OffRekkoning, 1, "the Rekkoning turned up in this battle"},
+	} {
+		l = append(l, env.Field(f.name, f.off, []int{f.n}, f.meaning))
+	}
+	return l
+}()
 
 func sat(v int) uint8 {
 	if v > 255 {
@@ -112,33 +188,33 @@ func (s *State) Observe(player int, dst []uint8) {
 		if !s.moving(3*p+2) || s.phase == PhOver {
 			dst[OffDurriken+r*NumSpaces+idx(int(s.pos[3*p+2]))] = 1
 		}
-		o := OffSeats + r*seatBytes
-		dst[o] = 1
-		dst[o+1] = uint8((int(s.sek[p]) - sk + NumSektors) % NumSektors)
-		dst[o+2] = s.handN[p]
-		dst[o+3] = uint8(s.carLeft[p])
-		dst[o+4] = uint8(s.blkLeft[p])
-		dst[o+5] = uint8(b2i(s.hired[p]))
-		dst[o+6] = uint8(b2i(s.deployed[p]))
+		o := OffSeats + r*SeatBytes
+		dst[o+SeatPresent] = 1
+		dst[o+SeatSektor] = uint8((int(s.sek[p]) - sk + NumSektors) % NumSektors)
+		dst[o+SeatHandSize] = s.handN[p]
+		dst[o+SeatCaravans] = uint8(s.carLeft[p])
+		dst[o+SeatBlokks] = uint8(s.blkLeft[p])
+		dst[o+SeatHired] = uint8(b2i(s.hired[p]))
+		dst[o+SeatDeployed] = uint8(b2i(s.deployed[p]))
 		for k := 0; k < 2; k++ {
 			if c := s.cargo[3*p+k]; c > 0 {
-				dst[o+7+k] = 1 + uint8(b2i(s.ringOwner[c-1] < 0))
+				dst[o+SeatCargo+k] = 1 + uint8(b2i(s.ringOwner[c-1] < 0))
 			}
 		}
-		dst[o+9] = uint8(s.delivered[p])
-		dst[o+10] = sat(int(s.points[p]))
-		dst[o+11] = s.flags[p]
+		dst[o+SeatHome] = uint8(s.delivered[p])
+		dst[o+SeatPoints] = sat(int(s.points[p]))
+		dst[o+SeatFlags] = s.flags[p]
 		if p == int(s.cur) && !s.over {
-			dst[o+12] = s.moved
-			dst[o+13] = 1
+			dst[o+SeatMoved] = s.moved
+			dst[o+SeatTurn] = 1
 		}
 		if s.raider >= 0 && owner(int(s.raider)) == p && s.inRaid() {
-			dst[o+14] = 1
+			dst[o+SeatRaidRole] = 1
 		}
 		if s.defender >= 0 && owner(int(s.defender)) == p && s.inRaid() {
-			dst[o+14] = 2
+			dst[o+SeatRaidRole] = 2
 		}
-		dst[o+15] = uint8(s.ringState[p])
+		dst[o+SeatOwnRing] = uint8(s.ringState[p])
 	}
 	for sp := 0; sp < NumSpaces; sp++ {
 		if c := s.car[sp]; c > 0 {
@@ -183,60 +259,59 @@ func (s *State) Observe(player int, dst []uint8) {
 			}
 		}
 	}
-	m := dst[OffMisc : OffMisc+miscBytes]
 	if s.phase == PhLand {
-		m[1] = uint8(s.mover + 1)
+		dst[OffMovingPiece] = uint8(s.mover + 1)
 	}
 	if s.movingPhase() {
-		m[0] = uint8(s.budget)
-		m[1] = uint8(s.mover + 1)
-		m[2] = uint8(b2i(s.raided))
+		dst[OffMovePoints] = uint8(s.budget)
+		dst[OffMovingPiece] = uint8(s.mover + 1)
+		dst[OffRaided] = uint8(b2i(s.raided))
 		lf := idx(int(s.lastFree))
-		m[23], m[24] = uint8(lf>>8), uint8(lf)
-		m[25] = uint8(b2i(s.endAfter))
+		dst[OffLastFree], dst[OffLastFree+1] = uint8(lf>>8), uint8(lf)
+		dst[OffEndAfter] = uint8(b2i(s.endAfter))
 	}
 	if s.inRaid() {
-		m[26] = uint8(b2i(s.rekkEnd))
+		dst[OffRekkoning] = uint8(b2i(s.rekkEnd))
 	}
-	m[3] = uint8(b2i(s.bought))
+	dst[OffBought] = uint8(b2i(s.bought))
 	if s.sellFuel >= 0 && s.phase == PhSellFuel {
-		m[4] = uint8(s.sellFuel + 1)
+		dst[OffSellFuel] = uint8(s.sellFuel + 1)
 	}
 	if s.phase == PhDWarp {
-		m[5] = uint8(s.warpVal)
+		dst[OffWarpValue] = uint8(s.warpVal)
 	}
 	if s.inRaid() {
 		if owner(int(s.raider)) == player && s.rcard > 0 && s.phase != PhRaidWin {
-			m[6] = uint8(obsKind(int(s.rcard)-1, sk) + 1)
+			dst[OffOwnRaidCard] = uint8(obsKind(int(s.rcard)-1, sk) + 1)
 		}
 		if owner(int(s.defender)) == player && s.dcard > 0 && s.phase != PhRaidWin {
-			m[6] = uint8(obsKind(int(s.dcard)-1, sk) + 1)
+			dst[OffOwnRaidCard] = uint8(obsKind(int(s.dcard)-1, sk) + 1)
 		}
 		r := (owner(int(s.raider)) - player + n) % n
 		d := (owner(int(s.defender)) - player + n) % n
-		m[17], m[18], m[19], m[20] = uint8(r+1), uint8(s.raider%3), uint8(d+1), uint8(s.defender%3)
+		dst[OffRaiderSeat], dst[OffRaiderPiece], dst[OffDefenderSeat], dst[OffDefenderPiece] = uint8(r+1), uint8(s.raider%3), uint8(d+1), uint8(s.defender%3)
 	}
 	if s.phase == PhRaidWin {
-		m[7], m[8] = uint8(s.rdie), uint8(s.ddie)
+		dst[OffRaiderDie], dst[OffDefenderDie] = uint8(s.rdie), uint8(s.ddie)
 		if s.rrand > 0 {
-			m[9] = uint8(obsKind(int(s.rrand)-1, sk) + 1)
+			dst[OffRaiderRand] = uint8(obsKind(int(s.rrand)-1, sk) + 1)
 		}
 		if s.drand > 0 {
-			m[10] = uint8(obsKind(int(s.drand)-1, sk) + 1)
+			dst[OffDefenderRand] = uint8(obsKind(int(s.drand)-1, sk) + 1)
 		}
 		if s.rcard > 0 {
-			m[11] = uint8(obsKind(int(s.rcard)-1, sk) + 1)
+			dst[OffRaiderCard] = uint8(obsKind(int(s.rcard)-1, sk) + 1)
 		}
 		if s.dcard > 0 {
-			m[12] = uint8(obsKind(int(s.dcard)-1, sk) + 1)
+			dst[OffDefenderCard] = uint8(obsKind(int(s.dcard)-1, sk) + 1)
 		}
-		m[21] = uint8(b2i(s.rwin))
+		dst[OffRaiderWon] = uint8(b2i(s.rwin))
 	}
-	m[13] = s.deckN
-	m[14] = s.cdckN
-	m[15] = sat(int(s.turn))
-	m[16] = uint8(s.cfg.mode)
-	m[22] = uint8(n)
+	dst[OffDeckSize] = s.deckN
+	dst[OffCaptainSize] = s.cdckN
+	dst[OffTurns] = sat(int(s.turn))
+	dst[OffMode] = uint8(s.cfg.mode)
+	dst[OffPlayers] = uint8(n)
 }
 
 // moving reports whether piece is lifted for a move now.
@@ -276,7 +351,7 @@ func obsHigh() []uint8 {
 	fill(OffYellow, NumSpaces, 2*MaxPlayers)
 	fill(OffMover, NumSpaces, 1)
 	for r := 0; r < MaxPlayers; r++ {
-		o := OffSeats + r*seatBytes
+		o := OffSeats + r*SeatBytes
 		copy(h[o:], []uint8{1, 5, maxHand, maxCaravans, maxCaravans, 1, 1, 2, 2, 1 + 2*MaxPlayers, 255, 15, 7, 1, 2, 2})
 	}
 	for k := 0; k < NumKinds; k++ {
@@ -293,4 +368,83 @@ func obsHigh() []uint8 {
 		NumKinds, NumKinds, deckSize, captainSize, 255, 1, MaxPlayers, 2, MaxPlayers, 2, 1, MaxPlayers,
 		NumSpaces >> 8, 255, 1, 1})
 	return h
+}
+
+// String renders the position without hidden information: pieces, rings,
+// caravans, hand sizes, piles, The Gambit and the phase.
+func (s *State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Pilots of Gallaxia (%s, %d pilots), turn %d, pilot %d to play, phase %s",
+		modeNames[s.cfg.mode], s.cfg.players, s.turn+1, s.cur, phaseNames[s.phase])
+	if s.discarder >= 0 {
+		fmt.Fprintf(&b, " (pilot %d discards down to %d)", s.discarder, handLimit)
+	}
+	b.WriteByte('\n')
+	for p := 0; p < s.cfg.players; p++ {
+		var ships [2]string
+		for k := 0; k < 2; k++ {
+			piece := 3*p + k
+			ships[k] = SpaceName(int(s.pos[piece]))
+			if s.moving(piece) {
+				ships[k] = SpaceName(int(s.at)) + "(moving)"
+			}
+			if s.cargo[piece] > 0 {
+				ships[k] += "+ring"
+			}
+		}
+		dur := SpaceName(int(s.pos[3*p+2]))
+		if s.moving(3*p + 2) {
+			dur = SpaceName(int(s.at)) + "(moving)"
+		}
+		if !s.hired[p] {
+			dur += "(not hired)"
+		}
+		fmt.Fprintf(&b, "pilot %d sektor %d: ships %s %s, Durriken %s, %d cards, caravans %d (BLOKKs %d), home %d",
+			p, s.sek[p]+1, ships[0], ships[1], dur, s.handN[p], s.carLeft[p], s.blkLeft[p], s.delivered[p])
+		if s.cfg.mode == ModeANewLife {
+			fmt.Fprintf(&b, ", points %d", s.points[p])
+		}
+		b.WriteByte('\n')
+	}
+	var rings []string
+	for r := 0; r < int(s.nRings); r++ {
+		if s.ringState[r] == ringOnBoard {
+			o := "yellow"
+			if s.ringOwner[r] >= 0 {
+				o = fmt.Sprintf("pilot %d", s.ringOwner[r])
+			}
+			rings = append(rings, o+" "+SpaceName(int(s.ringAt[r])))
+		}
+	}
+	fmt.Fprintf(&b, "rings on the board: %s\n", strings.Join(rings, ", "))
+	var cars []string
+	for sp := 0; sp < NumSpaces; sp++ {
+		if s.car[sp] > 0 {
+			c := fmt.Sprintf("%s:%d", SpaceName(sp), s.car[sp]-1)
+			if s.blokk[sp] {
+				c += "!"
+			}
+			cars = append(cars, c)
+		}
+	}
+	fmt.Fprintf(&b, "caravans: %s\n", strings.Join(cars, " "))
+	fmt.Fprintf(&b, "deck %d, Captain's deck %d, discards %s", s.deckN, s.cdckN, countList(&s.disc))
+	if s.nexp > 0 {
+		fmt.Fprintf(&b, ", Gambit %s", cardList(s.exp[:s.nexp]))
+	}
+	if s.movingPhase() {
+		fmt.Fprintf(&b, ", moving piece %d at %s with %d points", s.mover+1, SpaceName(int(s.at)), s.budget)
+	}
+	if s.inRaid() {
+		fmt.Fprintf(&b, ", raid %s on %s", pieceName(int(s.raider)), pieceName(int(s.defender)))
+		if s.phase == PhRaidWin {
+			fmt.Fprintf(&b, " (cards %s vs %s, dice %d vs %d, raider won %v)", optCard(s.rcard), optCard(s.dcard),
+				s.rdie, s.ddie, s.rwin)
+		}
+	}
+	if s.over {
+		fmt.Fprintf(&b, "; pilot %d won", s.winner)
+	}
+	b.WriteByte('\n')
+	return b.String()
 }

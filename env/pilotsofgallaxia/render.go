@@ -76,7 +76,7 @@ func (s *State) Render(dst *image.RGBA) {
 	cv := draw.Canvas{Img: dst}
 	cv.Fill(pgSpace)
 	cv.Text(8, 2, fmt.Sprintf("Pilots of Gallaxia (%s)  turn %d  pilot %d  %s", modeNames[s.cfg.mode], s.turn+1, s.cur,
-		PhaseNames[s.phase]), pgText)
+		phaseNames[s.phase]), pgText)
 	cv.Disc(pgCX, pgCY, 22, pgSun)
 	for id := 0; id < NumSpaces; id++ {
 		p := pgPos[id]

@@ -959,3 +959,26 @@ func (s *State) endTurn() {
 	s.nexp = 0
 	s.raider, s.defender = -1, -1
 }
+
+// Info fills the episode statistics and, once the game is over or
+// truncated, every pilot's score, outcome and rank (RankByScore: Rookie
+// Run 100 * rings home - spaces to go, A New Life countdown points).
+func (s *State) Info(dst *env.Info) {
+	if s.over || s.truncated {
+		var buf [MaxPlayers]float64
+		dst.RankByScore(s.Scores(buf[:0]))
+	}
+	delivered := 0
+	for p := 0; p < s.cfg.players; p++ {
+		delivered += int(s.delivered[p])
+	}
+	dst.Stats = append(dst.Stats,
+		env.Stat{Name: "turns", Value: float64(s.turn)},
+		env.Stat{Name: "winner", Value: float64(s.winner)},
+		env.Stat{Name: "rings_home", Value: float64(delivered)},
+		env.Stat{Name: "raids", Value: float64(s.raids)},
+		env.Stat{Name: "teleports", Value: float64(s.teleports)},
+		env.Stat{Name: "rekkonings", Value: float64(s.rekkonings)},
+	)
+	dst.Labels = append(dst.Labels, env.Label{Name: "mode", Value: modeNames[s.cfg.mode]})
+}

@@ -3,9 +3,10 @@ package pilotsofgallaxia
 import (
 	"slices"
 
-	"github.com/galaxygym/galaxygym/env"
 	"strings"
 	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
 )
 
 // pos reads a position (4 pilots unless the text says otherwise).
@@ -21,7 +22,7 @@ func pos(t *testing.T, text string) *State {
 // actionID returns the action named name.
 func actionID(t *testing.T, name string) int {
 	t.Helper()
-	i := slices.Index(ActionNames, name)
+	i := slices.Index(actionNames, name)
 	if i < 0 {
 		t.Fatalf("no action %q", name)
 	}
@@ -48,7 +49,7 @@ func play(t *testing.T, s *State, names ...string) []float64 {
 			var ok []string
 			for a, v := range m {
 				if v == 1 {
-					ok = append(ok, ActionNames[a])
+					ok = append(ok, actionNames[a])
 				}
 			}
 			t.Fatalf("%s is not legal; legal: %v\n%s", n, ok, s.Position())
@@ -137,7 +138,7 @@ func TestWarp(t *testing.T) {
 		t.Fatalf("warp to 4.P4: ship at %s, cargo %d", SpaceName(int(s.pos[0])), s.cargo[0])
 	}
 	if s.phase != PhMain || s.moved != 1 || s.handN[0] != 1 {
-		t.Fatalf("after the warp: phase %s moved %d hand %d", PhaseNames[s.phase], s.moved, s.handN[0])
+		t.Fatalf("after the warp: phase %s moved %d hand %d", phaseNames[s.phase], s.moved, s.handN[0])
 	}
 	if legal(t, s, "ship-1") {
 		t.Fatal("a ship moves once per turn")
@@ -204,7 +205,7 @@ func TestQuickrouteAndBlokk(t *testing.T) {
 	s = pos(t, owner+"cur=1 p1.ships=1.P1,2.H")
 	play(t, s, "ship-1", "base-move", "to-s5-P3")
 	if s.phase != PhMain || s.pos[3] != sp(t, "1.P3") {
-		t.Fatalf("another pilot's quickroute costs 2: phase %s at %s", PhaseNames[s.phase], SpaceName(int(s.pos[3])))
+		t.Fatalf("another pilot's quickroute costs 2: phase %s at %s", phaseNames[s.phase], SpaceName(int(s.pos[3])))
 	}
 	s = pos(t, "car=1.r0a:0,1.r0b:0!,1.r0c:0 cur=1 p1.ships=1.P1,2.H p1.hand=f5")
 	play(t, s, "ship-1", "card-f5")
@@ -225,7 +226,7 @@ func TestTeleprism(t *testing.T) {
 	dice(t, s, [2]int{6, 1})
 	play(t, s, "to-s0-T")
 	if s.phase != PhSlide || s.handN[0] != 2 {
-		t.Fatalf("prism bonus: phase %s hand %d", PhaseNames[s.phase], s.handN[0])
+		t.Fatalf("prism bonus: phase %s hand %d", phaseNames[s.phase], s.handN[0])
 	}
 	play(t, s, "to-s0-t2", "no-claim")
 	if s.pos[0] != sp(t, "1.t2") || s.phase != PhMain || s.teleports != 1 {
@@ -272,7 +273,7 @@ func TestRaid(t *testing.T) {
 		t.Fatalf("stranded scientist, defender fled to 5.P1: %s", s.Position())
 	}
 	if s.phase != PhPath || s.budget != 1 {
-		t.Fatalf("the victor moves on: phase %s budget %d", PhaseNames[s.phase], s.budget)
+		t.Fatalf("the victor moves on: phase %s budget %d", phaseNames[s.phase], s.budget)
 	}
 	if legal(t, s, "raid-r1-ship-2") {
 		t.Fatal("one raid per move")
@@ -310,7 +311,7 @@ func TestGambit(t *testing.T) {
 	s := pos(t, "cur=0 deck=f5,f5,f8")
 	play(t, s, "end-moves", "higher")
 	if s.phase != PhPush {
-		t.Fatalf("a tie is a push: %s", PhaseNames[s.phase])
+		t.Fatalf("a tie is a push: %s", phaseNames[s.phase])
 	}
 	if legal(t, s, "higher") {
 		t.Fatal("no guess after a push")

@@ -3,6 +3,8 @@ package pilotsofgallaxia
 import (
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/galaxygym/galaxygym/env"
 )
 
 // MaxPlayers is the largest number of pilots (one per sektor).
@@ -95,8 +97,8 @@ const (
 	numPhases
 )
 
-// PhaseNames name the phases (used by the notation and the render).
-var PhaseNames = [numPhases]string{"main", "way", "path", "claim", "dwarp", "slide", "land", "sellfuel",
+// phaseNames name the phases (used by the notation and the render).
+var phaseNames = [numPhases]string{"main", "way", "path", "claim", "dwarp", "slide", "land", "sellfuel",
 	"raidA", "raidD", "raidwin", "gambit", "push", "over"}
 
 // Modes.
@@ -516,4 +518,16 @@ func (s *State) Scores(dst []float64) []float64 {
 		}
 	}
 	return dst
+}
+
+// MarshalJSON serializes the state as {"position": notation}
+// (env.MarshalPosition): the notation is complete, hidden cards and the
+// generator included.
+func (s *State) MarshalJSON() ([]byte, error) { return env.MarshalPosition(s.Position()) }
+
+// Clone returns an independent copy.
+func (s *State) Clone() env.State {
+	c := *s
+	c.rw = nil
+	return &c
 }

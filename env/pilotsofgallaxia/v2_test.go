@@ -49,12 +49,12 @@ func TestV2Defects(t *testing.T) {
 			actions: []string{"ship-1", "base-move", "to-s0-P3", "stop"},
 			v1: func(t *testing.T, id string, s *State) {
 				if s.phase != PhMain {
-					t.Errorf("%s: no card, no decision: phase %s", id, PhaseNames[s.phase])
+					t.Errorf("%s: no card, no decision: phase %s", id, phaseNames[s.phase])
 				}
 			},
 			v2: func(t *testing.T, id string, s *State) {
 				if s.phase != PhLand || !legal(t, s, "pass") || legal(t, s, "card-s0-P3") {
-					t.Errorf("%s: landing decision with only pass legal: phase %s", id, PhaseNames[s.phase])
+					t.Errorf("%s: landing decision with only pass legal: phase %s", id, phaseNames[s.phase])
 				}
 			},
 		},

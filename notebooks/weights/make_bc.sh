@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes notebooks/weights/galaxy-express-v1-bc.npz (README "Learning baselines"):
+# Makes notebooks/weights/galaxy-express-v1-bc.npz (docs/learning-baselines.md):
 # distillation of the heuristic's action values on its own 100,000 episodes
 # (soft targets, 4M samples), then DAgger rounds in which the heuristic labels,
 # with the same values, 40,000 episodes of the current clone's own play

@@ -2,7 +2,8 @@
 // "The page's protocol"). Plain JavaScript, no framework, no build.
 
 const $ = (id) => document.getElementById(id);
-const SEAT_COLORS = ['#d1495b', '#2e86ab', '#edae49', '#3b9b5e', '#8e5ea2', '#e07a2f'];
+// The seats' colours: the renderers' own (Pilots of Gallaxia, Galaxy Fighters).
+const SEAT_COLORS = ['#50c8ff', '#78e66e', '#ff9646', '#e66ee6', '#f0f078', '#ff5a5a'];
 
 const st = {
   ws: null, envs: [], datasets: [], tab: 'play', reqs: 0,
@@ -63,6 +64,10 @@ function onMessage(m) {
     case 'table':
       st.table = m.status; st.view = m.view; st.frame = null; st.version++;
       renderTable();
+      break;
+    case 'hint':
+      st.hint = m;
+      showHint();
       break;
     case 'episodes':
       fillEpisodes(m.episodes);
@@ -129,6 +134,10 @@ function fillParams() {
     lab.append(input);
     if (p.name === 'players') $('lineup').before(lab); else box.append(lab);
   }
+  const hs = $('hint-agent');
+  hs.innerHTML = '';
+  hs.add(new Option('none', ''));
+  for (const a of e.hints || []) hs.add(new Option(a, a));
   fillLineup();
 }
 
@@ -198,6 +207,7 @@ function lineup() {
   return {
     env: $('env').value, params: paramValues(), seats, agent_opts: opts,
     delay_ms: parseInt($('delay').value, 10), paused: $('stepwise').checked,
+    hint: seats.includes('human') ? $('hint-agent').value : '',
   };
 }
 
@@ -212,7 +222,9 @@ function fitBoard() {
   const w = img.naturalWidth, h = img.naturalHeight;
   const phone = window.matchMedia('(max-width: 900px)').matches;
   const fw = box.clientWidth / w, fh = phone ? Infinity : (box.clientHeight || window.innerHeight - 120) / h;
-  const f = Math.min(fw, fh, 3);
+  // On a phone the picture keeps at least its own pixels (the renderers'
+  // text is small) and the stage scrolls sideways when it is wider.
+  const f = phone ? Math.min(Math.max(fw, 1), 3) : Math.min(fw, fh, 3);
   if (f < 1) {
     img.hidden = false; cv.hidden = true;
     img.style.width = `${Math.floor(w * f)}px`;
@@ -266,6 +278,13 @@ function renderStatus(el, s, view, returns) {
     let t = `seat ${k}: ${seatLabel(k, s)}`;
     if (returns && returns.length) t += ` · return ${fmt(returns[k])}`;
     li.textContent = t;
+    const mv = s.moves && s.moves[k];
+    if (mv || k === s.last_player) {
+      const m = document.createElement('div');
+      m.className = 'move small';
+      m.textContent = mv ? `${k === s.last_player ? 'just played' : 'last'}: ${words(mv)}` : 'just moved';
+      li.append(m);
+    }
     list.append(li);
   }
   el.append(list);
@@ -273,7 +292,7 @@ function renderStatus(el, s, view, returns) {
   extra.className = 'muted small';
   let txt = `step ${s.steps}`;
   if (view) txt += ` · turn ${view.turn}`;
-  if (s.last) txt += ` · last move: seat ${s.last_player} ${words(s.last)}`;
+  if (s.last) txt += ` · last move, seat ${s.last_player}: ${words(s.last)}`;
   else if (s.last_player >= 0) txt += ` · last move by seat ${s.last_player}`;
   extra.textContent = txt;
   el.append(extra);
@@ -351,6 +370,7 @@ function renderTable() {
       $('handover-text').textContent = `Pass the device to seat ${v.seat}. Seat ${st.shownSeat}: look away.`;
       $('handover').hidden = false;
       $('board-wrap').hidden = true; $('actions').innerHTML = ''; $('text').textContent = '';
+      $('hand').hidden = true; $('hand').innerHTML = '';
       $('handover').dataset.seat = v.seat;
       return;
     }
@@ -364,7 +384,8 @@ function renderTable() {
     $('text').textContent = v.text;
   }
   $('hand').hidden = !(mine && v && v.hand);
-  $('hand').textContent = (mine && v && v.hand) || '';
+  renderHand(mine ? v : null, s);
+  requestAnimationFrame(fitBoard); // the hand below the board changes the board's room
   let title = '';
   if (s.over) title = '';
   else if (mine && v.to_move === v.seat) title = `Your move, seat ${v.seat}`;
@@ -386,9 +407,21 @@ function renderTable() {
       b.addEventListener('click', () => send({ op: 'act', table: s.table, seat: v.seat, action: a.a }));
       acts.append(b);
     }
+    if (s.hint) {
+      const hb = document.createElement('button');
+      hb.id = 'hint'; hb.className = 'hint';
+      hb.textContent = `Hint (${s.hint})`;
+      hb.title = `ask ${s.hint} what it thinks of your moves, from your own view only`;
+      hb.addEventListener('click', () => { hb.disabled = true; send({ op: 'hint', table: s.table, seat: v.seat }); });
+      $('actions-title').append(' ', hb);
+      const note = document.createElement('span');
+      note.id = 'hint-note'; note.className = 'muted small';
+      $('actions-title').append(' ', note);
+      showHint();
+    }
   } else if (s.thought && s.thought.length && !s.over) {
     $('actions-title').textContent = `What seat ${s.last_player} (${s.seats[s.last_player]}) thought`;
-    thoughts(acts, s.thought, s.last ? s.last.a : -1);
+    thoughts(acts, s.thought, s.last ? s.last.a : -1, s.thought_unit);
   } else if (v && v.actions && v.actions.length && !s.over) {
     $('actions-title').textContent = `Legal moves of seat ${v.to_move}`;
     for (const a of v.actions) acts.append(chip(a, false));
@@ -400,23 +433,173 @@ function renderTable() {
   $('share-link').value = link || '';
 }
 
-function thoughts(box, list, chosen) {
-  const vals = list.map((a) => (a.p !== undefined ? a.p : a.v));
-  const lo = Math.min(...vals), hi = Math.max(...vals);
-  const sorted = [...list].sort((x, y) => (y.p ?? y.v) - (x.p ?? x.v));
+// score is the number an agent's thought ranks an action by: a policy's
+// probability, an mcts's simulations, a heuristic's value; -Infinity for
+// an action it did not weigh.
+function score(a) {
+  if (a.p !== undefined) return a.p;
+  if (a.n !== undefined) return a.n;
+  return a.v !== undefined ? a.v : -Infinity;
+}
+
+// thoughtText is an action's numbers as the page writes them.
+function thoughtText(a) {
+  if (a.p !== undefined) return `${(100 * a.p).toFixed(1)}%`;
+  if (a.n !== undefined) return a.n ? `${a.n} sims · ${fmt(a.v)}` : '0 sims';
+  return a.v !== undefined ? fmt(a.v) : '–';
+}
+
+// ---- the hand, drawn as cards
+
+function cardEl(c) {
+  const d = document.createElement('div');
+  d.className = `pcard ${c.class}`;
+  d.dataset.code = c.code;
+  d.title = `${c.name} (${c.code})`;
+  const code = document.createElement('span');
+  code.className = 'code'; code.textContent = c.code;
+  const name = document.createElement('span');
+  // Long words may break in the middle, with a hyphen (a soft hyphen).
+  name.className = 'name'; name.textContent = c.name.replace(/[A-Za-z]{8,}/g, (w) => `${w.slice(0, Math.ceil(w.length / 2))}\u00ad${w.slice(Math.ceil(w.length / 2))}`);
+  if (c.code.toLowerCase() !== c.name.toLowerCase()) d.append(code);
+  d.append(name);
+  if (c.value) {
+    const val = document.createElement('span');
+    val.className = 'value'; val.textContent = c.value;
+    d.append(val);
+  }
+  return d;
+}
+
+// cardActions returns the legal actions that play card c: Express's
+// start/add/swap/discard/way moves naming its code, a Wild Car's wild
+// moves, a disaster's attack; Pilots' card moves.
+const DISASTER_OPS = { BR: 'broken', DR: 'derail', ST: 'steal', SW: 'switch', WR: 'wreck' };
+function cardActions(env, c, actions) {
+  return (actions || []).filter((a) => {
+    const tok = a.name.split('-');
+    if (env.startsWith('express-')) {
+      if (c.code === 'WD') return tok[0] === 'wild' || (tok[0] !== 'swap' && tok.includes('WD'));
+      if (DISASTER_OPS[c.code]) return tok[0] === DISASTER_OPS[c.code] || tok.includes(c.code);
+      return tok.includes(c.code) && tok[0] !== 'wild';
+    }
+    if (env.startsWith('pilots-of-gallaxia-')) {
+      if (tok[0] !== 'card') return false;
+      if (c.class === 'planet') return tok[tok.length - 1] === c.code.split('.')[1];
+      return tok[tok.length - 1] === c.code;
+    }
+    return false;
+  });
+}
+
+function renderHand(v, s) {
+  const box = $('hand');
+  box.innerHTML = '';
+  if (!v || !v.hand) return;
+  if (!v.cards) { box.classList.remove('cards'); box.textContent = v.hand; return; }
+  box.classList.add('cards');
+  const myMove = !s.over && v.to_move === v.seat && v.actions;
+  const head = document.createElement('div');
+  head.className = 'hand-head';
+  const canPlay = myMove && v.cards.some((c) => cardActions(v.env, c, v.actions).length > 0);
+  head.textContent = `Your hand: ${v.cards.length} card${v.cards.length === 1 ? '' : 's'}` + (canPlay ? ' (click a card to play it)' : '');
+  const row = document.createElement('div');
+  row.className = 'cardrow';
+  for (const c of v.cards) {
+    const el = cardEl(c);
+    if (myMove) {
+      const acts = cardActions(v.env, c, v.actions);
+      el.classList.toggle('playable', acts.length > 0);
+      el.classList.toggle('picked', st.pick === c.code && st.pickVersion === st.version);
+      el.addEventListener('click', () => pickCard(c, acts, v, s));
+    }
+    row.append(el);
+  }
+  box.append(head, row);
+  if (v.trains && v.trains.length) {
+    const th = document.createElement('div');
+    th.className = 'hand-head';
+    th.textContent = 'Your trains (the locomotive is hidden from the others)';
+    box.append(th);
+    for (const tr of v.trains) {
+      const r = document.createElement('div');
+      r.className = 'cardrow train';
+      const lab = document.createElement('span');
+      lab.className = 'train-no'; lab.textContent = `train ${tr.n}`;
+      const loco = cardEl(tr.loco);
+      loco.classList.add('loco');
+      r.append(lab, loco);
+      for (const c of tr.cars) r.append(cardEl(c));
+      box.append(r);
+    }
+  }
+  const more = document.createElement('details');
+  more.className = 'small muted';
+  const sum = document.createElement('summary');
+  sum.textContent = 'as text';
+  const pre = document.createElement('pre');
+  pre.textContent = v.hand;
+  more.append(sum, pre);
+  box.append(more);
+}
+
+// pickCard plays the card's move when it has one, or shows only its
+// moves among the buttons when it has several.
+function pickCard(c, acts, v, s) {
+  if (acts.length === 0) { toast(`no move plays ${c.name} now`); return; }
+  if (acts.length === 1) {
+    send({ op: 'act', table: s.table, seat: v.seat, action: acts[0].a });
+    return;
+  }
+  st.pick = c.code; st.pickVersion = st.version;
+  st.pickActs = new Set(acts.map((a) => a.a));
+  for (const el of $('hand').querySelectorAll('.pcard')) el.classList.toggle('picked', el.dataset.code === c.code && !el.classList.contains('loco'));
+  $('actions-title').dataset.pick = c.name;
+  applyFilter();
+}
+
+function thoughts(box, list, chosen, unit) {
+  const vals = list.map(score).filter((x) => x > -Infinity);
+  const lo = Math.min(0, ...vals), hi = Math.max(...vals);
+  const sorted = [...list].sort((x, y) => score(y) - score(x));
+  if (unit) {
+    const u = document.createElement('div');
+    u.className = 'muted small unit';
+    u.textContent = list.some((a) => a.n !== undefined) ? `simulations · ${unit}` : unit;
+    box.append(u);
+  }
   for (const a of sorted.slice(0, 40)) {
     const row = chip(a, a.a === chosen);
-    const x = a.p !== undefined ? a.p : a.v;
+    const x = score(a);
     const bar = document.createElement('span');
     bar.className = 'bar';
-    bar.style.width = `${hi > lo ? Math.max(2, 100 * (x - lo) / (hi - lo)) : 100}%`;
+    bar.style.width = `${x === -Infinity ? 0 : hi > lo ? Math.max(2, 100 * (x - lo) / (hi - lo)) : 100}%`;
     row.append(bar);
     const num = document.createElement('span');
     num.className = 'num';
-    num.textContent = a.p !== undefined ? `${(100 * a.p).toFixed(1)}%` : fmt(a.v);
+    num.textContent = thoughtText(a);
     row.append(num);
     box.append(row);
   }
+}
+
+// showHint writes a hint's numbers into the action buttons and outlines
+// the move the hint agent would play.
+function showHint() {
+  const s = st.table, h = st.hint;
+  if (!s || !h || h.table !== s.table || h.steps !== s.steps) return;
+  const by = new Map((h.thought || []).map((a) => [a.a, a]));
+  for (const b of $('actions').querySelectorAll('button.act')) {
+    const a = by.get(parseInt(b.dataset.a, 10));
+    b.classList.toggle('hinted', parseInt(b.dataset.a, 10) === h.choice);
+    let num = b.querySelector('.num');
+    if (!a) { if (num) num.remove(); continue; }
+    if (!num) { num = document.createElement('span'); num.className = 'num'; b.append(num); }
+    num.textContent = ` ${thoughtText(a)}`;
+  }
+  const choice = (st.view && st.view.actions || []).find((a) => a.a === h.choice);
+  $('hint-note').textContent = `${h.agent} would play ${choice ? words(choice) : '?'}` +
+    (h.thought && h.thought.length && h.unit ? ` (numbers: ${h.thought.some((a) => a.n !== undefined) ? 'simulations · ' : ''}${h.unit})` : '');
 }
 
 function chip(a, chosen) {
@@ -432,7 +615,14 @@ function chip(a, chosen) {
 
 function applyFilter() {
   const q = $('filter').value.trim().toLowerCase();
-  for (const el of $('actions').children) el.hidden = q !== '' && !el.textContent.toLowerCase().includes(q);
+  const pick = st.pickVersion === st.version && st.pickActs ? st.pickActs : null;
+  for (const el of $('actions').children) {
+    el.hidden = (q !== '' && !el.textContent.toLowerCase().includes(q)) ||
+      (pick !== null && el.dataset.a !== undefined && !pick.has(parseInt(el.dataset.a, 10)));
+  }
+  const note = $('pick-note');
+  note.hidden = pick === null;
+  if (pick !== null) note.firstChild.textContent = `Moves with ${$('actions-title').dataset.pick}: `;
 }
 
 function shareLinkFor(s) {
@@ -544,6 +734,7 @@ function setTab(tab) {
   $('setup').hidden = tab === 'replay';
   $('replay-setup').hidden = tab !== 'replay';
   $('setup-title').textContent = tab === 'watch' ? 'Watch agents play' : 'New game';
+  $('hint-box').hidden = tab === 'watch';
   if (st.envs.length) fillLineup(tab === 'watch' ? [] : undefined);
 }
 
@@ -576,6 +767,7 @@ function applyHash() {
     fillLineup(h.has('seats') ? h.get('seats').split(',') : undefined);
     if (h.has('delay')) { $('delay').value = h.get('delay'); $('delay-out').textContent = `${h.get('delay')} ms`; }
     if (h.has('stepwise')) $('stepwise').checked = h.get('stepwise') === '1';
+    if (h.has('hint')) $('hint-agent').value = h.get('hint');
     if (h.get('start') === '1') start();
   }
 }
@@ -606,6 +798,7 @@ function init() {
   $('scrub').addEventListener('input', () => stepReplay(parseInt($('scrub').value, 10)));
   $('r-view').addEventListener('change', () => { st.replay.view = parseInt($('r-view').value, 10); askFrame(); });
   $('filter').addEventListener('input', applyFilter);
+  $('pick-clear').addEventListener('click', () => { st.pickActs = null; renderTable(); });
   $('w-view').addEventListener('change', () => st.table && send({ op: 'watch', table: st.table.table, view: parseInt($('w-view').value, 10) }));
   $('handover-go').addEventListener('click', () => {
     st.handoverOK = parseInt($('handover').dataset.seat, 10);

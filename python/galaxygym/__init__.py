@@ -50,7 +50,7 @@ from ._registration import gym_id, register_envs  # noqa: E402
 GYM_IDS = register_envs()
 
 __all__ = [
-    "make", "make_vec", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
+    "make", "make_vec", "evaluate", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
     "aec_env", "gym_id", "register_envs", "GYM_IDS", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
     "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
     "GalaxyGymError", "IllegalActionWarning", "ServerError", "IllegalActionError", "ActionSpaceError", "ServerGoneError", "EpisodeOverError", "NotResetError",
@@ -60,12 +60,21 @@ __all__ = [
 ]
 
 
-def make(env_id: str, url: str | None = None, render_mode: str | None = None, **params: Any) -> GalaxyGymEnv:
+def make(env_id: str, url: str | None = None, render_mode: str | None = None, **params: Any) -> Any:
     """One environment with the Gymnasium Env API; see :class:`GalaxyGymEnv`
     (its keyword arguments token, timeout, illegal_action and
     illegal_action_reward are accepted here too; any other keyword is an
     environment parameter). Without url (and without $GALAXYGYM_URL) the
-    environment runs on this process's private local server."""
+    environment runs on this process's private local server.
+
+    With ``opponents`` (an agent spec such as ``"heuristic"``, or one per
+    other seat) a multi-player game's other seats are played by built-in
+    agents inside the server: an :class:`galaxygym.opponents.OpponentsEnv`
+    whose every step is one of the learner's decisions (keywords
+    ``learner_seat`` and ``seat_rule``; docs/self-play.md)."""
+    if params.get("opponents") is not None:
+        from .opponents import OpponentsEnv
+        return OpponentsEnv(env_id, url=url, render_mode=render_mode, **params)
     return GalaxyGymEnv(env_id, url=url, render_mode=render_mode, **params)
 
 
@@ -73,8 +82,16 @@ def make_vec(env_id: str, num_envs: int, url: str | None = None,
              autoreset_mode: str | AutoresetMode = "next_step", **params: Any) -> GalaxyGymVectorEnv:
     """num_envs environments on one connection with the Gymnasium VectorEnv
     API; see :class:`GalaxyGymVectorEnv` (its keyword arguments render_mode,
-    copy, token and timeout are accepted here too)."""
+    copy, token, timeout, and for a multi-player game opponents,
+    learner_seats, seat_rule and rewards, are accepted here too)."""
     return GalaxyGymVectorEnv(env_id, num_envs, url=url, autoreset_mode=autoreset_mode, **params)
+
+
+def evaluate(policy: Any, env_id: str, seats: Any = None, episodes: int = 100, **kwargs: Any) -> Any:
+    """Plays a Python policy (obs, mask -> action) against built-in agents;
+    see :func:`galaxygym.evaluation.evaluate`."""
+    from .evaluation import evaluate as _evaluate
+    return _evaluate(policy, env_id, seats=seats, episodes=episodes, **kwargs)
 
 
 def aec_env(env_id: str, url: str | None = None, render_mode: str | None = None, **params: Any) -> GalaxyGymAECEnv:

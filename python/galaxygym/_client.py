@@ -561,12 +561,15 @@ class Session:
         return list(self.request({"type": "list"}, expect="envs")["specs"])
 
     def make(self, env_id: str, num_envs: int = 1, params: dict[str, Any] | None = None,
-             autoreset_mode: str = "next_step") -> dict[str, Any]:
-        """Makes the session's batch; returns the made reply (spec, layout)."""
+             autoreset_mode: str = "next_step", **fields: Any) -> dict[str, Any]:
+        """Makes the session's batch; returns the made reply (spec, layout).
+        ``fields``: further make fields that are not None (opponents,
+        learner_seats, seat_rule: docs/protocol.md, "Opponents")."""
         msg: dict[str, Any] = {"type": "make", "env": env_id, "num_envs": int(num_envs),
                                "autoreset_mode": autoreset_mode}
         if params:
             msg["params"] = params
+        msg.update({k: v for k, v in fields.items() if v is not None})
         made = self.request(msg, expect="made")
         spec = made["spec"]
         self.spec = spec

@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 __all__ = ["resolve_url", "binary_path", "LocalServer", "release", "main"]
@@ -50,11 +51,11 @@ def binary_path() -> str:
 class LocalServer:
     """A ``galaxygym serve --addr 127.0.0.1:0 --stdin-lifetime`` process."""
 
-    def __init__(self, binary: str | None = None, timeout: float = 30.0):
+    def __init__(self, binary: str | None = None, timeout: float = 30.0, args: Sequence[str] = ()):
         self.binary = binary or binary_path()
         self.pid_owner = os.getpid()
         self.proc = subprocess.Popen(
-            [self.binary, "serve", "--addr", "127.0.0.1:0", "--stdin-lifetime"],
+            [self.binary, "serve", "--addr", "127.0.0.1:0", "--stdin-lifetime", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, close_fds=True)
         line = self._first_line(timeout)

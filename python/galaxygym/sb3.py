@@ -19,8 +19,22 @@ limit, ``infos[i]["episode"]`` ``{"r": return, "l": steps}`` (what
 ``VecMonitor`` would add, so SB3 logs ``ep_rew_mean`` without it) and
 ``infos[i]["outcome"]`` (the outcome code, named by ``galaxygym.OUTCOMES``). ``action_masks()`` (also through
 ``env_method("action_masks")``, as MaskablePPO asks) gives the bool masks
-of the observations just returned. ``rewards[i]`` is the reward of the
-player who acted in environment i (in a cooperative game, the team's).
+of the observations just returned.
+
+Rewards on a multi-player game (docs/self-play.md): with ``opponents``
+(``VecEnv("express-v2", 64, opponents="heuristic")``) the other seats are
+played by built-in agents inside the server, every step is one of the
+learner's decisions and ``rewards[i]`` is everything the learner's player
+earned since its previous decision, so ``ep_rew_mean`` is the learner's
+return (in Express its score). Without opponents every seat is a learner
+seat ("all"): ``rewards[i]`` is then the reward of the seat to act
+(``infos[i]["learner_seat"]`` at an episode's end names the seat of its last
+decision) and the stream of environment i interleaves the seats, which SB3's
+algorithms do not separate: use opponents, or galaxygym.ppo's self-play.
+At an episode's end ``infos[i]`` also holds ``learner_seat``, every
+player's ``scores`` and ``returns`` (float64, (P,)), and ``episode["r"]`` is
+the return of that learner seat. In a one-player (or cooperative) game
+``rewards[i]`` is the team's reward.
 """
 
 from __future__ import annotations
@@ -47,8 +61,9 @@ class VecEnv(_SB3VecEnv):
         num_envs: N.
         url: the server (None: $GALAXYGYM_URL, else the private local server).
         render_mode: None or ``"ansi"``.
-        **kwargs: environment parameters, and GalaxyGymVectorEnv's token
-            and timeout.
+        **kwargs: environment parameters, GalaxyGymVectorEnv's token and
+            timeout, and on a multi-player game opponents, learner_seats,
+            seat_rule and rewards (see :class:`galaxygym.GalaxyGymVectorEnv`).
     """
 
     def __init__(self, env_id: str, num_envs: int, url: str | None = None,
@@ -62,6 +77,8 @@ class VecEnv(_SB3VecEnv):
         self._masks: NDArray[np.bool_] = np.zeros((self.num_envs, len(self.venv.action_names)), dtype=np.bool_)
         self._empty: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self._returns = np.zeros(self.num_envs, dtype=np.float64)
+        #: Every seat's rewards of the running episode, (N, P).
+        self._seat_returns = np.zeros((self.num_envs, self.venv.num_players), dtype=np.float64)
 
     # -- SB3 VecEnv --------------------------------------------------------
 
@@ -72,6 +89,7 @@ class VecEnv(_SB3VecEnv):
         self._reset_options()
         self._masks = infos["action_mask"].astype(bool)
         self._returns[:] = 0
+        self._seat_returns[:] = 0
         return obs
 
     def step_async(self, actions: NDArray[Any]) -> None:
@@ -84,6 +102,7 @@ class VecEnv(_SB3VecEnv):
         self._masks = infos["action_mask"].astype(bool)
         dones = terminated | truncated
         self._returns += rewards
+        self._seat_returns += infos["rewards"]
         out: list[dict[str, Any]] = [{} for _ in range(self.num_envs)] if dones.any() else list(self._empty)
         if "final_obs" in infos:
             fin = infos["final_info"]
@@ -94,7 +113,14 @@ class VecEnv(_SB3VecEnv):
                     "episode": {"r": float(self._returns[i]), "l": int(fin["steps"][i])},
                     "outcome": int(fin["outcome"][i]),
                 }
+                if "learner_seat" in infos:
+                    seat = int(infos["learner_seat"][i])
+                    out[i]["learner_seat"] = seat
+                    out[i]["scores"] = fin["scores"][i].astype(np.float64)
+                    out[i]["returns"] = self._seat_returns[i].copy()
+                    out[i]["episode"]["r"] = float(self._seat_returns[i, seat])
             self._returns[dones] = 0
+            self._seat_returns[dones] = 0
         return obs, rewards.astype(np.float32), dones, out
 
     def close(self) -> None:

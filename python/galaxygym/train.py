@@ -23,12 +23,13 @@ action (soft targets). ``notebooks/weights/make_bc.sh`` made the committed
     go run ./tools/dagger -weights r0.npz -values -episodes 40000 -out v1.npz    # then DAgger rounds
     python -m galaxygym.train --data expert.npz --dagger v1.npz --init r0.pt ... --soft 1 --out r1.npz
 
-(``python -m galaxygym.train --help``; README "Learning baselines").
+(``python -m galaxygym.train --help``; docs/learning-baselines.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -119,7 +120,10 @@ def _torch() -> Any:
     return torch
 
 
+@functools.lru_cache(maxsize=None)
 def _modules() -> tuple[Any, Any]:
+    """The network classes, defined once per process (torch imported on
+    first use), so that isinstance works on every network made."""
     import torch
     import torch.nn as nn
 
@@ -360,7 +364,9 @@ def evaluate_native(weights: str | os.PathLike[str], episodes: int = 1000, seed:
     """Plays the weights file with the Go policy agent: `galaxygym eval
     --agents policy` over `episodes` seeded games. Returns eval's JSON row
     for the policy (mean_return, win_rate, ...)."""
-    binary = binary or os.environ.get("GALAXYGYM_BIN") or str(Path(__file__).resolve().parents[2] / "bin" / "galaxygym")
+    from ._server import binary_path
+
+    binary = binary or binary_path()  # $GALAXYGYM_BIN, the wheel's own binary, or a checkout's
     cmd = [binary, "eval", "--env", env_id, "--agents", "policy", "--weights", str(weights),
            "--agent-opt", f"policy.greedy={str(greedy).lower()}", "--episodes", str(episodes),
            "--seed", str(seed), "--workers", str(workers), "--format", "json"]

@@ -14,6 +14,7 @@ from ._actions import check_actions, server_gone
 from ._client import Reply, Session
 from .errors import ConnectionClosedError
 from .env import _state_option, spaces_from_spec
+from ._learner import learner_fields, learner_rewards
 
 __all__ = ["GalaxyGymVectorEnv"]
 
@@ -53,7 +54,28 @@ class GalaxyGymVectorEnv(VectorEnv):
     outcome, steps, scores, ranks, outcomes) for the environments whose
     episode ended in the step.
 
-    rewards[i] is the reward of the player who acted in environment i.
+    Rewards (docs/self-play.md): on a multi-player game the default
+    (``rewards="learner"``) is the learner's view served by the server:
+    ``rewards[i]`` is the reward of ``infos["learner_seat"][i]``, the seat
+    now to act in environment i (or, on the step that ends its episode, the
+    seat that made the last decision), earned since that seat's previous
+    decision, the other players' moves included; ``infos["rewards"]`` (N, P)
+    holds every seat's reward delivered by the step: at the end of an
+    episode every seat's reward since its last decision (an opponent's: its
+    whole return). Summed over an episode, a seat's column of
+    ``infos["rewards"]`` is that player's return, and so is the sum of
+    ``rewards[i]`` over the steps whose ``learner_seat`` is that seat plus
+    its final entry. Keywords ``opponents`` (an agent spec such as
+    ``"heuristic"`` or ``"mcts@sims=64"``, or one per opponent seat),
+    ``learner_seats`` (a list of seats, default [0] with opponents; without
+    opponents "all", every seat is a learner: self-play in one batch) and
+    ``seat_rule`` ("fixed" or "rotate": the lineup rotated per episode, from
+    the episode's seed) put built-in agents in the other seats: they play
+    inside the server between two learner decisions, and every step is one
+    of the learners' own decisions. ``rewards="actor"`` keeps the raw
+    stepping of every seat: ``rewards[i]`` is then the reward of the player
+    who acted in environment i, ``infos["rewards"]`` every player's reward
+    of that step.
 
     reset: ``seed`` an int seeds env i with seed + i, a list seeds each env
     (None: that env goes on with its seed chain), None continues every
@@ -90,10 +112,11 @@ class GalaxyGymVectorEnv(VectorEnv):
             env_id=env_id, num_envs=num_envs, url=url, autoreset_mode=autoreset_mode, render_mode=render_mode,
             copy=copy, token=token, timeout=timeout, **params)
         mode = _mode_name(autoreset_mode)
+        learner = learner_fields(params)
         self._session = Session(url, token=token, timeout=timeout)
         self._local = bool(getattr(self._session, "_local", False))  # the private server: for ServerGoneError
         try:
-            made = self._session.make(env_id, int(num_envs), params, autoreset_mode=mode)
+            made = self._session.make(env_id, int(num_envs), params, autoreset_mode=mode, **learner)
         except BaseException:
             self._session.close()
             raise
@@ -104,6 +127,9 @@ class GalaxyGymVectorEnv(VectorEnv):
         #: The resolved parameters, defaults included.
         self.params: dict[str, Any] = made["params"]
         self.num_players = int(self.game_spec["num_players"])
+        #: The server's lineup when it plays the learner's view (learner_seats,
+        #: lineup, seat_rule; None: the raw stepping of every seat).
+        self.opponents: dict[str, Any] | None = made.get("opponents")
         self.action_names: list[str] = list(self.game_spec["action_names"])
         self._num_actions = len(self.action_names)
         #: Names of the outcome codes of infos' outcome and outcomes (the spec's outcome_names).
@@ -174,13 +200,19 @@ class GalaxyGymVectorEnv(VectorEnv):
         except ConnectionClosedError as e:
             server_gone(e, self._session.url, self._local)
         actor = self._actor
+        seat = None
         if self.num_players == 1:
             rewards = r.rewards[:, 0].astype(np.float64)
+        elif self.opponents is not None:
+            rewards, seat = learner_rewards(r, actor)
         else:
             rewards = np.where(actor >= 0, r.rewards[self._rows, np.maximum(actor, 0)], 0).astype(np.float64)
         self._reply = r
         self._actor = r.current_player
-        return self._obs(r), rewards, r.terminated.copy(), r.truncated.copy(), self._infos(r)
+        infos = self._infos(r)
+        if seat is not None:
+            infos["learner_seat"], infos["_learner_seat"] = seat, self._every.copy()
+        return self._obs(r), rewards, r.terminated.copy(), r.truncated.copy(), infos
 
     def render(self) -> tuple[Any, ...] | None:
         """One text board per environment in render_mode "ansi", one

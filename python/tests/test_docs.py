@@ -136,7 +136,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     built here with pip (build isolation, no test venv needed)."""
     given = os.environ.get("GALAXYGYM_WHEEL")
     if given:
-        return Path(given)
+        return Path(given).resolve()  # the blocks run in other folders
     if shutil.which("go") is None:
         pytest.skip("building the wheel needs go (or set GALAXYGYM_WHEEL)")
     out = tmp_path_factory.mktemp("wheel")

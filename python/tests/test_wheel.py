@@ -142,3 +142,46 @@ def test_python_readme_blocks_in_the_wheel_venv(wheel_venv: Path, tmp_path: Path
     code = "\n".join(c for _, c, skip in blocks(REPO / "python" / "README.md") if skip is None)
     assert "galaxygym.make" in code
     run_in(wheel_venv, code + "\nprint('README-OK')\n", tmp_path)
+
+
+@pytest.fixture(scope="module")
+def wheel_torch_venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel in a venv that sees the system's site-packages (Debian's
+    python3-torch: galaxygym.ppo needs torch, which the wheel does not pull)."""
+    base = os.environ.get("GALAXYGYM_WHEEL_PYTHON", "/usr/bin/python3")
+    if not os.path.exists(base):
+        base = sys.executable
+    venv = tmp_path_factory.mktemp("wheeltorch") / "venv"
+    subprocess.run([base, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    if subprocess.run([str(py), "-c", "import torch"], capture_output=True).returncode != 0:
+        pytest.skip("no torch beside the system interpreter (Debian: apt-get install python3-torch)")
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}  # pip must not see a checkout
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)], check=True,
+                   env=clean)
+    return venv
+
+
+PPO_SELFPLAY = textwrap.dedent("""
+    import json, os, subprocess, sys
+    # From the wheel: no checkout, no GALAXYGYM_BIN, no Go on PATH.
+    import galaxygym._server as s
+    assert s.binary_path().startswith(os.path.dirname(s.__file__)), s.binary_path()
+    for env_id, params in [("express-v2", ["players=3", "target=30", "max_hands=2"]),
+                           ("pilots-of-gallaxia-v1", ["players=3"])]:
+        out = env_id + ".npz"
+        args = [a for p in params for a in ("--param", p)]
+        subprocess.run([sys.executable, "-m", "galaxygym.ppo", "--env", env_id, *args, "--arch", "mlp",
+                        "--hidden", "16", "--steps", "256", "--num-envs", "8", "--rollout-steps", "16",
+                        "--epochs", "1", "--minibatches", "2", "--checkpoints", "1", "--eval-episodes", "3",
+                        "--final-eval-episodes", "3", "--out", out], check=True, capture_output=True)
+        doc = json.load(open(env_id + ".json"))
+        assert doc["env_steps"] == 256 and "vs_heuristic_win_rate" in doc["curve"][-1], doc["curve"][-1]
+    print("SELFPLAY-OK")
+""")
+
+
+def test_ppo_selfplay_from_the_wheel(wheel_torch_venv: Path, tmp_path: Path):
+    """galaxygym.ppo's self-play at a tiny budget on Express and Pilots of
+    Gallaxia, run from the installed wheel (its bundled binary)."""
+    assert "SELFPLAY-OK" in run_in(wheel_torch_venv, PPO_SELFPLAY, tmp_path)

@@ -16,7 +16,7 @@
 //	obs_high   uint8 (obs_size,)  the observation's upper bounds
 //	env_id     uint8 (len,)       the environment id, ASCII
 //
-// Usage (README "Learning baselines"):
+// Usage (docs/learning-baselines.md):
 //
 //	go run ./tools/dagger -weights bc.npz -episodes 30000 -seed 1 -out labels.npz
 //	go run ./tools/dagger -beta 1 -values -episodes 100000 -seed 0 -out expert.npz

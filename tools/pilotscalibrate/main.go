@@ -109,7 +109,7 @@ func play(id string, p map[string]any, seed uint64, check bool, t *tally) error 
 		pl := e.CurrentPlayer()
 		e.Observe(pl, obs)
 		a := seats[pl].Act(pl, obs, e.Mask())
-		mover := obs[pog.OffMisc+1] // k+1 of the piece moving
+		mover := obs[pog.OffMovingPiece] // k+1 of the piece moving
 		switch {
 		case a == pog.ActHire:
 			t.hires++

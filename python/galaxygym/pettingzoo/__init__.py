@@ -19,6 +19,9 @@ kwargs are :func:`galaxygym.aec_env`'s: the environment parameters
 ``illegal_action``. The modules come from the environment ids of the
 server binary (galaxygym._registration.env_ids), so a new game needs no
 Python edit; ``module(env_id)`` builds one for any id a server offers.
+``import galaxygym.pettingzoo.express_v2`` works in a fresh process too
+(Ray's workers unpickling an env creator): importing this package installs
+an import finder that builds the module of any id the server lists.
 ``help()`` on a module or its functions shows the game's summary, its
 parameters with their ranges and defaults (also in the functions'
 signatures) and the observation, from the server's spec.
@@ -26,10 +29,12 @@ signatures) and the observation, from the server's spec.
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import inspect
 import sys
 import types
-from typing import Any
+from typing import Any, Sequence
 
 __all__ = ["module", "module_name"]
 
@@ -111,3 +116,39 @@ def __getattr__(name: str) -> types.ModuleType:
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *_names()])
+
+
+class _Loader(importlib.abc.Loader):
+    """Loads galaxygym.pettingzoo.<name> by building module(env_id)."""
+
+    def __init__(self, env_id: str) -> None:
+        self.env_id = env_id
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return module(self.env_id)
+
+    def exec_module(self, mod: types.ModuleType) -> None:
+        pass
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds galaxygym.pettingzoo.<name> for every environment id the
+    server lists, so that the import statement (and pickle, by reference)
+    works in any process: no file per game."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        prefix = __name__ + "."
+        if not fullname.startswith(prefix) or "." in fullname[len(prefix):]:
+            return None
+        tail = fullname[len(prefix):]
+        if tail.startswith("_"):
+            return None
+        env_id = _names().get(tail)
+        if env_id is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _Loader(env_id))
+
+
+if not any(isinstance(f, _Finder) for f in sys.meta_path):
+    sys.meta_path.append(_Finder())

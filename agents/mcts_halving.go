@@ -1,0 +1,100 @@
+package agents
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+)
+
+// search=halving: sequential halving over the root's actions, rollouts
+// paired with the prior's on the same determinization (see [MCTS]).
+
+// mctsCand is one root action's paired statistics.
+type mctsCand struct {
+	a        int
+	sum, sq  float64 // paired differences with the prior's return: sum, sum of squares
+	n        int
+	meanDiff float64
+}
+
+// halving runs search=halving; see [MCTS].
+func (m *MCTS) halving(player int, obs, mask []uint8, prior, legal int) (int, bool) {
+	m.cand = append(m.cand[:0], mctsCand{a: prior})
+	for a, x := range mask {
+		if x != 0 && a != prior {
+			m.cand = append(m.cand, mctsCand{a: a})
+		}
+	}
+	rounds := 1
+	for k := 2; k < legal-1; k *= 2 {
+		rounds++
+	}
+	left := m.sims
+	end := m.deadline()
+	var start time.Time
+	if m.budget > 0 {
+		start = time.Now()
+	}
+	for r := 0; r < rounds; r++ {
+		per := max(1, left/((rounds-r)*len(m.cand)))
+		for i := 0; i < per; i++ {
+			seed, rseed := m.rng.Uint64(), m.rng.Uint64()
+			base := 0.0
+			for j := range m.cand {
+				st, ok := m.determinize(player, obs, seed)
+				if !ok {
+					return prior, false
+				}
+				g := m.rollFrom(st, player, m.cand[j].a, rseed)
+				if j == 0 {
+					base = g
+				}
+				c := &m.cand[j]
+				c.sum += g - base
+				c.sq += (g - base) * (g - base)
+				c.n++
+			}
+			left -= len(m.cand)
+			if m.budget > 0 && r == 0 && i == 0 {
+				// Calibrate the count to the time budget.
+				perSim := time.Since(start) / time.Duration(len(m.cand))
+				left = min(left, int(time.Until(end)/max(perSim, 1)))
+				per = max(1, left/(rounds*len(m.cand)))
+			}
+		}
+		k := 1
+		for j := 1; j < len(m.cand); j++ {
+			c := &m.cand[j]
+			n := float64(c.n)
+			c.meanDiff = c.sum / n
+			se := math.Sqrt(max(0, c.sq/n-c.meanDiff*c.meanDiff) / n)
+			if m.elim > 0 && c.n >= 3 && c.meanDiff+m.elim*se <= m.margin {
+				continue // cannot plausibly beat the prior
+			}
+			m.cand[k] = *c
+			k++
+		}
+		m.cand = m.cand[:k]
+		if len(m.cand) == 1 {
+			break
+		}
+		if r < rounds-1 && len(m.cand) > 2 {
+			others := m.cand[1:]
+			slices.SortStableFunc(others, func(x, y mctsCand) int { return cmp.Compare(y.meanDiff, x.meanDiff) })
+			m.cand = m.cand[:1+(len(others)+1)/2]
+		}
+	}
+	best, bestV := prior, 0.0
+	for _, c := range m.cand[1:] {
+		if c.n < mctsMinPaired {
+			continue // too few samples to trust the standard error
+		}
+		n := float64(c.n)
+		se := math.Sqrt(max(0, c.sq/n-c.meanDiff*c.meanDiff) / n)
+		if v := c.meanDiff - m.z*se - m.margin; v > bestV {
+			best, bestV = c.a, v
+		}
+	}
+	return best, true
+}

@@ -1,0 +1,188 @@
+"""Play a Python policy against the built-in Go agents through the server
+(docs/self-play.md): :func:`evaluate`, the Python side of ``galaxygym eval
+--seats ... --rotate``.
+
+>>> import numpy as np, galaxygym                                  # doctest: +SKIP
+>>> first_legal = lambda obs, mask: int(np.flatnonzero(mask)[0])   # doctest: +SKIP
+>>> galaxygym.evaluate(first_legal, "express-v2",                  # doctest: +SKIP
+...                    seats=[None, "heuristic", "random", "random"], episodes=20)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._client import episode_seed
+from .vector import GalaxyGymVectorEnv
+
+__all__ = ["evaluate", "COLUMNS"]
+
+#: The columns of a report's rows, those of ``galaxygym eval --seats``.
+COLUMNS = ("agent", "games", "win_rate", "win_ci95_low", "win_ci95_high", "mean_score", "score_ci95_low",
+           "score_ci95_high", "mean_rank", "rank_ci95_low", "rank_ci95_high", "mean_return", "mean_length",
+           "score_diff_vs_first", "score_diff_ci95_low", "score_diff_ci95_high")
+
+_WIN = 1  # outcome code of a win (galaxygym.OUTCOMES)
+
+
+def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    if n == 0:
+        return math.nan, math.nan
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+_T975_SMALL = (12.706204736, 4.302652730, 3.182446305, 2.776445105)
+
+
+def _t975(df: int) -> float:
+    """The 0.975 quantile of Student's t with df degrees of freedom: exact
+    for df <= 4, else the Cornish-Fisher expansion in 1/df (error < 1e-4)."""
+    if df <= 4:
+        return _T975_SMALL[df - 1]
+    z = 1.959963984540054
+    v = float(df)
+    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+            + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4))
+
+
+def _t_ci(xs: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% t interval."""
+    a = np.asarray(xs, dtype=np.float64)
+    if len(a) == 0:
+        return math.nan, math.nan, math.nan
+    m = float(a.mean())
+    if len(a) < 2:
+        return m, math.nan, math.nan
+    h = float(_t975(len(a) - 1) * a.std(ddof=1) / math.sqrt(len(a)))
+    return m, m - h, m + h
+
+
+def evaluate(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_id: str,
+             seats: Sequence[str | None] | None = None, episodes: int = 100, *, seed: int = 0,
+             rotate: bool = True, name: str = "python", batch: int = 256, url: str | None = None,
+             **params: Any) -> dict[str, Any]:
+    """Plays ``policy`` against built-in agents on ``episodes`` deals and
+    returns a report with the rows of ``galaxygym eval --seats``.
+
+    The lineup ``seats`` has one entry per seat: an agent spec
+    (``"heuristic"``, ``"random"``, ``"mcts@sims=64"``, ``"policy@weights=NAME"``
+    from the server's ``--weights`` folder) or None for the Python policy
+    (``seats`` with one entry fewer than the players puts the policy first;
+    None: the policy against ``heuristic`` in every other seat). With
+    ``rotate`` (the default) every deal is played once per rotation of the
+    lineup (seat k played by ``seats[(k + r) % n]`` in rotation r), so every
+    agent meets every deal from every seat, as ``eval --rotate`` does. Deal d
+    is environment seed ``episode_seed(seed, d)`` in every rotation (the
+    opponents' agent seed follows from it, docs/protocol.md "Opponents"):
+    results are paired by deal, though not the same deals as ``eval``'s.
+
+    ``policy(obs, mask) -> action`` is called once per decision of the
+    policy's seats, with the seat's observation (uint8, obs_shape) and legal
+    mask (int8, (A,)). The games run ``batch`` at a time on one connection;
+    the opponents play inside the server.
+
+    Returns a dict: env, episodes, seats (the labels, ``name`` for the
+    policy), rotate, columns (:data:`COLUMNS`) and agents (one row dict per
+    distinct label, in order of first seat), and games (per game: deal,
+    rotation, scores, ranks, outcomes, returns, length).
+    """
+    probe = GalaxyGymVectorEnv(env_id, 1, url=url, rewards="actor", **params)
+    n = probe.num_players
+    probe.close()
+    if n < 2:
+        raise ValueError(f"{env_id} has one player: use gymnasium's own evaluation for it")
+    lineup: list[str | None] = [None]
+    lineup += ["heuristic"] * (n - 1) if seats is None else list(seats)
+    if seats is not None and len(seats) != n - 1:
+        lineup = list(seats)
+    if len(lineup) != n:
+        raise ValueError(f"seats has {len(lineup)} entries for {n} players (one per seat, None for the policy)")
+    if all(s is not None for s in lineup):
+        raise ValueError("seats has no None entry: the policy plays no seat")
+    labels = [name if s is None else str(s) for s in lineup]
+    rotations = range(n) if rotate else range(1)
+    games: list[dict[str, Any]] = []
+    for r in rotations:
+        by_seat = [lineup[(k + r) % n] for k in range(n)]
+        learner = [k for k in range(n) if by_seat[k] is None]
+        opponents = [s for s in by_seat if s is not None]
+        for lo in range(0, episodes, batch):
+            deals = list(range(lo, min(episodes, lo + batch)))
+            games += _play(policy, env_id, url, params, learner, opponents, deals, seed, r)
+    # Rows: per label, its appearances.
+    order = list(dict.fromkeys(labels))
+    rows = []
+    first_means: dict[int, float] = {}
+    per_label_deal: dict[str, dict[int, list[float]]] = {lab: {} for lab in order}
+    app: dict[str, list[tuple[float, int, int, float, int]]] = {lab: [] for lab in order}
+    for g in games:
+        for k in range(n):
+            lab = labels[(k + g["rotation"]) % n]
+            app[lab].append((g["scores"][k], g["ranks"][k], g["outcomes"][k], g["returns"][k], g["length"]))
+            per_label_deal[lab].setdefault(g["deal"], []).append(g["scores"][k])
+    for d, xs in per_label_deal[order[0]].items():
+        first_means[d] = float(np.mean(xs))
+    for lab in order:
+        a = app[lab]
+        sc, rk, oc, rt, ln = (list(x) for x in zip(*a))
+        wins = sum(1 for o in oc if o == _WIN)
+        wl, wh = _wilson(wins, len(a))
+        ms, sl, sh = _t_ci(sc)
+        mr, rl, rh = _t_ci(rk)
+        row: dict[str, Any] = {"agent": lab, "games": len(a), "win_rate": wins / len(a), "win_ci95_low": wl,
+                               "win_ci95_high": wh, "mean_score": ms, "score_ci95_low": sl, "score_ci95_high": sh,
+                               "mean_rank": mr, "rank_ci95_low": rl, "rank_ci95_high": rh,
+                               "mean_return": float(np.mean(rt)), "mean_length": float(np.mean(ln)),
+                               "score_diff_vs_first": None, "score_diff_ci95_low": None, "score_diff_ci95_high": None}
+        if lab != order[0]:
+            diffs = [float(np.mean(xs)) - first_means[d] for d, xs in per_label_deal[lab].items()]
+            row["score_diff_vs_first"], row["score_diff_ci95_low"], row["score_diff_ci95_high"] = _t_ci(diffs)
+        rows.append(row)
+    return {"env": env_id, "env_params": params, "seed": seed, "episodes": episodes, "seats": labels,
+            "rotate": rotate, "columns": list(COLUMNS), "agents": rows, "games": games}
+
+
+def _play(policy: Callable[..., Any], env_id: str, url: str | None, params: dict[str, Any], learner: list[int],
+          opponents: list[str], deals: list[int], seed: int, rotation: int) -> list[dict[str, Any]]:
+    """Plays deals with the policy in the learner seats, one connection."""
+    extra: dict[str, Any] = {"learner_seats": learner}
+    if opponents:
+        extra["opponents"] = opponents
+    venv = GalaxyGymVectorEnv(env_id, len(deals), url=url, autoreset_mode="next_step", **extra, **params)
+    try:
+        obs, infos = venv.reset(seed=[episode_seed(seed, d) for d in deals])
+        m = len(deals)
+        p = venv.num_players
+        done = np.zeros(m, dtype=bool)
+        sums = np.zeros((m, p))
+        out: list[dict[str, Any] | None] = [None] * m
+        while not done.all():
+            mask = infos["action_mask"]
+            actions = np.zeros(m, dtype=np.int64)
+            for i in range(m):
+                legal = np.flatnonzero(mask[i])
+                if done[i]:
+                    actions[i] = legal[0] if len(legal) else 0
+                else:
+                    actions[i] = int(policy(obs[i], mask[i]))
+            obs, _, term, trunc, infos = venv.step(actions)
+            live = ~done
+            sums[live] += infos["rewards"][live]
+            for i in np.flatnonzero(live & (term | trunc)):
+                done[i] = True
+                out[i] = {"deal": deals[i], "rotation": rotation, "scores": infos["scores"][i].tolist(),
+                          "ranks": infos["ranks"][i].tolist(), "outcomes": infos["outcomes"][i].tolist(),
+                          "returns": sums[i].tolist(), "length": int(infos["steps"][i])}
+        return [g for g in out if g is not None]
+    finally:
+        venv.close()
