@@ -17,10 +17,16 @@ import (
 //     with View.Undo instead of copying the board.
 //   - A Probe plays the approach phase of a View's position without
 //     changing it: the aliens that move land on an overlay of the stacks
-//     (the stacks they leave are cut to height 0 there), and only the
-//     spaces occupied when the search began, or landed on, are visited.
-//     The board after the approach is read through the Probe (Height,
-//     Alien, Next).
+//     (the stacks they leave are cut to height 0 there), only the stacks
+//     holding an alien that faces the acting seat when the search began
+//     are visited, and each alien's flight comes from a table (alienPath).
+//     A ship destroyed on the way is replaced on the overlay as
+//     State.crash does. The board after the approach is read through the
+//     Probe (Height, Alien, Stack, Next); Diff tells where it first
+//     differs from an earlier one (Save), for sums over the board that can
+//     resume there.
+//   - View.Load decodes the observation as decodeObs does, visiting only
+//     the stacks, each ship's plane and each ship's own atmosphere.
 
 // ViewMark is what View.Play can change in a View; View.Mark saves it and
 // View.Undo restores it.
@@ -128,16 +134,6 @@ type cellSet [2]uint64
 
 func (m *cellSet) add(c int)      { m[c>>6] |= 1 << (c & 63) }
 func (m *cellSet) has(c int) bool { return m[c>>6]&(1<<(c&63)) != 0 }
-
-// boardSet holds the 85 board cells.
-var boardSet = func() (m cellSet) {
-	for c := 0; c < Cells; c++ {
-		if onBoard[c] {
-			m.add(c)
-		}
-	}
-	return m
-}()
 
 // Probe plays approach phases of one View's positions without changing
 // the View (see the comment at the top of agentprobe.go). Begin ties it to
