@@ -44,7 +44,12 @@ func fightersEnv(spec *env.Spec) bool {
 // everything a player sees, the aliens under the top of a stack by count
 // only) and the agent searches the command sequences it can still pay
 // for, two commands deep (a move or warp only as the first), each ending
-// with its own approach phase played by the real rules. A leaf is scored
+// with its own approach phase played by the real rules (on one View:
+// commands are played and taken back with [gf.View.Mark] and
+// [gf.View.Undo], approach phases are played by a [gf.Probe] without
+// copying the board, and equal leading stacks reuse the last leaf's
+// partial threat sum; the values are those of a copy per leaf, to the
+// bit: reference_test.go). A leaf is scored
 // by what the approach did (a loss, a ship destroyed, invasions weighted
 // by how full the district gets) and by the threat left on the board:
 // every alien weighs by the number of its district's approach phases
@@ -68,14 +73,35 @@ type Heuristic struct {
 	enginePref [3]int
 
 	rng   rand.PCG
-	views [3]gf.View // search stack: root, depth 1, depth 2
-	leaf  gf.View
-	// exit[cell][dir] is the number of steps an alien on cell facing dir
-	// takes to leave the board past a district's zone 1, or 0 when its
-	// path ends in a corner.
-	exit [gf.Cells][4]int8
+	view  gf.View        // the position searched: commands played on it and undone
+	marks [2]gf.ViewMark // the position before the command of depth 1, 2
+	probe gf.Probe       // plays the approach phase of view's position
+	// weight[cell][type*4+dir] is turnWeight of an alien of that type and
+	// facing on cell (by the approaches it needs to leave the board past a
+	// district's zone 1), or 0 when its path ends in a corner.
+	weight [gf.Cells][12]float64
+	// last is the threat of the last leaf, kept for the next one: the sum
+	// runs over the occupied cells in order, so a leaf whose fills and
+	// first stacks are the last one's starts from the last one's partial
+	// sum at its first different stack (the sum is the same to the bit).
+	last threatCache
 
 	vals []float32 // ActionValues' output, or nil
+}
+
+// threatCache is one leaf's threat, occupied cell by occupied cell.
+type threatCache struct {
+	board   gf.ProbeBoard
+	fillDir [4]float64
+	n       int // entries
+	cells   [gf.Cells]threatEntry
+}
+
+// threatEntry is one occupied cell of a leaf and the threat summed up to
+// it included.
+type threatEntry struct {
+	cell  int
+	after float64
 }
 
 // NewHeuristic builds the agent for a Galaxy Fighters spec (either
@@ -126,6 +152,10 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			return nil, &agents.OptionError{Agent: "heuristic", Key: k, Reason: "unknown option (weapon, bonus, engine)"}
 		}
 	}
+	// exit[cell][dir] is the number of steps an alien on cell facing dir
+	// takes to leave the board past a district's zone 1, or 0 when its
+	// path ends in a corner.
+	var exit [gf.Cells][4]int
 	for c := 0; c < gf.Cells; c++ {
 		r0, c0 := c/gf.Side, c%gf.Side
 		if !gf.OnBoard(r0, c0) {
@@ -137,11 +167,21 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			for n := 1; ; n++ {
 				r, cc = r+dr, cc+dc
 				if r < 0 || r >= gf.Side || cc < 0 || cc >= gf.Side {
-					h.exit[c][d] = int8(n)
+					exit[c][d] = n
 					break
 				}
 				if !gf.OnBoard(r, cc) {
 					break
+				}
+			}
+		}
+	}
+	for c := range exit {
+		for typ := 0; typ < 3; typ++ {
+			for d := 0; d < 4; d++ {
+				if n := exit[c][d]; n != 0 {
+					sp := gf.AlienSpeed(typ)
+					h.weight[c][typ*4+d] = turnWeight[min((n+sp-1)/sp, len(turnWeight)-1)]
 				}
 			}
 		}
@@ -249,10 +289,13 @@ func (h *Heuristic) spill(obs, mask []uint8) int {
 }
 
 // command searches the command sequences and returns the first action of
-// the best one.
+// the best one. The commands are played on h.view and taken back (Mark,
+// Undo); the approach phases are played by h.probe, which leaves the view
+// as it is.
 func (h *Heuristic) command(obs, mask []uint8) int {
-	root := &h.views[0]
+	root := &h.view
 	root.Load(obs)
+	h.probe.Begin(root)
 	best, bestA, ties := -1e18, -1, 0
 	consider := func(v float64, a int) {
 		if h.vals != nil {
@@ -269,27 +312,34 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 		}
 	}
 	if mask[gf.ActionEndTurn] != 0 {
-		consider(h.leafValue(root), gf.ActionEndTurn)
+		consider(h.leafValue(), gf.ActionEndTurn)
 	}
+	m := &h.marks[0]
+	root.Mark(m)
 	for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
 		if mask[a] == 0 {
 			continue
 		}
-		c := &h.views[1]
-		c.CopyFrom(root)
-		c.Play(a)
+		root.Play(a)
 		consider(h.search(1), a)
+		root.Undo(m)
 	}
 	return bestA
 }
 
-// search returns the best value reachable from h.views[depth].
+// searchDepth is the number of commands a sequence holds at most.
+const searchDepth = 2
+
+// search returns the best value reachable from h.view with depth commands
+// played.
 func (h *Heuristic) search(depth int) float64 {
-	v := &h.views[depth]
-	best := h.leafValue(v)
-	if depth+1 >= len(h.views) {
+	v := &h.view
+	best := h.leafValue()
+	if depth >= searchDepth {
 		return best
 	}
+	m := &h.marks[depth]
+	v.Mark(m)
 	for a := gf.ActionFire; a < gf.ActionDeflector+1; a++ {
 		if a >= gf.ActionMove && a < gf.ActionUseWeapon {
 			continue // moves only as the first command
@@ -297,10 +347,9 @@ func (h *Heuristic) search(depth int) float64 {
 		if !v.Legal(a) {
 			continue
 		}
-		c := &h.views[depth+1]
-		c.CopyFrom(v)
-		c.Play(a)
+		v.Play(a)
 		best = max(best, h.search(depth+1))
+		v.Undo(m)
 	}
 	return best
 }
@@ -317,20 +366,20 @@ const (
 	fillScale      = 3.0
 )
 
-// leafValue ends the command phase in a copy of v and scores the result.
-func (h *Heuristic) leafValue(v *gf.View) float64 {
-	l := &h.leaf
-	l.CopyFrom(v)
+// leafValue ends the command phase of h.view (its approach played by
+// h.probe) and scores the result.
+func (h *Heuristic) leafValue() float64 {
+	v, p := &h.view, &h.probe
 	before := [gf.NumSeats]int{}
 	for k := range before {
-		before[k] = l.Invaders(k)
+		before[k] = v.Invaders(k)
 	}
-	r := l.Approach()
+	r := p.Approach()
 	if r.NoShip {
 		return -lossValue
 	}
 	val := 0.0
-	capN := l.InvaderCap()
+	capN := v.InvaderCap()
 	full := 0
 	for k := 0; k < gf.NumSeats; k++ {
 		n := before[k] + r.Invasions[k]
@@ -342,16 +391,16 @@ func (h *Heuristic) leafValue(v *gf.View) float64 {
 			val -= invasionCost * (1 + fillScale*f*f)
 		}
 	}
-	if full >= l.DistrictsToLose() {
+	if full >= v.DistrictsToLose() {
 		return -lossValue + val
 	}
-	val -= fullCost * float64(full-l.Invaded())
+	val -= fullCost * float64(full-p.Invaded())
 	lostCost := shipLostCost
-	if l.ShipyardLeft() == 0 {
+	if p.ShipyardLeft() == 0 {
 		lostCost *= lastShipFactor
 	}
 	val -= lostCost * float64(r.ShipsLost)
-	val -= h.threat(l, before, r.Invasions, full)
+	val -= h.threat(before, r.Invasions, full)
 	return val
 }
 
@@ -359,44 +408,79 @@ func (h *Heuristic) leafValue(v *gf.View) float64 {
 // invades.
 var turnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 
-// threat weighs the aliens left on the board.
-func (h *Heuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSeats]int, full int) float64 {
-	capN := l.InvaderCap()
+// threat weighs the aliens left on the board after the approach played
+// by h.probe.
+func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full int) float64 {
+	p := &h.probe
+	capN := h.view.InvaderCap()
+	lose := h.view.DistrictsToLose()
 	var fill [gf.NumSeats]float64
 	for k := 0; k < gf.NumSeats; k++ {
 		n := min(before[k]+inv[k], capN)
 		f := float64(n) / float64(capN)
 		fill[k] = 1 + fillScale*f*f
-		if n >= capN-1 && full+1 >= l.DistrictsToLose() {
+		if n >= capN-1 && full+1 >= lose {
 			fill[k] += 4
 		}
 		if n >= capN {
 			fill[k] = 0.5 // spills over
 		}
 	}
+	var fillDir [4]float64 // fill of the district an alien facing d heads for
+	for d := range fillDir {
+		fillDir[d] = fill[gf.FacedSeat(d)]
+	}
+	// Every alien, cell by cell, bottom first (the order of the sum). The
+	// leaves of one decision differ in a few cells: the sum starts after
+	// the longest run of first occupied cells equal to the last leaf's.
+	lc := &h.last
+	d := 0 // the first cell whose stack differs from lc's
+	if lc.fillDir == fillDir {
+		d = p.Diff(&lc.board)
+	}
+	lc.fillDir = fillDir
+	j := 0 // lc's entries for the occupied cells before d
 	t := 0.0
-	for c := 0; c < gf.Cells; c++ {
-		ht := l.Height(c)
-		if ht == 0 {
+	for j < lc.n && lc.cells[j].cell < d {
+		t = lc.cells[j].after
+		j++
+	}
+	if d == gf.Cells {
+		return t // the same board
+	}
+	for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
+		stayed, landed := p.Stack(c)
+		if len(stayed)+len(landed) == 0 {
 			continue
 		}
-		for i := 0; i < ht; i++ {
-			typ, dir := l.Alien(c, i)
-			t += alienCost
-			n := int(h.exit[c][dir])
-			if n == 0 {
-				continue
-			}
-			sp := gf.AlienSpeed(typ)
-			turns := (n + sp - 1) / sp
-			w := turnWeight[min(turns, len(turnWeight)-1)] * fill[gf.FacedSeat(dir)]
-			if i < ht-1 {
-				w *= underTopWeight
-			}
-			t += w
+		top := len(stayed) + len(landed) - 1
+		weight := &h.weight[c]
+		for i, a := range stayed {
+			t = alienThreat(t, weight, &fillDir, a, i < top)
 		}
+		for i, a := range landed {
+			t = alienThreat(t, weight, &fillDir, a, len(stayed)+i < top)
+		}
+		lc.cells[j] = threatEntry{c, t}
+		j++
 	}
+	lc.n = j
+	p.Save(&lc.board)
 	return t
+}
+
+// alienThreat adds the threat of alien code a (gf.AlienKind) to t.
+func alienThreat(t float64, weight *[12]float64, fillDir *[4]float64, a uint8, under bool) float64 {
+	t += alienCost
+	k := gf.AlienKind(a)
+	if weight[k] == 0 {
+		return t // its path ends in a corner
+	}
+	w := weight[k] * fillDir[k&3]
+	if under {
+		w *= underTopWeight
+	}
+	return t + w
 }
 
 // String describes the loadout (for logs).

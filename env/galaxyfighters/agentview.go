@@ -52,7 +52,7 @@ func (v *View) Load(obs []uint8) {
 	v.cfg = config{players: NumSeats, districtsToLose: int(obs[OffToLose]), invaderCap: int(obs[OffInvaderCap]), winOnClear: obs[OffWinOnClear] == 1}
 	s := &v.s
 	*s = State{cfg: &v.cfg, spillSrc: -1, card: -1, started: true}
-	s.decodeObs(0, obs, nil) // the observer's frame is the View's global frame
+	s.decodeView(obs) // the observer's frame is the View's global frame
 }
 
 // Seat returns the acting seat (relative to the observer).

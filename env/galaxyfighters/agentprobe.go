@@ -1,0 +1,575 @@
+package galaxyfighters
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
+
+// Cheap search over a View: an agent that tries many short command
+// sequences from one observation, each followed by the approach phase,
+// needs neither a board copy per sequence nor one per approach.
+//
+//   - Commands (View.Play) only remove aliens, move and equip ships and
+//     spend symbols: they never write a stack's contents. A ViewMark saves
+//     the little they change (the stack heights and the ships, symbols and
+//     counters), so a search plays a command on one View and takes it back
+//     with View.Undo instead of copying the board.
+//   - A Probe plays the approach phase of a View's position without
+//     changing it: the aliens that move land on an overlay of the stacks
+//     (the stacks they leave are cut to height 0 there), only the stacks
+//     holding an alien that faces the acting seat when the search began
+//     are visited, and each alien's flight comes from a table (alienPath).
+//     A ship destroyed on the way is replaced on the overlay as
+//     State.crash does. The board after the approach is read through the
+//     Probe (Height, Alien, Stack, Next); Diff tells where it first
+//     differs from an earlier one (Save), for sums over the board that can
+//     resume there.
+//   - View.Load decodes the observation as decodeObs does, visiting only
+//     the stacks, each ship's plane and each ship's own atmosphere.
+
+// ViewMark is what View.Play can change in a View; View.Mark saves it and
+// View.Undo restores it.
+type ViewMark struct {
+	h         [Cells]uint8
+	ships     [NumSeats]ship
+	pool      [numFaces]int8
+	used      int8
+	aliens    int16
+	destroyed int16
+}
+
+// Mark saves into m what Play can change in v.
+func (v *View) Mark(m *ViewMark) {
+	s := &v.s
+	m.h, m.ships, m.pool, m.used, m.aliens, m.destroyed = s.h, s.ships, s.pool, s.used, s.aliens, s.destroyed
+}
+
+// Undo restores v to the position of Mark(m), which must have been taken
+// on v with nothing but Play called since.
+func (v *View) Undo(m *ViewMark) {
+	s := &v.s
+	s.h, s.ships, s.pool, s.used, s.aliens, s.destroyed = m.h, m.ships, m.pool, m.used, m.aliens, m.destroyed
+}
+
+// Approach directions in a seat's scan order, and the neighbours of a
+// cell: approachOrder[seat] lists the 85 board cells (global) in the order
+// the approach phase visits them for seat (its zone 1 first, left to right
+// in its view); nextCell[cell][d] is the neighbour in global direction d,
+// or cellOut when the step leaves the 11x11 grid (an invasion) or
+// cellCorner when it falls into a corner (the alien drifts away).
+const (
+	cellOut    = -1
+	cellCorner = -2
+	boardCells = 85
+)
+
+var approachOrder = func() (o [NumSeats][boardCells]uint8) {
+	for seat := 0; seat < NumSeats; seat++ {
+		n := 0
+		for lr := Side - 1; lr >= 0; lr-- {
+			for lc := 0; lc < Side; lc++ {
+				if g := Global(seat, lr*Side+lc); onBoard[g] {
+					o[seat][n] = uint8(g)
+					n++
+				}
+			}
+		}
+	}
+	return o
+}()
+
+var nextCell = func() (t [Cells][4]int8) {
+	for c := 0; c < Cells; c++ {
+		for d := 0; d < 4; d++ {
+			n, ok, out := step(c, d)
+			switch {
+			case ok:
+				t[c][d] = int8(n)
+			case out:
+				t[c][d] = cellOut
+			default:
+				t[c][d] = cellCorner
+			}
+		}
+	}
+	return t
+}()
+
+// alienPath[cell][code&15] is the flight of an alien (code: makeAlien)
+// starting on cell: the board cells it enters, in order, then its fate
+// (cellOut: it invades, cellCorner: it drifts away, else it lands on the
+// last cell entered).
+var alienPath = func() (t [Cells][16]flight) {
+	for c := 0; c < Cells; c++ {
+		for typ := 0; typ < numTypes; typ++ {
+			for d := 0; d < 4; d++ {
+				f := &t[c][makeAlien(typ, d)]
+				x := c
+				for i := 0; i < alienSpeed[typ]; i++ {
+					n := int(nextCell[x][d])
+					if n < 0 {
+						f.fate = int8(n)
+						break
+					}
+					f.cells[f.n] = uint8(n)
+					f.n++
+					x = n
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// flight is one entry of alienPath.
+type flight struct {
+	cells [3]uint8
+	n     uint8
+	fate  int8
+}
+
+// cellSet is a set of global cells.
+type cellSet [2]uint64
+
+func (m *cellSet) add(c int)      { m[c>>6] |= 1 << (c & 63) }
+func (m *cellSet) has(c int) bool { return m[c>>6]&(1<<(c&63)) != 0 }
+
+// Probe plays approach phases of one View's positions without changing
+// the View (see the comment at the top of agentprobe.go). Begin ties it to
+// a View; from then on the View may change by Play and Undo only, until
+// the next Begin. Approach plays the acting seat's approach phase of the
+// View's current position; the board, invaders and shipyard after it are
+// read through the Probe until the next Approach. Its zero value is ready
+// for Begin; it does not allocate.
+type Probe struct {
+	v *View
+	// occ holds the cells occupied at Begin; scan lists those of them with
+	// an alien facing the View's acting seat, in the seat's approach order.
+	// Play only removes aliens, so every later position of the View has its
+	// aliens in occ, and its stacks that approach in scan.
+	scan   [boardCells]scanCell
+	scanN  int
+	occ    cellSet
+	begins uint64 // calls of Begin
+
+	// The position after the last Approach: the stack on cell c is
+	// st[c][:base[c]] with pushed[c][:pushN[c]] on top; cells holds every
+	// occupied cell (and maybe empty ones).
+	st       *[Cells][maxStack]uint8
+	base     [Cells]uint8
+	pushN    [Cells]uint8
+	pushed   [Cells][maxStack]uint8
+	cells    cellSet
+	landed   cellSet // the cells with pushN > 0 (maybe fewer)
+	invaders [NumSeats]int8
+	spill    [NumSeats]uint8
+	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
+	ownShips bool
+	yardN    int8
+	// Where ships, Shielded Defense System tiles and drones lie.
+	shipSet, sdsSet, droneSet cellSet
+	blockSet                  cellSet // ships and SDS tiles
+	r                         ViewResult
+}
+
+// scanCell is a cell of Probe.scan: faces has bit i set when the i-th
+// alien of its stack (bottom first) faces the acting seat.
+type scanCell struct {
+	cell  uint8
+	faces uint32
+}
+
+// Begin ties p to v, whose position is the start of a search.
+func (p *Probe) Begin(v *View) {
+	p.v = v
+	p.begins++
+	p.scanN = 0
+	p.occ = cellSet{}
+	s := &v.s
+	faces := uint8(DistrictDir(int(s.cur)))
+	for _, g := range &approachOrder[s.cur] {
+		h := int(s.h[g])
+		if h == 0 {
+			continue
+		}
+		p.occ.add(int(g))
+		var m uint32
+		for i, a := range s.st[g][:h] {
+			if a&3 == faces {
+				m |= 1 << i
+			}
+		}
+		if m != 0 { // the stack frenzies when one of these is on top
+			p.scan[p.scanN] = scanCell{g, m}
+			p.scanN++
+		}
+	}
+}
+
+// Approach plays the acting seat's approach phase of the View's current
+// position, as View.Approach does, but leaves the View unchanged; the
+// position after it is read through p.
+func (p *Probe) Approach() ViewResult {
+	s := &p.v.s
+	p.st = &s.st
+	p.base = s.h
+	for w := range p.landed {
+		for m := p.landed[w]; m != 0; m &= m - 1 {
+			p.pushN[w<<6|bits.TrailingZeros64(m)] = 0
+		}
+	}
+	p.landed = cellSet{}
+	p.cells = p.occ
+	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
+	p.ownShips = false
+	p.r = ViewResult{}
+	p.tiles(&s.ships)
+	for _, sc := range p.scan[:p.scanN] {
+		g := sc.cell
+		b := int(p.base[g])
+		if b == 0 || p.pushN[g] != 0 || sc.faces>>(b-1)&1 == 0 {
+			continue // empty, an alien that moved this phase on top, or not facing seat
+		}
+		// The whole stack frenzies (nothing on it has moved yet): every
+		// alien flies by its own facing, top first. The View is v1's
+		// rules: the aliens still lifted when the game is lost are lost.
+		p.base[g] = 0
+		for i := b - 1; i >= 0 && !p.r.NoShip; i-- {
+			p.moveAlien(s.st[g][i], int(g))
+		}
+		if p.r.NoShip {
+			break
+		}
+	}
+	return p.r
+}
+
+// tiles finds the cells of the ships, SDS tiles and drones.
+func (p *Probe) tiles(ships *[NumSeats]ship) {
+	p.shipSet, p.sdsSet, p.droneSet = cellSet{}, cellSet{}, cellSet{}
+	for k := range ships {
+		sh := &ships[k]
+		p.shipSet.add(int(sh.cell))
+		if sh.drone >= 0 {
+			p.droneSet.add(int(sh.drone))
+		}
+		for _, t := range sh.sds {
+			if t >= 0 {
+				p.sdsSet.add(int(t))
+			}
+		}
+	}
+	p.blockSet = cellSet{p.shipSet[0] | p.sdsSet[0], p.shipSet[1] | p.sdsSet[1]}
+}
+
+// moveAlien is State.moveAlien on the overlay.
+func (p *Probe) moveAlien(a uint8, from int) {
+	f := &alienPath[from][a&15]
+	for _, c := range f.cells[:f.n] {
+		if p.blockSet.has(int(c)) {
+			if p.shipSet.has(int(c)) {
+				p.crash(int(c))
+			} else {
+				p.r.Destroyed++ // on a Shielded Defense System tile
+			}
+			return
+		}
+	}
+	switch f.fate {
+	case cellOut:
+		k := FacedSeat(alienDir(a))
+		p.r.Invasions[k]++
+		if int(p.invaders[k]) < p.v.cfg.invaderCap {
+			p.invaders[k]++
+		} else {
+			p.spill[k]++
+		}
+		return
+	case cellCorner:
+		return
+	}
+	c := int(f.cells[f.n-1])
+	if p.droneSet.has(c) {
+		p.r.Destroyed++
+		return
+	}
+	if int(p.base[c])+int(p.pushN[c]) >= maxStack {
+		return // never reached with the printed content (State.push)
+	}
+	p.pushed[c][p.pushN[c]] = a
+	p.pushN[c]++
+	p.cells.add(c)
+	p.landed.add(c)
+}
+
+// crash is State.crash on the overlay: an alien flew into the ship on
+// cell.
+func (p *Probe) crash(cell int) {
+	if !p.ownShips { // the ships change: from now on they are p's own
+		p.ships, p.ownShips = p.v.s.ships, true
+	}
+	seat := 0
+	for seat < NumSeats && int(p.ships[seat].cell) != cell {
+		seat++
+	}
+	p.r.Crashes++
+	sh := &p.ships[seat]
+	if sh.shielded {
+		return
+	}
+	p.r.ShipsLost++
+	sh.drone, sh.sds = -1, [2]int8{-1, -1}
+	if p.yardN == 0 {
+		p.r.NoShip = true
+		return
+	}
+	p.yardN--
+	home := HomeCell(seat)
+	*sh = ship{model: p.v.s.yard[p.yardN], weapon: -1, engine: -1, bonus: sh.bonus, cell: int8(home),
+		shielded: true, drone: -1, sds: [2]int8{-1, -1}}
+	p.clearCell(home)
+	for k := range p.ships { // clear every tile on the home space
+		o := &p.ships[k]
+		if o.drone == int8(home) {
+			o.drone = -1
+		}
+		for i := range o.sds {
+			if o.sds[i] == int8(home) {
+				o.sds[i] = -1
+			}
+		}
+	}
+	if sh.model == Gladius {
+		p.placeDrone(seat)
+	}
+	p.tiles(&p.ships)
+}
+
+func (p *Probe) clearCell(c int) { p.base[c], p.pushN[c] = 0, 0 }
+
+// placeDrone is State.placeDrone(seat, -1) on the overlay.
+func (p *Probe) placeDrone(seat int) {
+	sh := &p.ships[seat]
+	sh.drone = -1
+	c := int(sh.cell)
+	for _, m := range dronePref {
+		if n := neighbour(seat, c, m); n >= 0 && p.Height(n) == 0 && p.tileFree(n) {
+			sh.drone = int8(n)
+			return
+		}
+	}
+	for _, m := range dronePref {
+		if n := neighbour(seat, c, m); n >= 0 && p.tileFree(n) {
+			p.clearCell(n)
+			sh.drone = int8(n)
+			return
+		}
+	}
+}
+
+// tileFree is State.tileFree on the overlay.
+func (p *Probe) tileFree(c int) bool {
+	for k := range p.ships {
+		o := &p.ships[k]
+		if int(o.cell) == c || int(o.drone) == c || int(o.sds[0]) == c || int(o.sds[1]) == c {
+			return false
+		}
+	}
+	return true
+}
+
+// Height returns the number of aliens on cell after the last Approach.
+func (p *Probe) Height(cell int) int { return int(p.base[cell]) + int(p.pushN[cell]) }
+
+// Alien returns the type and global facing of the i-th alien (bottom
+// first) on cell after the last Approach.
+func (p *Probe) Alien(cell, i int) (typ, dir int) {
+	var a uint8
+	if b := int(p.base[cell]); i < b {
+		a = p.st[cell][i]
+	} else {
+		a = p.pushed[cell][i-b]
+	}
+	return alienType(a), alienDir(a)
+}
+
+// Stack returns the aliens on cell after the last Approach, bottom first,
+// as alien codes (AlienKind reads them): those that stayed, then those
+// that landed there during the approach. The slices are valid until the
+// next Approach or change of the View.
+func (p *Probe) Stack(cell int) (stayed, landed []uint8) {
+	return p.st[cell][:p.base[cell]], p.pushed[cell][:p.pushN[cell]]
+}
+
+// AlienKind returns type*4 + global facing (0-11) of an alien code of
+// Probe.Stack.
+func AlienKind(code uint8) int { return int(code&15) - 4 }
+
+// ProbeBoard is a copy of the board after a Probe's Approach, to tell
+// where the board after a later Approach first differs (Probe.Diff).
+type ProbeBoard struct {
+	begin       uint64 // p.begins when saved
+	base, pushN [Cells]uint8
+	pushed      [Cells][maxStack]uint8
+	landed      cellSet
+}
+
+// Save copies the board after the last Approach into b.
+func (p *Probe) Save(b *ProbeBoard) {
+	b.begin = p.begins
+	b.base, b.pushN, b.landed = p.base, p.pushN, p.landed
+	for w := range p.landed {
+		for m := p.landed[w]; m != 0; m &= m - 1 {
+			c := w<<6 | bits.TrailingZeros64(m)
+			copy(b.pushed[c][:p.pushN[c]], p.pushed[c][:p.pushN[c]])
+		}
+	}
+}
+
+// Diff returns a cell before which every stack after the last Approach is
+// b's: the first cell whose stack differs, or an earlier one where the
+// same aliens stayed on one board and landed on the other; Cells when the
+// boards are the same, 0 when b was saved before the last Begin.
+func (p *Probe) Diff(b *ProbeBoard) int {
+	if b.begin != p.begins {
+		return 0
+	}
+	d := Cells
+	for i := 0; i < Cells; i += 8 {
+		var x uint64
+		if i+8 <= Cells {
+			x = (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
+				(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
+		} else {
+			for j := i; j < Cells; j++ {
+				x |= uint64((p.base[j]^b.base[j])|(p.pushN[j]^b.pushN[j])) << (8 * (j - i))
+			}
+		}
+		if x != 0 {
+			d = i + bits.TrailingZeros64(x)/8
+			break
+		}
+	}
+	// Below d the heights agree; so do the aliens that stayed (the View's
+	// stacks): compare those that landed.
+	for w := range p.landed {
+		for m := p.landed[w]; m != 0; m &= m - 1 {
+			c := w<<6 | bits.TrailingZeros64(m)
+			if c >= d {
+				return d
+			}
+			if n := p.pushN[c]; string(p.pushed[c][:n]) != string(b.pushed[c][:n]) {
+				return c
+			}
+		}
+	}
+	return d
+}
+
+// Next returns the first cell after cell (pass -1 to start) that may hold
+// aliens after the last Approach, or -1 past the last: every occupied
+// cell is among those it returns, in increasing order (Height tells which
+// are occupied).
+func (p *Probe) Next(cell int) int {
+	c := cell + 1
+	for c < Cells {
+		w := p.cells[c>>6] >> (c & 63)
+		if w != 0 {
+			return c + bits.TrailingZeros64(w)
+		}
+		c = (c | 63) + 1
+	}
+	return -1
+}
+
+// Invaders returns the invaders beside seat's district after the last
+// Approach (spill-overs not played).
+func (p *Probe) Invaders(seat int) int { return int(p.invaders[seat]) }
+
+// Invaded returns the districts full after the last Approach.
+func (p *Probe) Invaded() int {
+	n := 0
+	for _, x := range p.invaders {
+		if int(x) >= p.v.cfg.invaderCap {
+			n++
+		}
+	}
+	return n
+}
+
+// ShipyardLeft returns the ship cards left after the last Approach.
+func (p *Probe) ShipyardLeft() int { return int(p.yardN) }
+
+// atmosphereCells[seat] lists the 15 cells of seat's atmosphere, in
+// increasing order.
+var atmosphereCells = func() (a [NumSeats][15]uint8) {
+	for k := 0; k < NumSeats; k++ {
+		n := 0
+		for g := 0; g < Cells; g++ {
+			if InAtmosphere(k, g) {
+				a[k][n] = uint8(g)
+				n++
+			}
+		}
+	}
+	return a
+}()
+
+// decodeView is decodeObs(0, obs, nil) for a valid observation (View.Load
+// ignores decodeObs's errors), visiting only the spaces that matter: the
+// board's stacks, each ship's plane from its end, the drones and SDS tiles
+// of each ship's own atmosphere.
+func (s *State) decodeView(obs []uint8) {
+	for _, g := range approachOrder[0] {
+		if obs[OffHeight+int(g)] != 0 {
+			s.decodeStack(0, int(g), int(g), obs, nil)
+		}
+	}
+	for k := 0; k < NumSeats; k++ {
+		b := obs[OffSeats+k*seatBytes : OffSeats+(k+1)*seatBytes]
+		sh := &s.ships[k]
+		*sh = ship{weapon: -1, engine: -1, bonus: -1, cell: -1, drone: -1, sds: [2]int8{-1, -1}}
+		sh.model = oneHot(b[SeatModel:SeatModel+numModels], 0)
+		sh.weapon = oneHot(b[SeatWeapon:SeatWeapon+numWeapons], -1)
+		sh.engine = oneHot(b[SeatEngine:SeatEngine+numEngines], -1)
+		sh.bonus = oneHot(b[SeatBonus:SeatBonus+numBonusTiles], -1)
+		sh.shielded = b[SeatShielded] != 0
+		if b[SeatActing] != 0 {
+			s.cur = int8(k)
+		}
+		s.invaders[k] = int8(b[SeatInvaders])
+		// A valid observation shows each ship once, as a 1.
+		if l := bytes.IndexByte(obs[OffShips+k*plane:OffShips+(k+1)*plane], 1); l >= 0 {
+			sh.cell = int8(l)
+		}
+		for _, g := range &atmosphereCells[k] {
+			if obs[OffDrones+int(g)] != 0 && sh.model == Gladius {
+				sh.drone = int8(g)
+			}
+			if obs[OffSDS+int(g)] != 0 && sh.model == Phalanx {
+				if sh.sds[0] < 0 {
+					sh.sds[0] = int8(g)
+				} else {
+					sh.sds[1] = int8(g)
+				}
+			}
+		}
+	}
+	for f := 0; f < numFaces; f++ {
+		s.pool[f] = int8(obs[OffPool+f])
+	}
+	s.used = int8(obs[OffUsed])
+	s.phase = PhaseOver
+	for p := PhaseWeapon; p < numPhases; p++ {
+		if obs[OffPhase+int(p)] != 0 {
+			s.phase = p
+		}
+	}
+	for i := 0; i < NumSeats; i++ {
+		if obs[OffSpillSeat+i] != 0 {
+			s.spillSrc = int8(i)
+		}
+	}
+	s.deckN, s.yardN = int8(min(obs[OffDeckLeft], maxDeckSize)), int8(min(obs[OffYardLeft], maxBackup))
+}

@@ -1,0 +1,215 @@
+package galaxyfighters
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// probeBoard is a board as Probe or View shows it: per cell, the aliens
+// bottom first as type*4+facing.
+type probeBoard [Cells][]int
+
+func viewBoard(v *View) (b probeBoard) {
+	for c := 0; c < Cells; c++ {
+		for i := 0; i < v.Height(c); i++ {
+			typ, dir := v.Alien(c, i)
+			b[c] = append(b[c], typ*4+dir)
+		}
+	}
+	return b
+}
+
+func probeBoardOf(p *Probe) (b probeBoard) {
+	seen := cellSet{}
+	for c := p.Next(-1); c >= 0; c = p.Next(c) {
+		seen.add(c)
+		stayed, landed := p.Stack(c)
+		if len(stayed)+len(landed) != p.Height(c) {
+			panic("Stack and Height disagree")
+		}
+		for i := 0; i < p.Height(c); i++ {
+			typ, dir := p.Alien(c, i)
+			if k := AlienKind(append(stayed[:len(stayed):len(stayed)], landed...)[i]); k != typ*4+dir {
+				panic("AlienKind and Alien disagree")
+			}
+			b[c] = append(b[c], typ*4+dir)
+		}
+	}
+	for c := 0; c < Cells; c++ {
+		if !seen.has(c) && p.Height(c) != 0 {
+			panic("Next skips an occupied cell")
+		}
+	}
+	return b
+}
+
+func firstBoardDiff(a, b *probeBoard) int {
+	for c := 0; c < Cells; c++ {
+		if len(a[c]) != len(b[c]) {
+			return c
+		}
+		for i := range a[c] {
+			if a[c][i] != b[c][i] {
+				return c
+			}
+		}
+	}
+	return Cells
+}
+
+// TestProbeMatchesViewApproach checks the search helpers against the
+// game's own code on the positions of seeded random games (v1 and v2, two
+// to four players, every mission, small districts and no backup ships so
+// that ships are lost and games end by crashes): at every command phase
+//
+//   - View.Load (decodeView) rebuilds exactly the State decodeObs does;
+//   - along random command sequences of up to three commands, Probe's
+//     approach phase reports what View.Approach (State.approach on a copy)
+//     does, and leaves the same board, invaders and shipyard, while the
+//     View itself does not change;
+//   - Probe.Diff finds the first cell where two boards after an approach
+//     differ (or an earlier one where they differ in what stayed and what
+//     landed only);
+//   - View.Undo restores the View of Mark exactly.
+func TestProbeMatchesViewApproach(t *testing.T) {
+	games := 40
+	if testing.Short() {
+		games = 8
+	}
+	variants := []map[string]any{}
+	for _, players := range []int{4, 3, 2} {
+		for _, m := range []string{"rookie", "expert", "ace"} {
+			variants = append(variants, map[string]any{"players": players, "mission": m})
+		}
+	}
+	variants = append(variants,
+		map[string]any{"mission": "ace", "invader_spaces": 6, "backup_ships": 0},
+		map[string]any{"mission": "rookie", "invader_spaces": 6, "backup_ships": 1, "spawn_density": 4.0})
+	var positions, approaches, lost, noShip, crashes, diffExact int
+	for vi, params := range variants {
+		for _, id := range []string{ID, IDv1} {
+			if id == IDv1 {
+				if _, ok := params["spawn_density"]; ok {
+					continue
+				}
+			}
+			e, err := env.Make(id, params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(uint64(vi), 7))
+			obs := make([]uint8, ObsSize)
+			var v, ref View
+			var p Probe
+			var pb ProbeBoard
+			for g := 0; g < games; g++ {
+				e.Reset(uint64(g))
+				for !e.Done() {
+					pl := e.CurrentPlayer()
+					mask := e.Mask()
+					if e.State().(*State).Phase() == PhaseCommand {
+						if err := e.Observe(pl, obs); err != nil {
+							t.Fatal(err)
+						}
+						positions++
+						v.Load(obs)
+						var w View
+						w.cfg = v.cfg
+						w.s = State{cfg: &w.cfg, spillSrc: -1, card: -1, started: true}
+						if err := w.s.decodeObs(0, obs, nil); err != nil {
+							t.Fatal(err)
+						}
+						ws := w.s
+						ws.cfg = v.s.cfg
+						if ws != v.s {
+							t.Fatalf("%s %v game %d: View.Load differs from decodeObs", id, params, g)
+						}
+						p.Begin(&v)
+						var mark ViewMark
+						v.Mark(&mark)
+						saved := v
+						var last probeBoard
+						haveLast := false
+						for depth := 0; depth < 4; depth++ {
+							before := v
+							ref.CopyFrom(&v)
+							want := ref.Approach()
+							got := p.Approach()
+							approaches++
+							if want.ShipsLost > 0 {
+								lost++
+							}
+							if want.NoShip {
+								noShip++
+							}
+							if want.Crashes > 0 {
+								crashes++
+							}
+							if got != want {
+								t.Fatalf("%s %v game %d depth %d: Probe.Approach %+v, View.Approach %+v", id, params, g, depth, got, want)
+							}
+							if before != v {
+								t.Fatalf("%s %v game %d depth %d: Probe.Approach changed the View", id, params, g, depth)
+							}
+							wb, gb := viewBoard(&ref), probeBoardOf(&p)
+							if d := firstBoardDiff(&wb, &gb); d != Cells {
+								t.Fatalf("%s %v game %d depth %d: boards after the approach differ on %s: %v vs %v", id, params, g, depth, CellName(d), wb[d], gb[d])
+							}
+							for k := 0; k < NumSeats; k++ {
+								if p.Invaders(k) != ref.Invaders(k) {
+									t.Fatalf("%s %v game %d depth %d: invaders of %d: %d, want %d", id, params, g, depth, k, p.Invaders(k), ref.Invaders(k))
+								}
+							}
+							if p.Invaded() != ref.Invaded() || p.ShipyardLeft() != ref.ShipyardLeft() {
+								t.Fatalf("%s %v game %d depth %d: invaded %d shipyard %d, want %d %d", id, params, g, depth, p.Invaded(), p.ShipyardLeft(), ref.Invaded(), ref.ShipyardLeft())
+							}
+							if haveLast {
+								// Diff may stop early where the same aliens stayed on one
+								// board and landed on the other, never late.
+								d, want := p.Diff(&pb), firstBoardDiff(&last, &gb)
+								if d > want || (d < want && d < Cells && p.pushN[d] == pb.pushN[d]) {
+									t.Fatalf("%s %v game %d depth %d: Diff %d, want %d", id, params, g, depth, d, want)
+								}
+								if d == want {
+									diffExact++
+								}
+							}
+							p.Save(&pb)
+							last, haveLast = gb, true
+							// One more random command, if any is legal.
+							var legal []int
+							for a := ActionFire; a < ActionEndTurn; a++ {
+								if v.Legal(a) {
+									legal = append(legal, a)
+								}
+							}
+							if len(legal) == 0 {
+								break
+							}
+							v.Play(legal[rng.IntN(len(legal))])
+						}
+						v.Undo(&mark)
+						if v != saved {
+							t.Fatalf("%s %v game %d: Undo did not restore the View", id, params, g)
+						}
+					}
+					var legal []int
+					for a, m := range mask {
+						if m != 0 {
+							legal = append(legal, a)
+						}
+					}
+					if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d positions, %d approaches compared (%d with crashes, %d with ships lost, %d with no ship left); Diff exact %d times", positions, approaches, crashes, lost, noShip, diffExact)
+	if lost == 0 || noShip == 0 || crashes == lost {
+		t.Errorf("the positions never lose a ship (%d), never run out of ships (%d) or never crash into a shield (%d crashes): the crash paths are not checked", lost, noShip, crashes-lost)
+	}
+}
