@@ -155,3 +155,13 @@ func Merge(ctx context.Context, out string) (*Result, error) {
 	res.Elapsed = time.Since(t0)
 	return res, nil
 }
+
+// shardParts returns the parts [lo, hi) of shard i of n among numParts:
+// consecutive ranges whose sizes differ by at most one.
+func shardParts(numParts, i, n int) (lo, hi int) {
+	return i * numParts / n, (i + 1) * numParts / n
+}
+
+// ShardParts returns the part indices [lo, hi) that shard i of n plays in a
+// run of numParts parts (see Config.Shards).
+func ShardParts(numParts, i, n int) (lo, hi int) { return shardParts(numParts, i, n) }

@@ -61,7 +61,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._client import episode_seed
-from .train import GALAXY_EXPRESS_BOARD, evaluate_native, export, layers_of, make_policy
+from .train import evaluate_native, export, layers_of, make_policy
 
 __all__ = ["FINETUNE_DEFAULTS", "SCRATCH_DEFAULTS", "PPOConfig", "Rollout", "OpponentPool", "SelfPlayEnvs",
            "load_torch_policy", "make_critic", "collect", "gae", "update", "train", "ppo", "evaluate_point",
@@ -704,7 +704,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(prog="python -m galaxygym.ppo", description=main.__doc__)
     ap.add_argument("--env", default="galaxy-express-v1")
     ap.add_argument("--init-weights", default=None, help="a Go weights file (.npz) to fine-tune")
-    ap.add_argument("--arch", default="conv", choices=["conv", "conv-nocenter", "mlp"], help="from scratch: the network")
+    ap.add_argument("--arch", default="conv", choices=["conv", "conv-nocenter", "mlp"],
+                    help="from scratch: the network (conv: over the board of the env's observation layout, "
+                         "galaxygym.train.board_of; a game without a board needs mlp)")
     ap.add_argument("--channels", default="none", help="from scratch: conv channels, comma-separated, or none")
     ap.add_argument("--hidden", default="512,512", help="from scratch: hidden widths, comma-separated")
     ap.add_argument("--steps", type=int, default=4_000_000,
@@ -802,15 +804,15 @@ def _scratch_actor(a: argparse.Namespace) -> Any:
     with make_vec(a.env, 1, url=a.url, **_params(a.param)) as envs:
         high = envs.single_observation_space.high.reshape(-1).astype(np.float32)
         num_actions = int(envs.single_action_space.n)
+        spec = dict(envs.game_spec)
     scale: NDArray[Any] = (1.0 / np.maximum(high, 1.0)).astype(np.float32)
     hidden = tuple(int(h) for h in a.hidden.split(",") if h.strip())
     kw: dict[str, Any] = {"hidden": hidden, "activation": "relu"}
     if a.arch != "mlp":
         kw["channels"] = tuple(int(c) for c in a.channels.split(",") if c.strip() and c != "none")
-        if a.env != "galaxy-express-v1":
-            raise ValueError("--arch conv knows Galaxy Express's board only; use --arch mlp")
-        kw["board"] = dict(GALAXY_EXPRESS_BOARD)
-    return make_policy(a.arch, scale, num_actions, **kw)
+    # The conv archs' board: from the server's observation layout of a.env
+    # (train.board_of); NoBoardError for a game without one.
+    return make_policy(a.arch, scale, num_actions, env_id=spec, **kw)
 
 
 if __name__ == "__main__":

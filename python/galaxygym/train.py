@@ -13,6 +13,14 @@ torus, so a position seen from the ship is all that matters), flattens them
 and joins the scalar features for the fully connected layers.
 :class:`MLPPolicy` is the flat reference on the same data.
 
+The board comes from the environment's ``observation_layout`` (the server's
+spec, ``galaxygym.list_envs()``), not from Python: :func:`board_from_layout`
+states the rule and :func:`board_of` applies it to an id, so
+``make_policy("conv", ..., env_id=...)`` builds a board network for any
+game whose layout has a board (Galaxy Express, Galaxy Fighters) and raises
+:class:`NoBoardError` for one whose layout has none (Express, Pilots of
+Gallaxia: their per-seat tables are not grids).
+
 Labels are the dataset's actions (one-hot), or, with ``soft`` and an .npz
 written by ``tools/dagger -values``, the expert's value of every legal
 action (soft targets). ``notebooks/weights/make_bc.sh`` made the committed
@@ -34,19 +42,128 @@ import json
 import os
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["GALAXY_EXPRESS_BOARD", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before",
+from .errors import GalaxyGymError
+
+__all__ = ["GALAXY_EXPRESS_BOARD", "NoBoardError", "board_from_layout", "board_of", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before",
            "MLPPolicy", "ConvPolicy", "behaviour_cloning", "layers_of", "export", "evaluate_native", "main"]
 
 #: Where Galaxy Express's board planes lie in its observation (observe.go):
-#: 9 planes of 6 x 8 from byte 0, plane 0 the Starship.
+#: 9 planes of 6 x 8 from byte 0, plane 0 the Starship. It is what
+#: :func:`board_from_layout` gives for galaxy-express-v1's layout (a test
+#: checks it); networks take their board from the layout, this constant
+#: names the board of the committed weights and fixtures.
 GALAXY_EXPRESS_BOARD = {"offset": 0, "planes": 9, "height": 6, "width": 8, "center_plane": 0}
+
+#: The layout field whose single plane the "conv" arch centres on (a one-hot
+#: position: Galaxy Express's Starship), when the board includes it.
+CENTER_FIELD = "ship"
+
+
+class NoBoardError(GalaxyGymError, ValueError):
+    """The environment's observation layout has no board (see
+    :func:`board_from_layout`), or the environment's spec (with its
+    ``observation_layout``) cannot be found: the "conv" archs cannot be
+    built for it; "mlp" can."""
+
+
+def board_from_layout(layout: Mapping[str, Mapping[str, Any]], center: bool = True) -> dict[str, int]:
+    """The board of an observation layout (a spec's ``observation_layout``:
+    name -> {offset, shape, dtype, meaning}), as the board dict of the Go
+    policy agent's weights format (docs/policy-format.md): {"offset",
+    "planes", "height", "width", "center_plane"}.
+
+    The rule: a grid field has shape (rows, cols) (one plane) or (k, rows,
+    cols) (k planes), rows and cols at least 2. The board is the run of
+    consecutive grid fields (each starting where the previous one ends) of
+    one (rows, cols) that holds the most bytes, among the runs with at least
+    one (k, rows, cols) field (so a lone table such as a (suits, values)
+    coin count is not a board); the first such run on a tie. Its planes are
+    the planes of its fields in order. center_plane is the plane of the
+    run's field named :data:`CENTER_FIELD` when it is one plane and center
+    is true, else -1 (no translation).
+
+    galaxy-express-v1: ship, unscanned, planet (6 planes) and target, 9
+    planes of 6 x 8 from byte 0, centred on ship (= GALAXY_EXPRESS_BOARD);
+    galaxy-fighters-v1/-v2: top, count, height, ships, drones, sds,
+    shielded and board, 33 planes of 11 x 11 from byte 0, not centred.
+    Express and Pilots of Gallaxia have no board (their 2-D fields are
+    per-seat tables). The Go agent's convolutions pad circularly (the
+    torus of Galaxy Express); on a board with edges, such as Galaxy
+    Fighters', opposite edges are neighbours to them.
+
+    Raises :class:`NoBoardError` when no run qualifies."""
+    fields = sorted(((int(f["offset"]), [int(d) for d in f["shape"]], name) for name, f in layout.items()))
+    best: dict[str, int] | None = None
+    best_bytes, cube = 0, False
+    run: list[tuple[int, int, str]] = []  # (offset, planes, name) of the current run's fields
+    grid: tuple[int, ...] | None = None  # the current run's (rows, cols)
+
+    def close() -> None:
+        nonlocal best, best_bytes
+        if not run or not cube or grid is None:
+            return
+        planes = sum(p for _, p, _ in run)
+        if planes * grid[0] * grid[1] <= best_bytes:
+            return
+        best_bytes = planes * grid[0] * grid[1]
+        cp, plane = -1, 0
+        for _, p, name in run:
+            if center and name == CENTER_FIELD and p == 1:
+                cp = plane
+            plane += p
+        best = {"offset": run[0][0], "planes": planes, "height": grid[0], "width": grid[1], "center_plane": cp}
+
+    end = None
+    for off, shape, name in fields:
+        g = tuple(shape[-2:]) if len(shape) in (2, 3) and min(shape[-2:]) >= 2 else None
+        if g is None or g != grid or off != end:
+            close()
+            run, grid, cube = [], g, False
+        if g is not None:
+            run.append((off, shape[0] if len(shape) == 3 else 1, name))
+            cube = cube or len(shape) == 3
+        end = off + int(np.prod(shape))
+    close()
+    if best is None:
+        multi = ", ".join(f"{n} {s}" for _, s, n in fields if len(s) > 1) or "none"
+        raise NoBoardError("the observation layout has no board, no run of grid fields with a (planes, rows, cols) "
+                           f"one (its fields of more than one dimension: {multi}); use arch 'mlp'")
+    return best
+
+
+def board_of(env: str | Mapping[str, Any], center: bool = True) -> dict[str, int]:
+    """The board of an environment (:func:`board_from_layout` of its
+    ``observation_layout``): env is a spec dict (``galaxygym.list_envs()``,
+    a vector env's ``game_spec``, a dataset manifest's ``env_spec``) or an
+    id, whose spec comes from the server's list (the wheel's table, the
+    binary, or $GALAXYGYM_URL; see galaxygym._registration). Raises
+    :class:`NoBoardError` when the layout has no board or the spec (or its
+    layout) cannot be found."""
+    spec: Mapping[str, Any]
+    if isinstance(env, str):
+        from ._registration import spec_of
+        found = spec_of(env)
+        if found is None:
+            raise NoBoardError(f"no spec of {env!r}: the environment is unknown, or no server binary "
+                               "($GALAXYGYM_BIN) or server ($GALAXYGYM_URL) answered")
+        spec = found
+    else:
+        spec = env
+    layout = spec.get("observation_layout")
+    env_id = spec.get("id", "?")
+    if not layout:
+        raise NoBoardError(f"{env_id}: its spec has no observation_layout, so no board; use arch 'mlp'")
+    try:
+        return board_from_layout(layout, center)
+    except NoBoardError as e:
+        raise NoBoardError(f"{env_id}: {e}") from None
 
 
 def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) -> dict[str, NDArray[Any]]:
@@ -162,7 +279,7 @@ def _modules() -> tuple[Any, Any]:
                      channels: Sequence[int] = (32, 32), kernel: int = 3, hidden: Sequence[int] = (256,),
                      activation: str = "relu"):
             super().__init__()
-            board = dict(GALAXY_EXPRESS_BOARD if board is None else board)
+            board = dict(board_of("galaxy-express-v1") if board is None else board)
             self.board = board
             self.activation = activation
             self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
@@ -220,16 +337,28 @@ def __getattr__(name: str) -> Any:  # MLPPolicy, ConvPolicy: torch imported on f
     raise AttributeError(name)
 
 
-def make_policy(arch: str, obs_scale: NDArray[Any], num_actions: int, **kw: Any) -> Any:
-    """A fresh policy network: arch "conv" (:class:`ConvPolicy`, ship-centred
-    board), "conv-nocenter" (no translation) or "mlp" (:class:`MLPPolicy`)."""
+def make_policy(arch: str, obs_scale: NDArray[Any], num_actions: int, *,
+                env_id: str | Mapping[str, Any] = "galaxy-express-v1", **kw: Any) -> Any:
+    """A fresh policy network: arch "conv" (:class:`ConvPolicy`, the board
+    centred on its ship plane when it has one), "conv-nocenter" (no
+    translation) or "mlp" (:class:`MLPPolicy`). The conv archs take the
+    board from ``kw["board"]`` when given, else from env_id's observation
+    layout (:func:`board_of`: an id or a spec dict); they raise
+    :class:`NoBoardError` for an environment without a board and ValueError
+    when the board does not fit obs_scale's size. Other keywords go to the
+    network's class."""
     mlp, conv = _modules()
     if arch == "mlp":
         return mlp(obs_scale, num_actions, **kw)
     if arch in ("conv", "conv-nocenter"):
-        board = dict(kw.pop("board", GALAXY_EXPRESS_BOARD))
+        given = kw.pop("board", None)
+        board = dict(given) if given is not None else board_of(env_id)
         if arch == "conv-nocenter":
             board["center_plane"] = -1
+        n = int(np.asarray(obs_scale).size)
+        if board["offset"] + board["planes"] * board["height"] * board["width"] > n:
+            raise ValueError(f"board {board} does not fit an observation of {n} elements "
+                             f"(obs_scale of another environment than {env_id if isinstance(env_id, str) else env_id.get('id')}?)")
         return conv(obs_scale, num_actions, board=board, **kw)
     raise ValueError(f"arch {arch!r}: want conv, conv-nocenter or mlp")
 
@@ -385,7 +514,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--data", required=True,
                     help="dataset directory (galaxygym generate --out), or an .npz of labelled decisions (tools/dagger)")
     ap.add_argument("--episodes", type=int, default=None, help="read the first episodes only")
-    ap.add_argument("--arch", default="conv", choices=["conv", "conv-nocenter", "mlp"])
+    ap.add_argument("--arch", default="conv", choices=["conv", "conv-nocenter", "mlp"],
+                    help="conv: over the board of the env's observation layout (board_of); a game without one needs mlp")
     ap.add_argument("--samples", type=int, default=2_000_000, help="training budget in decisions seen")
     ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--lr", type=float, default=2e-3)
@@ -405,6 +535,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--save-checkpoints", default=None,
                     help="directory: also save the torch state_dict at each checkpoint (ckpt-SAMPLES.pt)")
     a = ap.parse_args(argv)
+    layout_source: str | dict[str, Any] | None = None  # the spec whose layout gives the board (None: env_id's)
     if str(a.data).endswith(".npz"):
         data = load_labels(a.data)
         if a.episodes is not None:
@@ -415,6 +546,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         data = load_steps(a.data, a.episodes)
         manifest = json.loads((Path(a.data) / "manifest.json").read_text())
         env_id = manifest["env_id"]
+        if manifest["env_spec"].get("observation_layout"):
+            layout_source = manifest["env_spec"]
         high = np.asarray(manifest["env_spec"]["obs_high"], np.float32)
         num_actions = len(manifest["action_names"])
     if a.dagger:
@@ -427,7 +560,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     kw: dict[str, Any] = {"hidden": hidden}
     if a.arch != "mlp":
         kw["channels"] = tuple(int(c) for c in a.channels.split(",") if c.strip() and c != "none")
-    net = make_policy(a.arch, scale, num_actions, **kw)
+    net = make_policy(a.arch, scale, num_actions, env_id=layout_source or env_id, **kw)
     if a.init:
         net.load_state_dict(torch.load(a.init))
     out = Path(a.out)

@@ -220,3 +220,21 @@ def test_command_line_from_weights_and_from_scratch(server, tmp_path):
         assert np.abs(torch_probs(net, obs, mask) - p).max() <= 1e-5
         assert np.abs(torch_probs(again, obs, mask) - p).max() <= 1e-5
     assert not (tmp_path / "ft.eval.npz").exists()
+
+
+def test_scratch_conv_takes_the_board_from_the_servers_layout(url):
+    """--arch conv from scratch on another game: the board of the server's
+    observation layout (Galaxy Fighters: 33 planes of 11 x 11, not
+    centred); a game without a board is refused with NoBoardError."""
+    import argparse
+
+    def args(env: str, arch: str = "conv") -> argparse.Namespace:
+        return argparse.Namespace(env=env, url=url, param=[], arch=arch, channels="4", hidden="16")
+
+    net = ppo._scratch_actor(args("galaxy-fighters-v1"))
+    assert net.board == {"offset": 0, "planes": 33, "height": 11, "width": 11, "center_plane": -1}
+    assert net.obs_scale.numel() == 4092 and net.pi[-1].out_features == 44
+    assert ppo._scratch_actor(args(ENV_ID)).board == train.GALAXY_EXPRESS_BOARD
+    assert ppo._scratch_actor(args(ENV_ID, "conv-nocenter")).board["center_plane"] == -1
+    with pytest.raises(train.NoBoardError, match="pilots-of-gallaxia-v1"):
+        ppo._scratch_actor(args("pilots-of-gallaxia-v1"))

@@ -157,3 +157,91 @@ def test_soft_targets(expert_labels, dataset, server_bin, tmp_path):
                 "--samples", "2048", "--batch-size", "256", "--checkpoints", "1", "--soft", "0.5",
                 "--threads", "1", "--out", str(tmp_path / "soft.npz")])
     assert galaxygym.load_policy(tmp_path / "soft.npz")["meta"]["env_id"] == ENV_ID
+
+
+# The board from the server's observation layout (train.board_from_layout).
+
+def _grid(offset: int, *shape: int) -> dict:
+    return {"offset": offset, "shape": list(shape), "dtype": "uint8", "meaning": ""}
+
+
+def test_board_of_galaxy_express_is_the_committed_board():
+    """The layout rule gives Galaxy Express the board of the committed
+    weights and fixtures, from the server's own spec as from the id."""
+    assert train.board_of(ENV_ID) == train.GALAXY_EXPRESS_BOARD
+    (spec,) = [s for s in galaxygym.list_envs() if s["id"] == ENV_ID]
+    assert train.board_of(spec) == train.GALAXY_EXPRESS_BOARD
+    assert train.board_of(ENV_ID, center=False) == dict(train.GALAXY_EXPRESS_BOARD, center_plane=-1)
+    shipped = galaxygym.load_policy(REPO / "notebooks" / "weights" / "galaxy-express-v1-bc.npz")["board"]
+    assert shipped == train.board_of(ENV_ID)
+
+
+def test_board_rule():
+    # A run of grids of one size with a 3-D field; the ship plane centres it.
+    layout = {"flag": _grid(0, 1), "a": _grid(1, 4, 5), "ship": _grid(21, 4, 5), "many": _grid(41, 3, 4, 5),
+              "tail": _grid(101, 2)}
+    assert train.board_from_layout(layout) == {"offset": 1, "planes": 5, "height": 4, "width": 5, "center_plane": 1}
+    # A table of grids alone (no 3-D field) is not a board.
+    with pytest.raises(train.NoBoardError, match=r"coins \[2, 6\]"):
+        train.board_from_layout({"coins": _grid(0, 2, 6), "more": _grid(12, 2, 6)})
+    # A field of another grid size ends a run; the biggest run wins.
+    layout = {"small": _grid(0, 2, 3, 3), "big": _grid(18, 1, 4, 4), "big2": _grid(34, 4, 4),
+              "ship": _grid(50, 3, 3)}
+    assert train.board_from_layout(layout) == {"offset": 18, "planes": 2, "height": 4, "width": 4,
+                                               "center_plane": -1}
+    # A multi-plane field named ship does not centre; rows or cols of 1 are not grids.
+    assert train.board_from_layout({"ship": _grid(0, 2, 3, 3)})["center_plane"] == -1
+    with pytest.raises(train.NoBoardError):
+        train.board_from_layout({"row": _grid(0, 3, 1, 8)})
+
+
+@pytest.mark.parametrize("env_id", ["express-v1", "pilots-of-gallaxia-v1"])
+def test_conv_refuses_games_without_a_board(env_id):
+    spec = galaxygym.list_envs()
+    (spec,) = [s for s in spec if s["id"] == env_id]
+    scale = np.ones(int(np.prod(spec["obs_shape"])), np.float32)
+    n = len(spec["action_names"])
+    with pytest.raises(train.NoBoardError, match=f"{env_id}: .*no board.*mlp"):
+        train.make_policy("conv", scale, n, env_id=env_id)
+    with pytest.raises(train.NoBoardError):
+        train.make_policy("conv-nocenter", scale, n, env_id=spec)
+    assert isinstance(train.make_policy("mlp", scale, n, hidden=(8,)), train.MLPPolicy)
+
+
+def test_conv_board_must_fit_the_observation():
+    with pytest.raises(ValueError, match="does not fit"):
+        train.make_policy("conv", np.ones(503, np.float32), 44, env_id="galaxy-fighters-v1")
+
+
+def test_conv_for_galaxy_fighters(server_bin, tmp_path):
+    """A second game: train's command line builds the conv network over
+    Galaxy Fighters' board (33 planes of 11 x 11 from its layout, not
+    centred), exports it, and the Go policy agent plays it natively with
+    the probabilities torch computes."""
+    ds = tmp_path / "gf"
+    subprocess.run([server_bin, "generate", "--env", "galaxy-fighters-v1", "--agent", "random", "--episodes", "4",
+                    "--seed", "3", "--out", str(ds)], check=True, capture_output=True)
+    out = tmp_path / "gf.npz"
+    train.main(["--data", str(ds), "--arch", "conv", "--channels", "4", "--hidden", "16", "--samples", "256",
+                "--batch-size", "64", "--checkpoints", "1", "--threads", "1", "--out", str(out)])
+    p = galaxygym.load_policy(out)
+    board = {"offset": 0, "planes": 33, "height": 11, "width": 11, "center_plane": -1}
+    assert p["meta"]["env_id"] == "galaxy-fighters-v1" and p["board"] == board
+    assert [w.shape for w, _ in p["conv"]] == [(4, 33, 3, 3)]
+    assert p["layers"][0][0].shape == (16, 4 * 121 + 4092 - 33 * 121)
+
+    manifest = json.loads((ds / "manifest.json").read_text())
+    scale = 1.0 / np.maximum(np.asarray(manifest["env_spec"]["obs_high"], np.float32), 1.0)
+    net = train.make_policy("conv", scale, 44, env_id="galaxy-fighters-v1", channels=(4,), hidden=(16,))
+    net.load_state_dict(torch.load(out.with_suffix(".pt")))
+    net.eval()
+    data = train.load_steps(ds)
+    obs, mask = data["obs"][:64], data["mask"][:64]
+    with torch.no_grad():
+        logits = net(torch.from_numpy(obs)).masked_fill(~torch.from_numpy(mask), -1e9)
+        want = torch.softmax(logits, -1).double().numpy()
+    got = galaxygym.policy_probs(out, obs, mask.astype(np.uint8))
+    assert np.abs(got - want).max() <= 1e-5
+
+    row = train.evaluate_native(out, episodes=2, env_id="galaxy-fighters-v1", binary=server_bin, workers=1)
+    assert row["agent"] == "policy" and row["episodes"] == 2

@@ -1,0 +1,265 @@
+package datasets
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/rollout"
+)
+
+// play runs the workers over every part without a result.
+func (r *run) play(ctx context.Context) (*Result, error) {
+	t0 := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	jobs := make(chan int, r.numParts)
+	res := &Result{}
+	for i := r.partLo; i < r.partHi; i++ {
+		if pr := r.results[i]; pr != nil {
+			res.PartsKept++
+			r.progress.EpisodesResumed += pr.info.EpisodeEnd - pr.info.EpisodeStart
+			continue
+		}
+		s, e := r.partRange(i)
+		r.progress.EpisodesToPlay += e - s
+		jobs <- i
+	}
+	close(jobs)
+	r.progress.PartsDone = res.PartsKept
+	r.progress.PartsTotal = r.partHi - r.partLo
+	r.report(0, 0, false)
+
+	workers := min(r.cfg.NumWorkers(), len(jobs))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w, err := r.newWorker()
+			if err != nil {
+				r.fail(err)
+				cancel()
+				return
+			}
+			for i := range jobs {
+				if ctx.Err() != nil {
+					return
+				}
+				if err := w.part(ctx, i); err != nil {
+					r.fail(err)
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	r.mu.Lock()
+	err := r.err
+	p := r.progress
+	r.mu.Unlock()
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			dir := r.cfg.Out
+			if r.bench {
+				dir = ""
+			}
+			return nil, &InterruptedError{Dir: dir, PartsDone: p.PartsDone, PartsTotal: p.PartsTotal, Err: err}
+		}
+		return nil, err
+	}
+	res.Episodes = p.Episodes
+	res.Steps = p.Steps
+	res.Rows = p.Episodes + p.Steps
+	res.PartsWritten = r.partHi - r.partLo - res.PartsKept
+	res.Elapsed = time.Since(t0)
+	return res, nil
+}
+
+// fail records the first error of the run.
+func (r *run) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil || errors.Is(r.err, context.Canceled) {
+		r.err = err
+	}
+}
+
+// report adds a worker's progress and calls Config.Progress.
+func (r *run) report(episodes, steps int64, partDone bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.progress.Episodes += episodes
+	r.progress.Steps += steps
+	if partDone {
+		r.progress.PartsDone++
+	}
+	if r.cfg.Progress != nil {
+		r.cfg.Progress(r.progress)
+	}
+}
+
+// worker plays parts with its own environment and agents.
+type worker struct {
+	r       *run
+	loop    *rollout.Loop
+	rec     recorder
+	info    env.Info
+	infoBuf []byte
+	zenc    *zstd.Encoder // created with the first part written
+	steps   *stepsFile    // reused from part to part
+}
+
+func (r *run) newWorker() (*worker, error) {
+	r.mu.Lock()
+	l := r.loop0
+	r.loop0 = nil
+	r.mu.Unlock()
+	if l == nil {
+		var err error
+		if l, err = r.newLoop(); err != nil {
+			return nil, err
+		}
+	}
+	return &worker{r: r, loop: l}, nil
+}
+
+// recorder writes the steps of an episode into a part's steps table.
+type recorder struct {
+	sw   *stepsFile
+	ep   int64
+	t    int32
+	last int32 // the last player to act
+}
+
+// Before returns the observation slot of the next row and copies the mask.
+func (rc *recorder) Before(_ int, mask []uint8) []uint8 {
+	copy(rc.sw.maskSlot(), mask)
+	return rc.sw.obsSlot()
+}
+
+// After commits the row.
+func (rc *recorder) After(p, act int, res env.StepResult) error {
+	if err := rc.sw.commit(rc.ep, rc.t, int32(p), int32(act), res.Rewards, res.Terminated, res.Truncated); err != nil {
+		return &stepsError{err}
+	}
+	rc.last = int32(p)
+	rc.t++
+	return nil
+}
+
+// stepsError marks an error of the steps writer, returned through the
+// rollout loop.
+type stepsError struct{ err error }
+
+func (e *stepsError) Error() string { return e.err.Error() }
+
+// progressEvery is how many episodes a worker plays between progress
+// reports and context checks.
+const progressEvery = 256
+
+// part plays and (for Generate) writes part i.
+func (w *worker) part(ctx context.Context, i int) (err error) {
+	r := w.r
+	start, end := r.partRange(i)
+	var pw *partWriter
+	if !r.bench {
+		if w.zenc == nil {
+			w.zenc = newZstdEncoder(r.meta.zstdLevel)
+		}
+		pw, err = newPartWriter(r.fs, r.dir, i, start, end, r.meta, w.zenc, w.steps)
+		if err != nil {
+			return err
+		}
+		w.steps = pw.steps
+		defer func() {
+			if err != nil {
+				pw.abort()
+			}
+		}()
+	}
+	var episodes, steps int64
+	for ep := start; ep < end; ep++ {
+		if episodes == progressEvery {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r.report(episodes, steps, false)
+			episodes, steps = 0, 0
+		}
+		t, err := w.episode(ep, pw)
+		if err != nil {
+			return err
+		}
+		episodes++
+		steps += int64(t)
+	}
+	if pw != nil {
+		pr, err := pw.finish()
+		if err != nil {
+			return err
+		}
+		r.results[i] = pr
+	}
+	r.report(episodes, steps, true)
+	return nil
+}
+
+// episode plays episode ep, writing its rows to pw when not nil, and
+// returns its length.
+func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
+	l := w.loop
+	envSeed, agentSeed := EpisodeSeeds(w.r.cfg.Seed, ep)
+	if pw == nil {
+		return l.Play(ep, envSeed, agentSeed, w.r.cfg.Observe, nil)
+	}
+	sw := pw.steps
+	w.rec = recorder{sw: sw, ep: ep}
+	t, err := l.Play(ep, envSeed, agentSeed, false, &w.rec)
+	if err != nil {
+		var se *stepsError
+		if errors.As(err, &se) {
+			return t, pw.stepErr(se.err)
+		}
+		return t, err
+	}
+	// The final row: the last observation, seen by the last player to act.
+	e, last := l.Env(), w.rec.last
+	e.Observe(int(last), sw.obsSlot())
+	clear(sw.maskSlot())
+	if err := sw.commit(ep, t, last, -1, nil, false, false); err != nil {
+		return t, pw.stepErr(err)
+	}
+	e.FillInfo(&w.info)
+	w.infoBuf = w.info.AppendJSON(w.infoBuf[:0])
+	row := episodeRow{
+		EpisodeID:  ep,
+		Seed:       int64(envSeed),
+		Agent:      w.r.meta.agent,
+		SeatAgents: w.r.names,
+		Length:     t,
+		Returns:    append([]float64(nil), e.Returns()...),
+		Outcome:    w.info.Outcome.String(),
+		Scores:     append([]float64(nil), w.info.Scores...),
+		Ranks:      make([]int32, len(w.info.Ranks)),
+		Outcomes:   make([]string, len(w.info.Outcomes)),
+		Info:       string(w.infoBuf),
+	}
+	for i, r := range w.info.Ranks {
+		row.Ranks[i] = int32(r)
+	}
+	for i, o := range w.info.Outcomes {
+		row.Outcomes[i] = o.String()
+	}
+	return t, pw.endEpisode(row)
+}
