@@ -145,7 +145,7 @@ func readStepsFile(fsys fileSystem, path string) iter.Seq2[*Step, error] {
 		for _, rg := range pf.RowGroups() {
 			rows := rg.Rows()
 			for {
-				n, err := rows.ReadRows(buf)
+				n, err := guardRead(path, func() (int, error) { return rows.ReadRows(buf) })
 				for _, row := range buf[:n] {
 					decodeStep(&s, row)
 					if !yield(&s, nil) {
@@ -219,6 +219,18 @@ func openParquet(f readableFile, path string) (pf *parquet.File, err error) {
 	return pf, nil
 }
 
+// guardRead calls read, a parquet-go read of rows, and turns a panic of the
+// library on corrupt pages (it trusts some encoded counts: a fuzzed part
+// made it panic with a negative number of values) into a *FormatError.
+func guardRead(path string, read func() (int, error)) (n int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			n, err = 0, &FormatError{Path: path, Reason: "cannot read rows", Err: fmt.Errorf("parquet-go: %v", r)}
+		}
+	}()
+	return read()
+}
+
 // ReadFooter returns the key/value metadata of a part file's footer (the
 // Key* constants) and its number of rows.
 func ReadFooter(path string) (map[string]string, int64, error) { return readFooter(osFS{}, path) }
@@ -262,7 +274,7 @@ func readEpisodesFile(fsys fileSystem, path string, fn func(*episodeRow) error) 
 	defer r.Close()
 	buf := make([]episodeRow, 256)
 	for {
-		n, err := r.Read(buf)
+		n, err := guardRead(path, func() (int, error) { return r.Read(buf) })
 		for i := range buf[:n] {
 			if ferr := fn(&buf[i]); ferr != nil {
 				return ferr
