@@ -149,6 +149,22 @@ FIGHTERS_SEARCH_EPISODES ?= 60
 # (5 agents at 4 seats: 20 games a deal; a few minutes of CPU for 8 deals).
 LEAGUE_DEALS ?= 8
 LEAGUE_POOL ?= heuristic,random,mcts@sims=2,mcts@sims=8,mcts@sims=32
+# v2 ids (express-v2, pilots-of-gallaxia-v2): the 2-player mcts-vs-heuristic rows use
+# V2_SEARCH_SIMS simulations; the leagues' pool is the heuristic (the reference),
+# random and mcts at the three budgets of LEAGUE_V2_SIMS. CPU a game with one mcts
+# seat at 8/32/128 simulations: Express 0.2/0.35/1.3 s (4 players), Pilots 0.4/0.8/3 s
+# (2 players) but 1.4/4.8/18.5 s at 4 players, so Pilots gets only the 2-player league.
+# Deals: the Express 4-player league (20 games a deal, about 30 s of CPU a deal),
+# the 2-player leagues (20 games a deal; Express about 15 s, Pilots about 40 s).
+V2_SEARCH_SIMS ?= 32
+V2_SEARCH_DEALS ?= 30
+LEAGUE_V2_SIMS ?= 8 32 128
+EXPRESS_V2_LEAGUE_DEALS ?= 16
+EXPRESS_V2_LEAGUE_2P_DEALS ?= 24
+PILOTS_V2_LEAGUE_2P_DEALS ?= 12
+empty :=
+comma := ,
+LEAGUE_V2_POOL ?= heuristic,random,$(subst $(empty) $(empty),$(comma),$(strip $(addprefix mcts@sims=,$(LEAGUE_V2_SIMS))))
 
 .PHONY: benchmarks
 benchmarks: build
@@ -187,6 +203,23 @@ benchmarks: build
 	  $(BIN) eval --env $$g --league $(LEAGUE_POOL) --episodes $(LEAGUE_DEALS) --seed 0 --format markdown \
 	    --plot docs/img/league-$$g.png --doc docs/benchmarks.md --doc-section league-$$g || exit 1; \
 	done
+	for g in express-v2 pilots-of-gallaxia-v2; do \
+	  $(BIN) eval --env $$g --seats heuristic,random,random,random --rotate \
+	    --episodes $(COMPETITIVE_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section leaderboard-$$g-4p || exit 1; \
+	  $(BIN) eval --env $$g --env-param players=2 --seats mcts@sims=$(V2_SEARCH_SIMS),heuristic --rotate \
+	    --episodes $(V2_SEARCH_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section leaderboard-$$g-search || exit 1; \
+	done
+	$(BIN) eval --env express-v2 --env-param players=2 --league $(LEAGUE_V2_POOL) \
+	  --episodes $(EXPRESS_V2_LEAGUE_2P_DEALS) --seed 0 --format markdown --plot docs/img/league-express-v2-2p.png \
+	  --doc docs/benchmarks.md --doc-section league-express-v2-2p
+	$(BIN) eval --env express-v2 --league $(LEAGUE_V2_POOL) \
+	  --episodes $(EXPRESS_V2_LEAGUE_DEALS) --seed 0 --format markdown --plot docs/img/league-express-v2.png \
+	  --doc docs/benchmarks.md --doc-section league-express-v2
+	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --league $(LEAGUE_V2_POOL) \
+	  --episodes $(PILOTS_V2_LEAGUE_2P_DEALS) --seed 0 --format markdown --plot docs/img/league-pilots-of-gallaxia-v2-2p.png \
+	  --doc docs/benchmarks.md --doc-section league-pilots-of-gallaxia-v2-2p
 
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:
