@@ -161,7 +161,7 @@ V2_SEARCH_DEALS ?= 30
 LEAGUE_V2_SIMS ?= 8 32 128
 EXPRESS_V2_LEAGUE_DEALS ?= 6
 EXPRESS_V2_LEAGUE_2P_DEALS ?= 12
-PILOTS_V2_LEAGUE_2P_DEALS ?= 4
+PILOTS_V2_LEAGUE_2P_DEALS ?= 3
 empty :=
 comma := ,
 LEAGUE_V2_POOL ?= heuristic,random,$(subst $(empty) $(empty),$(comma),$(strip $(addprefix mcts@sims=,$(LEAGUE_V2_SIMS))))
