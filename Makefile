@@ -152,10 +152,10 @@ LEAGUE_POOL ?= heuristic,random,mcts@sims=2,mcts@sims=8,mcts@sims=32
 # v2 ids (express-v2, pilots-of-gallaxia-v2): the 2-player mcts-vs-heuristic rows use
 # V2_SEARCH_SIMS simulations; the leagues' pool is the heuristic (the reference),
 # random and mcts at the three budgets of LEAGUE_V2_SIMS. CPU a game with one mcts
-# seat at 8/32/128 simulations: Express 0.2/0.35/1.3 s (4 players), Pilots 0.4/0.8/3 s
-# (2 players) but 1.4/4.8/18.5 s at 4 players, so Pilots gets only the 2-player league.
-# Deals: the Express 4-player league (20 games a deal, about 30 s of CPU a deal),
-# the 2-player leagues (20 games a deal; Express about 15 s, Pilots about 40 s).
+# seat at 8/32/128 simulations at 4 players: Express 0.2/0.35/1.3 s, Pilots 1.4/4.8/18.5 s,
+# so Pilots gets only the 2-player league. The 2-player search rows: Express 0.45 s,
+# Pilots 2 s of CPU a game. Leagues, 20 games a deal: Express 4 players about 37 s of
+# CPU a deal (measured: 222 s for 6), Express 2 players about 20 s, Pilots 2 players 40-60 s.
 V2_SEARCH_SIMS ?= 32
 V2_SEARCH_DEALS ?= 30
 LEAGUE_V2_SIMS ?= 8 32 128
