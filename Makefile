@@ -155,7 +155,7 @@ LEAGUE_POOL ?= heuristic,random,mcts@sims=2,mcts@sims=8,mcts@sims=32
 # seat at 8/32/128 simulations at 4 players: Express 0.2/0.35/1.3 s, Pilots 1.4/4.8/18.5 s,
 # so Pilots gets only the 2-player league. The 2-player search rows: Express 0.45 s,
 # Pilots 2 s of CPU a game. Leagues, 20 games a deal: Express 4 players about 37 s of
-# CPU a deal (measured: 222 s for 6), Express 2 players about 20 s, Pilots 2 players 40-60 s.
+# CPU a deal (measured: 222 s for 6), Express 2 players 32 s (384 s for 12), Pilots 2 players 86 s (259 s for 3).
 V2_SEARCH_SIMS ?= 32
 V2_SEARCH_DEALS ?= 30
 LEAGUE_V2_SIMS ?= 8 32 128
