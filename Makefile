@@ -238,6 +238,22 @@ FIGHTERS_SEARCH_EPISODES ?= 60
 # (5 agents at 4 seats: 20 games a deal; a few minutes of CPU for 8 deals).
 LEAGUE_DEALS ?= 8
 LEAGUE_POOL ?= heuristic,random,mcts@sims=2,mcts@sims=8,mcts@sims=32
+# v2 ids (express-v2, pilots-of-gallaxia-v2): the 2-player mcts-vs-heuristic rows use
+# V2_SEARCH_SIMS simulations; the leagues' pool is the heuristic (the reference),
+# random and mcts at the three budgets of LEAGUE_V2_SIMS. CPU a game with one mcts
+# seat at 8/32/128 simulations at 4 players: Express 0.2/0.35/1.3 s, Pilots 1.4/4.8/18.5 s,
+# so Pilots gets only the 2-player league. The 2-player search rows: Express 0.45 s,
+# Pilots 2 s of CPU a game. Leagues, 20 games a deal: Express 4 players about 37 s of
+# CPU a deal (measured: 222 s for 6), Express 2 players 32 s (384 s for 12), Pilots 2 players 86 s (259 s for 3).
+V2_SEARCH_SIMS ?= 32
+V2_SEARCH_DEALS ?= 30
+LEAGUE_V2_SIMS ?= 8 32 128
+EXPRESS_V2_LEAGUE_DEALS ?= 6
+EXPRESS_V2_LEAGUE_2P_DEALS ?= 12
+PILOTS_V2_LEAGUE_2P_DEALS ?= 3
+empty :=
+comma := ,
+LEAGUE_V2_POOL ?= heuristic,random,$(subst $(empty) $(empty),$(comma),$(strip $(addprefix mcts@sims=,$(LEAGUE_V2_SIMS))))
 
 .PHONY: benchmarks
 benchmarks: build
@@ -276,6 +292,23 @@ benchmarks: build
 	  $(BIN) eval --env $$g --league $(LEAGUE_POOL) --episodes $(LEAGUE_DEALS) --seed 0 --format markdown \
 	    --plot docs/img/league-$$g.png --doc docs/benchmarks.md --doc-section league-$$g || exit 1; \
 	done
+	for g in express-v2 pilots-of-gallaxia-v2; do \
+	  $(BIN) eval --env $$g --seats heuristic,random,random,random --rotate \
+	    --episodes $(COMPETITIVE_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section leaderboard-$$g-4p || exit 1; \
+	  $(BIN) eval --env $$g --env-param players=2 --seats mcts@sims=$(V2_SEARCH_SIMS),heuristic --rotate \
+	    --episodes $(V2_SEARCH_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section leaderboard-$$g-search || exit 1; \
+	done
+	$(BIN) eval --env express-v2 --env-param players=2 --league $(LEAGUE_V2_POOL) \
+	  --episodes $(EXPRESS_V2_LEAGUE_2P_DEALS) --seed 0 --format markdown --plot docs/img/league-express-v2-2p.png \
+	  --doc docs/benchmarks.md --doc-section league-express-v2-2p
+	$(BIN) eval --env express-v2 --league $(LEAGUE_V2_POOL) \
+	  --episodes $(EXPRESS_V2_LEAGUE_DEALS) --seed 0 --format markdown --plot docs/img/league-express-v2.png \
+	  --doc docs/benchmarks.md --doc-section league-express-v2
+	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --league $(LEAGUE_V2_POOL) \
+	  --episodes $(PILOTS_V2_LEAGUE_2P_DEALS) --seed 0 --format markdown --plot docs/img/league-pilots-of-gallaxia-v2-2p.png \
+	  --doc docs/benchmarks.md --doc-section league-pilots-of-gallaxia-v2-2p
 
 # Go benchmarks of the hot paths (see docs/performance.md).
 bench:

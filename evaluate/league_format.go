@@ -43,7 +43,13 @@ func cell(v any, digits int, full bool) string {
 		if full {
 			return strconv.FormatFloat(x, 'g', -1, 64)
 		}
-		return strconv.FormatFloat(x, 'f', digits, 64)
+		out := strconv.FormatFloat(x, 'f', digits, 64)
+		if strings.Trim(out, "-0.") == "" {
+			// A tiny negative number rounds to "-0" (or "-0.000"): a
+			// bootstrap bound a hair below a rating of 0 reads as 0.
+			out = strings.TrimPrefix(out, "-")
+		}
+		return out
 	}
 	return ""
 }

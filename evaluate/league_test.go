@@ -187,3 +187,33 @@ func TestLeagueErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLeagueWriteNoNegativeZero checks that a bound that rounds to zero is
+// written without a minus sign: a bootstrap bound of -1e-9 Elo is "0",
+// not "-0" (seen in a real league where an agent played exactly like the
+// reference).
+func TestLeagueWriteNoNegativeZero(t *testing.T) {
+	r := &evaluate.LeagueReport{
+		Agents: []*evaluate.LeagueAgent{
+			{Name: "heuristic", Games: 4, WinRate: 0.5, MeanRank: 1.5},
+			{Name: "clone", Rating: -1e-9, CI: evaluate.Interval{Low: -1e-9, High: 1e-9}, Games: 4, WinRate: 0.5, MeanRank: 1.5},
+			{Name: "weak", Rating: -0.6, CI: evaluate.Interval{Low: -12.3, High: -0.4}, Games: 4, MeanRank: 2},
+		},
+		Order:    []int{0, 1, 2},
+		Score:    [][]float64{{math.NaN(), 0.5, 1}, {0.5, math.NaN(), 1}, {0, 0, math.NaN()}},
+		Meetings: [][]int64{{0, 4, 4}, {4, 0, 4}, {4, 4, 0}},
+	}
+	var b strings.Builder
+	if err := r.Write(&b, evaluate.FormatMarkdown); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"| 2 | clone | 0 | 0 | 0 | 4 |", "| 3 | weak | -1 | -12 | 0 | 4 |"}
+	for _, w := range want {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("markdown lacks %q:\n%s", w, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "| -0 |") {
+		t.Errorf("markdown has a negative zero:\n%s", b.String())
+	}
+}
