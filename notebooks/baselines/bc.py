@@ -145,11 +145,17 @@ def export(net: MLP, path: str | os.PathLike[str], env_id: str, active: NDArray[
     return export_policy(path, layers, scale, env_id, activation="relu")
 
 
+def eval_json(weights: str | os.PathLike[str], args: str) -> dict[str, Any]:
+    """`galaxygym eval ARGS --weights WEIGHTS --format json`, parsed."""
+    cmd = [BIN, "eval", *shlex.split(args), "--weights", str(weights), "--format", "json"]
+    res: dict[str, Any] = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    return res
+
+
 def native_eval(weights: str | os.PathLike[str], args: str) -> dict[str, Any]:
     """`galaxygym eval ARGS --weights WEIGHTS --format json`: the policy's
-    row (the first agent named policy), with the command."""
-    cmd = [BIN, "eval", *shlex.split(args), "--weights", str(weights), "--format", "json"]
-    res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    row (the first agent named policy), its main columns."""
+    res = eval_json(weights, args)
     row = next(r for r in res["agents"] if str(r["agent"]).startswith("policy"))
     return {k: row[k] for k in ("games", "episodes", "win_rate", "win_ci95_low", "win_ci95_high", "mean_score",
                                 "mean_return", "score_diff_vs_first") if k in row}
@@ -167,6 +173,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--holdout", type=float, default=0.02, help="fraction of the episodes held out (the last ones)")
     ap.add_argument("--checkpoints", type=int, default=8)
     ap.add_argument("--eval", default="", help="galaxygym eval arguments played at each checkpoint (empty: none)")
+    ap.add_argument("--final-eval", default="",
+                    help="galaxygym eval arguments played once with the final weights; every row is recorded")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", required=True)
@@ -231,13 +239,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     net.eval()
     meta = export(net, out, env_id, active, high, size)
     torch.save({"state_dict": net.state_dict(), "active": active}, out.with_suffix(".pt"))
+    final: dict[str, Any] | None = None
+    if a.final_eval:
+        t1 = time.time()
+        res = eval_json(out, a.final_eval)
+        final = {"command": f"galaxygym eval {a.final_eval} --weights {out.name}",
+                 "seconds": round(time.time() - t1, 1),
+                 "agents": [{k: v for k, v in r.items() if not k.startswith(("steps_per", "seconds"))}
+                            for r in res["agents"]]}
+        print(json.dumps(final), flush=True)
     out.with_suffix(".json").write_text(json.dumps({
         "command": "python notebooks/baselines/bc.py " + shlex.join(argv if argv is not None else sys.argv[1:]),
         "args": vars(a), "meta": meta, "dataset": {"path": str(a.data), "env_id": env_id,
+                                                    "created_by": m.get("created_by"),
                                                     "env_params": m.get("env_params"), "agent": m.get("agent"),
                                                     "seed": m.get("seed"), "episodes": n_eps, "decisions": n,
                                                     "train_decisions": train_rows},
-        "active_columns": len(active), "obs_size": size, "train_seconds": round(trained, 1), "curve": curve},
+        "active_columns": len(active), "obs_size": size, "train_seconds": round(trained, 1), "curve": curve,
+        "evaluation": final},
         indent=1) + "\n")
     print("wrote", out, flush=True)
 
