@@ -61,3 +61,22 @@ def test_league_bad_pool():
         galaxygym.league(pick, "express-v2", pool=["heuristic", "heuristic"], deals=1, players=2)
     with pytest.raises(ValueError, match="also a pool agent"):
         galaxygym.league(pick, "express-v2", pool=["heuristic", "python"], deals=1, players=2)
+
+
+def test_league_fewer_agents_than_seats(tmp_path):
+    """Two pool agents and the policy at four seats: the three Go-rule
+    lineups that hold every agent (the policy twice in the last), each
+    rotated; the policy's appearances are counted per seat."""
+    rng = np.random.default_rng(0)
+
+    def random_legal(obs, mask):
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    games = tmp_path / "games.jsonl"
+    rep = galaxygym.league(random_legal, "express-v2", pool=["heuristic", "random"], deals=1, players=4,
+                           bootstrap=5, games_file=games, name="rnd")
+    rows = {r["agent"]: r for r in rep["agents"]}
+    assert rep["external_games"] == 3 * 4 and rep["games"] == 3 * 4
+    assert rows["rnd"]["games"] == 4 * (1 + 1 + 2)
+    counts = sorted(sum(s == "rnd" for s in json.loads(x)["seats"]) for x in games.read_text().splitlines())
+    assert counts == [1] * 8 + [2] * 4
