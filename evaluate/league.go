@@ -51,6 +51,12 @@ type LeagueConfig struct {
 	// Progress, when set, is called as games finish, never from two
 	// goroutines at once.
 	Progress func(Progress)
+	// External are games played outside the league (a Python policy's,
+	// [ReadExternalGames]) merged into the fit, the bootstrap (by their
+	// deal key) and the head-to-head tallies. A seat label not in Pool
+	// joins the report as an agent of its own, after the pool's, in order of
+	// first appearance.
+	External []ExternalGame
 }
 
 // Command returns the galaxygym eval command line of the league (without
@@ -102,8 +108,12 @@ type LeagueReport struct {
 	// played Deals deals, once per rotation.
 	Lineups [][]int
 	Games   int64
-	Steps   int64
-	Elapsed time.Duration
+	// ExternalGames is the number of LeagueConfig.External games merged in
+	// (not counted in Games); their agents outside the pool follow the
+	// pool's in Agents.
+	ExternalGames int64
+	Steps         int64
+	Elapsed       time.Duration
 	// Agents are in pool order; Order lists their indices by rating, best
 	// first.
 	Agents []*LeagueAgent
@@ -176,8 +186,10 @@ type leagueSeat struct {
 // Plackett-Luce ratings ([FitPlackettLuce]) with 95% intervals from a
 // bootstrap over the deals (every game of a resampled deal, all lineups and
 // rotations, counted as often as the deal is drawn, so the pairing by deal
-// is kept), and tallies the head-to-head scores. Errors: *[ConfigError],
-// *[rollout.AgentError], *[InterruptedError].
+// is kept), and tallies the head-to-head scores. External games
+// (cfg.External) are checked before any game is played and merged into the
+// fit, the bootstrap and the tallies. Errors: *[ConfigError],
+// *[ExternalGameError], *[rollout.AgentError], *[InterruptedError].
 func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 	if len(cfg.Pool) < 2 {
 		return nil, &ConfigError{Field: "Pool", Reason: fmt.Sprintf("%d agents: a league wants at least 2", len(cfg.Pool))}
@@ -206,6 +218,27 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 		return nil, &ConfigError{Field: "Env", Reason: spec.ID + " has one player: a league wants a multi-player game (eval --agents compares one-player agents)"}
 	}
 	m := len(cfg.Pool)
+	// The external games' agents: the pool's, then labels of their own.
+	labels := make([]string, m)
+	for i, sp := range specs {
+		labels[i] = sp.Label
+	}
+	extIdx := make([][]int32, len(cfg.External))
+	for i := range cfg.External {
+		g := &cfg.External[i]
+		if err := g.check(i, n, cfg.Deals); err != nil {
+			return nil, err
+		}
+		for _, l := range g.Seats {
+			a := slices.Index(labels, l)
+			if a < 0 {
+				a = len(labels)
+				labels = append(labels, l)
+			}
+			extIdx[i] = append(extIdx[i], int32(a))
+		}
+	}
+	mAll := len(labels)
 	lineups := Lineups(m, n)
 	perLineup := cfg.Deals * int64(n)
 	games := int64(len(lineups)) * perLineup
@@ -262,31 +295,50 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 	}
 
 	r := &LeagueReport{Env: spec.ID, EnvParams: envs[0].Params(), Seed: cfg.Seed, Deals: cfg.Deals, Workers: workers,
-		Players: n, Lineups: lineups, Games: games, Steps: steps, Elapsed: elapsed, Bootstrap: cfg.Bootstrap}
+		Players: n, Lineups: lineups, Games: games, Steps: steps, Elapsed: elapsed, Bootstrap: cfg.Bootstrap,
+		ExternalGames: int64(len(cfg.External))}
 	if r.Bootstrap == 0 {
 		r.Bootstrap = DefaultBootstrap
 	}
 	// The games for the fit, and the tallies.
-	rg := make([]RankedGame, games)
-	dealOf := make([]int64, games)
-	r.Score, r.Meetings = make([][]float64, m), make([][]int64, m)
-	for a := range m {
-		r.Score[a], r.Meetings[a] = make([]float64, m), make([]int64, m)
+	total := games + int64(len(cfg.External))
+	rg := make([]RankedGame, total)
+	dealOf := make([]int64, total)
+	r.Score, r.Meetings = make([][]float64, mAll), make([][]int64, mAll)
+	for a := range mAll {
+		r.Score[a], r.Meetings[a] = make([]float64, mAll), make([]int64, mAll)
 	}
-	sums := make([]struct{ wins, rank, score float64 }, m)
-	games64 := make([]int64, m)
-	for g := range games {
-		lu, deal, rot := at(g)
+	sums := make([]struct{ wins, rank, score float64 }, mAll)
+	games64 := make([]int64, mAll)
+	for g := range total {
 		who, ranks := make([]int32, n), make([]int32, n)
-		for k := range n {
-			a := lineups[lu][(k+rot)%n]
-			s := results[g*int64(n)+int64(k)]
-			who[k], ranks[k] = int32(a), s.rank
-			games64[a]++
-			sums[a].rank += float64(s.rank)
-			sums[a].score += s.score
-			if s.win {
-				sums[a].wins++
+		var deal int64
+		if g < games {
+			var lu, rot int
+			lu, deal, rot = at(g)
+			for k := range n {
+				a := lineups[lu][(k+rot)%n]
+				s := results[g*int64(n)+int64(k)]
+				who[k], ranks[k] = int32(a), s.rank
+				games64[a]++
+				sums[a].rank += float64(s.rank)
+				sums[a].score += s.score
+				if s.win {
+					sums[a].wins++
+				}
+			}
+		} else {
+			e := &cfg.External[g-games]
+			deal = e.Deal
+			for k := range n {
+				a := extIdx[g-games][k]
+				who[k], ranks[k] = a, e.Ranks[k]
+				games64[a]++
+				sums[a].rank += float64(e.Ranks[k])
+				sums[a].score += e.Scores[k]
+				if e.Ranks[k] == 1 && slices.Index(e.Ranks[k+1:], 1) < 0 && slices.Index(e.Ranks[:k], 1) < 0 {
+					sums[a].wins++
+				}
 			}
 		}
 		for i := range n {
@@ -305,8 +357,8 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 		rg[g] = RankedGame{Agents: who, Ranks: ranks, Weight: 1}
 		dealOf[g] = deal
 	}
-	for a := range m {
-		for b := range m {
+	for a := range mAll {
+		for b := range mAll {
 			if r.Meetings[a][b] == 0 {
 				r.Score[a][b] = math.NaN()
 			} else {
@@ -315,27 +367,27 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 		}
 	}
 	pg := prepareGames(rg)
-	theta, err := fitPL(pg, m, nil)
+	theta, err := fitPL(pg, mAll, nil)
 	if err != nil {
 		return nil, err
 	}
 	elo := func(th []float64) []float64 {
-		out := make([]float64, m)
+		out := make([]float64, mAll)
 		for i := range th {
 			out[i] = EloScale * (th[i] - th[0])
 		}
 		return out
 	}
 	ratings := elo(theta)
-	lows, highs := make([]float64, m), make([]float64, m)
-	for i := range m {
+	lows, highs := make([]float64, mAll), make([]float64, mAll)
+	for i := range mAll {
 		lows[i], highs[i] = math.NaN(), math.NaN()
 	}
 	if r.Bootstrap > 0 {
 		// Resample the deals with replacement; a game weighs as many times
 		// as its deal is drawn.
 		rng := rand.New(rand.NewPCG(cfg.Seed, 0x626f6f7473747270))
-		draws := make([][]float64, m)
+		draws := make([][]float64, mAll)
 		count := make([]float64, cfg.Deals)
 		for range r.Bootstrap {
 			clear(count)
@@ -345,7 +397,7 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 			for g := range pg {
 				pg[g].weight = count[dealOf[g]]
 			}
-			th, err := fitPL(pg, m, theta)
+			th, err := fitPL(pg, mAll, theta)
 			if err != nil {
 				return nil, err
 			}
@@ -353,15 +405,19 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 				draws[i] = append(draws[i], v)
 			}
 		}
-		for i := range m {
+		for i := range mAll {
 			slices.Sort(draws[i])
 			lows[i] = stat.Quantile((1-Level)/2, stat.Empirical, draws[i], nil)
 			highs[i] = stat.Quantile(1-(1-Level)/2, stat.Empirical, draws[i], nil)
 		}
 	}
-	for i, sp := range specs {
+	for i, label := range labels {
+		var opts agents.Options
+		if i < m {
+			opts = specs[i].Options
+		}
 		g := float64(games64[i])
-		r.Agents = append(r.Agents, &LeagueAgent{Name: sp.Label, Options: sp.Options, Rating: ratings[i],
+		r.Agents = append(r.Agents, &LeagueAgent{Name: label, Options: opts, Rating: ratings[i],
 			CI: Interval{lows[i], highs[i]}, Games: games64[i], WinRate: sums[i].wins / g,
 			MeanRank: sums[i].rank / g, MeanScore: sums[i].score / g})
 		r.Order = append(r.Order, i)

@@ -58,7 +58,7 @@ func cell(v any, digits int, full bool) string {
 // ratings table (LeagueColumns), then the head-to-head score matrix (row
 // agent's score against the column agent, agents by rating); with csv the
 // ratings table alone; with json {"env", "env_params", "seed", "deals",
-// "players", "games", "bootstrap", "lineups", "columns", "agents": [rows],
+// "players", "games", "external_games", "bootstrap", "lineups", "columns", "agents": [rows],
 // "head_to_head": {"agents", "score", "meetings"}} (NaN as null).
 func (r *LeagueReport) Write(w io.Writer, f Format) error {
 	m := len(r.Agents)
@@ -115,7 +115,7 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
 			"env": r.Env, "env_params": r.EnvParams, "seed": r.Seed, "deals": r.Deals, "players": r.Players,
-			"games": r.Games, "bootstrap": r.Bootstrap, "lineups": lineups, "columns": LeagueColumns, "agents": rows,
+			"games": r.Games, "external_games": r.ExternalGames, "bootstrap": r.Bootstrap, "lineups": lineups, "columns": LeagueColumns, "agents": rows,
 			"head_to_head": map[string]any{"agents": names, "score": score, "meetings": meet},
 		})
 	case FormatTable, FormatMarkdown:

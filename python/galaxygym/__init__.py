@@ -50,7 +50,7 @@ from ._registration import gym_id, register_envs  # noqa: E402
 GYM_IDS = register_envs()
 
 __all__ = [
-    "make", "make_vec", "evaluate", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
+    "make", "make_vec", "evaluate", "league", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
     "aec_env", "gym_id", "register_envs", "GYM_IDS", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
     "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
     "GalaxyGymError", "IllegalActionWarning", "ServerError", "IllegalActionError", "ActionSpaceError", "ServerGoneError", "EpisodeOverError", "NotResetError",
@@ -92,6 +92,15 @@ def evaluate(policy: Any, env_id: str, seats: Any = None, episodes: int = 100, *
     see :func:`galaxygym.evaluation.evaluate`."""
     from .evaluation import evaluate as _evaluate
     return _evaluate(policy, env_id, seats=seats, episodes=episodes, **kwargs)
+
+
+def league(policy: Any, env_id: str, pool: Any = ("heuristic", "random"), deals: int = 20,
+           players: int | None = None, **kwargs: Any) -> Any:
+    """Rates a Python policy (obs, mask -> action) in a league with Go
+    agents (``galaxygym eval --league ... --games FILE``); see
+    :func:`galaxygym._league.league`."""
+    from ._league import league as _league
+    return _league(policy, env_id, pool=pool, deals=deals, players=players, **kwargs)
 
 
 def aec_env(env_id: str, url: str | None = None, render_mode: str | None = None, **params: Any) -> GalaxyGymAECEnv:
