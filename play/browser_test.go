@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net/http/httptest"
@@ -98,7 +99,7 @@ func state(ctx context.Context, t *testing.T) pageState {
 	var js string
 	var err error
 	for try := 0; try < 20; try++ { // a page being loaded has no context yet
-		if err = chromedp.Run(ctx, chromedp.Evaluate(readState, &js)); err == nil {
+		if err = run(ctx, chromedp.Evaluate(readState, &js)); err == nil {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -117,20 +118,20 @@ func state(ctx context.Context, t *testing.T) pageState {
 // page has its games.
 func open(ctx context.Context, t *testing.T, url string) {
 	t.Helper()
-	if err := chromedp.Run(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
+	if err := run(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	const ready = "window.galaxygym !== undefined && galaxygym.envs.length > 0 && document.querySelectorAll('#lineup select').length > 0"
 	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		var ok bool
-		if err := chromedp.Run(ctx, chromedp.Evaluate(ready, &ok)); err == nil && ok {
+		if err := run(ctx, chromedp.Evaluate(ready, &ok)); err == nil && ok {
 			break
 		}
 		if time.Now().After(end) {
 			t.Fatalf("%s: the page did not load its games", url)
 		}
 	}
-	if err := chromedp.Run(ctx, chromedp.Click("#start", chromedp.ByQuery)); err != nil {
+	if err := run(ctx, chromedp.Click("#start", chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -154,7 +155,10 @@ func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
 			if s.Acts != 0 {
 				t.Fatal("the hand-over screen shows the next seat's moves")
 			}
-			if err := chromedp.Run(ctx, chromedp.Click("#handover-go", chromedp.ByID)); err != nil {
+			if err := runFor(ctx, 5*time.Second, chromedp.Click("#handover-go", chromedp.ByID)); err != nil {
+				if errors.Is(err, context.DeadlineExceeded) {
+					continue // the screen changed under the click: read the page again
+				}
 				t.Fatal(err)
 			}
 			handovers++
@@ -168,7 +172,10 @@ func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
 			continue
 		}
 		sel := fmt.Sprintf("#actions button.act:nth-of-type(%d)", (s.Acts+1)/2)
-		if err := chromedp.Run(ctx, chromedp.Click(sel, chromedp.ByQuery)); err != nil {
+		if err := runFor(ctx, 5*time.Second, chromedp.Click(sel, chromedp.ByQuery)); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				continue // the moves changed under the click: read the page again
+			}
 			t.Fatal(err)
 		}
 		clicks++
@@ -206,7 +213,7 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 				t.Fatalf("after %d clicks: no recording (%+v)", clicks, s)
 			}
 			var shown string
-			if err := chromedp.Run(ctx, chromedp.WaitVisible("#result", chromedp.ByID),
+			if err := run(ctx, chromedp.WaitVisible("#result", chromedp.ByID),
 				chromedp.AttributeValue("#result", "data-scores", &shown, nil, chromedp.ByID)); err != nil {
 				t.Fatal(err)
 			}
@@ -233,18 +240,18 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 			// Replay the recording, step with the keys, check the position.
 			want := min(3, ep.Length)
 			var stepText, boardText string
-			if err := chromedp.Run(ctx, chromedp.Click("#record-name a", chromedp.ByQuery),
+			if err := run(ctx, chromedp.Click("#record-name a", chromedp.ByQuery),
 				chromedp.WaitVisible("#replay-controls", chromedp.ByID),
 				chromedp.Sleep(300*time.Millisecond), chromedp.KeyEvent(kb.End), chromedp.Sleep(300*time.Millisecond),
 				chromedp.KeyEvent(kb.Home), chromedp.Sleep(300*time.Millisecond)); err != nil {
 				t.Fatal(err)
 			}
 			for range want {
-				if err := chromedp.Run(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.Sleep(150*time.Millisecond)); err != nil {
+				if err := run(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.Sleep(150*time.Millisecond)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := chromedp.Run(ctx, chromedp.Sleep(300*time.Millisecond),
+			if err := run(ctx, chromedp.Sleep(300*time.Millisecond),
 				chromedp.AttributeValue("#replay-step", "data-step", &stepText, nil, chromedp.ByID),
 				chromedp.Text("#text", &boardText, chromedp.ByID)); err != nil {
 				t.Fatal(err)
@@ -302,21 +309,21 @@ func positionText(t *testing.T, d *datasets.Dataset, n int) string {
 func TestBrowserToken(t *testing.T) {
 	ctx, base := browser(t, Config{Token: "s3cret"})
 	var asked bool
-	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible("#token-box", chromedp.ByID),
+	if err := run(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible("#token-box", chromedp.ByID),
 		chromedp.Evaluate("!document.getElementById('token-box').hidden", &asked)); err != nil || !asked {
 		t.Fatalf("the page did not ask for the token: %v", err)
 	}
-	if err := chromedp.Run(ctx, chromedp.SendKeys("#token", "s3cret", chromedp.ByID), chromedp.Click("#token-form button", chromedp.ByQuery)); err != nil {
+	if err := run(ctx, chromedp.SendKeys("#token", "s3cret", chromedp.ByID), chromedp.Click("#token-form button", chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
 	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		var n int
-		if err := chromedp.Run(ctx, chromedp.Evaluate("galaxygym.envs.length", &n)); err == nil && n > 0 {
+		if err := run(ctx, chromedp.Evaluate("galaxygym.envs.length", &n)); err == nil && n > 0 {
 			break
 		}
 		if time.Now().After(end) {
 			var dbg string
-			_ = chromedp.Run(ctx, chromedp.Evaluate("document.getElementById('conn').textContent + ' | ' + location.href + ' | ' + sessionStorage.getItem('galaxygym-token') + ' | ' + document.getElementById('token').value", &dbg))
+			_ = run(ctx, chromedp.Evaluate("document.getElementById('conn').textContent + ' | ' + location.href + ' | ' + sessionStorage.getItem('galaxygym-token') + ' | ' + document.getElementById('token').value", &dbg))
 			t.Fatalf("no games after the token was given: %s", dbg)
 		}
 	}
@@ -361,7 +368,7 @@ func TestScreenshots(t *testing.T) {
 		open(ctx, t, url)
 		playToEnd(ctx, t, 6)
 		var png []byte
-		if err := chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Sleep(500*time.Millisecond),
+		if err := run(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Sleep(500*time.Millisecond),
 			chromedp.Evaluate(`document.getElementById('info').scrollTop = 0; window.scrollTo(0, 0)`, nil),
 			chromedp.CaptureScreenshot(&png)); err != nil {
 			t.Fatal(err)
@@ -372,7 +379,7 @@ func TestScreenshots(t *testing.T) {
 		}
 		t.Logf("wrote %s", out)
 		// The same page on a phone (390 wide), the whole page.
-		if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844), chromedp.Sleep(500*time.Millisecond),
+		if err := run(ctx, chromedp.EmulateViewport(390, 844), chromedp.Sleep(500*time.Millisecond),
 			chromedp.FullScreenshot(&png, 100), chromedp.EmulateViewport(1280, 800)); err != nil {
 			t.Fatal(err)
 		}
@@ -395,7 +402,7 @@ func TestBrowserCardsAndHints(t *testing.T) {
 	played, narrowed, hinted := 0, 0, false
 	eval := func(js string, out any) {
 		t.Helper()
-		if err := chromedp.Run(ctx, chromedp.Evaluate(js, out)); err != nil {
+		if err := run(ctx, chromedp.Evaluate(js, out)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -411,7 +418,7 @@ func TestBrowserCardsAndHints(t *testing.T) {
 			t.Fatal("my move, and no card drawn in the hand")
 		}
 		if s.Acts > 0 && !hinted {
-			if err := chromedp.Run(ctx, chromedp.Click("#hint", chromedp.ByID)); err != nil {
+			if err := run(ctx, chromedp.Click("#hint", chromedp.ByID)); err != nil {
 				t.Fatal(err)
 			}
 			for wait := time.Now().Add(30 * time.Second); time.Now().Before(wait) && !hinted; time.Sleep(50 * time.Millisecond) {
@@ -426,7 +433,7 @@ func TestBrowserCardsAndHints(t *testing.T) {
 		}
 		if s.Acts == 0 || playable == 0 {
 			if s.Acts > 0 { // no card plays now: a button
-				if err := chromedp.Run(ctx, chromedp.Click("#actions button.act", chromedp.ByQuery)); err != nil {
+				if err := run(ctx, chromedp.Click("#actions button.act", chromedp.ByQuery)); err != nil {
 					t.Fatal(err)
 				}
 				for time.Now().Before(end) && state(ctx, t).Version == s.Version {
@@ -437,7 +444,7 @@ func TestBrowserCardsAndHints(t *testing.T) {
 			}
 			continue
 		}
-		if err := chromedp.Run(ctx, chromedp.Click("#hand .pcard.playable", chromedp.ByQuery)); err != nil {
+		if err := run(ctx, chromedp.Click("#hand .pcard.playable", chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -461,7 +468,7 @@ func TestBrowserCardsAndHints(t *testing.T) {
 		if shown < 2 || shown >= all {
 			t.Fatalf("a card with several moves shows %d of %d buttons", shown, all)
 		}
-		if err := chromedp.Run(ctx, chromedp.Click("#pick-clear", chromedp.ByID), chromedp.Sleep(100*time.Millisecond)); err != nil {
+		if err := run(ctx, chromedp.Click("#pick-clear", chromedp.ByID), chromedp.Sleep(100*time.Millisecond)); err != nil {
 			t.Fatal(err)
 		}
 		eval(`[...document.querySelectorAll('#actions button.act')].filter((b) => !b.hidden).length`, &shown)
@@ -470,7 +477,7 @@ func TestBrowserCardsAndHints(t *testing.T) {
 		}
 		narrowed++
 		// Play one of the card's moves by its button.
-		if err := chromedp.Run(ctx, chromedp.Click("#actions button.act", chromedp.ByQuery)); err != nil {
+		if err := run(ctx, chromedp.Click("#actions button.act", chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
 		}
 		for time.Now().Before(end) && state(ctx, t).Version == s.Version {
@@ -481,4 +488,26 @@ func TestBrowserCardsAndHints(t *testing.T) {
 		t.Fatalf("cards played by a click %d, narrowed %d, hinted %v", played, narrowed, hinted)
 	}
 	t.Logf("cards played by a click %d, cards that narrowed the buttons %d", played, narrowed)
+}
+
+// run is chromedp.Run bounded by a minute, so that a query for an element
+// that never shows fails the test instead of hanging it until go test's
+// own timeout.
+func run(ctx context.Context, actions ...chromedp.Action) error {
+	return runFor(ctx, time.Minute, actions...)
+}
+
+// runFor is chromedp.Run bounded by d (the tab stays open when d runs out).
+// The first Run of a chromedp context starts the browser under the context
+// it is given, so that one runs on ctx itself: a bounded context would
+// close the browser when it ends.
+func runFor(ctx context.Context, d time.Duration, actions ...chromedp.Action) error {
+	if c := chromedp.FromContext(ctx); c != nil && c.Browser == nil {
+		if err := chromedp.Run(ctx); err != nil {
+			return err
+		}
+	}
+	c, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return chromedp.Run(c, actions...)
 }
