@@ -101,3 +101,49 @@ def test_train_and_play_natively(pilots_dataset, server_bin, tmp_path, monkeypat
     assert rec["dataset"]["episodes"] == 12 and rec["obs_size"] == 7954
     assert [a["agent"] for a in rec["evaluation"]["agents"]] == ["policy", "random"]
     assert rec["meta"]["num_actions"] == 380
+
+
+def test_seatblock_exports_as_the_mlp_it_equals(pilots_dataset, tmp_path):
+    """SeatBlock (the per-seat fields through one shared encoder) exported
+    over the whole observation: the Go agent's probabilities are the torch
+    network's on the data, and every seat's columns carry the same shared
+    weights, also the seats a 2-player game never fills."""
+    import galaxygym
+
+    bc = _bc()
+    d = bc.read_dataset(pilots_dataset)
+    m = d["manifest"]
+    layout = m["env_spec"]["observation_layout"]
+    high = np.asarray(m["env_spec"]["obs_high"], np.float32).reshape(-1)
+    size, active = high.size, d["active"]
+    fields = ["ships", "durriken", "caravans", "rings", "seats"]
+    torch.manual_seed(0)
+    net = bc.SeatBlock(1.0 / np.maximum(high[active], 1.0), d["mask"].shape[1], active, layout, fields, 24, 8, [16])
+    for p in net.parameters():
+        torch.nn.init.normal_(p, 0, 0.3)
+    assert net.seats == 6
+    path = tmp_path / "sb.npz"
+    bc.export_seatblock(net, path, m["env_id"], active, high, size)
+    rows = np.arange(0, len(d["action"]), max(1, len(d["action"]) // 50))
+    obs = np.zeros((len(rows), size), np.uint8)
+    obs[:, active] = d["obs"][rows]
+    mask = d["mask"][rows]
+    with torch.no_grad():
+        logits = net(torch.from_numpy(d["obs"][rows])).masked_fill(~torch.from_numpy(mask), -1e9)
+        want = torch.softmax(logits.double(), 1).numpy()
+    np.testing.assert_allclose(galaxygym.policy_probs(path, obs, mask.astype(np.uint8)), want, atol=1e-5)
+    assert np.abs(want - want.mean(1, keepdims=True)).max() > 0.05
+
+    from galaxygym.policy import load_policy
+    w0 = load_policy(path)["layers"][0][0]
+    seat = net.enc_seat.weight.detach().numpy()
+    g, k = 24, 8
+    ships, per = int(layout["ships"]["offset"]), 282
+    for s in range(6):  # seat s's columns hold the shared weights
+        cols = net.full_idx[s]
+        np.testing.assert_array_equal(w0[g + s * k:g + (s + 1) * k, cols], seat)
+        on_ships = cols[cols < ships + 6 * per]
+        assert ((on_ships - ships) // per == s).all()  # and they are seat s's own ships
+    assert not w0[g + 5 * k:, :].any(axis=0)[np.setdiff1d(np.arange(size), net.full_idx[5])].any()
+    assert not (obs[:, net.full_idx[5]] != 0).any()  # seat 5 is absent from 2-player games...
+    assert np.abs(w0[g + 5 * k:g + 6 * k]).sum() > 0  # ...yet reads the same weights

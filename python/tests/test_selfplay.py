@@ -97,3 +97,24 @@ def test_sb3_selfplay_shortest_path():
         "express-v2", seats=[None, "heuristic", "random"], episodes=2, players=3, target=30, max_hands=2)
     assert rep["agents"][0]["games"] == 6
     del rng
+
+
+def test_lineups_redrawn_every_lineup_every_updates(monkeypatch):
+    """The lineups (new sessions, episodes cut) are drawn at the start and
+    then after every lineup_every-th update, not after each one."""
+    calls = []
+    orig = ppo.SelfPlayEnvs.remake
+
+    def counting(self):
+        calls.append(1)
+        return orig(self)
+
+    monkeypatch.setattr(ppo.SelfPlayEnvs, "remake", counting)
+    params = {"players": 2, "target": 30, "max_hands": 2}
+    actor = _actor("express-v2", **params)
+    res = ppo.train(actor, ppo.PPOConfig(env_id="express-v2", params=params, total_steps=5 * 4 * 8, num_envs=4,
+                                         rollout_steps=8, epochs=1, minibatches=1, checkpoints=1, eval_episodes=0,
+                                         final_eval_episodes=0, snapshot_every=1, pool_size=2, opponent_groups=2,
+                                         lineup_every=2, threads=1), log=None)
+    assert res["env_steps"] == 5 * 4 * 8
+    assert len(calls) == 1 + 2  # at the start, after updates 2 and 4
