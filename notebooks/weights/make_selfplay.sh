@@ -11,10 +11,13 @@
 #   2. behaviour cloning (notebooks/baselines/bc.py), SAMPLES decisions seen by each network;
 #   3. self-play PPO from each clone (python -m galaxygym.ppo: one learner seat per table, the
 #      other seats from a pool of the learner's past snapshots and the heuristic; Galaxy
-#      Fighters: the learner's snapshots as teammates), PPO_MINUTES of training each;
-#   4. both results played natively (FINAL_DEALS deals against the heuristic, seats rotated;
-#      Galaxy Fighters FINAL_DEALS missions of the policy in every seat); the better of the two
-#      becomes the committed file, the other's record stays in compare/.
+#      Fighters: the learner's snapshots as teammates), PPO_MINUTES of training each, then a
+#      second leg (PPO_LEGS=2) of LEG2_MINUTES from the first leg's weights (a fresh critic and
+#      pool, seed 1): the committed files were made in two device calls, this is their split;
+#   4. every result played natively (FINAL_DEALS deals against the heuristic, seats rotated;
+#      Galaxy Fighters FINAL_DEALS missions of the policy in every seat); the last leg's better
+#      network becomes the committed name (notebooks/weights/pick_selfplay.py), its .json
+#      holding every run's record (both networks, both legs).
 # Everything runs side by side (6 trainings at a time): sized for a 16-core machine with a GPU
 # (DEVICE=cuda, where the committed files were made: docs/learning-baselines-multiplayer.md);
 # on a small machine lower the sizes (SMOKE=1 runs the whole chain in a few minutes, tiny).
@@ -32,7 +35,7 @@ ARCHS=${ARCHS:-"mlp seatblock"}
 if [ "${SMOKE:-0}" = 1 ]; then
     EX_EPISODES=${EX_EPISODES:-12} PI_EPISODES=${PI_EPISODES:-12} GF_EPISODES=${GF_EPISODES:-12}
     SAMPLES=${SAMPLES:-4096} EVAL_DEALS=${EVAL_DEALS:-2} PPO_MINUTES=${PPO_MINUTES:-0.15}
-    PPO_EVAL=${PPO_EVAL:-4} FINAL_DEALS=${FINAL_DEALS:-4} NUM_ENVS=${NUM_ENVS:-8} WARMUP=${WARMUP:-1024}
+    LEG2_MINUTES=${LEG2_MINUTES:-0.1} PPO_EVAL=${PPO_EVAL:-4} FINAL_DEALS=${FINAL_DEALS:-4} NUM_ENVS=${NUM_ENVS:-8} WARMUP=${WARMUP:-1024}
 fi
 EX_EPISODES=${EX_EPISODES:-6000}
 PI_EPISODES=${PI_EPISODES:-4000}
@@ -40,6 +43,8 @@ GF_EPISODES=${GF_EPISODES:-8000}
 SAMPLES=${SAMPLES:-8000000}
 EVAL_DEALS=${EVAL_DEALS:-100}
 PPO_MINUTES=${PPO_MINUTES:-3.5}
+PPO_LEGS=${PPO_LEGS:-2}
+LEG2_MINUTES=${LEG2_MINUTES:-3.2}
 PPO_EVAL=${PPO_EVAL:-200}
 FINAL_DEALS=${FINAL_DEALS:-1000}
 NUM_ENVS=${NUM_ENVS:-64}
@@ -121,48 +126,33 @@ for g in $GAMES; do
 done
 wait
 
+if [ "$PPO_LEGS" -ge 2 ]; then
+    echo "== 3b. self-play PPO, second leg $(date -u +%T)"
+    for g in $GAMES; do
+        for a in $ARCHS; do
+            # shellcheck disable=SC2046
+            PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} "$PY" -m galaxygym.ppo --env "$(id_of "$g")" $(ppo_args "$g") \
+                --init-weights "$O/compare/$(id_of "$g")-ppo-$a.npz" --minutes "$LEG2_MINUTES" --steps 20000000 \
+                --num-envs "$NUM_ENVS" --rollout-steps 128 --critic-warmup-steps "$WARMUP" --lineup-every 10 \
+                --checkpoints 2 --eval-episodes "$PPO_EVAL" --final-eval-episodes "$PPO_EVAL" \
+                --threads "$THREADS" --seed 1 --out "$O/compare/$(id_of "$g")-ppo2-$a.npz" \
+                >"$O/logs/ppo2-$g-$a.log" 2>&1 &
+        done
+    done
+    wait
+fi
+
 echo "== 4. final evaluation $(date -u +%T)"
 for g in $GAMES; do
     for a in $ARCHS; do
-        # shellcheck disable=SC2046
-        "$B" eval $(vs_heuristic "$g" "$FINAL_DEALS") --seed 0 --workers "$WORKERS" --format json \
-            --weights "$O/compare/$(id_of "$g")-ppo-$a.npz" >"$O/compare/$(id_of "$g")-ppo-$a.eval.json" &
+        for leg in ppo ppo2; do
+            [ -f "$O/compare/$(id_of "$g")-$leg-$a.npz" ] || continue
+            # shellcheck disable=SC2046
+            "$B" eval $(vs_heuristic "$g" "$FINAL_DEALS") --seed 0 --workers "$WORKERS" --format json \
+                --weights "$O/compare/$(id_of "$g")-$leg-$a.npz" >"$O/compare/$(id_of "$g")-$leg-$a.eval.json" &
+        done
     done
 done
 wait
-"$PY" - "$O" $GAMES <<'EOF'
-"""Picks, per game, the better PPO result (the policy's win rate in the final
-evaluation) as the committed name, and writes its record: the clone's and
-PPO's records of both networks and the final evaluations."""
-import json, shutil, sys
-from pathlib import Path
-sys.path.insert(0, "python")
-import numpy as np
-from galaxygym.policy import write_npz
-
-out, games = Path(sys.argv[1]), sys.argv[2:]
-ids = {"express": "express-v2", "pilots": "pilots-of-gallaxia-v2", "fighters": "galaxy-fighters-v2"}
-for g in games:
-    i = ids[g]
-    rec = {"env_id": i, "script": "notebooks/weights/make_selfplay.sh", "runs": {}}
-    best = None
-    for p in sorted((out / "compare").glob(f"{i}-ppo-*.eval.json")):
-        arch = p.name[len(i) + 5:-len(".eval.json")]
-        ev = json.loads(p.read_text())
-        row = next(r for r in ev["agents"] if str(r["agent"]).startswith("policy"))
-        bc = json.loads((out / "compare" / f"{i}-bc-{arch}.json").read_text())
-        ppo = json.loads((out / "compare" / f"{i}-ppo-{arch}.json").read_text())
-        rec["runs"][arch] = {"bc": bc, "ppo": ppo, "final_evaluation": ev}
-        if best is None or row["win_rate"] > best[1]:
-            best = (arch, row["win_rate"])
-    if best is None:
-        continue
-    rec["chosen"] = best[0]
-    name = f"{i}-team" if g == "fighters" else f"{i}-selfplay"
-    src = out / "compare" / f"{i}-ppo-{best[0]}.npz"
-    with np.load(src) as z:  # compressed: the untrained columns are zeros
-        write_npz(out / f"{name}.npz", {k: z[k] for k in z.files}, compress=True)
-    (out / f"{name}.json").write_text(json.dumps(rec, indent=1, allow_nan=False) + "\n")
-    print(name, "<-", best[0], "win rate", best[1])
-EOF
+"$PY" notebooks/weights/pick_selfplay.py "$O" $GAMES
 echo "== done $(date -u +%T)"
