@@ -37,6 +37,9 @@ type committedBaseline struct {
 	// whose mean must exceed random's by at least minStatGap.
 	stat       string
 	minStatGap float64
+	// opp names the agent the policy is measured against ("" reads as
+	// random); for a cooperative game it plays the same missions alone.
+	opp string
 }
 
 var committedBaselines = []committedBaseline{
@@ -46,6 +49,15 @@ var committedBaselines = []committedBaseline{
 		seats: []string{"policy", "random"}, episodes: 20, minWin: 0.75, minScoreGap: 60},
 	{file: "galaxy-fighters-v2-bc.npz", env: "galaxy-fighters-v2", params: map[string]any{"mission": "expert"},
 		episodes: 200, minWin: 0.05, stat: "aliens_destroyed", minStatGap: 100},
+	// The self-play stage (notebooks/weights/make_selfplay.sh).
+	{file: "express-v2-selfplay.npz", env: "express-v2", params: map[string]any{"players": 2},
+		seats: []string{"policy", "random"}, episodes: 50, minWin: 0.75, minScoreGap: 40},
+	{file: "express-v2-selfplay.npz", env: "express-v2", params: map[string]any{"players": 2},
+		seats: []string{"policy", "heuristic"}, episodes: 50, minWin: 0.55, minScoreGap: 5, opp: "heuristic"},
+	{file: "pilots-of-gallaxia-v2-selfplay.npz", env: "pilots-of-gallaxia-v2", params: map[string]any{"players": 2},
+		seats: []string{"policy", "random"}, episodes: 20, minWin: 0.75, minScoreGap: 60},
+	{file: "galaxy-fighters-v2-team.npz", env: "galaxy-fighters-v2", params: map[string]any{"mission": "expert"},
+		episodes: 200, minWin: 0.3, stat: "aliens_destroyed", minStatGap: 100},
 }
 
 // npzMeta reads the "meta" member of a weights file: a 1-D uint8 .npy
@@ -88,17 +100,23 @@ func npzMeta(t *testing.T, path string) agents.PolicyMeta {
 }
 
 // TestCommittedBaselines plays every committed multi-player baseline
-// (notebooks/weights/*-bc.npz) natively: its meta names its environment
+// (notebooks/weights/*-bc.npz, *-selfplay.npz, *-team.npz) natively: its meta names its environment
 // with that environment's observation shape and number of actions, the Go
 // policy agent accepts it (every array checked against the spec), and over
 // a short seeded evaluation it plays far better than random (a
 // competitive game: at least minWin of its games against random, seats
 // rotated, and a mean score at least minScoreGap above random's; Galaxy Fighters: at least minWin of the Expert missions won
 // with the policy in every seat, where random wins none, and at least
-// minStatGap more aliens destroyed than random).
+// minStatGap more aliens destroyed than random). express-v2-selfplay.npz
+// is also played against the heuristic it was trained to beat (seed 7,
+// 100 games: at least minWin of them and a higher mean score).
 func TestCommittedBaselines(t *testing.T) {
 	for _, b := range committedBaselines {
-		t.Run(b.env, func(t *testing.T) {
+		opp := b.opp
+		if opp == "" {
+			opp = "random"
+		}
+		t.Run(b.file+"/vs-"+opp, func(t *testing.T) {
 			path := filepath.Join("..", "notebooks", "weights", b.file)
 			if _, err := os.Stat(path); err != nil {
 				t.Fatalf("committed weights: %v", err)
@@ -121,7 +139,7 @@ func TestCommittedBaselines(t *testing.T) {
 			if b.seats != nil {
 				cfg.Seats, cfg.Rotate = b.seats, true
 			} else {
-				cfg.Agents = []string{"random", "policy"}
+				cfg.Agents = []string{opp, "policy"}
 			}
 			r := run(t, cfg)
 			var pol, rnd *evaluate.AgentReport
@@ -129,22 +147,22 @@ func TestCommittedBaselines(t *testing.T) {
 				switch a.Name {
 				case "policy":
 					pol = a
-				case "random":
+				case opp:
 					rnd = a
 				}
 			}
 			if pol == nil || rnd == nil {
-				t.Fatalf("report without policy or random: %+v", r.Agents)
+				t.Fatalf("report without policy or %s: %+v", opp, r.Agents)
 			}
-			t.Logf("%s: policy wins %.3f of %d games, random %.3f", b.env, pol.Summary.WinRate,
-				pol.Summary.Episodes, rnd.Summary.WinRate)
+			t.Logf("%s: policy wins %.3f of %d games, %s %.3f", b.env, pol.Summary.WinRate,
+				pol.Summary.Episodes, opp, rnd.Summary.WinRate)
 			if pol.Summary.WinRate < b.minWin {
-				t.Errorf("policy won %.3f of its %d games, want at least %.2f (random: %.3f)", pol.Summary.WinRate,
-					pol.Summary.Episodes, b.minWin, rnd.Summary.WinRate)
+				t.Errorf("policy won %.3f of its %d games, want at least %.2f (%s: %.3f)", pol.Summary.WinRate,
+					pol.Summary.Episodes, b.minWin, opp, rnd.Summary.WinRate)
 			}
 			if gap := pol.Summary.Score.Mean - rnd.Summary.Score.Mean; b.seats != nil && gap < b.minScoreGap {
-				t.Errorf("policy's mean score %.2f, random's %.2f: want a gap of at least %.0f", pol.Summary.Score.Mean,
-					rnd.Summary.Score.Mean, b.minScoreGap)
+				t.Errorf("policy's mean score %.2f, %s's %.2f: want a gap of at least %.0f", pol.Summary.Score.Mean,
+					opp, rnd.Summary.Score.Mean, b.minScoreGap)
 			}
 			if b.stat != "" {
 				j := slices.Index(r.Stats, b.stat)
@@ -152,13 +170,13 @@ func TestCommittedBaselines(t *testing.T) {
 					t.Fatalf("no statistic %q in %v", b.stat, r.Stats)
 				}
 				p, q := pol.Summary.MeanStats[j], rnd.Summary.MeanStats[j]
-				t.Logf("mean %s: policy %.1f, random %.1f", b.stat, p, q)
+				t.Logf("mean %s: policy %.1f, %s %.1f", b.stat, p, opp, q)
 				if p-q < b.minStatGap {
-					t.Errorf("mean %s: policy %.1f, random %.1f: want a gap of at least %.0f", b.stat, p, q, b.minStatGap)
+					t.Errorf("mean %s: policy %.1f, %s %.1f: want a gap of at least %.0f", b.stat, p, opp, q, b.minStatGap)
 				}
 			}
 			if pol.Summary.WinRate <= rnd.Summary.WinRate {
-				t.Errorf("policy won %.3f, no more than random's %.3f", pol.Summary.WinRate, rnd.Summary.WinRate)
+				t.Errorf("policy won %.3f, no more than %s's %.3f", pol.Summary.WinRate, opp, rnd.Summary.WinRate)
 			}
 		})
 	}

@@ -147,3 +147,27 @@ def test_seatblock_exports_as_the_mlp_it_equals(pilots_dataset, tmp_path):
     assert not w0[g + 5 * k:, :].any(axis=0)[np.setdiff1d(np.arange(size), net.full_idx[5])].any()
     assert not (obs[:, net.full_idx[5]] != 0).any()  # seat 5 is absent from 2-player games...
     assert np.abs(w0[g + 5 * k:g + 6 * k]).sum() > 0  # ...yet reads the same weights
+
+
+def test_make_selfplay_chain_runs(server_bin, tmp_path):
+    """notebooks/weights/make_selfplay.sh, the chain of the committed self-play
+    weights, end to end at a tiny size (SMOKE=1, one game): data, both
+    networks cloned, two PPO legs each, native evaluations, and the picked
+    file with the record of every run."""
+    import os
+    import sys
+
+    env = dict(os.environ, SMOKE="1", GAMES="express", OUT_DIR=str(tmp_path), PY=sys.executable,
+               GALAXYGYM_BIN=server_bin, THREADS="1", WORKERS="1")
+    subprocess.run(["sh", "notebooks/weights/make_selfplay.sh"], cwd=REPO, env=env, check=True,
+                   capture_output=True, timeout=600)
+    rec = json.loads((tmp_path / "express-v2-selfplay.json").read_text())
+    assert set(rec["runs"]) == {"mlp", "seatblock"}
+    for run in rec["runs"].values():
+        assert {"bc", "ppo", "ppo2", "ppo_final_evaluation", "ppo2_final_evaluation"} <= set(run)
+        assert run["ppo2"]["init_weights"].endswith(run["ppo"]["meta"]["env_id"] + "-ppo-" +
+                                                    ("mlp.npz" if run is rec["runs"]["mlp"] else "seatblock.npz"))
+    assert rec["chosen"]["leg"] == "ppo2" and rec["chosen"]["arch"] in ("mlp", "seatblock")
+    import galaxygym
+    p = galaxygym.load_policy(tmp_path / "express-v2-selfplay.npz")
+    assert p["meta"]["env_id"] == "express-v2"
