@@ -255,8 +255,35 @@ empty :=
 comma := ,
 LEAGUE_V2_POOL ?= heuristic,random,$(subst $(empty) $(empty),$(comma),$(strip $(addprefix mcts@sims=,$(LEAGUE_V2_SIMS))))
 
+# The learned policies of the multi-player games (notebooks/weights/*-selfplay.npz,
+# *-team.npz; docs/learning-baselines-multiplayer.md): head to head against the
+# heuristic at 2 players, seats rotated (LEARNED_DEALS deals, 2 games each), the
+# team policy on LEARNED_MISSIONS Expert missions beside the heuristic, and
+# 4-player leagues of heuristic, random and the policy (LEARNED_LEAGUE_DEALS deals,
+# 12 games each at 3 agents). CPU, measured: Express 54 s for 5,000 deals, Galaxy
+# Fighters 125 s for 10,000 missions of the policy, leagues of 1,000 deals 90 s
+# (Express) and 156 s (Pilots).
+LEARNED_DEALS ?= 5000
+LEARNED_MISSIONS ?= 10000
+LEARNED_LEAGUE_DEALS ?= 1000
+W := notebooks/weights
+
+.PHONY: benchmarks-learned
+benchmarks-learned: build
+	for g in express-v2 pilots-of-gallaxia-v2; do \
+	  $(BIN) eval --env $$g --env-param players=2 --seats policy,heuristic --rotate --weights $(W)/$$g-selfplay.npz \
+	    --agent-opt policy.greedy=true --episodes $(LEARNED_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section learned-$$g-2p || exit 1; \
+	  $(BIN) eval --env $$g --league heuristic,random,policy@weights=$(W)/$$g-selfplay.npz@greedy=true \
+	    --episodes $(LEARNED_LEAGUE_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md \
+	    --doc-section learned-league-$$g || exit 1; \
+	done
+	$(BIN) eval --env galaxy-fighters-v2 --env-param mission=expert --agents heuristic,policy \
+	  --weights $(W)/galaxy-fighters-v2-team.npz --agent-opt policy.greedy=true --episodes $(LEARNED_MISSIONS) \
+	  --seed 0 --format markdown --doc docs/benchmarks.md --doc-section learned-fighters-expert
+
 .PHONY: benchmarks
-benchmarks: build
+benchmarks: build benchmarks-learned
 	$(BIN) eval --env galaxy-express-v1 --agents random,heuristic --episodes $(BENCH_EPISODES) --seed 0 \
 	    --format markdown --doc docs/benchmarks.md
 	$(BIN) eval --env galaxy-express-v1 --agents heuristic,mcts --episodes $(SEARCH_EPISODES) --seed 0 \
