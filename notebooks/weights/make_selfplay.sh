@@ -112,34 +112,27 @@ for g in $GAMES; do
 done
 wait
 
-echo "== 3. self-play PPO $(date -u +%T)"
-for g in $GAMES; do
-    for a in $ARCHS; do
-        # shellcheck disable=SC2046
-        PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} "$PY" -m galaxygym.ppo --env "$(id_of "$g")" $(ppo_args "$g") \
-            --init-weights "$O/compare/$(id_of "$g")-bc-$a.npz" --minutes "$PPO_MINUTES" --steps 20000000 \
-            --num-envs "$NUM_ENVS" --rollout-steps 128 --critic-warmup-steps "$WARMUP" --lineup-every 10 \
-            --checkpoints 3 --eval-episodes "$PPO_EVAL" --final-eval-episodes "$((PPO_EVAL * 2))" \
-            --threads "$THREADS" --seed 0 --out "$O/compare/$(id_of "$g")-ppo-$a.npz" \
-            >"$O/logs/ppo-$g-$a.log" 2>&1 &
-    done
-done
-wait
-
-if [ "$PPO_LEGS" -ge 2 ]; then
-    echo "== 3b. self-play PPO, second leg $(date -u +%T)"
+# One PPO leg of every game and network, side by side: leg name, the leg it starts from,
+# minutes, seed, checkpoints, native games at the end (and at the start).
+ppo_leg() {
     for g in $GAMES; do
         for a in $ARCHS; do
             # shellcheck disable=SC2046
             PYTHONPATH=python${PYTHONPATH:+:$PYTHONPATH} "$PY" -m galaxygym.ppo --env "$(id_of "$g")" $(ppo_args "$g") \
-                --init-weights "$O/compare/$(id_of "$g")-ppo-$a.npz" --minutes "$LEG2_MINUTES" --steps 20000000 \
+                --init-weights "$O/compare/$(id_of "$g")-$2-$a.npz" --minutes "$3" --steps 20000000 \
                 --num-envs "$NUM_ENVS" --rollout-steps 128 --critic-warmup-steps "$WARMUP" --lineup-every 10 \
-                --checkpoints 2 --eval-episodes "$PPO_EVAL" --final-eval-episodes "$PPO_EVAL" \
-                --threads "$THREADS" --seed 1 --out "$O/compare/$(id_of "$g")-ppo2-$a.npz" \
-                >"$O/logs/ppo2-$g-$a.log" 2>&1 &
+                --checkpoints "$5" --eval-episodes "$PPO_EVAL" --final-eval-episodes "$6" \
+                --threads "$THREADS" --seed "$4" --out "$O/compare/$(id_of "$g")-$1-$a.npz" \
+                >"$O/logs/$1-$g-$a.log" 2>&1 &
         done
     done
     wait
+}
+echo "== 3. self-play PPO $(date -u +%T)"
+ppo_leg ppo bc "$PPO_MINUTES" 0 3 "$((PPO_EVAL * 2))"
+if [ "$PPO_LEGS" -ge 2 ]; then
+    echo "== 3b. self-play PPO, second leg $(date -u +%T)"
+    ppo_leg ppo2 ppo "$LEG2_MINUTES" 1 2 "$PPO_EVAL"
 fi
 
 echo "== 4. final evaluation $(date -u +%T)"
