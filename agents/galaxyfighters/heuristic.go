@@ -80,11 +80,12 @@ type Heuristic struct {
 	// facing on cell (by the approaches it needs to leave the board past a
 	// district's zone 1), or 0 when its path ends in a corner.
 	weight [gf.Cells][12]float64
-	// last is the threat of the last leaf, kept for the next one: the sum
-	// runs over the occupied cells in order, so a leaf whose fills and
-	// first stacks are the last one's starts from the last one's partial
-	// sum at its first different stack (the sum is the same to the bit).
-	last threatCache
+	// leaves[d] is the threat of the last leaf of depth d (the root, the
+	// first command), kept for its children: the sum runs over the
+	// occupied cells in order, so a leaf whose fills and first stacks are
+	// its parent's starts from the parent's partial sum at its first
+	// different stack (the sum is the same to the bit).
+	leaves [searchDepth]threatCache
 
 	vals []float32 // ActionValues' output, or nil
 }
@@ -312,7 +313,7 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 		}
 	}
 	if mask[gf.ActionEndTurn] != 0 {
-		consider(h.leafValue(), gf.ActionEndTurn)
+		consider(h.leafValue(0), gf.ActionEndTurn)
 	}
 	m := &h.marks[0]
 	root.Mark(m)
@@ -334,7 +335,7 @@ const searchDepth = 2
 // played.
 func (h *Heuristic) search(depth int) float64 {
 	v := &h.view
-	best := h.leafValue()
+	best := h.leafValue(depth)
 	if depth >= searchDepth {
 		return best
 	}
@@ -368,7 +369,7 @@ const (
 
 // leafValue ends the command phase of h.view (its approach played by
 // h.probe) and scores the result.
-func (h *Heuristic) leafValue() float64 {
+func (h *Heuristic) leafValue(depth int) float64 {
 	v, p := &h.view, &h.probe
 	before := [gf.NumSeats]int{}
 	for k := range before {
@@ -400,7 +401,7 @@ func (h *Heuristic) leafValue() float64 {
 		lostCost *= lastShipFactor
 	}
 	val -= lostCost * float64(r.ShipsLost)
-	val -= h.threat(before, r.Invasions, full)
+	val -= h.threat(before, r.Invasions, full, depth)
 	return val
 }
 
@@ -410,7 +411,7 @@ var turnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 
 // threat weighs the aliens left on the board after the approach played
 // by h.probe.
-func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full int) float64 {
+func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, depth int) float64 {
 	p := &h.probe
 	capN := h.view.InvaderCap()
 	lose := h.view.DistrictsToLose()
@@ -430,42 +431,58 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full i
 	for d := range fillDir {
 		fillDir[d] = fill[gf.FacedSeat(d)]
 	}
-	// Every alien, cell by cell, bottom first (the order of the sum). The
-	// leaves of one decision differ in a few cells: the sum starts after
-	// the longest run of first occupied cells equal to the last leaf's.
-	lc := &h.last
-	d := 0 // the first cell whose stack differs from lc's
-	if lc.fillDir == fillDir {
-		d = p.Diff(&lc.board)
+	// Every alien, cell by cell, bottom first (the order of the sum). A
+	// leaf differs from its parent (the sequence without its last command)
+	// in a few cells: the sum starts after the longest run of first
+	// occupied cells equal to the parent's, and the leaves that are
+	// parents keep theirs for their children.
+	var base, out *threatCache
+	d := 0 // the first cell whose stack differs from base's
+	if depth > 0 {
+		base = &h.leaves[depth-1]
+		if base.fillDir == fillDir {
+			d = p.Diff(&base.board)
+		}
 	}
-	lc.fillDir = fillDir
-	j := 0 // lc's entries for the occupied cells before d
+	if depth < searchDepth {
+		out = &h.leaves[depth]
+		out.fillDir = fillDir
+	}
+	j := 0 // base's entries for the occupied cells before d
 	t := 0.0
-	for j < lc.n && lc.cells[j].cell < d {
-		t = lc.cells[j].after
-		j++
-	}
-	if d == gf.Cells {
-		return t // the same board
-	}
-	for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
-		stayed, landed := p.Stack(c)
-		if len(stayed)+len(landed) == 0 {
-			continue
+	if base != nil {
+		for j < base.n && base.cells[j].cell < d {
+			t = base.cells[j].after
+			j++
 		}
-		top := len(stayed) + len(landed) - 1
-		weight := &h.weight[c]
-		for i, a := range stayed {
-			t = alienThreat(t, weight, &fillDir, a, i < top)
+		if out != nil {
+			copy(out.cells[:j], base.cells[:j])
 		}
-		for i, a := range landed {
-			t = alienThreat(t, weight, &fillDir, a, len(stayed)+i < top)
-		}
-		lc.cells[j] = threatEntry{c, t}
-		j++
 	}
-	lc.n = j
-	p.Save(&lc.board)
+	if d < gf.Cells {
+		for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
+			stayed, landed := p.Stack(c)
+			if len(stayed)+len(landed) == 0 {
+				continue
+			}
+			top := len(stayed) + len(landed) - 1
+			weight := &h.weight[c]
+			for i, a := range stayed {
+				t = alienThreat(t, weight, &fillDir, a, i < top)
+			}
+			for i, a := range landed {
+				t = alienThreat(t, weight, &fillDir, a, len(stayed)+i < top)
+			}
+			if out != nil {
+				out.cells[j] = threatEntry{c, t}
+				j++
+			}
+		}
+	}
+	if out != nil {
+		out.n = j
+		p.Save(&out.board)
+	}
 	return t
 }
 
