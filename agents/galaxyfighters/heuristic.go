@@ -465,14 +465,21 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 			if len(stayed)+len(landed) == 0 {
 				continue
 			}
-			top := len(stayed) + len(landed) - 1
+			// Every alien but the top one weighs underTopWeight more.
 			weight := &h.weight[c]
-			for i, a := range stayed {
-				t = alienThreat(t, weight, &fillDir, a, i < top)
+			var last uint8
+			if n := len(landed); n > 0 {
+				t = underThreat(t, weight, &fillDir, stayed)
+				t = underThreat(t, weight, &fillDir, landed[:n-1])
+				last = landed[n-1]
+			} else {
+				n = len(stayed)
+				t = underThreat(t, weight, &fillDir, stayed[:n-1])
+				last = stayed[n-1]
 			}
-			for i, a := range landed {
-				t = alienThreat(t, weight, &fillDir, a, len(stayed)+i < top)
-			}
+			k := gf.AlienKind(last)
+			t += alienCost
+			t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
 			if out != nil {
 				out.cells[j] = threatEntry{c, t}
 				j++
@@ -486,18 +493,17 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	return t
 }
 
-// alienThreat adds the threat of alien code a (gf.AlienKind) to t.
-func alienThreat(t float64, weight *[12]float64, fillDir *[4]float64, a uint8, under bool) float64 {
-	t += alienCost
-	k := gf.AlienKind(a)
-	if weight[k] == 0 {
-		return t // its path ends in a corner
+// underThreat adds to t the threat of aliens (codes, gf.AlienKind), none
+// of them the top of its stack: for each, alienCost then its weight times
+// the fill of its district times underTopWeight (adding the weight 0 of a
+// path that ends in a corner leaves t as it is, t being positive).
+func underThreat(t float64, weight *[12]float64, fillDir *[4]float64, aliens []uint8) float64 {
+	for _, a := range aliens {
+		k := gf.AlienKind(a)
+		t += alienCost
+		t += weight[k] * fillDir[k&3] * underTopWeight
 	}
-	w := weight[k] * fillDir[k&3]
-	if under {
-		w *= underTopWeight
-	}
-	return t + w
+	return t
 }
 
 // String describes the loadout (for logs).

@@ -114,6 +114,7 @@ var alienPath = func() (t [Cells][16]flight) {
 					}
 					f.cells[f.n] = uint8(n)
 					f.n++
+					f.mask.add(n)
 					x = n
 				}
 			}
@@ -122,8 +123,9 @@ var alienPath = func() (t [Cells][16]flight) {
 	return t
 }()
 
-// flight is one entry of alienPath.
+// flight is one entry of alienPath; mask holds its cells.
 type flight struct {
+	mask  cellSet
 	cells [3]uint8
 	n     uint8
 	fate  int8
@@ -266,14 +268,16 @@ func (p *Probe) tiles(ships *[NumSeats]ship) {
 // moveAlien is State.moveAlien on the overlay.
 func (p *Probe) moveAlien(a uint8, from int) {
 	f := &alienPath[from][a&15]
-	for _, c := range f.cells[:f.n] {
-		if p.blockSet.has(int(c)) {
-			if p.shipSet.has(int(c)) {
-				p.crash(int(c))
-			} else {
-				p.r.Destroyed++ // on a Shielded Defense System tile
+	if f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
+		for _, c := range f.cells[:f.n] {
+			if p.blockSet.has(int(c)) {
+				if p.shipSet.has(int(c)) {
+					p.crash(int(c))
+				} else {
+					p.r.Destroyed++ // on a Shielded Defense System tile
+				}
+				return
 			}
-			return
 		}
 	}
 	switch f.fate {
@@ -290,7 +294,7 @@ func (p *Probe) moveAlien(a uint8, from int) {
 		return
 	}
 	c := int(f.cells[f.n-1])
-	if p.droneSet.has(c) {
+	if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
 		p.r.Destroyed++
 		return
 	}
