@@ -85,12 +85,24 @@ type Heuristic struct {
 	// occupied cells in order, so a leaf whose fills and first stacks are
 	// its parent's starts from the parent's partial sum at its first
 	// different stack (the sum is the same to the bit).
-	leaves [searchDepth]threatCache
+	leaves    [searchDepth]threatCache
+	decisions uint64 // command decisions searched
+	fill      struct {
+		key fillKey
+		dir [4]float64
+	}
 	// seen holds the values of this decision's deepest leaves by position
 	// (command sequences played in either order often reach the same one).
 	seen leafMemo
 
 	vals []float32 // ActionValues' output, or nil
+}
+
+// fillKey is what Heuristic.fillDir depends on within a decision.
+type fillKey struct {
+	decision uint64
+	inv      [gf.NumSeats]int
+	full     int
 }
 
 // leafMemo holds leaf values by position (gf.ViewKey): n entries.
@@ -312,6 +324,7 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 	root.Load(obs)
 	h.probe.Begin(root)
 	h.seen.n = 0
+	h.decisions++
 	best, bestA, ties := -1e18, -1, 0
 	consider := func(v float64, a int) {
 		if h.vals != nil {
@@ -449,24 +462,7 @@ var turnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 // by h.probe.
 func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, depth int) float64 {
 	p := &h.probe
-	capN := h.view.InvaderCap()
-	lose := h.view.DistrictsToLose()
-	var fill [gf.NumSeats]float64
-	for k := 0; k < gf.NumSeats; k++ {
-		n := min(before[k]+inv[k], capN)
-		f := float64(n) / float64(capN)
-		fill[k] = 1 + fillScale*f*f
-		if n >= capN-1 && full+1 >= lose {
-			fill[k] += 4
-		}
-		if n >= capN {
-			fill[k] = 0.5 // spills over
-		}
-	}
-	var fillDir [4]float64 // fill of the district an alien facing d heads for
-	for d := range fillDir {
-		fillDir[d] = fill[gf.FacedSeat(d)]
-	}
+	fillDir := h.fillDir(before, inv, full)
 	// Every alien, cell by cell, bottom first (the order of the sum). A
 	// leaf differs from its parent (the sequence without its last command)
 	// in a few cells: the sum starts after the longest run of first
@@ -527,6 +523,36 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 		p.Save(&out.board)
 	}
 	return t
+}
+
+// fillDir returns the fill factor of the district an alien facing d
+// heads for, after the invasions inv (full: the districts full then); the
+// last one is kept, the leaves of a decision mostly sharing it.
+func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
+	key := fillKey{h.decisions, inv, full}
+	if key == h.fill.key {
+		return h.fill.dir
+	}
+	capN := h.view.InvaderCap()
+	lose := h.view.DistrictsToLose()
+	var fill [gf.NumSeats]float64
+	for k := 0; k < gf.NumSeats; k++ {
+		n := min(before[k]+inv[k], capN)
+		f := float64(n) / float64(capN)
+		fill[k] = 1 + fillScale*f*f
+		if n >= capN-1 && full+1 >= lose {
+			fill[k] += 4
+		}
+		if n >= capN {
+			fill[k] = 0.5 // spills over
+		}
+	}
+	var fillDir [4]float64
+	for d := range fillDir {
+		fillDir[d] = fill[gf.FacedSeat(d)]
+	}
+	h.fill.key, h.fill.dir = key, fillDir
+	return fillDir
 }
 
 // underThreat adds to t the threat of aliens (codes, gf.AlienKind), none

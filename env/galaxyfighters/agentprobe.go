@@ -169,9 +169,12 @@ type Probe struct {
 	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
 	ownShips bool
 	yardN    int8
-	// Where ships, Shielded Defense System tiles and drones lie.
+	// Where ships, Shielded Defense System tiles and drones lie: those of
+	// tilesOf when tilesOK.
 	shipSet, sdsSet, droneSet cellSet
 	blockSet                  cellSet // ships and SDS tiles
+	tilesOf                   [NumSeats]ship
+	tilesOK                   bool
 	r                         ViewResult
 }
 
@@ -226,7 +229,10 @@ func (p *Probe) Approach() ViewResult {
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
 	p.r = ViewResult{}
-	p.tiles(&s.ships)
+	if !p.tilesOK || p.tilesOf != s.ships {
+		p.tiles(&s.ships)
+		p.tilesOf, p.tilesOK = s.ships, true
+	}
 	for _, sc := range p.scan[:p.scanN] {
 		g := sc.cell
 		b := int(p.base[g])
@@ -348,6 +354,7 @@ func (p *Probe) crash(cell int) {
 		p.placeDrone(seat)
 	}
 	p.tiles(&p.ships)
+	p.tilesOK = false
 }
 
 func (p *Probe) clearCell(c int) { p.base[c], p.pushN[c] = 0, 0 }
@@ -525,7 +532,11 @@ var atmosphereCells = func() (a [NumSeats][15]uint8) {
 // board's stacks, each ship's plane from its end, the drones and SDS tiles
 // of each ship's own atmosphere.
 func (s *State) decodeView(obs []uint8) {
-	s.decodeStacks(obs)
+	for _, g := range &approachOrder[0] {
+		if obs[OffHeight+int(g)] != 0 {
+			s.decodeStack(0, int(g), int(g), obs, nil)
+		}
+	}
 	for k := 0; k < NumSeats; k++ {
 		b := obs[OffSeats+k*seatBytes : OffSeats+(k+1)*seatBytes]
 		sh := &s.ships[k]
@@ -610,56 +621,4 @@ func (v *View) Key(k *ViewKey) uint64 {
 	}
 	x = (x ^ y) * m1
 	return x ^ x>>32
-}
-
-// decodeStacks is decodeStack(0, g, g, obs, nil) for every board cell g
-// holding a stack, for a valid observation (the top's kind among those
-// with a count): it gathers a cell's 12 counts in two words and visits
-// only the kinds present; a stack whose counts do not add up by
-// decodeStack's first pass is left to decodeStack.
-func (s *State) decodeStacks(obs []uint8) {
-	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-	cnt := (*[12 * plane]uint8)(obs[OffCount : OffCount+12*plane])
-	tops := (*[12 * plane]uint8)(obs[OffTop : OffTop+12*plane])
-	hts := (*[plane]uint8)(obs[OffHeight : OffHeight+plane])
-	for _, g := range &approachOrder[0] {
-		h := int(hts[g])
-		if h == 0 {
-			continue
-		}
-		if h > maxStack {
-			s.decodeStack(0, int(g), int(g), obs, nil)
-			continue
-		}
-		c := cnt[g:]
-		w := [2]uint64{uint64(c[0]) | uint64(c[plane])<<8 | uint64(c[2*plane])<<16 | uint64(c[3*plane])<<24 |
-			uint64(c[4*plane])<<32 | uint64(c[5*plane])<<40 | uint64(c[6*plane])<<48 | uint64(c[7*plane])<<56,
-			uint64(c[8*plane]) | uint64(c[9*plane])<<8 | uint64(c[10*plane])<<16 | uint64(c[11*plane])<<24}
-		st := &s.st[g]
-		x, top := 0, -1
-		for i, wi := range w {
-			for m := ((wi & lo7) + lo7 | wi) & hi; m != 0; m &= m - 1 {
-				sh := bits.TrailingZeros64(m) - 7
-				k := i*8 + sh>>3
-				n := int(wi >> sh & 0xff)
-				if top < 0 && tops[k*plane+int(g)] != 0 {
-					top = k
-					n--
-				}
-				a := makeAlien(k/4, k%4)
-				for ; n > 0 && x < h-1; n-- {
-					st[x] = a
-					x++
-				}
-			}
-		}
-		if top < 0 || x != h-1 {
-			*st = [maxStack]uint8{} // as Load left it
-			s.decodeStack(0, int(g), int(g), obs, nil)
-			continue
-		}
-		st[x] = makeAlien(top/4, top%4)
-		s.h[g] = uint8(h)
-		s.aliens += int16(h)
-	}
 }
