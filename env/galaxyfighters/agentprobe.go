@@ -244,7 +244,25 @@ func (p *Probe) Approach() ViewResult {
 		// rules: the aliens still lifted when the game is lost are lost.
 		p.base[g] = 0
 		for i := b - 1; i >= 0 && !p.r.NoShip; i-- {
-			p.moveAlien(s.st[g][i], int(g))
+			a := s.st[g][i]
+			f := &alienPath[g][a&15]
+			if f.fate != 0 || f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
+				p.moveAlien(a, int(g)) // blocked, invading or drifting away
+				continue
+			}
+			// It lands (moveAlien's last part, inlined).
+			c := int(f.cells[f.n-1])
+			if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
+				p.r.Destroyed++
+				continue
+			}
+			if int(p.base[c])+int(p.pushN[c]) >= maxStack {
+				continue // never reached with the printed content (State.push)
+			}
+			p.pushed[c][p.pushN[c]] = a
+			p.pushN[c]++
+			p.cells.add(c)
+			p.landed.add(c)
 		}
 		if p.r.NoShip {
 			break
