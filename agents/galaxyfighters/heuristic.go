@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/galaxygym/galaxygym/agents"
@@ -483,9 +484,9 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	j := 0 // base's entries for the occupied cells before d
 	t := 0.0
 	if base != nil {
-		for j < base.n && base.cells[j].cell < d {
-			t = base.cells[j].after
-			j++
+		j = sort.Search(base.n, func(i int) bool { return base.cells[i].cell >= d })
+		if j > 0 {
+			t = base.cells[j-1].after
 		}
 		if out != nil {
 			copy(out.cells[:j], base.cells[:j])
