@@ -92,9 +92,6 @@ type Heuristic struct {
 		key fillKey
 		dir [4]float64
 	}
-	// seen holds the values of this decision's deepest leaves by position
-	// (command sequences played in either order often reach the same one).
-	seen leafMemo
 
 	vals []float32 // ActionValues' output, or nil
 }
@@ -105,17 +102,6 @@ type fillKey struct {
 	inv      [gf.NumSeats]int
 	full     int
 }
-
-// leafMemo holds leaf values by position (gf.ViewKey): n entries.
-type leafMemo struct {
-	n    int
-	hash [memoCap]uint64
-	val  [memoCap]float64
-	key  [memoCap + 1]gf.ViewKey // key[n] is the key being looked up
-}
-
-// memoCap is the number of leaves a decision remembers.
-const memoCap = 128
 
 // threatCache is one leaf's threat, occupied cell by occupied cell.
 type threatCache struct {
@@ -324,7 +310,6 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 	root := &h.view
 	root.Load(obs)
 	h.probe.Begin(root)
-	h.seen.n = 0
 	h.decisions++
 	best, bestA, ties := -1e18, -1, 0
 	consider := func(v float64, a int) {
@@ -397,29 +382,8 @@ const (
 )
 
 // leafValue ends the command phase of h.view, depth commands after the
-// root (its approach played by h.probe), and scores the result; the
-// deepest leaves' values are remembered by position.
+// root (its approach played by h.probe), and scores the result.
 func (h *Heuristic) leafValue(depth int) float64 {
-	if depth < searchDepth {
-		return h.score(depth)
-	}
-	m := &h.seen
-	hash := h.view.Key(&m.key[m.n])
-	for i := 0; i < m.n; i++ {
-		if m.hash[i] == hash && m.key[i] == m.key[m.n] {
-			return m.val[i]
-		}
-	}
-	val := h.score(depth)
-	if m.n < memoCap {
-		m.hash[m.n], m.val[m.n] = hash, val
-		m.n++
-	}
-	return val
-}
-
-// score is leafValue without the memo.
-func (h *Heuristic) score(depth int) float64 {
 	v, p := &h.view, &h.probe
 	before := [gf.NumSeats]int{}
 	for k := range before {

@@ -608,35 +608,3 @@ func (s *State) decodeView(obs []uint8) {
 	}
 	s.deckN, s.yardN = int8(min(obs[OffDeckLeft], maxDeckSize)), int8(min(obs[OffYardLeft], maxBackup))
 }
-
-// ViewKey holds what the approach phase of a View's position depends on
-// among the things View.Play changes: the stack heights and the ships.
-// Two positions played from the same Load with equal keys (==) have the
-// same approach phase and the same board, invaders and shipyard after it.
-type ViewKey struct {
-	h     [Cells]uint8
-	ships [NumSeats]ship
-}
-
-// Key stores v's key into k and returns a hash of it (equal keys, equal
-// hashes).
-func (v *View) Key(k *ViewKey) uint64 {
-	s := &v.s
-	k.h, k.ships = s.h, s.ships
-	const m1, m2 = 0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f
-	var x, y uint64
-	for i := 0; i+16 <= Cells; i += 16 {
-		x += binary.LittleEndian.Uint64(k.h[i:]) * m1
-		y += binary.LittleEndian.Uint64(k.h[i+8:]) * m2
-	}
-	x += uint64(k.h[Cells-9]) * m2 // the last 9 bytes: 121 = 7*16 + 9
-	y += binary.LittleEndian.Uint64(k.h[Cells-8:]) * m1
-	for i := range k.ships {
-		sh := &k.ships[i]
-		z := uint64(uint8(sh.cell)) | uint64(uint8(sh.drone))<<8 | uint64(uint8(sh.sds[0]))<<16 |
-			uint64(uint8(sh.sds[1]))<<24 | uint64(boolInt(sh.shielded))<<32
-		y ^= z << (i * 7)
-	}
-	x = (x ^ y) * m1
-	return x ^ x>>32
-}
