@@ -48,8 +48,8 @@ func fightersEnv(spec *env.Spec) bool {
 // with its own approach phase played by the real rules (on one View:
 // commands are played and taken back with [gf.View.Mark] and
 // [gf.View.Undo], approach phases are played by a [gf.Probe] without
-// copying the board, and equal leading stacks reuse the last leaf's
-// partial threat sum; the values are those of a copy per leaf, to the
+// copying the board, and a leaf whose leading stacks are its parent's
+// resumes the parent's partial threat sum; the values are those of a copy per leaf, to the
 // bit: reference_test.go). A leaf is scored
 // by what the approach did (a loss, a ship destroyed, invasions weighted
 // by how full the district gets) and by the threat left on the board:
