@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/galaxygym/galaxygym/agents"
@@ -47,9 +48,9 @@ func fightersEnv(spec *env.Spec) bool {
 // with its own approach phase played by the real rules (on one View:
 // commands are played and taken back with [gf.View.Mark] and
 // [gf.View.Undo], approach phases are played by a [gf.Probe] without
-// copying the board, and equal leading stacks reuse the last leaf's
-// partial threat sum; the values are those of a copy per leaf, to the
-// bit: reference_test.go). A leaf is scored
+// copying the board, and a leaf whose leading stacks are its parent's
+// resumes the parent's partial threat sum; the values are those of a copy
+// per leaf, to the bit: reference_test.go). A leaf is scored
 // by what the approach did (a loss, a ship destroyed, invasions weighted
 // by how full the district gets) and by the threat left on the board:
 // every alien weighs by the number of its district's approach phases
@@ -80,13 +81,26 @@ type Heuristic struct {
 	// facing on cell (by the approaches it needs to leave the board past a
 	// district's zone 1), or 0 when its path ends in a corner.
 	weight [gf.Cells][12]float64
-	// last is the threat of the last leaf, kept for the next one: the sum
-	// runs over the occupied cells in order, so a leaf whose fills and
-	// first stacks are the last one's starts from the last one's partial
-	// sum at its first different stack (the sum is the same to the bit).
-	last threatCache
+	// leaves[d] is the threat of the last leaf of depth d (the root, the
+	// first command), kept for its children: the sum runs over the
+	// occupied cells in order, so a leaf whose fills and first stacks are
+	// its parent's starts from the parent's partial sum at its first
+	// different stack (the sum is the same to the bit).
+	leaves    [searchDepth]threatCache
+	decisions uint64 // command decisions searched
+	fill      struct {
+		key fillKey
+		dir [4]float64
+	}
 
 	vals []float32 // ActionValues' output, or nil
+}
+
+// fillKey is what Heuristic.fillDir depends on within a decision.
+type fillKey struct {
+	decision uint64
+	inv      [gf.NumSeats]int
+	full     int
 }
 
 // threatCache is one leaf's threat, occupied cell by occupied cell.
@@ -296,6 +310,7 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 	root := &h.view
 	root.Load(obs)
 	h.probe.Begin(root)
+	h.decisions++
 	best, bestA, ties := -1e18, -1, 0
 	consider := func(v float64, a int) {
 		if h.vals != nil {
@@ -312,7 +327,7 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 		}
 	}
 	if mask[gf.ActionEndTurn] != 0 {
-		consider(h.leafValue(), gf.ActionEndTurn)
+		consider(h.leafValue(0), gf.ActionEndTurn)
 	}
 	m := &h.marks[0]
 	root.Mark(m)
@@ -334,7 +349,7 @@ const searchDepth = 2
 // played.
 func (h *Heuristic) search(depth int) float64 {
 	v := &h.view
-	best := h.leafValue()
+	best := h.leafValue(depth)
 	if depth >= searchDepth {
 		return best
 	}
@@ -366,9 +381,9 @@ const (
 	fillScale      = 3.0
 )
 
-// leafValue ends the command phase of h.view (its approach played by
-// h.probe) and scores the result.
-func (h *Heuristic) leafValue() float64 {
+// leafValue ends the command phase of h.view, depth commands after the
+// root (its approach played by h.probe), and scores the result.
+func (h *Heuristic) leafValue(depth int) float64 {
 	v, p := &h.view, &h.probe
 	before := [gf.NumSeats]int{}
 	for k := range before {
@@ -400,7 +415,7 @@ func (h *Heuristic) leafValue() float64 {
 		lostCost *= lastShipFactor
 	}
 	val -= lostCost * float64(r.ShipsLost)
-	val -= h.threat(before, r.Invasions, full)
+	val -= h.threat(before, r.Invasions, full, depth)
 	return val
 }
 
@@ -410,8 +425,79 @@ var turnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 
 // threat weighs the aliens left on the board after the approach played
 // by h.probe.
-func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full int) float64 {
+func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, depth int) float64 {
 	p := &h.probe
+	fillDir := h.fillDir(before, inv, full)
+	// Every alien, cell by cell, bottom first (the order of the sum). A
+	// leaf differs from its parent (the sequence without its last command)
+	// in a few cells: the sum starts after the longest run of first
+	// occupied cells equal to the parent's, and the leaves that are
+	// parents keep theirs for their children.
+	var base, out *threatCache
+	d := 0 // the first cell whose stack differs from base's
+	if depth > 0 {
+		base = &h.leaves[depth-1]
+		if base.fillDir == fillDir {
+			d = p.Diff(&base.board)
+		}
+	}
+	if depth < searchDepth {
+		out = &h.leaves[depth]
+		out.fillDir = fillDir
+	}
+	j := 0 // base's entries for the occupied cells before d
+	t := 0.0
+	if base != nil {
+		j = sort.Search(base.n, func(i int) bool { return base.cells[i].cell >= d })
+		if j > 0 {
+			t = base.cells[j-1].after
+		}
+		if out != nil {
+			copy(out.cells[:j], base.cells[:j])
+		}
+	}
+	if d < gf.Cells {
+		for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
+			stayed, landed := p.Stack(c)
+			if len(stayed)+len(landed) == 0 {
+				continue
+			}
+			// Every alien but the top one weighs underTopWeight more.
+			weight := &h.weight[c]
+			var last uint8
+			if n := len(landed); n > 0 {
+				t = underThreat(t, weight, &fillDir, stayed)
+				t = underThreat(t, weight, &fillDir, landed[:n-1])
+				last = landed[n-1]
+			} else {
+				n = len(stayed)
+				t = underThreat(t, weight, &fillDir, stayed[:n-1])
+				last = stayed[n-1]
+			}
+			k := gf.AlienKind(last)
+			t += alienCost
+			t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
+			if out != nil {
+				out.cells[j] = threatEntry{c, t}
+				j++
+			}
+		}
+	}
+	if out != nil {
+		out.n = j
+		p.Save(&out.board)
+	}
+	return t
+}
+
+// fillDir returns the fill factor of the district an alien facing d
+// heads for, after the invasions inv (full: the districts full then); the
+// last one is kept, the leaves of a decision mostly sharing it.
+func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
+	key := fillKey{h.decisions, inv, full}
+	if key == h.fill.key {
+		return h.fill.dir
+	}
 	capN := h.view.InvaderCap()
 	lose := h.view.DistrictsToLose()
 	var fill [gf.NumSeats]float64
@@ -426,61 +512,25 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full i
 			fill[k] = 0.5 // spills over
 		}
 	}
-	var fillDir [4]float64 // fill of the district an alien facing d heads for
+	var fillDir [4]float64
 	for d := range fillDir {
 		fillDir[d] = fill[gf.FacedSeat(d)]
 	}
-	// Every alien, cell by cell, bottom first (the order of the sum). The
-	// leaves of one decision differ in a few cells: the sum starts after
-	// the longest run of first occupied cells equal to the last leaf's.
-	lc := &h.last
-	d := 0 // the first cell whose stack differs from lc's
-	if lc.fillDir == fillDir {
-		d = p.Diff(&lc.board)
-	}
-	lc.fillDir = fillDir
-	j := 0 // lc's entries for the occupied cells before d
-	t := 0.0
-	for j < lc.n && lc.cells[j].cell < d {
-		t = lc.cells[j].after
-		j++
-	}
-	if d == gf.Cells {
-		return t // the same board
-	}
-	for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
-		stayed, landed := p.Stack(c)
-		if len(stayed)+len(landed) == 0 {
-			continue
-		}
-		top := len(stayed) + len(landed) - 1
-		weight := &h.weight[c]
-		for i, a := range stayed {
-			t = alienThreat(t, weight, &fillDir, a, i < top)
-		}
-		for i, a := range landed {
-			t = alienThreat(t, weight, &fillDir, a, len(stayed)+i < top)
-		}
-		lc.cells[j] = threatEntry{c, t}
-		j++
-	}
-	lc.n = j
-	p.Save(&lc.board)
-	return t
+	h.fill.key, h.fill.dir = key, fillDir
+	return fillDir
 }
 
-// alienThreat adds the threat of alien code a (gf.AlienKind) to t.
-func alienThreat(t float64, weight *[12]float64, fillDir *[4]float64, a uint8, under bool) float64 {
-	t += alienCost
-	k := gf.AlienKind(a)
-	if weight[k] == 0 {
-		return t // its path ends in a corner
+// underThreat adds to t the threat of aliens (codes, gf.AlienKind), none
+// of them the top of its stack: for each, alienCost then its weight times
+// the fill of its district times underTopWeight (adding the weight 0 of a
+// path that ends in a corner leaves t as it is, t being positive).
+func underThreat(t float64, weight *[12]float64, fillDir *[4]float64, aliens []uint8) float64 {
+	for _, a := range aliens {
+		k := gf.AlienKind(a)
+		t += alienCost
+		t += weight[k] * fillDir[k&3] * underTopWeight
 	}
-	w := weight[k] * fillDir[k&3]
-	if under {
-		w *= underTopWeight
-	}
-	return t + w
+	return t
 }
 
 // String describes the loadout (for logs).

@@ -114,6 +114,7 @@ var alienPath = func() (t [Cells][16]flight) {
 					}
 					f.cells[f.n] = uint8(n)
 					f.n++
+					f.mask.add(n)
 					x = n
 				}
 			}
@@ -122,8 +123,9 @@ var alienPath = func() (t [Cells][16]flight) {
 	return t
 }()
 
-// flight is one entry of alienPath.
+// flight is one entry of alienPath; mask holds its cells.
 type flight struct {
+	mask  cellSet
 	cells [3]uint8
 	n     uint8
 	fate  int8
@@ -167,9 +169,12 @@ type Probe struct {
 	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
 	ownShips bool
 	yardN    int8
-	// Where ships, Shielded Defense System tiles and drones lie.
+	// Where ships, Shielded Defense System tiles and drones lie: those of
+	// tilesOf when tilesOK.
 	shipSet, sdsSet, droneSet cellSet
 	blockSet                  cellSet // ships and SDS tiles
+	tilesOf                   [NumSeats]ship
+	tilesOK                   bool
 	r                         ViewResult
 }
 
@@ -224,7 +229,10 @@ func (p *Probe) Approach() ViewResult {
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
 	p.r = ViewResult{}
-	p.tiles(&s.ships)
+	if !p.tilesOK || p.tilesOf != s.ships {
+		p.tiles(&s.ships)
+		p.tilesOf, p.tilesOK = s.ships, true
+	}
 	for _, sc := range p.scan[:p.scanN] {
 		g := sc.cell
 		b := int(p.base[g])
@@ -236,7 +244,25 @@ func (p *Probe) Approach() ViewResult {
 		// rules: the aliens still lifted when the game is lost are lost.
 		p.base[g] = 0
 		for i := b - 1; i >= 0 && !p.r.NoShip; i-- {
-			p.moveAlien(s.st[g][i], int(g))
+			a := s.st[g][i]
+			f := &alienPath[g][a&15]
+			if f.fate != 0 || f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
+				p.moveAlien(a, int(g)) // blocked, invading or drifting away
+				continue
+			}
+			// It lands (moveAlien's last part, inlined).
+			c := int(f.cells[f.n-1])
+			if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
+				p.r.Destroyed++
+				continue
+			}
+			if int(p.base[c])+int(p.pushN[c]) >= maxStack {
+				continue // never reached with the printed content (State.push)
+			}
+			p.pushed[c][p.pushN[c]] = a
+			p.pushN[c]++
+			p.cells.add(c)
+			p.landed.add(c)
 		}
 		if p.r.NoShip {
 			break
@@ -266,14 +292,16 @@ func (p *Probe) tiles(ships *[NumSeats]ship) {
 // moveAlien is State.moveAlien on the overlay.
 func (p *Probe) moveAlien(a uint8, from int) {
 	f := &alienPath[from][a&15]
-	for _, c := range f.cells[:f.n] {
-		if p.blockSet.has(int(c)) {
-			if p.shipSet.has(int(c)) {
-				p.crash(int(c))
-			} else {
-				p.r.Destroyed++ // on a Shielded Defense System tile
+	if f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
+		for _, c := range f.cells[:f.n] {
+			if p.blockSet.has(int(c)) {
+				if p.shipSet.has(int(c)) {
+					p.crash(int(c))
+				} else {
+					p.r.Destroyed++ // on a Shielded Defense System tile
+				}
+				return
 			}
-			return
 		}
 	}
 	switch f.fate {
@@ -290,7 +318,7 @@ func (p *Probe) moveAlien(a uint8, from int) {
 		return
 	}
 	c := int(f.cells[f.n-1])
-	if p.droneSet.has(c) {
+	if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
 		p.r.Destroyed++
 		return
 	}
@@ -344,6 +372,7 @@ func (p *Probe) crash(cell int) {
 		p.placeDrone(seat)
 	}
 	p.tiles(&p.ships)
+	p.tilesOK = false
 }
 
 func (p *Probe) clearCell(c int) { p.base[c], p.pushN[c] = 0, 0 }
@@ -521,7 +550,7 @@ var atmosphereCells = func() (a [NumSeats][15]uint8) {
 // board's stacks, each ship's plane from its end, the drones and SDS tiles
 // of each ship's own atmosphere.
 func (s *State) decodeView(obs []uint8) {
-	for _, g := range approachOrder[0] {
+	for _, g := range &approachOrder[0] {
 		if obs[OffHeight+int(g)] != 0 {
 			s.decodeStack(0, int(g), int(g), obs, nil)
 		}
@@ -543,15 +572,21 @@ func (s *State) decodeView(obs []uint8) {
 		if l := bytes.IndexByte(obs[OffShips+k*plane:OffShips+(k+1)*plane], 1); l >= 0 {
 			sh.cell = int8(l)
 		}
-		for _, g := range &atmosphereCells[k] {
-			if obs[OffDrones+int(g)] != 0 && sh.model == Gladius {
-				sh.drone = int8(g)
+		switch sh.model {
+		case Gladius:
+			for _, g := range &atmosphereCells[k] {
+				if obs[OffDrones+int(g)] != 0 {
+					sh.drone = int8(g)
+				}
 			}
-			if obs[OffSDS+int(g)] != 0 && sh.model == Phalanx {
-				if sh.sds[0] < 0 {
-					sh.sds[0] = int8(g)
-				} else {
-					sh.sds[1] = int8(g)
+		case Phalanx:
+			for _, g := range &atmosphereCells[k] {
+				if obs[OffSDS+int(g)] != 0 {
+					if sh.sds[0] < 0 {
+						sh.sds[0] = int8(g)
+					} else {
+						sh.sds[1] = int8(g)
+					}
 				}
 			}
 		}
