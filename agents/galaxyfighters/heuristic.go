@@ -94,6 +94,14 @@ type Heuristic struct {
 	}
 
 	vals []float32 // ActionValues' output, or nil
+
+	// first is the first command of the sequence searched. thenDeflector[a]
+	// is the value of the sequence (a, Deflector) in decision
+	// thenDeflectorAt[a]: the sequence (Deflector, a) ends in the same
+	// position (see search), so it is not played again.
+	first           int
+	thenDeflector   [gf.ActionDeflector]float64
+	thenDeflectorAt [gf.ActionDeflector]uint64
 }
 
 // fillKey is what Heuristic.fillDir depends on within a decision.
@@ -336,6 +344,7 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 			continue
 		}
 		root.Play(a)
+		h.first = a
 		consider(h.search(1), a)
 		root.Undo(m)
 	}
@@ -362,8 +371,20 @@ func (h *Heuristic) search(depth int) float64 {
 		if !v.Legal(a) {
 			continue
 		}
+		// A Deflector only shields the acting ship: no other command reads
+		// the shield, and the leaf value does not read the symbols left, so
+		// (Deflector, a) ends in the position of (a, Deflector), whose leaf
+		// has the same value (to the bit) when both were legal.
+		if depth == 1 && h.first == gf.ActionDeflector && h.thenDeflectorAt[a] == h.decisions {
+			best = max(best, h.thenDeflector[a])
+			continue
+		}
 		v.Play(a)
-		best = max(best, h.search(depth+1))
+		x := h.search(depth + 1)
+		if depth == 1 && a == gf.ActionDeflector && h.first < gf.ActionDeflector {
+			h.thenDeflector[h.first], h.thenDeflectorAt[h.first] = x, h.decisions
+		}
+		best = max(best, x)
 		v.Undo(m)
 	}
 	return best
