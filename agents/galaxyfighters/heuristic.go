@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/galaxygym/galaxygym/agents"
@@ -117,6 +116,23 @@ type threatCache struct {
 	fillDir [4]float64
 	n       int // entries
 	cells   [gf.Cells]threatEntry
+}
+
+// before returns the number of tc's entries for cells before d (a
+// binary search whose steps compile to conditional moves).
+func (tc *threatCache) before(d int) int {
+	lo, n := 0, tc.n
+	for n > 1 {
+		half := n / 2
+		if tc.cells[lo+half-1].cell < d {
+			lo += half
+		}
+		n -= half
+	}
+	if n == 1 && tc.cells[lo].cell < d {
+		lo++
+	}
+	return lo
 }
 
 // threatEntry is one occupied cell of a leaf and the threat summed up to
@@ -469,7 +485,7 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	j := 0 // base's entries for the occupied cells before d
 	t := 0.0
 	if base != nil {
-		j = sort.Search(base.n, func(i int) bool { return base.cells[i].cell >= d })
+		j = base.before(d)
 		if j > 0 {
 			t = base.cells[j-1].after
 		}

@@ -219,13 +219,9 @@ func (p *Probe) Approach() ViewResult {
 	s := &p.v.s
 	p.st = &s.st
 	p.base = s.h
-	for w := range p.landed {
-		for m := p.landed[w]; m != 0; m &= m - 1 {
-			p.pushN[w<<6|bits.TrailingZeros64(m)] = 0
-		}
-	}
+	p.pushN = [Cells]uint8{}
 	p.landed = cellSet{}
-	p.cells = p.occ
+	moved := cellSet{} // the stacks that frenzied
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
 	p.r = ViewResult{}
@@ -243,6 +239,7 @@ func (p *Probe) Approach() ViewResult {
 		// alien flies by its own facing, top first. The View is v1's
 		// rules: the aliens still lifted when the game is lost are lost.
 		p.base[g] = 0
+		moved.add(int(g))
 		for i := b - 1; i >= 0 && !p.r.NoShip; i-- {
 			a := s.st[g][i]
 			f := &alienPath[g][a&15]
@@ -261,12 +258,16 @@ func (p *Probe) Approach() ViewResult {
 			}
 			p.pushed[c][p.pushN[c]] = a
 			p.pushN[c]++
-			p.cells.add(c)
 			p.landed.add(c)
 		}
 		if p.r.NoShip {
 			break
 		}
+	}
+	// The stacks that frenzied are empty but for the aliens that landed
+	// there.
+	for w := range p.cells {
+		p.cells[w] = p.occ[w]&^moved[w] | p.landed[w]
 	}
 	return p.r
 }
@@ -327,7 +328,6 @@ func (p *Probe) moveAlien(a uint8, from int) {
 	}
 	p.pushed[c][p.pushN[c]] = a
 	p.pushN[c]++
-	p.cells.add(c)
 	p.landed.add(c)
 }
 
