@@ -98,7 +98,12 @@ type Heuristic struct {
 	// is the value of the sequence (a, Deflector) in decision
 	// thenDeflectorAt[a]: the sequence (Deflector, a) ends in the same
 	// position (see search), so it is not played again.
-	first           int
+	first int
+	// seconds[:nSeconds] are the commands that may follow the first one
+	// (no move: see search) for the acting ship's model and engine, in
+	// increasing order; a command of another ship is never legal.
+	seconds         [gf.ActionDeflector - gf.ActionFire + 1]int
+	nSeconds        int
 	thenDeflector   [gf.ActionDeflector]float64
 	thenDeflectorAt [gf.ActionDeflector]uint64
 }
@@ -118,19 +123,19 @@ type threatCache struct {
 	cells   [gf.Cells]threatEntry
 }
 
-// before returns the number of tc's entries for cells before d (a
-// binary search whose steps compile to conditional moves).
+// before returns the number of tc's entries for cells before d (cells
+// and d are 0-120): a binary search without branches on the entries,
+// whose outcomes are hard to predict.
 func (tc *threatCache) before(d int) int {
 	lo, n := 0, tc.n
 	for n > 1 {
 		half := n / 2
-		if tc.cells[lo+half-1].cell < d {
-			lo += half
-		}
+		lt := int(uint(tc.cells[lo+half-1].cell-d) >> 63) // 1 when that cell < d
+		lo += half & -lt
 		n -= half
 	}
-	if n == 1 && tc.cells[lo].cell < d {
-		lo++
+	if n == 1 {
+		lo += int(uint(tc.cells[lo].cell-d) >> 63)
 	}
 	return lo
 }
@@ -353,6 +358,20 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 	if mask[gf.ActionEndTurn] != 0 {
 		consider(h.leafValue(0), gf.ActionEndTurn)
 	}
+	h.nSeconds = 0
+	seat := root.Seat()
+	model, engine := root.Model(seat), root.Engine(seat)
+	for a := gf.ActionFire; a <= gf.ActionDeflector; a++ {
+		switch {
+		case a >= gf.ActionMove && a < gf.ActionUseWeapon, // moves only as the first command
+			a >= gf.ActionMissile && a < gf.ActionSDS && model != gf.AstroWing,
+			a == gf.ActionSDS && model != gf.Phalanx,
+			a == gf.ActionDeflector && engine != gf.Deflector:
+			continue
+		}
+		h.seconds[h.nSeconds] = a
+		h.nSeconds++
+	}
 	m := &h.marks[0]
 	root.Mark(m)
 	for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
@@ -380,10 +399,7 @@ func (h *Heuristic) search(depth int) float64 {
 	}
 	m := &h.marks[depth]
 	v.Mark(m)
-	for a := gf.ActionFire; a < gf.ActionDeflector+1; a++ {
-		if a >= gf.ActionMove && a < gf.ActionUseWeapon {
-			continue // moves only as the first command
-		}
+	for _, a := range h.seconds[:h.nSeconds] {
 		if !v.Legal(a) {
 			continue
 		}
