@@ -488,12 +488,21 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 			if c >= d {
 				return d
 			}
-			if n := p.pushN[c]; string(p.pushed[c][:n]) != string(b.pushed[c][:n]) {
+			if !samePushed(&p.pushed[c], &b.pushed[c], int(p.pushN[c])) {
 				return c
 			}
 		}
 	}
 	return d
+}
+
+// samePushed reports whether the first n aliens of x and y are the same.
+func samePushed(x, y *[maxStack]uint8, n int) bool {
+	if n <= 8 { // nearly always: one word, the bytes past n masked off
+		m := ^uint64(0) >> (64 - 8*n) // 0 when n is 0 (a cleared cell)
+		return (binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))&m == 0
+	}
+	return string(x[:n]) == string(y[:n])
 }
 
 // Next returns the first cell after cell (pass -1 to start) that may hold
