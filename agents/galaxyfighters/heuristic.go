@@ -2,6 +2,7 @@ package galaxyfighters
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -119,25 +120,23 @@ type fillKey struct {
 type threatCache struct {
 	board   gf.ProbeBoard
 	fillDir [4]float64
-	n       int // entries
+	n       int       // entries
+	set     [2]uint64 // the cells of the entries (bit c%64 of word c/64)
 	cells   [gf.Cells]threatEntry
 }
 
-// before returns the number of tc's entries for cells before d (cells
-// and d are 0-120): a binary search without branches on the entries,
-// whose outcomes are hard to predict.
-func (tc *threatCache) before(d int) int {
-	lo, n := 0, tc.n
-	for n > 1 {
-		half := n / 2
-		lt := int(uint(tc.cells[lo+half-1].cell-d) >> 63) // 1 when that cell < d
-		lo += half & -lt
-		n -= half
+// below returns the cells of set before cell d (0-121), and their
+// number: tc's entries before d when set is tc.set.
+func below(set [2]uint64, d int) ([2]uint64, int) {
+	var m [2]uint64
+	if d < 64 {
+		m[0] = 1<<d - 1
+	} else {
+		m[0], m[1] = ^uint64(0), 1<<(d-64)-1
 	}
-	if n == 1 {
-		lo += int(uint(tc.cells[lo].cell-d) >> 63)
-	}
-	return lo
+	m[0] &= set[0]
+	m[1] &= set[1]
+	return m, bits.OnesCount64(m[0]) + bits.OnesCount64(m[1])
 }
 
 // threatEntry is one occupied cell of a leaf and the threat summed up to
@@ -500,8 +499,9 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	}
 	j := 0 // base's entries for the occupied cells before d
 	t := 0.0
+	var set [2]uint64 // the cells of out's entries
 	if base != nil {
-		j = base.before(d)
+		set, j = below(base.set, d)
 		if j > 0 {
 			t = base.cells[j-1].after
 		}
@@ -533,11 +533,12 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 			if out != nil {
 				out.cells[j] = threatEntry{c, t}
 				j++
+				set[c>>6] |= 1 << (c & 63)
 			}
 		}
 	}
 	if out != nil {
-		out.n = j
+		out.n, out.set = j, set
 		p.Save(&out.board)
 	}
 	return t
