@@ -114,6 +114,7 @@ var alienPath = func() (t [Cells][16]flight) {
 					}
 					f.cells[f.n] = uint8(n)
 					f.n++
+					f.last = uint8(n)
 					f.mask.add(n)
 					x = n
 				}
@@ -123,12 +124,14 @@ var alienPath = func() (t [Cells][16]flight) {
 	return t
 }()
 
-// flight is one entry of alienPath; mask holds its cells.
+// flight is one entry of alienPath; mask holds its cells, last the last
+// of them (where the alien lands when fate is 0).
 type flight struct {
 	mask  cellSet
 	cells [3]uint8
 	n     uint8
 	fate  int8
+	last  uint8
 }
 
 // cellSet is a set of global cells.
@@ -248,7 +251,7 @@ func (p *Probe) Approach() ViewResult {
 				continue
 			}
 			// It lands (moveAlien's last part, inlined).
-			c := int(f.cells[f.n-1])
+			c := int(f.last)
 			if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
 				p.r.Destroyed++
 				continue
@@ -318,7 +321,7 @@ func (p *Probe) moveAlien(a uint8, from int) {
 	case cellCorner:
 		return
 	}
-	c := int(f.cells[f.n-1])
+	c := int(f.last)
 	if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
 		p.r.Destroyed++
 		return
