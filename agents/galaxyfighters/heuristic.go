@@ -122,7 +122,11 @@ type threatCache struct {
 	fillDir [4]float64
 	n       int       // entries
 	set     [2]uint64 // the cells of the entries (bit c%64 of word c/64)
-	cells   [gf.Cells]threatEntry
+	// cells[from:n] are this leaf's own entries; the first from, its
+	// parent's, are read there (the parent's cache is not written while
+	// this one is in use).
+	from  int
+	cells [gf.Cells]threatEntry
 }
 
 // below returns the cells of set before cell d (0-121), and their
@@ -503,11 +507,15 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	if base != nil {
 		set, j = below(base.set, d)
 		if j > 0 {
-			t = base.cells[j-1].after
+			own := base
+			if j-1 < base.from {
+				own = &h.leaves[depth-2] // base.from > 0 only at depth 1
+			}
+			t = own.cells[j-1].after
 		}
-		if out != nil {
-			copy(out.cells[:j], base.cells[:j])
-		}
+	}
+	if out != nil {
+		out.from = j
 	}
 	if d < gf.Cells {
 		for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
