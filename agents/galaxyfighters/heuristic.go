@@ -517,8 +517,11 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	if out != nil {
 		out.from = j
 	}
-	if d < gf.Cells {
-		for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
+	cells, _ := below(p.Cells(), d) // the cells from d on: those not below it
+	cells = [2]uint64{p.Cells()[0] &^ cells[0], p.Cells()[1] &^ cells[1]}
+	for w := range cells {
+		for bs := cells[w]; bs != 0; bs &= bs - 1 {
+			c := w<<6 | bits.TrailingZeros64(bs)
 			stayed, landed := p.Stack(c)
 			if len(stayed)+len(landed) == 0 {
 				continue
@@ -541,7 +544,7 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 			if out != nil {
 				out.cells[j] = threatEntry{c, t}
 				j++
-				set[c>>6] |= 1 << (c & 63)
+				set[w] |= bs & -bs
 			}
 		}
 	}

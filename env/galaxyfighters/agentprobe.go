@@ -524,6 +524,10 @@ func (p *Probe) Next(cell int) int {
 	return -1
 }
 
+// Cells returns, as a bit set (bit c%64 of word c/64), the cells that
+// Next returns after the last Approach.
+func (p *Probe) Cells() [2]uint64 { return p.cells }
+
 // Invaders returns the invaders beside seat's district after the last
 // Approach (spill-overs not played).
 func (p *Probe) Invaders(seat int) int { return int(p.invaders[seat]) }
