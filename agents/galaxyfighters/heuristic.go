@@ -95,18 +95,19 @@ type Heuristic struct {
 
 	vals []float32 // ActionValues' output, or nil
 
-	// first is the first command of the sequence searched. thenDeflector[a]
-	// is the value of the sequence (a, Deflector) in decision
-	// thenDeflectorAt[a]: the sequence (Deflector, a) ends in the same
-	// position (see search), so it is not played again.
-	first int
+	// first is the first command of the sequence searched. pair[a][b] is
+	// the value of the sequence (a, b) of two commands that commute (see
+	// commute), in decision pairAt[a][b] (indices less ActionFire): the
+	// sequence (b, a) ends in the same position, so it is not played
+	// again.
+	first  int
+	pair   [numPair][numPair]float64
+	pairAt [numPair][numPair]uint64
 	// seconds[:nSeconds] are the commands that may follow the first one
 	// (no move: see search) for the acting ship's model and engine, in
 	// increasing order; a command of another ship is never legal.
-	seconds         [gf.ActionDeflector - gf.ActionFire + 1]int
-	nSeconds        int
-	thenDeflector   [gf.ActionDeflector]float64
-	thenDeflectorAt [gf.ActionDeflector]uint64
+	seconds  [numPair]int
+	nSeconds int
 }
 
 // fillKey is what Heuristic.fillDir depends on within a decision.
@@ -389,6 +390,22 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 	return bestA
 }
 
+// numPair is the number of commands that may be first or second in a
+// sequence of two that commute (ActionFire..ActionDeflector).
+const numPair = gf.ActionDeflector - gf.ActionFire + 1
+
+// commute reports whether the commands a and b (ActionFire..
+// ActionDeflector) played in either order end in the same stacks and
+// ships, the leaf value reading nothing else of the position (not the
+// symbols left, which may differ by which Wild symbols were spent): a
+// Deflector only shields the acting ship, which no other command reads;
+// Missile Command on two different zones hits and reads the deep-space
+// spaces of two different rows.
+func commute(a, b int) bool {
+	missile := func(x int) bool { return x >= gf.ActionMissile && x < gf.ActionSDS }
+	return a != b && (a == gf.ActionDeflector || b == gf.ActionDeflector || missile(a) && missile(b))
+}
+
 // searchDepth is the number of commands a sequence holds at most.
 const searchDepth = 2
 
@@ -406,18 +423,19 @@ func (h *Heuristic) search(depth int) float64 {
 		if !v.Legal(a) {
 			continue
 		}
-		// A Deflector only shields the acting ship: no other command reads
-		// the shield, and the leaf value does not read the symbols left, so
-		// (Deflector, a) ends in the position of (a, Deflector), whose leaf
-		// has the same value (to the bit) when both were legal.
-		if depth == 1 && h.first == gf.ActionDeflector && h.thenDeflectorAt[a] == h.decisions {
-			best = max(best, h.thenDeflector[a])
+		// (first, a) ends in the position of (a, first) when they commute:
+		// the leaf of that one, when it was searched (both legal), has the
+		// same value to the bit.
+		swap := depth == 1 && h.first <= gf.ActionDeflector && commute(h.first, a)
+		if swap && a < h.first && h.pairAt[a-gf.ActionFire][h.first-gf.ActionFire] == h.decisions {
+			best = max(best, h.pair[a-gf.ActionFire][h.first-gf.ActionFire])
 			continue
 		}
 		v.Play(a)
 		x := h.search(depth + 1)
-		if depth == 1 && a == gf.ActionDeflector && h.first < gf.ActionDeflector {
-			h.thenDeflector[h.first], h.thenDeflectorAt[h.first] = x, h.decisions
+		if swap && a > h.first {
+			i, j := h.first-gf.ActionFire, a-gf.ActionFire
+			h.pair[i][j], h.pairAt[i][j] = x, h.decisions
 		}
 		best = max(best, x)
 		v.Undo(m)
