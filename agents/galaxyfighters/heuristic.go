@@ -2,9 +2,9 @@ package galaxyfighters
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/galaxygym/galaxygym/agents"
@@ -94,6 +94,20 @@ type Heuristic struct {
 	}
 
 	vals []float32 // ActionValues' output, or nil
+
+	// first is the first command of the sequence searched. pair[a][b] is
+	// the value of the sequence (a, b) of two commands that commute (see
+	// commute), in decision pairAt[a][b] (indices less ActionFire): the
+	// sequence (b, a) ends in the same position, so it is not played
+	// again.
+	first  int
+	pair   [numPair][numPair]float64
+	pairAt [numPair][numPair]uint64
+	// seconds[:nSeconds] are the commands that may follow the first one
+	// (no move: see search) for the acting ship's model and engine, in
+	// increasing order; a command of another ship is never legal.
+	seconds  [numPair]int
+	nSeconds int
 }
 
 // fillKey is what Heuristic.fillDir depends on within a decision.
@@ -107,8 +121,27 @@ type fillKey struct {
 type threatCache struct {
 	board   gf.ProbeBoard
 	fillDir [4]float64
-	n       int // entries
-	cells   [gf.Cells]threatEntry
+	n       int       // entries
+	set     [2]uint64 // the cells of the entries (bit c%64 of word c/64)
+	// cells[from:n] are this leaf's own entries; the first from, its
+	// parent's, are read there (the parent's cache is not written while
+	// this one is in use).
+	from  int
+	cells [gf.Cells]threatEntry
+}
+
+// below returns the cells of set before cell d (0-121), and their
+// number: tc's entries before d when set is tc.set.
+func below(set [2]uint64, d int) ([2]uint64, int) {
+	var m [2]uint64
+	if d < 64 {
+		m[0] = 1<<d - 1
+	} else {
+		m[0], m[1] = ^uint64(0), 1<<(d-64)-1
+	}
+	m[0] &= set[0]
+	m[1] &= set[1]
+	return m, bits.OnesCount64(m[0]) + bits.OnesCount64(m[1])
 }
 
 // threatEntry is one occupied cell of a leaf and the threat summed up to
@@ -329,6 +362,20 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 	if mask[gf.ActionEndTurn] != 0 {
 		consider(h.leafValue(0), gf.ActionEndTurn)
 	}
+	h.nSeconds = 0
+	seat := root.Seat()
+	model, engine := root.Model(seat), root.Engine(seat)
+	for a := gf.ActionFire; a <= gf.ActionDeflector; a++ {
+		switch {
+		case a >= gf.ActionMove && a < gf.ActionUseWeapon, // moves only as the first command
+			a >= gf.ActionMissile && a < gf.ActionSDS && model != gf.AstroWing,
+			a == gf.ActionSDS && model != gf.Phalanx,
+			a == gf.ActionDeflector && engine != gf.Deflector:
+			continue
+		}
+		h.seconds[h.nSeconds] = a
+		h.nSeconds++
+	}
 	m := &h.marks[0]
 	root.Mark(m)
 	for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
@@ -336,10 +383,27 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 			continue
 		}
 		root.Play(a)
+		h.first = a
 		consider(h.search(1), a)
 		root.Undo(m)
 	}
 	return bestA
+}
+
+// numPair is the number of commands that may be first or second in a
+// sequence of two that commute (ActionFire..ActionDeflector).
+const numPair = gf.ActionDeflector - gf.ActionFire + 1
+
+// commute reports whether the commands a and b (ActionFire..
+// ActionDeflector) played in either order end in the same stacks and
+// ships, the leaf value reading nothing else of the position (not the
+// symbols left, which may differ by which Wild symbols were spent): a
+// Deflector only shields the acting ship, which no other command reads;
+// Missile Command on two different zones hits and reads the deep-space
+// spaces of two different rows.
+func commute(a, b int) bool {
+	missile := func(x int) bool { return x >= gf.ActionMissile && x < gf.ActionSDS }
+	return a != b && (a == gf.ActionDeflector || b == gf.ActionDeflector || missile(a) && missile(b))
 }
 
 // searchDepth is the number of commands a sequence holds at most.
@@ -355,15 +419,25 @@ func (h *Heuristic) search(depth int) float64 {
 	}
 	m := &h.marks[depth]
 	v.Mark(m)
-	for a := gf.ActionFire; a < gf.ActionDeflector+1; a++ {
-		if a >= gf.ActionMove && a < gf.ActionUseWeapon {
-			continue // moves only as the first command
-		}
+	for _, a := range h.seconds[:h.nSeconds] {
 		if !v.Legal(a) {
 			continue
 		}
+		// (first, a) ends in the position of (a, first) when they commute:
+		// the leaf of that one, when it was searched (both legal), has the
+		// same value to the bit.
+		swap := depth == 1 && h.first <= gf.ActionDeflector && commute(h.first, a)
+		if swap && a < h.first && h.pairAt[a-gf.ActionFire][h.first-gf.ActionFire] == h.decisions {
+			best = max(best, h.pair[a-gf.ActionFire][h.first-gf.ActionFire])
+			continue
+		}
 		v.Play(a)
-		best = max(best, h.search(depth+1))
+		x := h.search(depth + 1)
+		if swap && a > h.first {
+			i, j := h.first-gf.ActionFire, a-gf.ActionFire
+			h.pair[i][j], h.pairAt[i][j] = x, h.decisions
+		}
+		best = max(best, x)
 		v.Undo(m)
 	}
 	return best
@@ -447,17 +521,25 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	}
 	j := 0 // base's entries for the occupied cells before d
 	t := 0.0
+	var set [2]uint64 // the cells of out's entries
 	if base != nil {
-		j = sort.Search(base.n, func(i int) bool { return base.cells[i].cell >= d })
+		set, j = below(base.set, d)
 		if j > 0 {
-			t = base.cells[j-1].after
-		}
-		if out != nil {
-			copy(out.cells[:j], base.cells[:j])
+			own := base
+			if j-1 < base.from {
+				own = &h.leaves[depth-2] // base.from > 0 only at depth 1
+			}
+			t = own.cells[j-1].after
 		}
 	}
-	if d < gf.Cells {
-		for c := p.Next(d - 1); c >= 0; c = p.Next(c) {
+	if out != nil {
+		out.from = j
+	}
+	cells, _ := below(p.Cells(), d) // the cells from d on: those not below it
+	cells = [2]uint64{p.Cells()[0] &^ cells[0], p.Cells()[1] &^ cells[1]}
+	for w := range cells {
+		for bs := cells[w]; bs != 0; bs &= bs - 1 {
+			c := w<<6 | bits.TrailingZeros64(bs)
 			stayed, landed := p.Stack(c)
 			if len(stayed)+len(landed) == 0 {
 				continue
@@ -480,11 +562,12 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 			if out != nil {
 				out.cells[j] = threatEntry{c, t}
 				j++
+				set[w] |= bs & -bs
 			}
 		}
 	}
 	if out != nil {
-		out.n = j
+		out.n, out.set = j, set
 		p.Save(&out.board)
 	}
 	return t

@@ -114,6 +114,7 @@ var alienPath = func() (t [Cells][16]flight) {
 					}
 					f.cells[f.n] = uint8(n)
 					f.n++
+					f.last = uint8(n)
 					f.mask.add(n)
 					x = n
 				}
@@ -123,12 +124,14 @@ var alienPath = func() (t [Cells][16]flight) {
 	return t
 }()
 
-// flight is one entry of alienPath; mask holds its cells.
+// flight is one entry of alienPath; mask holds its cells, last the last
+// of them (where the alien lands when fate is 0).
 type flight struct {
 	mask  cellSet
 	cells [3]uint8
 	n     uint8
 	fate  int8
+	last  uint8
 }
 
 // cellSet is a set of global cells.
@@ -219,13 +222,9 @@ func (p *Probe) Approach() ViewResult {
 	s := &p.v.s
 	p.st = &s.st
 	p.base = s.h
-	for w := range p.landed {
-		for m := p.landed[w]; m != 0; m &= m - 1 {
-			p.pushN[w<<6|bits.TrailingZeros64(m)] = 0
-		}
-	}
+	p.pushN = [Cells]uint8{}
 	p.landed = cellSet{}
-	p.cells = p.occ
+	moved := cellSet{} // the stacks that frenzied
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
 	p.r = ViewResult{}
@@ -243,6 +242,7 @@ func (p *Probe) Approach() ViewResult {
 		// alien flies by its own facing, top first. The View is v1's
 		// rules: the aliens still lifted when the game is lost are lost.
 		p.base[g] = 0
+		moved.add(int(g))
 		for i := b - 1; i >= 0 && !p.r.NoShip; i-- {
 			a := s.st[g][i]
 			f := &alienPath[g][a&15]
@@ -251,7 +251,7 @@ func (p *Probe) Approach() ViewResult {
 				continue
 			}
 			// It lands (moveAlien's last part, inlined).
-			c := int(f.cells[f.n-1])
+			c := int(f.last)
 			if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
 				p.r.Destroyed++
 				continue
@@ -261,12 +261,16 @@ func (p *Probe) Approach() ViewResult {
 			}
 			p.pushed[c][p.pushN[c]] = a
 			p.pushN[c]++
-			p.cells.add(c)
 			p.landed.add(c)
 		}
 		if p.r.NoShip {
 			break
 		}
+	}
+	// The stacks that frenzied are empty but for the aliens that landed
+	// there.
+	for w := range p.cells {
+		p.cells[w] = p.occ[w]&^moved[w] | p.landed[w]
 	}
 	return p.r
 }
@@ -317,7 +321,7 @@ func (p *Probe) moveAlien(a uint8, from int) {
 	case cellCorner:
 		return
 	}
-	c := int(f.cells[f.n-1])
+	c := int(f.last)
 	if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
 		p.r.Destroyed++
 		return
@@ -327,7 +331,6 @@ func (p *Probe) moveAlien(a uint8, from int) {
 	}
 	p.pushed[c][p.pushN[c]] = a
 	p.pushN[c]++
-	p.cells.add(c)
 	p.landed.add(c)
 }
 
@@ -488,12 +491,21 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 			if c >= d {
 				return d
 			}
-			if n := p.pushN[c]; string(p.pushed[c][:n]) != string(b.pushed[c][:n]) {
+			if !samePushed(&p.pushed[c], &b.pushed[c], int(p.pushN[c])) {
 				return c
 			}
 		}
 	}
 	return d
+}
+
+// samePushed reports whether the first n aliens of x and y are the same.
+func samePushed(x, y *[maxStack]uint8, n int) bool {
+	if n <= 8 { // nearly always: one word, the bytes past n masked off
+		m := ^uint64(0) >> (64 - 8*n) // 0 when n is 0 (a cleared cell)
+		return (binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))&m == 0
+	}
+	return string(x[:n]) == string(y[:n])
 }
 
 // Next returns the first cell after cell (pass -1 to start) that may hold
@@ -511,6 +523,10 @@ func (p *Probe) Next(cell int) int {
 	}
 	return -1
 }
+
+// Cells returns, as a bit set (bit c%64 of word c/64), the cells that
+// Next returns after the last Approach.
+func (p *Probe) Cells() [2]uint64 { return p.cells }
 
 // Invaders returns the invaders beside seat's district after the last
 // Approach (spill-overs not played).

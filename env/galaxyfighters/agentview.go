@@ -71,6 +71,10 @@ func (v *View) Model(seat int) int { return int(v.s.ships[seat].model) }
 // ShipCell returns the cell of seat's ship in the View's frame.
 func (v *View) ShipCell(seat int) int { return int(v.s.ships[seat].cell) }
 
+// Engine returns seat's engine (Thrusters, Deflector, WarpDrive), or -1
+// before it is chosen.
+func (v *View) Engine(seat int) int { return int(v.s.ships[seat].engine) }
+
 // Shielded reports whether seat's ship is shielded.
 func (v *View) Shielded(seat int) bool { return v.s.ships[seat].shielded }
 

@@ -322,23 +322,68 @@ func (s *State) ray(seat, cell, dr, dc, minRow int, f func(c int) bool) {
 	}
 }
 
-// firstAlien returns the first cell holding an alien along a ray, or -1.
-func (s *State) firstAlien(seat, cell, dr, dc, minRow int) int {
-	found := -1
-	s.ray(seat, cell, dr, dc, minRow, func(c int) bool {
-		if s.h[c] > 0 {
-			found = c
-			return false
+// aheadRay[seat][cell][dc+1] lists the board cells that ray crosses from
+// cell in seat's local direction (-1, dc), in order, up to (not including)
+// the edge or a space off the board, ignoring SDS tiles; n3 of them lie
+// on local row 3 or beyond it (zone 8 and nearer), n0 on any row.
+var aheadRay = func() (t [NumSeats][Cells][3]rayCells) {
+	for seat := 0; seat < NumSeats; seat++ {
+		for cell := 0; cell < Cells; cell++ {
+			for dc := -1; dc <= 1; dc++ {
+				rc := &t[seat][cell][dc+1]
+				l := Local(seat, cell)
+				r, c := l/Side, l%Side
+				for {
+					r, c = r-1, c+dc
+					if r < 0 || c < 0 || c >= Side {
+						break
+					}
+					g := Global(seat, r*Side+c)
+					if !onBoard[g] {
+						break
+					}
+					rc.cells[rc.n0] = uint8(g)
+					rc.n0++
+					if r >= 3 {
+						rc.n3++
+					}
+				}
+			}
 		}
-		return true
-	})
-	return found
+	}
+	return t
+}()
+
+// rayCells is one entry of aheadRay.
+type rayCells struct {
+	cells  [Side - 1]uint8
+	n0, n3 uint8
+}
+
+// firstAlien returns the first cell holding an alien along seat's ray
+// from cell in local direction (-1, dc) up to local row 3 (s.ray with
+// minRow 3), or -1.
+func (s *State) firstAlien(seat, cell, dc int) int {
+	rc := &aheadRay[seat][cell][dc+1]
+	sds := false // any SDS tile on the board
+	for k := range s.ships {
+		sds = sds || s.ships[k].sds != [2]int8{-1, -1}
+	}
+	for _, g := range rc.cells[:rc.n3] {
+		if sds && s.sdsAt(int(g)) {
+			return -1
+		}
+		if s.h[g] > 0 {
+			return int(g)
+		}
+	}
+	return -1
 }
 
 // fireTarget is the closest alien straight ahead of seat's ship, up to
 // zone 8, or -1.
 func (s *State) fireTarget(seat int) int {
-	return s.firstAlien(seat, int(s.ships[seat].cell), -1, 0, 3)
+	return s.firstAlien(seat, int(s.ships[seat].cell), 0)
 }
 
 // weaponHits reports whether seat's weapon system would hit anything, and
@@ -378,7 +423,7 @@ func (s *State) weaponHits(seat int, apply bool) bool {
 	default: // SpreadShot
 		var t [3]int
 		for i, dc := range [3]int{0, -1, 1} {
-			t[i] = s.firstAlien(seat, cell, -1, dc, 3)
+			t[i] = s.firstAlien(seat, cell, dc)
 		}
 		if t[0] < 0 && t[1] < 0 && t[2] < 0 {
 			return false
