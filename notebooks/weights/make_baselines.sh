@@ -11,8 +11,8 @@
 # Stage 1 of the chain of issue 24: behaviour cloning of the heuristic's own play
 # (`galaxygym generate --agent heuristic`, every seat the heuristic, so every decision is
 # its), an MLP over the observation bytes the data ever sets (notebooks/baselines/bc.py),
-# exported over the whole observation in the Go policy format. The self-play stage
-# (galaxygym.ppo from these weights) is not part of this script yet.
+# exported over the whole observation in the Go policy format. The self-play stage, with
+# larger clones of its own, is notebooks/weights/make_selfplay.sh (the -selfplay/-team files).
 #
 # Run from the repository root after `make build venv`. About 35 minutes on the shared
 # 2-core machine when the three trainings run side by side (as the committed files
