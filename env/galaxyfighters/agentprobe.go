@@ -562,12 +562,15 @@ var atmosphereCells = func() (a [NumSeats][15]uint8) {
 }()
 
 // decodeView is decodeObs(0, obs, nil) for a valid observation (View.Load
-// ignores decodeObs's errors), but for the board's stacks, visiting only
-// the spaces that matter: each ship's plane from its end, the drones and
-// SDS tiles of each ship's own atmosphere.
-//
-// The stacks (h, st, aliens) are View.loadStacks's.
+// ignores decodeObs's errors), visiting only the spaces that matter: the
+// board's stacks, each ship's plane from its end, the drones and SDS tiles
+// of each ship's own atmosphere.
 func (s *State) decodeView(obs []uint8) {
+	for _, g := range &approachOrder[0] {
+		if obs[OffHeight+int(g)] != 0 {
+			s.decodeStack(0, int(g), int(g), obs, nil)
+		}
+	}
 	for k := 0; k < NumSeats; k++ {
 		b := obs[OffSeats+k*seatBytes : OffSeats+(k+1)*seatBytes]
 		sh := &s.ships[k]
