@@ -86,7 +86,10 @@ type Heuristic struct {
 	// occupied cells in order, so a leaf whose fills and first stacks are
 	// its parent's starts from the parent's partial sum at its first
 	// different stack (the sum is the same to the bit).
-	leaves    [searchDepth]threatCache
+	leaves [searchDepth]threatCache
+	// runs[d] is the approach phase of the last leaf of depth d, kept for
+	// its children, which resume it (gf.Probe.ApproachFrom).
+	runs      [searchDepth]gf.ProbeRun
 	decisions uint64 // command decisions searched
 	fill      struct {
 		key fillKey
@@ -463,7 +466,15 @@ func (h *Heuristic) leafValue(depth int) float64 {
 	for k := range before {
 		before[k] = v.Invaders(k)
 	}
-	r := p.Approach()
+	var r gf.ViewResult
+	if depth == 0 {
+		r = p.Approach()
+	} else {
+		r = p.ApproachFrom(&h.runs[depth-1])
+	}
+	if depth < searchDepth {
+		p.Keep(&h.runs[depth])
+	}
 	if r.NoShip {
 		return -lossValue
 	}
