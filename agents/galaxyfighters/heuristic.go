@@ -86,10 +86,7 @@ type Heuristic struct {
 	// occupied cells in order, so a leaf whose fills and first stacks are
 	// its parent's starts from the parent's partial sum at its first
 	// different stack (the sum is the same to the bit).
-	leaves [searchDepth]threatCache
-	// runs[d] is the approach phase of the last leaf of depth d, kept for
-	// its children, which resume it (gf.Probe.ApproachFrom).
-	runs      [searchDepth]gf.ProbeRun
+	leaves    [searchDepth]threatCache
 	decisions uint64 // command decisions searched
 	fill      struct {
 		key fillKey
@@ -466,15 +463,7 @@ func (h *Heuristic) leafValue(depth int) float64 {
 	for k := range before {
 		before[k] = v.Invaders(k)
 	}
-	var r gf.ViewResult
-	if depth == 0 {
-		r = p.Approach()
-	} else {
-		r = p.ApproachFrom(&h.runs[depth-1])
-	}
-	if depth < searchDepth {
-		p.Keep(&h.runs[depth])
-	}
+	r := p.Approach()
 	if r.NoShip {
 		return -lossValue
 	}

@@ -179,51 +179,6 @@ type Probe struct {
 	tilesOf                   [NumSeats]ship
 	tilesOK                   bool
 	r                         ViewResult
-
-	// The record of the last Approach, for Keep: the frenzies in order,
-	// each with the state before it, and the cells the aliens landed on,
-	// in order. stuck is set when a ship crashed or a stack was full
-	// (such an approach is not resumed).
-	frenzies [boardCells]frenzy
-	nFrenzy  int
-	log      [boardCells * maxStack]uint8
-	nLog     int
-	stuck    bool
-}
-
-// frenzy is a stack that frenzied during an Approach: at is its place in
-// scan; pushes, invaders, spill, invasions and destroyed are the landings
-// logged, the invaders, spill-overs, invasions and aliens destroyed
-// before it.
-type frenzy struct {
-	at        uint8
-	pushes    uint16
-	invaders  [NumSeats]int8
-	spill     [NumSeats]uint8
-	invasions [NumSeats]int
-	destroyed int
-}
-
-// ProbeRun is an approach phase kept by Probe.Keep, for Probe.ApproachFrom.
-// Its zero value is ready for Keep.
-type ProbeRun struct {
-	begin    uint64 // p.begins when kept
-	ok       bool   // resumable: no ship crashed, no stack was full
-	ships    [NumSeats]ship
-	h        [Cells]uint8 // the View's heights, invaders, spill-overs, shipyard
-	vInv     [NumSeats]int8
-	vSpill   [NumSeats]uint8
-	vYard    int8
-	pushN    [Cells]uint8
-	pushed   [Cells][maxStack]uint8 // on the landed cells
-	landed   cellSet
-	invaders [NumSeats]int8
-	spill    [NumSeats]uint8
-	r        ViewResult
-	frenzies [boardCells]frenzy
-	nFrenzy  int
-	log      [boardCells * maxStack]uint8
-	nLog     int
 }
 
 // scanCell is a cell of Probe.scan: faces has bit i set when the i-th
@@ -277,25 +232,12 @@ func (p *Probe) Approach() ViewResult {
 		p.tiles(&s.ships)
 		p.tilesOf, p.tilesOK = s.ships, true
 	}
-	p.nFrenzy, p.nLog, p.stuck = 0, 0, false
-	p.scanFrom(0, moved)
-	return p.r
-}
-
-// scanFrom plays the approach phase from the cell of scan at from on,
-// moved holding the stacks that frenzied before it.
-func (p *Probe) scanFrom(from int, moved cellSet) {
-	s := &p.v.s
-	for at := from; at < p.scanN; at++ {
-		sc := p.scan[at]
+	for _, sc := range p.scan[:p.scanN] {
 		g := sc.cell
 		b := int(p.base[g])
 		if b == 0 || p.pushN[g] != 0 || sc.faces>>(b-1)&1 == 0 {
 			continue // empty, an alien that moved this phase on top, or not facing seat
 		}
-		p.frenzies[p.nFrenzy] = frenzy{at: uint8(at), pushes: uint16(p.nLog), invaders: p.invaders, spill: p.spill,
-			invasions: p.r.Invasions, destroyed: p.r.Destroyed}
-		p.nFrenzy++
 		// The whole stack frenzies (nothing on it has moved yet): every
 		// alien flies by its own facing, top first. The View is v1's
 		// rules: the aliens still lifted when the game is lost are lost.
@@ -315,14 +257,11 @@ func (p *Probe) scanFrom(from int, moved cellSet) {
 				continue
 			}
 			if int(p.base[c])+int(p.pushN[c]) >= maxStack {
-				p.stuck = true
 				continue // never reached with the printed content (State.push)
 			}
 			p.pushed[c][p.pushN[c]] = a
 			p.pushN[c]++
 			p.landed.add(c)
-			p.log[p.nLog] = uint8(c)
-			p.nLog++
 		}
 		if p.r.NoShip {
 			break
@@ -333,113 +272,6 @@ func (p *Probe) scanFrom(from int, moved cellSet) {
 	for w := range p.cells {
 		p.cells[w] = p.occ[w]&^moved[w] | p.landed[w]
 	}
-}
-
-// Keep saves the last Approach into r, for ApproachFrom.
-func (p *Probe) Keep(r *ProbeRun) {
-	s := &p.v.s
-	r.begin, r.ok = p.begins, !p.stuck
-	if !r.ok {
-		return
-	}
-	r.ships, r.h, r.pushN, r.landed = s.ships, s.h, p.pushN, p.landed
-	r.vInv, r.vSpill, r.vYard = s.invaders, s.spill, s.yardN
-	for w := range p.landed {
-		for m := p.landed[w]; m != 0; m &= m - 1 {
-			c := w<<6 | bits.TrailingZeros64(m)
-			copyPushed(&r.pushed[c], &p.pushed[c], p.pushN[c])
-		}
-	}
-	r.invaders, r.spill, r.r = p.invaders, p.spill, p.r
-	r.nFrenzy, r.nLog = p.nFrenzy, p.nLog
-	copy(r.frenzies[:p.nFrenzy], p.frenzies[:p.nFrenzy])
-	copy(r.log[:p.nLog], p.log[:p.nLog])
-}
-
-// copyPushed copies the first n aliens of src to dst (a word, nearly
-// always).
-func copyPushed(dst, src *[maxStack]uint8, n uint8) {
-	if n <= 8 {
-		binary.LittleEndian.PutUint64(dst[:8], binary.LittleEndian.Uint64(src[:8]))
-		return
-	}
-	*dst = *src
-}
-
-// sameTiles reports whether the ships, drones and SDS tiles of a and b
-// lie on the same cells: the flights and landings of an approach phase
-// read nothing else of the ships until one crashes.
-func sameTiles(a, b *[NumSeats]ship) bool {
-	for k := range a {
-		x, y := &a[k], &b[k]
-		if x.cell != y.cell || x.drone != y.drone || x.sds != y.sds {
-			return false
-		}
-	}
-	return true
-}
-
-// ApproachFrom is Approach (the same result and position after it), the
-// View's position being r's (kept since the last Begin) with commands
-// played on it: when they left the tiles where they were, the approach phase
-// is r's up to the first stack of scan whose height they changed, and
-// resumes there.
-func (p *Probe) ApproachFrom(r *ProbeRun) ViewResult {
-	s := &p.v.s
-	if !r.ok || r.begin != p.begins || !sameTiles(&r.ships, &s.ships) || r.vInv != s.invaders || r.vSpill != s.spill || r.vYard != s.yardN {
-		return p.Approach()
-	}
-	k := p.scanN // the first scan cell whose stack the commands changed
-	for i, sc := range p.scan[:p.scanN] {
-		if s.h[sc.cell] != r.h[sc.cell] {
-			k = i
-			break
-		}
-	}
-	f := 0 // r's first frenzy from k on
-	for f < r.nFrenzy && int(r.frenzies[f].at) < k {
-		f++
-	}
-	// r's position before frenzy f, with the View's heights.
-	p.st = &s.st
-	p.base = s.h
-	moved := cellSet{}
-	for _, fr := range r.frenzies[:f] {
-		g := p.scan[fr.at].cell
-		p.base[g] = 0
-		moved.add(int(g))
-	}
-	p.pushN, p.landed = r.pushN, r.landed
-	for w := range r.landed {
-		for m := r.landed[w]; m != 0; m &= m - 1 {
-			c := w<<6 | bits.TrailingZeros64(m)
-			copyPushed(&p.pushed[c], &r.pushed[c], r.pushN[c])
-		}
-	}
-	p.yardN, p.ownShips = s.yardN, false
-	p.r = ViewResult{}
-	pushes := r.nLog
-	if f < r.nFrenzy {
-		fr := &r.frenzies[f]
-		pushes = int(fr.pushes)
-		p.invaders, p.spill, p.r.Invasions, p.r.Destroyed = fr.invaders, fr.spill, fr.invasions, fr.destroyed
-	} else {
-		p.invaders, p.spill, p.r.Invasions, p.r.Destroyed = r.invaders, r.spill, r.r.Invasions, r.r.Destroyed
-	}
-	for _, c := range r.log[pushes:r.nLog] {
-		p.pushN[c]--
-		if p.pushN[c] == 0 {
-			p.landed[c>>6] &^= 1 << (c & 63)
-		}
-	}
-	if !p.tilesOK || p.tilesOf != s.ships {
-		p.tiles(&s.ships)
-		p.tilesOf, p.tilesOK = s.ships, true
-	}
-	p.nFrenzy, p.nLog, p.stuck = f, pushes, false
-	copy(p.frenzies[:f], r.frenzies[:f])
-	copy(p.log[:pushes], r.log[:pushes])
-	p.scanFrom(k, moved)
 	return p.r
 }
 
@@ -495,20 +327,16 @@ func (p *Probe) moveAlien(a uint8, from int) {
 		return
 	}
 	if int(p.base[c])+int(p.pushN[c]) >= maxStack {
-		p.stuck = true
 		return // never reached with the printed content (State.push)
 	}
 	p.pushed[c][p.pushN[c]] = a
 	p.pushN[c]++
 	p.landed.add(c)
-	p.log[p.nLog] = uint8(c)
-	p.nLog++
 }
 
 // crash is State.crash on the overlay: an alien flew into the ship on
 // cell.
 func (p *Probe) crash(cell int) {
-	p.stuck = true
 	if !p.ownShips { // the ships change: from now on they are p's own
 		p.ships, p.ownShips = p.v.s.ships, true
 	}
