@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 
@@ -130,13 +131,8 @@ func (f *evalFlags) runLeague(cmd *cobra.Command, format evaluate.Format, doc []
 	if err != nil {
 		return err
 	}
-	if err := r.Write(cmd.OutOrStdout(), format); err != nil {
+	if err := writeAndPlot(cmd.OutOrStdout(), r, format, f.plot); err != nil {
 		return err
-	}
-	if f.plot != "" {
-		if err := r.Plot(f.plot); err != nil {
-			return err
-		}
 	}
 	if f.doc == "" {
 		return nil
@@ -260,13 +256,8 @@ func init() {
 			if err != nil {
 				return err
 			}
-			if err := r.Write(cmd.OutOrStdout(), format); err != nil {
+			if err := writeAndPlot(cmd.OutOrStdout(), r, format, f.plot); err != nil {
 				return err
-			}
-			if f.plot != "" {
-				if err := r.Plot(f.plot); err != nil {
-					return err
-				}
 			}
 			if f.doc != "" {
 				content, err := leaderboard(cfg, r)
@@ -308,4 +299,23 @@ func init() {
 	fl.BoolVar(&f.rotate, "rotate", false, "with --seats, play every deal once per rotation of the seats (duplicate style)")
 	f.agentsSet = func() bool { return fl.Changed("agents") }
 	rootCmd.AddCommand(cmd)
+}
+
+// report is what eval prints and plots: an [evaluate.Report] or an
+// [evaluate.LeagueReport].
+type report interface {
+	Write(w io.Writer, f evaluate.Format) error
+	Plot(path string) error
+}
+
+// writeAndPlot writes r to w in format and, when plot is not "", draws it
+// to that PNG file.
+func writeAndPlot(w io.Writer, r report, format evaluate.Format, plot string) error {
+	if err := r.Write(w, format); err != nil {
+		return err
+	}
+	if plot == "" {
+		return nil
+	}
+	return r.Plot(plot)
 }
