@@ -94,6 +94,9 @@ type Heuristic struct {
 	}
 
 	vals []float32 // ActionValues' output, or nil
+	// crashFree is whether no alien flew into a ship in the last leaf's
+	// approach phase.
+	crashFree bool
 
 	// first is the first command of the sequence searched. pair[a][b] is
 	// the value of the sequence (a, b) of two commands that commute (see
@@ -417,6 +420,11 @@ func (h *Heuristic) search(depth int) float64 {
 	if depth >= searchDepth {
 		return best
 	}
+	// A Deflector only shields the acting ship, which matters to the
+	// approach phase only when an alien flies into it: when none flew into
+	// a ship in this position's approach, a last Deflector ends in the same
+	// approach, board and value (to the bit) as this leaf.
+	own, crashFree := best, h.crashFree && depth+1 == searchDepth
 	m := &h.marks[depth]
 	v.Mark(m)
 	for _, a := range h.seconds[:h.nSeconds] {
@@ -431,14 +439,17 @@ func (h *Heuristic) search(depth int) float64 {
 			best = max(best, h.pair[a-gf.ActionFire][h.first-gf.ActionFire])
 			continue
 		}
-		v.Play(a)
-		x := h.search(depth + 1)
+		x := own
+		if a != gf.ActionDeflector || !crashFree {
+			v.Play(a)
+			x = h.search(depth + 1)
+			v.Undo(m)
+		}
 		if swap && a > h.first {
 			i, j := h.first-gf.ActionFire, a-gf.ActionFire
 			h.pair[i][j], h.pairAt[i][j] = x, h.decisions
 		}
 		best = max(best, x)
-		v.Undo(m)
 	}
 	return best
 }
@@ -464,6 +475,7 @@ func (h *Heuristic) leafValue(depth int) float64 {
 		before[k] = v.Invaders(k)
 	}
 	r := p.Approach()
+	h.crashFree = r.Crashes == 0
 	if r.NoShip {
 		return -lossValue
 	}
