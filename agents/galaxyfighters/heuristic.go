@@ -94,9 +94,9 @@ type Heuristic struct {
 	}
 
 	vals []float32 // ActionValues' output, or nil
-	// crashFree is whether no alien flew into a ship in the last leaf's
-	// approach phase.
-	crashFree bool
+	// at[d] is the position searched at depth d (the root, after the
+	// first command, after the second) once its leaf is scored.
+	at [searchDepth + 1]node
 
 	// first is the first command of the sequence searched. pair[a][b] is
 	// the value of the sequence (a, b) of two commands that commute (see
@@ -111,6 +111,17 @@ type Heuristic struct {
 	// increasing order; a command of another ship is never legal.
 	seconds  [numPair]int
 	nSeconds int
+}
+
+// node is what the search keeps of a position whose leaf it scored.
+type node struct {
+	value     float64
+	crashFree bool      // no alien flew into a ship in its approach phase
+	flown     [2]uint64 // the cells entered by the aliens that flew then (gf.Probe.Flown)
+	// cache is the entry of Heuristic.leaves that its children's threat
+	// sums resume from: its own, or its parent's when their boards after
+	// the approach are the same.
+	cache int
 }
 
 // fillKey is what Heuristic.fillDir depends on within a decision.
@@ -362,8 +373,10 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 			}
 		}
 	}
+	h.at[0] = node{}
 	if mask[gf.ActionEndTurn] != 0 {
-		consider(h.leafValue(0), gf.ActionEndTurn)
+		h.at[0].value = h.leafValue(0)
+		consider(h.at[0].value, gf.ActionEndTurn)
 	}
 	h.nSeconds = 0
 	seat := root.Seat()
@@ -385,9 +398,10 @@ func (h *Heuristic) command(obs, mask []uint8) int {
 		if mask[a] == 0 {
 			continue
 		}
+		inert := h.inert(a, &h.at[0])
 		root.Play(a)
 		h.first = a
-		consider(h.search(1), a)
+		consider(h.search(1, inert), a)
 		root.Undo(m)
 	}
 	return bestA
@@ -413,18 +427,20 @@ func commute(a, b int) bool {
 const searchDepth = 2
 
 // search returns the best value reachable from h.view with depth commands
-// played.
-func (h *Heuristic) search(depth int) float64 {
+// played. inherit is whether the last command was inert (see inert): the
+// position's leaf is then its parent's, not scored again.
+func (h *Heuristic) search(depth int, inherit bool) float64 {
 	v := &h.view
-	best := h.leafValue(depth)
+	n := &h.at[depth]
+	if inherit {
+		*n = h.at[depth-1]
+	} else {
+		n.value = h.leafValue(depth)
+	}
+	best := n.value
 	if depth >= searchDepth {
 		return best
 	}
-	// A Deflector only shields the acting ship, which matters to the
-	// approach phase only when an alien flies into it: when none flew into
-	// a ship in this position's approach, a last Deflector ends in the same
-	// approach, board and value (to the bit) as this leaf.
-	own, crashFree := best, h.crashFree && depth+1 == searchDepth
 	m := &h.marks[depth]
 	v.Mark(m)
 	for _, a := range h.seconds[:h.nSeconds] {
@@ -439,10 +455,10 @@ func (h *Heuristic) search(depth int) float64 {
 			best = max(best, h.pair[a-gf.ActionFire][h.first-gf.ActionFire])
 			continue
 		}
-		x := own
-		if a != gf.ActionDeflector || !crashFree {
+		x := n.value
+		if inert := h.inert(a, n); !inert || depth+1 < searchDepth {
 			v.Play(a)
-			x = h.search(depth + 1)
+			x = h.search(depth+1, inert)
 			v.Undo(m)
 		}
 		if swap && a > h.first {
@@ -452,6 +468,27 @@ func (h *Heuristic) search(depth int) float64 {
 		best = max(best, x)
 	}
 	return best
+}
+
+// inert reports whether command a, played on the position of n, leaves
+// its approach phase, its board after it and its leaf value as they are
+// (to the bit): a Deflector only shields the acting ship, which counts
+// only when an alien flies into it; a Shielded Defense System tile only
+// stops the aliens that enter its space. With no alien flying into a ship
+// in n's approach phase (and, for the tile, none entering the space ahead
+// of the ship where it goes), neither changes what the approach does, and
+// the leaf value reads nothing else they change (the symbols spent).
+func (h *Heuristic) inert(a int, n *node) bool {
+	switch {
+	case !n.crashFree:
+		return false
+	case a == gf.ActionDeflector:
+		return true
+	case a == gf.ActionSDS:
+		c := h.view.SDSCell()
+		return c >= 0 && n.flown[c>>6]&(1<<(c&63)) == 0
+	}
+	return false
 }
 
 // Weights of the evaluation.
@@ -475,7 +512,8 @@ func (h *Heuristic) leafValue(depth int) float64 {
 		before[k] = v.Invaders(k)
 	}
 	r := p.Approach()
-	h.crashFree = r.Crashes == 0
+	n := &h.at[depth]
+	n.crashFree, n.flown, n.cache = r.Crashes == 0, p.Flown(), depth
 	if r.NoShip {
 		return -lossValue
 	}
@@ -522,7 +560,7 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	var base, out *threatCache
 	d := 0 // the first cell whose stack differs from base's
 	if depth > 0 {
-		base = &h.leaves[depth-1]
+		base = &h.leaves[h.at[depth-1].cache]
 		if base.fillDir == fillDir {
 			d = p.Diff(&base.board)
 		}
@@ -539,7 +577,7 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 		if j > 0 {
 			own := base
 			if j-1 < base.from {
-				own = &h.leaves[depth-2] // base.from > 0 only at depth 1
+				own = &h.leaves[0] // base.from > 0 only for a first command's
 			}
 			t = own.cells[j-1].after
 		}

@@ -167,6 +167,7 @@ type Probe struct {
 	pushed   [Cells][maxStack]uint8
 	cells    cellSet
 	landed   cellSet // the cells with pushN > 0 (maybe fewer)
+	flown    cellSet // the cells of the flights of the aliens that flew
 	invaders [NumSeats]int8
 	spill    [NumSeats]uint8
 	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
@@ -223,7 +224,7 @@ func (p *Probe) Approach() ViewResult {
 	p.st = &s.st
 	p.base = s.h
 	p.pushN = [Cells]uint8{}
-	p.landed = cellSet{}
+	p.landed, p.flown = cellSet{}, cellSet{}
 	moved := cellSet{} // the stacks that frenzied
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
@@ -246,6 +247,8 @@ func (p *Probe) Approach() ViewResult {
 		for i := b - 1; i >= 0 && !p.r.NoShip; i-- {
 			a := s.st[g][i]
 			f := &alienPath[g][a&15]
+			p.flown[0] |= f.mask[0]
+			p.flown[1] |= f.mask[1]
 			if f.fate != 0 || f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
 				p.moveAlien(a, int(g)) // blocked, invading or drifting away
 				continue
@@ -527,6 +530,12 @@ func (p *Probe) Next(cell int) int {
 // Cells returns, as a bit set (bit c%64 of word c/64), the cells that
 // Next returns after the last Approach.
 func (p *Probe) Cells() [2]uint64 { return p.cells }
+
+// Flown returns, as a bit set (bit c%64 of word c/64), the cells that the
+// aliens that flew in the last Approach entered or were to enter on their
+// way (those of a flight cut short by a ship or a tile included): an
+// alien flies through no other cell.
+func (p *Probe) Flown() [2]uint64 { return p.flown }
 
 // Invaders returns the invaders beside seat's district after the last
 // Approach (spill-overs not played).

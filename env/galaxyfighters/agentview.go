@@ -78,6 +78,14 @@ func (v *View) Engine(seat int) int { return int(v.s.ships[seat].engine) }
 // Shielded reports whether seat's ship is shielded.
 func (v *View) Shielded(seat int) bool { return v.s.ships[seat].shielded }
 
+// SDSCell returns the cell (0-120) where ActionSDS would place the acting
+// ship's Shielded Defense System tile (the space ahead of it), or -1 when
+// that space is off its atmosphere.
+func (v *View) SDSCell() int {
+	seat := int(v.s.cur)
+	return neighbour(seat, int(v.s.ships[seat].cell), 0)
+}
+
 // Invaders returns the invaders beside seat's district; InvaderCap the
 // spaces per district; DistrictsToLose the mission's limit; Invaded the
 // districts full.
