@@ -115,7 +115,13 @@ type Heuristic struct {
 
 // node is what the search keeps of a position whose leaf it scored.
 type node struct {
-	value     float64
+	value float64
+	// scored is whether its threat was summed (its board saved in
+	// leaves[cache]), rest its value before the threat was taken off and
+	// fillDir the fill factors of the sum.
+	scored    bool
+	rest      float64
+	fillDir   [4]float64
 	crashFree bool      // no alien flew into a ship in its approach phase
 	flown     [2]uint64 // the cells entered by the aliens that flew then (gf.Probe.Flown)
 	// cache is the entry of Heuristic.leaves that its children's threat
@@ -458,7 +464,13 @@ func (h *Heuristic) search(depth int, inherit bool) float64 {
 		x := n.value
 		if inert := h.inert(a, n); !inert || depth+1 < searchDepth {
 			v.Play(a)
-			x = h.search(depth+1, inert)
+			ok := false
+			if depth+1 == searchDepth && takesOff(a) {
+				x, ok = h.localValue(n, m)
+			}
+			if !ok {
+				x = h.search(depth+1, inert)
+			}
 			v.Undo(m)
 		}
 		if swap && a > h.first {
@@ -468,6 +480,12 @@ func (h *Heuristic) search(depth int, inherit bool) float64 {
 		best = max(best, x)
 	}
 	return best
+}
+
+// takesOff reports whether command a only takes aliens off stacks (Fire,
+// the weapon, a Missile Command).
+func takesOff(a int) bool {
+	return a == gf.ActionFire || a >= gf.ActionUseWeapon && a < gf.ActionSDS
 }
 
 // inert reports whether command a, played on the position of n, leaves
@@ -513,7 +531,7 @@ func (h *Heuristic) leafValue(depth int) float64 {
 	}
 	r := p.Approach()
 	n := &h.at[depth]
-	n.crashFree, n.flown, n.cache = r.Crashes == 0, p.Flown(), depth
+	n.crashFree, n.flown, n.cache, n.scored = r.Crashes == 0, p.Flown(), depth, false
 	if r.NoShip {
 		return -lossValue
 	}
@@ -539,8 +557,63 @@ func (h *Heuristic) leafValue(depth int) float64 {
 		lostCost *= lastShipFactor
 	}
 	val -= lostCost * float64(r.ShipsLost)
+	n.rest, n.scored = val, true
 	val -= h.threat(before, r.Invasions, full, depth)
 	return val
+}
+
+// localValue is leafValue for h.view's position, a command after that of
+// n (whose mark is m), when its approach phase is n's
+// (gf.Probe.SameApproach): the same result, so the value before the
+// threat is n's, and the threat is n's board with the stacks that lost
+// aliens lower, resumed from n's partial sum before the first of them.
+// ok is false when the approach may differ.
+func (h *Heuristic) localValue(n *node, m *gf.ViewMark) (val float64, ok bool) {
+	if !n.scored {
+		return 0, false
+	}
+	base := &h.leaves[n.cache]
+	d, ok := h.probe.SameApproach(&base.board, m)
+	if !ok {
+		return 0, false
+	}
+	_, j := below(base.set, d)
+	fillDir := &n.fillDir
+	t := 0.0
+	if j > 0 {
+		own := base
+		if j-1 < base.from {
+			own = &h.leaves[0] // base.from > 0 only for a first command's
+		}
+		t = own.cells[j-1].after
+	}
+	cells, _ := below(base.set, d)
+	cells = [2]uint64{base.set[0] &^ cells[0], base.set[1] &^ cells[1]}
+	for w := range cells {
+		for bs := cells[w]; bs != 0; bs &= bs - 1 {
+			c := w<<6 | bits.TrailingZeros64(bs)
+			stayed, landed := base.board.StackAfter(&h.view, c)
+			if len(stayed)+len(landed) == 0 {
+				continue
+			}
+			// As in threat (inlined there and here).
+			weight := &h.weight[c]
+			var last uint8
+			if n := len(landed); n > 0 {
+				t = underThreat(t, weight, fillDir, stayed)
+				t = underThreat(t, weight, fillDir, landed[:n-1])
+				last = landed[n-1]
+			} else {
+				n = len(stayed)
+				t = underThreat(t, weight, fillDir, stayed[:n-1])
+				last = stayed[n-1]
+			}
+			k := gf.AlienKind(last)
+			t += alienCost
+			t += weight[k] * fillDir[k&3]
+		}
+	}
+	return n.rest - t, true
 }
 
 // turnWeight is the threat of an alien by the approaches left before it
@@ -552,6 +625,7 @@ var turnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, depth int) float64 {
 	p := &h.probe
 	fillDir := h.fillDir(before, inv, full)
+	h.at[depth].fillDir = fillDir
 	// Every alien, cell by cell, bottom first (the order of the sum). A
 	// leaf differs from its parent (the sequence without its last command)
 	// in a few cells: the sum starts after the longest run of first

@@ -161,18 +161,21 @@ type Probe struct {
 	// The position after the last Approach: the stack on cell c is
 	// st[c][:base[c]] with pushed[c][:pushN[c]] on top; cells holds every
 	// occupied cell (and maybe empty ones).
-	st       *[Cells][maxStack]uint8
-	base     [Cells]uint8
-	pushN    [Cells]uint8
-	pushed   [Cells][maxStack]uint8
-	cells    cellSet
-	landed   cellSet // the cells with pushN > 0 (maybe fewer)
-	flown    cellSet // the cells of the flights of the aliens that flew
-	invaders [NumSeats]int8
-	spill    [NumSeats]uint8
-	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
-	ownShips bool
-	yardN    int8
+	st     *[Cells][maxStack]uint8
+	base   [Cells]uint8
+	pushN  [Cells]uint8
+	pushed [Cells][maxStack]uint8
+	cells  cellSet
+	landed cellSet // the cells with pushN > 0 (maybe fewer)
+	flown  cellSet // the cells of the flights of the aliens that flew
+	// heightsRead is whether the approach read a stack's height besides
+	// deciding its frenzy (a drone placed beside a new ship).
+	heightsRead bool
+	invaders    [NumSeats]int8
+	spill       [NumSeats]uint8
+	ships       [NumSeats]ship // the ships once one crashed (ownShips), else the View's
+	ownShips    bool
+	yardN       int8
 	// Where ships, Shielded Defense System tiles and drones lie: those of
 	// tilesOf when tilesOK.
 	shipSet, sdsSet, droneSet cellSet
@@ -224,7 +227,7 @@ func (p *Probe) Approach() ViewResult {
 	p.st = &s.st
 	p.base = s.h
 	p.pushN = [Cells]uint8{}
-	p.landed, p.flown = cellSet{}, cellSet{}
+	p.landed, p.flown, p.heightsRead = cellSet{}, cellSet{}, false
 	moved := cellSet{} // the stacks that frenzied
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
@@ -376,6 +379,7 @@ func (p *Probe) crash(cell int) {
 	}
 	if sh.model == Gladius {
 		p.placeDrone(seat)
+		p.heightsRead = true
 	}
 	p.tiles(&p.ships)
 	p.tilesOK = false
@@ -445,6 +449,7 @@ func AlienKind(code uint8) int { return int(code&15) - 4 }
 // where the board after a later Approach first differs (Probe.Diff).
 type ProbeBoard struct {
 	begin       uint64 // p.begins when saved
+	heightsRead bool   // Probe.heightsRead
 	base, pushN [Cells]uint8
 	pushed      [Cells][maxStack]uint8
 	landed      cellSet
@@ -452,7 +457,7 @@ type ProbeBoard struct {
 
 // Save copies the board after the last Approach into b.
 func (p *Probe) Save(b *ProbeBoard) {
-	b.begin = p.begins
+	b.begin, b.heightsRead = p.begins, p.heightsRead
 	b.base, b.pushN, b.landed = p.base, p.pushN, p.landed
 	for w := range p.landed {
 		for m := p.landed[w]; m != 0; m &= m - 1 {
@@ -500,6 +505,63 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 		}
 	}
 	return d
+}
+
+// SameApproach reports whether the approach phase of the View's current
+// position plays as the one whose board b holds did, so that b, its
+// stayed aliens cut to the View's heights (ProbeBoard.StackAfter), is the
+// board after it; first is then the first cell whose stack is lower than
+// on b (Cells when none). b must have been saved (Save) in this search
+// from the position marked by m; the View must differ from that position
+// by aliens taken off stacks only (Fire, a weapon, a Missile Command), the
+// ships, drones and tiles where they were. It holds when every stack that
+// lost aliens neither frenzied or was cleared on b (b.base is not 0) nor
+// frenzies now: its new top, if any, does not face the acting seat (a
+// stack's frenzy is decided by its top when the approach reaches it; the
+// aliens landed on it are b's, never cut, and room for them was never
+// short: the stack is lower), and when that approach read no height
+// otherwise (no drone was placed beside a new ship). The approach is then
+// the same alien by alien, crashes and new ships included, for nothing it
+// reads changed. Below first the stacks are b's.
+func (p *Probe) SameApproach(b *ProbeBoard, m *ViewMark) (first int, ok bool) {
+	s := &p.v.s
+	if b.begin != p.begins || b.heightsRead || s.ships != m.ships {
+		return 0, false
+	}
+	faces := uint8(DistrictDir(int(s.cur)))
+	first = Cells
+	for i := 0; i < Cells; i += 8 {
+		var x uint64
+		if i+8 <= Cells {
+			x = binary.LittleEndian.Uint64(s.h[i:]) ^ binary.LittleEndian.Uint64(m.h[i:])
+		} else {
+			for j := i; j < Cells; j++ {
+				x |= uint64(s.h[j]^m.h[j]) << (8 * (j - i))
+			}
+		}
+		for x != 0 {
+			k := bits.TrailingZeros64(x) / 8
+			x &^= 0xff << (8 * k)
+			c := i + k
+			if b.base[c] == 0 {
+				return 0, false // it frenzied
+			}
+			if h := s.h[c]; h > 0 && s.st[c][h-1]&3 == faces {
+				return 0, false // it may frenzy now
+			}
+			first = min(first, c)
+		}
+	}
+	return first, true
+}
+
+// StackAfter returns the aliens on cell of the board b when the View's
+// position has the approach phase b's did (Probe.SameApproach), bottom
+// first, as Probe.Stack does: the View's stack cut to b's height (0 where
+// it frenzied), then the aliens landed there on b. The slices are valid
+// until the View or b changes.
+func (b *ProbeBoard) StackAfter(v *View, cell int) (stayed, landed []uint8) {
+	return v.s.st[cell][:min(b.base[cell], v.s.h[cell])], b.pushed[cell][:b.pushN[cell]]
 }
 
 // samePushed reports whether the first n aliens of x and y are the same.
