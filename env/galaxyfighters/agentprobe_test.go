@@ -213,3 +213,111 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 		t.Errorf("the positions never lose a ship (%d), never run out of ships (%d) or never crash into a shield (%d crashes): the crash paths are not checked", lost, noShip, crashes-lost)
 	}
 }
+
+// TestSameApproach plays, from positions of random games and from one
+// random command after them, every legal command that only takes aliens off
+// stacks (Fire, the weapon, a Missile Command) and checks that whenever
+// Probe.SameApproach says the approach phase is the earlier one's, it is:
+// the same result, and the board after it is the earlier board with the
+// stacks cut to the View's heights (ProbeBoard.StackAfter), the same below
+// the first cell it returns.
+func TestSameApproach(t *testing.T) {
+	games := 30
+	if testing.Short() {
+		games = 6
+	}
+	var same, differ, withCrash int
+	for vi, params := range []map[string]any{
+		{"players": 4, "mission": "expert"}, {"players": 2, "mission": "ace"}, {"players": 3, "mission": "rookie"},
+		{"mission": "ace", "invader_spaces": 6, "backup_ships": 1, "spawn_density": 4.0},
+	} {
+		e, err := env.Make(ID, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(vi), 11))
+		obs := make([]uint8, ObsSize)
+		var v View
+		var p Probe
+		var pb ProbeBoard
+		var m0, m1 ViewMark
+		for g := 0; g < games; g++ {
+			e.Reset(uint64(g))
+			for !e.Done() {
+				pl := e.CurrentPlayer()
+				mask := e.Mask()
+				if e.State().(*State).Phase() == PhaseCommand {
+					if err := e.Observe(pl, obs); err != nil {
+						t.Fatal(err)
+					}
+					v.Load(obs)
+					p.Begin(&v)
+					v.Mark(&m0)
+					for depth := 0; depth < 2; depth++ {
+						r := p.Approach()
+						if r.NoShip {
+							break
+						}
+						p.Save(&pb)
+						v.Mark(&m1)
+						var legal []int
+						for a := ActionFire; a < ActionEndTurn; a++ {
+							if !v.Legal(a) {
+								continue
+							}
+							legal = append(legal, a)
+							if a != ActionFire && (a < ActionUseWeapon || a >= ActionSDS) {
+								continue
+							}
+							v.Play(a)
+							first, ok := p.SameApproach(&pb, &m1)
+							got := p.Approach()
+							if ok {
+								same++
+								if r.Crashes > 0 {
+									withCrash++
+								}
+								if got != r {
+									t.Fatalf("%v game %d: SameApproach after %d, but the approach gives %+v, not %+v", params, g, a, got, r)
+								}
+								for c := 0; c < Cells; c++ {
+									stayed, landed := pb.StackAfter(&v, c)
+									s2, l2 := p.Stack(c)
+									want := append(append([]uint8{}, s2...), l2...)
+									have := append(append([]uint8{}, stayed...), landed...)
+									if string(want) != string(have) {
+										t.Fatalf("%v game %d: SameApproach after %d, but %s holds %v after the approach, not %v", params, g, a, CellName(c), want, have)
+									}
+									if c < first && v.Height(c) != int(m1.h[c]) {
+										t.Fatalf("%v game %d: first %d, but %s is lower", params, g, first, CellName(c))
+									}
+								}
+							} else {
+								differ++
+							}
+							v.Undo(&m1)
+						}
+						if len(legal) == 0 {
+							break
+						}
+						v.Play(legal[rng.IntN(len(legal))])
+					}
+					v.Undo(&m0)
+				}
+				var legal []int
+				for a, m := range mask {
+					if m != 0 {
+						legal = append(legal, a)
+					}
+				}
+				if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	t.Logf("%d commands kept the approach (%d of them with crashes), %d did not", same, withCrash, differ)
+	if same == 0 || differ == 0 || withCrash == 0 {
+		t.Errorf("SameApproach never held (%d), never failed (%d) or never held with a crash (%d): its cases are not all checked", same, differ, withCrash)
+	}
+}
