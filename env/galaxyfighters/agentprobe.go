@@ -513,8 +513,9 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 // board after it; first is then the first cell whose stack is lower than
 // on b (Cells when none). b must have been saved (Save) in this search
 // from the position marked by m; the View must differ from that position
-// by aliens taken off stacks only (Fire, a weapon, a Missile Command), the
-// ships, drones and tiles where they were. It holds when every stack that
+// by aliens taken off stacks only (Fire, a weapon, a Missile Command: they
+// leave the ships, drones and tiles as they are; not checked). It holds
+// when every stack that
 // lost aliens neither frenzied or was cleared on b (b.base is not 0) nor
 // frenzies now: its new top, if any, does not face the acting seat (a
 // stack's frenzy is decided by its top when the approach reaches it; the
@@ -525,7 +526,7 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 // reads changed. Below first the stacks are b's.
 func (p *Probe) SameApproach(b *ProbeBoard, m *ViewMark) (first int, ok bool) {
 	s := &p.v.s
-	if b.begin != p.begins || b.heightsRead || s.ships != m.ships {
+	if b.begin != p.begins || b.heightsRead {
 		return 0, false
 	}
 	faces := uint8(DistrictDir(int(s.cur)))
