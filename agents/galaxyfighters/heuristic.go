@@ -49,8 +49,12 @@ func fightersEnv(spec *env.Spec) bool {
 // commands are played and taken back with [gf.View.Mark] and
 // [gf.View.Undo], approach phases are played by a [gf.Probe] without
 // copying the board, and a leaf whose leading stacks are its parent's
-// resumes the parent's partial threat sum; the values are those of a copy
-// per leaf, to the bit: reference_test.go). A leaf is scored
+// resumes the parent's partial threat sum; a leaf whose last command
+// provably leaves its parent's approach phase as it was takes its
+// parent's value (a Deflector or SDS tile no alien meets) or its parent's
+// board with the stacks it shot lower ([gf.Probe.SameApproach]), no
+// approach played; the values are those of a copy per leaf, to the bit:
+// reference_test.go). A leaf is scored
 // by what the approach did (a loss, a ship destroyed, invasions weighted
 // by how full the district gets) and by the threat left on the board:
 // every alien weighs by the number of its district's approach phases
