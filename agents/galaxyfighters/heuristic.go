@@ -577,8 +577,8 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 // heads for, after the invasions inv (full: the districts full then); the
 // last one is kept, the leaves of a decision mostly sharing it.
 func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
-	key := fillKey{h.decisions, inv, full}
-	if key == h.fill.key {
+	// Field by field: the struct's == would call runtime.memequal.
+	if k := &h.fill.key; k.decision == h.decisions && k.full == full && k.inv == inv {
 		return h.fill.dir
 	}
 	capN := h.view.InvaderCap()
@@ -599,7 +599,7 @@ func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
 	for d := range fillDir {
 		fillDir[d] = fill[gf.FacedSeat(d)]
 	}
-	h.fill.key, h.fill.dir = key, fillDir
+	h.fill.key, h.fill.dir = fillKey{h.decisions, inv, full}, fillDir
 	return fillDir
 }
 
