@@ -454,7 +454,7 @@ func (p *Probe) Save(b *ProbeBoard) {
 	for w := range p.landed {
 		for m := p.landed[w]; m != 0; m &= m - 1 {
 			c := w<<6 | bits.TrailingZeros64(m)
-			copy(b.pushed[c][:p.pushN[c]], p.pushed[c][:p.pushN[c]])
+			b.pushed[c] = p.pushed[c] // the whole array: no call to memmove
 		}
 	}
 }
@@ -467,20 +467,31 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 	if b.begin != p.begins {
 		return 0
 	}
+	// Eight cells a word, two words a step (cells 0-111), then cells
+	// 112-119 and 120.
 	d := Cells
-	for i := 0; i < Cells; i += 8 {
-		var x uint64
-		if i+8 <= Cells {
-			x = (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
-				(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
-		} else {
-			for j := i; j < Cells; j++ {
-				x |= uint64((p.base[j]^b.base[j])|(p.pushN[j]^b.pushN[j])) << (8 * (j - i))
+	for i := 0; i <= Cells-16; i += 16 {
+		x := (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
+			(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
+		y := (binary.LittleEndian.Uint64(p.base[i+8:]) ^ binary.LittleEndian.Uint64(b.base[i+8:])) |
+			(binary.LittleEndian.Uint64(p.pushN[i+8:]) ^ binary.LittleEndian.Uint64(b.pushN[i+8:]))
+		if x|y != 0 {
+			if x != 0 {
+				d = i + bits.TrailingZeros64(x)/8
+			} else {
+				d = i + 8 + bits.TrailingZeros64(y)/8
 			}
+			break
 		}
+	}
+	if d == Cells {
+		const i = Cells - 9
+		x := (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
+			(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
 		if x != 0 {
 			d = i + bits.TrailingZeros64(x)/8
-			break
+		} else if p.base[Cells-1] != b.base[Cells-1] || p.pushN[Cells-1] != b.pushN[Cells-1] {
+			d = Cells - 1
 		}
 	}
 	// Below d the heights agree; so do the aliens that stayed (the View's
@@ -499,11 +510,14 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 	return d
 }
 
+// lowBytes[n] masks the first n bytes of a little-endian word (0 when n
+// is 0: a cleared cell).
+var lowBytes = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, ^uint64(0)}
+
 // samePushed reports whether the first n aliens of x and y are the same.
 func samePushed(x, y *[maxStack]uint8, n int) bool {
-	if n <= 8 { // nearly always: one word, the bytes past n masked off
-		m := ^uint64(0) >> (64 - 8*n) // 0 when n is 0 (a cleared cell)
-		return (binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))&m == 0
+	if uint(n) < uint(len(lowBytes)) { // nearly always: one word, the bytes past n masked off
+		return (binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))&lowBytes[n] == 0
 	}
 	return string(x[:n]) == string(y[:n])
 }
