@@ -77,10 +77,10 @@ type Heuristic struct {
 	view  gf.View        // the position searched: commands played on it and undone
 	marks [2]gf.ViewMark // the position before the command of depth 1, 2
 	probe gf.Probe       // plays the approach phase of view's position
-	// weight[cell][type*4+dir] is turnWeight of an alien of that type and
-	// facing on cell (by the approaches it needs to leave the board past a
-	// district's zone 1), or 0 when its path ends in a corner.
-	weight [gf.Cells][12]float64
+	// weight[cell][kindSlot(code)] is turnWeight of an alien of that type
+	// and facing on cell (by the approaches it needs to leave the board past
+	// a district's zone 1), or 0 when its path ends in a corner.
+	weight [gf.Cells][16]float64
 	// leaves[d] is the threat of the last leaf of depth d (the root, the
 	// first command), kept for its children: the sum runs over the
 	// occupied cells in order, so a leaf whose fills and first stacks are
@@ -228,7 +228,7 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			for d := 0; d < 4; d++ {
 				if n := exit[c][d]; n != 0 {
 					sp := gf.AlienSpeed(typ)
-					h.weight[c][typ*4+d] = turnWeight[min((n+sp-1)/sp, len(turnWeight)-1)]
+					h.weight[c][4+typ*4+d] = turnWeight[min((n+sp-1)/sp, len(turnWeight)-1)]
 				}
 			}
 		}
@@ -541,9 +541,6 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 		for bs := cells[w]; bs != 0; bs &= bs - 1 {
 			c := w<<6 | bits.TrailingZeros64(bs)
 			stayed, landed := p.Stack(c)
-			if len(stayed)+len(landed) == 0 {
-				continue
-			}
 			// Every alien but the top one weighs underTopWeight more.
 			weight := &h.weight[c]
 			var last uint8
@@ -551,12 +548,13 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 				t = underThreat(t, weight, &fillDir, stayed)
 				t = underThreat(t, weight, &fillDir, landed[:n-1])
 				last = landed[n-1]
-			} else {
-				n = len(stayed)
+			} else if n = len(stayed); n > 0 {
 				t = underThreat(t, weight, &fillDir, stayed[:n-1])
 				last = stayed[n-1]
+			} else {
+				continue // empty
 			}
-			k := gf.AlienKind(last)
+			k := kindSlot(last)
 			t += alienCost
 			t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
 			if out != nil {
@@ -603,13 +601,18 @@ func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
 	return fillDir
 }
 
+// kindSlot returns where h.weight keeps the weight of an alien code
+// (gf.AlienKind(code) + 4, 4-15, masked so that no bounds check is
+// needed); its last two bits are the alien's global facing, as the kind's.
+func kindSlot(code uint8) int { return (gf.AlienKind(code) + 4) & 15 }
+
 // underThreat adds to t the threat of aliens (codes, gf.AlienKind), none
 // of them the top of its stack: for each, alienCost then its weight times
 // the fill of its district times underTopWeight (adding the weight 0 of a
 // path that ends in a corner leaves t as it is, t being positive).
-func underThreat(t float64, weight *[12]float64, fillDir *[4]float64, aliens []uint8) float64 {
+func underThreat(t float64, weight *[16]float64, fillDir *[4]float64, aliens []uint8) float64 {
 	for _, a := range aliens {
-		k := gf.AlienKind(a)
+		k := kindSlot(a)
 		t += alienCost
 		t += weight[k] * fillDir[k&3] * underTopWeight
 	}
