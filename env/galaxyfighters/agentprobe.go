@@ -575,15 +575,72 @@ var atmosphereCells = func() (a [NumSeats][15]uint8) {
 	return a
 }()
 
+// decodeViewStack is decodeStack(0, g, g, obs, nil) for a stack (height
+// not 0): the aliens under the top bottom first by kind, the top last,
+// written straight into the stack; an invalid stack is left empty, as
+// decodeStack leaves it.
+func (s *State) decodeViewStack(g int, obs *[ObsSize]uint8) {
+	h := int(obs[OffHeight+g])
+	if h > maxStack {
+		return
+	}
+	top := -1
+	for k := 0; k < 12; k++ {
+		if obs[OffTop+k*plane+g] != 0 {
+			top = k
+			break
+		}
+	}
+	if top < 0 {
+		return
+	}
+	st := &s.st[g]
+	n, under := 0, h-1
+	// Kind k's code is makeAlien(k/4, k%4) = k+4 (the observer's frame is
+	// the global one).
+	for k := 0; k < 12 && n < under; k++ {
+		cnt := int(obs[OffCount+k*plane+g]) - boolInt(k == top)
+		for ; cnt > 0 && n < under; cnt-- {
+			st[n] = uint8(k + 4)
+			n++
+		}
+	}
+	if n < under { // the first saturated count takes the rest
+		for k := 0; k < 12; k++ {
+			if obs[OffCount+k*plane+g] >= obsMaxCount {
+				for ; n < under; n++ {
+					st[n] = uint8(k + 4)
+				}
+				break
+			}
+		}
+		if n < under {
+			*st = [maxStack]uint8{} // the counts show too few aliens
+			return
+		}
+	}
+	st[n] = uint8(top + 4)
+	s.h[g] = uint8(h)
+	s.aliens += int16(h)
+}
+
 // decodeView is decodeObs(0, obs, nil) for a valid observation (View.Load
 // ignores decodeObs's errors), visiting only the spaces that matter: the
 // board's stacks, each ship's plane from its end, the drones and SDS tiles
 // of each ship's own atmosphere.
 func (s *State) decodeView(obs []uint8) {
-	for _, g := range &approachOrder[0] {
-		if obs[OffHeight+int(g)] != 0 {
-			s.decodeStack(0, int(g), int(g), obs, nil)
+	o := (*[ObsSize]uint8)(obs)
+	// The height plane eight cells a word: only the stacks are decoded (a
+	// cell off the board has height 0).
+	const lo, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	for i := 0; i <= Cells-8; i += 8 {
+		x := binary.LittleEndian.Uint64(o[OffHeight+i:])
+		for m := ((x&lo)+lo | x) & hi; m != 0; m &= m - 1 { // the bytes that are not 0
+			s.decodeViewStack(i+bits.TrailingZeros64(m)/8, o)
 		}
+	}
+	if o[OffHeight+Cells-1] != 0 {
+		s.decodeViewStack(Cells-1, o)
 	}
 	for k := 0; k < NumSeats; k++ {
 		b := obs[OffSeats+k*seatBytes : OffSeats+(k+1)*seatBytes]
