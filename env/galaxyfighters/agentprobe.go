@@ -635,7 +635,7 @@ func (s *State) decodeView(obs []uint8) {
 	const lo, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
 	for i := 0; i <= Cells-8; i += 8 {
 		x := binary.LittleEndian.Uint64(o[OffHeight+i:])
-		for m := ((x&lo)+lo | x) & hi; m != 0; m &= m - 1 { // the bytes that are not 0
+		for m := ((x & lo) + lo | x) & hi; m != 0; m &= m - 1 { // the bytes that are not 0
 			s.decodeViewStack(i+bits.TrailingZeros64(m)/8, o)
 		}
 	}
