@@ -447,7 +447,6 @@ func (h *Heuristic) search(depth int) float64 {
 const (
 	lossValue      = 1e6
 	shipLostCost   = 6.0
-	fullCost       = 40.0
 	invasionCost   = 1.0
 	alienCost      = 0.05
 	underTopWeight = 0.6
@@ -483,7 +482,12 @@ func (h *Heuristic) leafValue(depth int) float64 {
 	if full >= v.DistrictsToLose() {
 		return -lossValue + val
 	}
-	val -= fullCost * float64(full-p.Invaded())
+	// The original heuristic also subtracted 40 * (full - the districts
+	// full after the approach), always 0: a district is full after the
+	// approach exactly when before[k]+r.Invasions[k] >= capN (each
+	// invasion fills a space, or spills over once the district is full),
+	// so that count is full itself; subtracting +0 leaves val as it is,
+	// to the bit.
 	lostCost := shipLostCost
 	if p.ShipyardLeft() == 0 {
 		lostCost *= lastShipFactor
