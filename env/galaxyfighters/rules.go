@@ -365,12 +365,16 @@ type rayCells struct {
 // minRow 3), or -1.
 func (s *State) firstAlien(seat, cell, dc int) int {
 	rc := &aheadRay[seat][cell][dc+1]
-	sds := false // any SDS tile on the board
-	for k := range s.ships {
-		sds = sds || s.ships[k].sds != [2]int8{-1, -1}
+	if !s.anySDS() {
+		for _, g := range rc.cells[:rc.n3] {
+			if s.h[g] > 0 {
+				return int(g)
+			}
+		}
+		return -1
 	}
 	for _, g := range rc.cells[:rc.n3] {
-		if sds && s.sdsAt(int(g)) {
+		if s.sdsAt(int(g)) {
 			return -1
 		}
 		if s.h[g] > 0 {
@@ -378,6 +382,15 @@ func (s *State) firstAlien(seat, cell, dc int) int {
 		}
 	}
 	return -1
+}
+
+// anySDS reports whether a Shielded Defense System tile is on the board:
+// a placed tile's cell is not negative, so the AND of every ship's two
+// entries is -1 exactly when none is placed.
+func (s *State) anySDS() bool {
+	sh := &s.ships
+	return sh[0].sds[0]&sh[0].sds[1]&sh[1].sds[0]&sh[1].sds[1]&
+		sh[2].sds[0]&sh[2].sds[1]&sh[3].sds[0]&sh[3].sds[1] != -1
 }
 
 // fireTarget is the closest alien straight ahead of seat's ship, up to
