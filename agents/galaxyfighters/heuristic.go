@@ -110,7 +110,7 @@ type Heuristic struct {
 	nSeconds int
 }
 
-// fillKey is what Heuristic.fillDir depends on within a decision.
+// fillKey is what Heuristic.newFill depends on within a decision.
 type fillKey struct {
 	decision uint64
 	inv      [gf.NumSeats]int
@@ -493,7 +493,7 @@ func (h *Heuristic) leafValue(depth int) float64 {
 		lostCost *= lastShipFactor
 	}
 	val -= lostCost * float64(r.ShipsLost)
-	val -= h.threat(before, r.Invasions, full, depth)
+	val -= h.threat(&before, &r.Invasions, full, depth)
 	return val
 }
 
@@ -503,9 +503,14 @@ var turnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 
 // threat weighs the aliens left on the board after the approach played
 // by h.probe.
-func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, depth int) float64 {
+func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float64 {
 	p := &h.probe
-	fillDir := h.fillDir(before, inv, full)
+	// The fill factors: the last ones, unless they were for other
+	// invasions (field by field: the struct's == calls runtime.memequal).
+	if k := &h.fill.key; k.decision != h.decisions || k.full != full || k.inv != *inv {
+		h.newFill(before, inv, full)
+	}
+	fillDir := &h.fill.dir
 	// Every alien, cell by cell, bottom first (the order of the sum). A
 	// leaf differs from its parent (the sequence without its last command)
 	// in a few cells: the sum starts after the longest run of first
@@ -515,13 +520,13 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	d := 0 // the first cell whose stack differs from base's
 	if depth > 0 {
 		base = &h.leaves[depth-1]
-		if base.fillDir == fillDir {
+		if base.fillDir == *fillDir {
 			d = p.Diff(&base.board)
 		}
 	}
 	if depth < searchDepth {
 		out = &h.leaves[depth]
-		out.fillDir = fillDir
+		out.fillDir = *fillDir
 	}
 	j := 0 // base's entries for the occupied cells before d
 	t := 0.0
@@ -549,11 +554,11 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 			weight := &h.weight[c]
 			var last uint8
 			if n := len(landed); n > 0 {
-				t = underThreat(t, weight, &fillDir, stayed)
-				t = underThreat(t, weight, &fillDir, landed[:n-1])
+				t = underThreat(t, weight, fillDir, stayed)
+				t = underThreat(t, weight, fillDir, landed[:n-1])
 				last = landed[n-1]
 			} else if n = len(stayed); n > 0 {
-				t = underThreat(t, weight, &fillDir, stayed[:n-1])
+				t = underThreat(t, weight, fillDir, stayed[:n-1])
 				last = stayed[n-1]
 			} else {
 				continue // empty
@@ -575,14 +580,11 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	return t
 }
 
-// fillDir returns the fill factor of the district an alien facing d
-// heads for, after the invasions inv (full: the districts full then); the
-// last one is kept, the leaves of a decision mostly sharing it.
-func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
-	// Field by field: the struct's == would call runtime.memequal.
-	if k := &h.fill.key; k.decision == h.decisions && k.full == full && k.inv == inv {
-		return h.fill.dir
-	}
+// newFill computes into h.fill.dir the fill factor of the district an
+// alien facing d heads for, after the invasions inv (full: the districts
+// full then). The last one is kept (h.fill.key), the leaves of a decision
+// mostly sharing it.
+func (h *Heuristic) newFill(before, inv *[gf.NumSeats]int, full int) {
 	capN := h.view.InvaderCap()
 	lose := h.view.DistrictsToLose()
 	var fill [gf.NumSeats]float64
@@ -601,8 +603,7 @@ func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
 	for d := range fillDir {
 		fillDir[d] = fill[gf.FacedSeat(d)]
 	}
-	h.fill.key, h.fill.dir = fillKey{h.decisions, inv, full}, fillDir
-	return fillDir
+	h.fill.key, h.fill.dir = fillKey{h.decisions, *inv, full}, fillDir
 }
 
 // kindSlot returns where h.weight keeps the weight of an alien code
