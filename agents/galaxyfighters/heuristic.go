@@ -606,10 +606,11 @@ func (h *Heuristic) newFill(before, inv *[gf.NumSeats]int, full int) {
 	h.fill.key, h.fill.dir = fillKey{h.decisions, *inv, full}, fillDir
 }
 
-// kindSlot returns where h.weight keeps the weight of an alien code
-// (gf.AlienKind(code) + 4, 4-15, masked so that no bounds check is
-// needed); its last two bits are the alien's global facing, as the kind's.
-func kindSlot(code uint8) int { return (gf.AlienKind(code) + 4) & 15 }
+// kindSlot returns where h.weight keeps the weight of an alien code:
+// gf.AlienKind(code) + 4 (4-15), which is the code's low four bits
+// (TestKindSlot), so that no bounds check is needed; its last two bits are
+// the alien's global facing, as the kind's.
+func kindSlot(code uint8) int { return int(code & 15) }
 
 // underThreat adds to t the threat of aliens (codes, gf.AlienKind), none
 // of them the top of its stack: for each, alienCost then its weight times
