@@ -456,6 +456,13 @@ func (s *State) weaponHits(seat int, apply bool) bool {
 // (the deep-space spaces of that zone only), firing when apply is set.
 func (s *State) missileHits(seat, zone int, apply bool) bool {
 	row := Side - zone
+	if !apply { // whether any of the five is occupied, without a branch each
+		var h uint8
+		for c := 3; c <= 7; c++ {
+			h |= s.h[Global(seat, row*Side+c)]
+		}
+		return h != 0
+	}
 	hit := false
 	for c := 3; c <= 7; c++ {
 		g := Global(seat, row*Side+c)
