@@ -468,15 +468,19 @@ func (h *Heuristic) leafValue(depth int) float64 {
 	}
 	val := 0.0
 	capN := v.InvaderCap()
-	full := 0
+	full, invaded := 0, 0
 	for k := 0; k < gf.NumSeats; k++ {
-		n := before[k] + r.Invasions[k]
-		if n >= capN {
+		if before[k]+r.Invasions[k] >= capN {
 			full++
 		}
-		for i := 1; i <= r.Invasions[k]; i++ {
-			f := float64(min(before[k]+i, capN)) / float64(capN)
-			val -= invasionCost * (1 + fillScale*f*f)
+		invaded |= r.Invasions[k]
+	}
+	if invaded != 0 { // most leaves have no invasion
+		for k := 0; k < gf.NumSeats; k++ {
+			for i := 1; i <= r.Invasions[k]; i++ {
+				f := float64(min(before[k]+i, capN)) / float64(capN)
+				val -= invasionCost * (1 + fillScale*f*f)
+			}
 		}
 	}
 	if full >= v.DistrictsToLose() {
