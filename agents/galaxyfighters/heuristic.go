@@ -458,24 +458,18 @@ const (
 // root (its approach played by h.probe), and scores the result.
 func (h *Heuristic) leafValue(depth int) float64 {
 	v, p := &h.view, &h.probe
-	before := [gf.NumSeats]int{}
-	for k := range before {
-		before[k] = v.Invaders(k)
-	}
+	// The four seats unrolled (see fullAt).
+	before := [gf.NumSeats]int{v.Invaders(0), v.Invaders(1), v.Invaders(2), v.Invaders(3)}
 	r := p.Approach()
 	if r.NoShip {
 		return -lossValue
 	}
 	val := 0.0
 	capN := v.InvaderCap()
-	full, invaded := 0, 0
-	for k := 0; k < gf.NumSeats; k++ {
-		if before[k]+r.Invasions[k] >= capN {
-			full++
-		}
-		invaded |= r.Invasions[k]
-	}
-	if invaded != 0 { // most leaves have no invasion
+	inv := &r.Invasions
+	full := fullAt(before[0]+inv[0], capN) + fullAt(before[1]+inv[1], capN) +
+		fullAt(before[2]+inv[2], capN) + fullAt(before[3]+inv[3], capN)
+	if inv[0]|inv[1]|inv[2]|inv[3] != 0 { // most leaves have no invasion
 		for k := 0; k < gf.NumSeats; k++ {
 			for i := 1; i <= r.Invasions[k]; i++ {
 				f := float64(min(before[k]+i, capN)) / float64(capN)
@@ -499,6 +493,21 @@ func (h *Heuristic) leafValue(depth int) float64 {
 	val -= lostCost * float64(r.ShipsLost)
 	val -= h.threat(&before, &r.Invasions, full, depth)
 	return val
+}
+
+// leafValue unrolls its loops over the four seats: these fail to compile
+// unless gf.NumSeats is 4.
+const (
+	_ uint = gf.NumSeats - 4
+	_ uint = 4 - gf.NumSeats
+)
+
+// fullAt returns 1 when n invaders fill a district of capN spaces, else 0.
+func fullAt(n, capN int) int {
+	if n >= capN {
+		return 1
+	}
+	return 0
 }
 
 // turnWeight is the threat of an alien by the approaches left before it
