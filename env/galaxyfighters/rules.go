@@ -399,6 +399,29 @@ func (s *State) fireTarget(seat int) int {
 	return s.firstAlien(seat, int(s.ships[seat].cell), 0)
 }
 
+// boardRow[seat][row] lists the board spaces (global cells) of seat's
+// local row, left to right.
+var boardRow = func() (t [NumSeats][Side]rowSpaces) {
+	for seat := 0; seat < NumSeats; seat++ {
+		for row := 0; row < Side; row++ {
+			rc := &t[seat][row]
+			for c := 0; c < Side; c++ {
+				if g := Global(seat, row*Side+c); onBoard[g] {
+					rc.cells[rc.n] = uint8(g)
+					rc.n++
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// rowSpaces is one entry of boardRow.
+type rowSpaces struct {
+	cells [Side]uint8
+	n     uint8
+}
+
 // weaponHits reports whether seat's weapon system would hit anything, and
 // fires it when apply is set.
 func (s *State) weaponHits(seat int, apply bool) bool {
@@ -411,11 +434,9 @@ func (s *State) weaponHits(seat int, apply bool) bool {
 			return false
 		}
 		if apply {
-			row := Local(seat, t) / Side
-			for c := 0; c < Side; c++ {
-				if g := Global(seat, row*Side+c); onBoard[g] {
-					s.hitTop(g)
-				}
+			r := &boardRow[seat][Local(seat, t)/Side]
+			for _, g := range r.cells[:r.n] {
+				s.hitTop(int(g))
 			}
 		}
 		return true
