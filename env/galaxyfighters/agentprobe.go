@@ -579,7 +579,8 @@ var atmosphereCells = func() (a [NumSeats][15]uint8) {
 // not 0): the aliens under the top bottom first by kind, the top last,
 // written straight into the stack; an invalid stack is left empty, as
 // decodeStack leaves it.
-func (s *State) decodeViewStack(g int, obs *[ObsSize]uint8) {
+func (s *State) decodeViewStack(cell uint8, obs *[ObsSize]uint8) {
+	g := int(cell) // at most 255: the observation's indices need no check
 	h := int(obs[OffHeight+g])
 	if h > maxStack {
 		return
@@ -594,8 +595,8 @@ func (s *State) decodeViewStack(g int, obs *[ObsSize]uint8) {
 	if top < 0 {
 		return
 	}
-	st := &s.st[g]
-	n, under := 0, h-1
+	st := s.st[g][:h] // h <= maxStack
+	n, under := 0, len(st)-1
 	// Kind k's code is makeAlien(k/4, k%4) = k+4 (the observer's frame is
 	// the global one).
 	for k := 0; k < 12 && n < under; k++ {
@@ -615,7 +616,7 @@ func (s *State) decodeViewStack(g int, obs *[ObsSize]uint8) {
 			}
 		}
 		if n < under {
-			*st = [maxStack]uint8{} // the counts show too few aliens
+			clear(st) // the counts show too few aliens
 			return
 		}
 	}
@@ -636,7 +637,7 @@ func (s *State) decodeView(obs []uint8) {
 	for i := 0; i <= Cells-8; i += 8 {
 		x := binary.LittleEndian.Uint64(o[OffHeight+i:])
 		for m := ((x & lo) + lo | x) & hi; m != 0; m &= m - 1 { // the bytes that are not 0
-			s.decodeViewStack(i+bits.TrailingZeros64(m)/8, o)
+			s.decodeViewStack(uint8(i+bits.TrailingZeros64(m)/8), o)
 		}
 	}
 	if o[OffHeight+Cells-1] != 0 {

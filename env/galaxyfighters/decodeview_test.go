@@ -43,7 +43,7 @@ func TestDecodeViewStackMatchesDecodeStack(t *testing.T) {
 		}
 		want, got = State{}, State{}
 		err := want.decodeStack(0, g, g, obs, nil)
-		got.decodeViewStack(g, (*[ObsSize]uint8)(obs))
+		got.decodeViewStack(uint8(g), (*[ObsSize]uint8)(obs))
 		if got != want {
 			t.Fatalf("stack %d: height %d, top %d, counts %v: decodeViewStack %v (height %d), decodeStack %v (height %d, error %v)",
 				i, h, top, countsAt(obs, g), got.st[g], got.h[g], want.st[g], want.h[g], err)
