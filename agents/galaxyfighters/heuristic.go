@@ -559,6 +559,33 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 	}
 	cells, _ := below(p.Cells(), d) // the cells from d on: those not below it
 	cells = [2]uint64{p.Cells()[0] &^ cells[0], p.Cells()[1] &^ cells[1]}
+	// The sum, twice: a deepest leaf (out == nil) keeps nothing, and its
+	// own loop saves a test a cell; the loop after it is the same sum with
+	// each cell's partial sum kept.
+	if out == nil {
+		for w := range cells {
+			for bs := cells[w]; bs != 0; bs &= bs - 1 {
+				c := w<<6 | bits.TrailingZeros64(bs)
+				stayed, landed := p.Stack(c)
+				weight := &h.weight[c]
+				var last uint8
+				if n := len(landed); n > 0 {
+					t = underThreat(t, weight, fillDir, stayed)
+					t = underThreat(t, weight, fillDir, landed[:n-1])
+					last = landed[n-1]
+				} else if n = len(stayed); n > 0 {
+					t = underThreat(t, weight, fillDir, stayed[:n-1])
+					last = stayed[n-1]
+				} else {
+					continue // empty
+				}
+				k := kindSlot(last)
+				t += alienCost
+				t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
+			}
+		}
+		return t
+	}
 	for w := range cells {
 		for bs := cells[w]; bs != 0; bs &= bs - 1 {
 			c := w<<6 | bits.TrailingZeros64(bs)
@@ -579,17 +606,13 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 			k := kindSlot(last)
 			t += alienCost
 			t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
-			if out != nil {
-				out.cells[j] = threatEntry{c, t}
-				j++
-				set[w] |= bs & -bs
-			}
+			out.cells[j] = threatEntry{c, t}
+			j++
+			set[w] |= bs & -bs
 		}
 	}
-	if out != nil {
-		out.n, out.set = j, set
-		p.Save(&out.board)
-	}
+	out.n, out.set = j, set
+	p.Save(&out.board)
 	return t
 }
 
