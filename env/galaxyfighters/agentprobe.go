@@ -450,7 +450,10 @@ type ProbeBoard struct {
 // Save copies the board after the last Approach into b.
 func (p *Probe) Save(b *ProbeBoard) {
 	b.begin = p.begins
-	b.base, b.pushN, b.landed = p.base, p.pushN, p.landed
+	// One assignment each: a tuple assignment copies through a temporary.
+	b.base = p.base
+	b.pushN = p.pushN
+	b.landed = p.landed
 	for w := range p.landed {
 		for m := p.landed[w]; m != 0; m &= m - 1 {
 			c := w<<6 | bits.TrailingZeros64(m)
