@@ -42,14 +42,19 @@ type ViewMark struct {
 // Mark saves into m what Play can change in v.
 func (v *View) Mark(m *ViewMark) {
 	s := &v.s
-	m.h, m.ships, m.pool, m.used, m.aliens, m.destroyed = s.h, s.ships, s.pool, s.used, s.aliens, s.destroyed
+	// One assignment each: a tuple assignment copies through temporaries.
+	m.h = s.h
+	m.ships = s.ships
+	m.pool, m.used, m.aliens, m.destroyed = s.pool, s.used, s.aliens, s.destroyed
 }
 
 // Undo restores v to the position of Mark(m), which must have been taken
 // on v with nothing but Play called since.
 func (v *View) Undo(m *ViewMark) {
 	s := &v.s
-	s.h, s.ships, s.pool, s.used, s.aliens, s.destroyed = m.h, m.ships, m.pool, m.used, m.aliens, m.destroyed
+	s.h = m.h
+	s.ships = m.ships
+	s.pool, s.used, s.aliens, s.destroyed = m.pool, m.used, m.aliens, m.destroyed
 }
 
 // Approach directions in a seat's scan order, and the neighbours of a
