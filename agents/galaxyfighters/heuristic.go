@@ -557,8 +557,12 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 	if out != nil {
 		out.from = j
 	}
-	cells, _ := below(p.Cells(), d) // the cells from d on: those not below it
-	cells = [2]uint64{p.Cells()[0] &^ cells[0], p.Cells()[1] &^ cells[1]}
+	cells := p.Cells() // from d on
+	if d < 64 {
+		cells[0] &^= 1<<d - 1
+	} else {
+		cells[0], cells[1] = 0, cells[1]&^(1<<(d-64)-1)
+	}
 	// The sum, twice: a deepest leaf (out == nil) keeps nothing, and its
 	// own loop saves a test a cell; the loop after it is the same sum with
 	// each cell's partial sum kept.
