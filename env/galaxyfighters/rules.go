@@ -386,8 +386,10 @@ func (s *State) firstAlien(seat, cell, dc int) int {
 
 // anySDS reports whether a Shielded Defense System tile is on the board:
 // a placed tile's cell is not negative, so the AND of every ship's two
-// entries is -1 exactly when none is placed.
+// entries is -1 exactly when none is placed. It reads four ships (the
+// constant fails to compile with more).
 func (s *State) anySDS() bool {
+	const _ uint = 4 - NumSeats
 	sh := &s.ships
 	return sh[0].sds[0]&sh[0].sds[1]&sh[1].sds[0]&sh[1].sds[1]&
 		sh[2].sds[0]&sh[2].sds[1]&sh[3].sds[0]&sh[3].sds[1] != -1
