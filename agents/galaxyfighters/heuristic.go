@@ -458,7 +458,7 @@ const (
 // root (its approach played by h.probe), and scores the result.
 func (h *Heuristic) leafValue(depth int) float64 {
 	v, p := &h.view, &h.probe
-	// The four seats unrolled (see fullAt).
+	// The four seats unrolled (a constant below checks that there are four).
 	before := [gf.NumSeats]int{v.Invaders(0), v.Invaders(1), v.Invaders(2), v.Invaders(3)}
 	r := p.Approach()
 	if r.NoShip {
