@@ -81,10 +81,10 @@ type Heuristic struct {
 	view  gf.View        // the position searched: commands played on it and undone
 	marks [2]gf.ViewMark // the position before the command of depth 1, 2
 	probe gf.Probe       // plays the approach phase of view's position
-	// weight[cell][type*4+dir] is turnWeight of an alien of that type and
-	// facing on cell (by the approaches it needs to leave the board past a
-	// district's zone 1), or 0 when its path ends in a corner.
-	weight [gf.Cells][12]float64
+	// weight[cell][kindSlot(code)] is turnWeight of an alien of that type
+	// and facing on cell (by the approaches it needs to leave the board past
+	// a district's zone 1), or 0 when its path ends in a corner.
+	weight [gf.Cells][16]float64
 	// leaves[d] is the threat of the last leaf of depth d (the root, the
 	// first command), kept for its children: the sum runs over the
 	// occupied cells in order, so a leaf whose fills and first stacks are
@@ -134,7 +134,7 @@ type node struct {
 	cache int
 }
 
-// fillKey is what Heuristic.fillDir depends on within a decision.
+// fillKey is what Heuristic.newFill depends on within a decision.
 type fillKey struct {
 	decision uint64
 	inv      [gf.NumSeats]int
@@ -252,7 +252,7 @@ func NewHeuristic(spec *env.Spec, opts agents.Options) (*Heuristic, error) {
 			for d := 0; d < 4; d++ {
 				if n := exit[c][d]; n != 0 {
 					sp := gf.AlienSpeed(typ)
-					h.weight[c][typ*4+d] = turnWeight[min((n+sp-1)/sp, len(turnWeight)-1)]
+					h.weight[c][4+typ*4+d] = turnWeight[min((n+sp-1)/sp, len(turnWeight)-1)]
 				}
 			}
 		}
@@ -517,7 +517,6 @@ func (h *Heuristic) inert(a int, n *node) bool {
 const (
 	lossValue      = 1e6
 	shipLostCost   = 6.0
-	fullCost       = 40.0
 	invasionCost   = 1.0
 	alienCost      = 0.05
 	underTopWeight = 0.6
@@ -529,10 +528,8 @@ const (
 // root (its approach played by h.probe), and scores the result.
 func (h *Heuristic) leafValue(depth int) float64 {
 	v, p := &h.view, &h.probe
-	before := [gf.NumSeats]int{}
-	for k := range before {
-		before[k] = v.Invaders(k)
-	}
+	// The four seats unrolled (a constant below checks that there are four).
+	before := [gf.NumSeats]int{v.Invaders(0), v.Invaders(1), v.Invaders(2), v.Invaders(3)}
 	r := p.Approach()
 	n := &h.at[depth]
 	n.crashFree, n.flown, n.cache, n.scored = r.Crashes == 0, p.Flown(), depth, false
@@ -541,28 +538,33 @@ func (h *Heuristic) leafValue(depth int) float64 {
 	}
 	val := 0.0
 	capN := v.InvaderCap()
-	full := 0
-	for k := 0; k < gf.NumSeats; k++ {
-		n := before[k] + r.Invasions[k]
-		if n >= capN {
-			full++
-		}
-		for i := 1; i <= r.Invasions[k]; i++ {
-			f := float64(min(before[k]+i, capN)) / float64(capN)
-			val -= invasionCost * (1 + fillScale*f*f)
+	inv := &r.Invasions
+	full := fullAt(before[0]+inv[0], capN) + fullAt(before[1]+inv[1], capN) +
+		fullAt(before[2]+inv[2], capN) + fullAt(before[3]+inv[3], capN)
+	if inv[0]|inv[1]|inv[2]|inv[3] != 0 { // most leaves have no invasion
+		for k := 0; k < gf.NumSeats; k++ {
+			for i := 1; i <= r.Invasions[k]; i++ {
+				f := float64(min(before[k]+i, capN)) / float64(capN)
+				val -= invasionCost * (1 + fillScale*f*f)
+			}
 		}
 	}
 	if full >= v.DistrictsToLose() {
 		return -lossValue + val
 	}
-	val -= fullCost * float64(full-p.Invaded())
+	// The original heuristic also subtracted 40 * (full - the districts
+	// full after the approach), always 0: a district is full after the
+	// approach exactly when before[k]+r.Invasions[k] >= capN (each
+	// invasion fills a space, or spills over once the district is full),
+	// so that count is full itself; subtracting +0 leaves val as it is,
+	// to the bit.
 	lostCost := shipLostCost
 	if p.ShipyardLeft() == 0 {
 		lostCost *= lastShipFactor
 	}
 	val -= lostCost * float64(r.ShipsLost)
 	n.rest, n.scored = val, true
-	val -= h.threat(before, r.Invasions, full, depth)
+	val -= h.threat(&before, &r.Invasions, full, depth)
 	return val
 }
 
@@ -612,12 +614,27 @@ func (h *Heuristic) localValue(n *node, m *gf.ViewMark) (val float64, ok bool) {
 				t = underThreat(t, weight, fillDir, stayed[:n-1])
 				last = stayed[n-1]
 			}
-			k := gf.AlienKind(last)
+			k := kindSlot(last)
 			t += alienCost
 			t += weight[k] * fillDir[k&3]
 		}
 	}
 	return n.rest - t, true
+}
+
+// leafValue unrolls its loops over the four seats: these fail to compile
+// unless gf.NumSeats is 4.
+const (
+	_ uint = gf.NumSeats - 4
+	_ uint = 4 - gf.NumSeats
+)
+
+// fullAt returns 1 when n invaders fill a district of capN spaces, else 0.
+func fullAt(n, capN int) int {
+	if n >= capN {
+		return 1
+	}
+	return 0
 }
 
 // turnWeight is the threat of an alien by the approaches left before it
@@ -626,10 +643,15 @@ var turnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 
 // threat weighs the aliens left on the board after the approach played
 // by h.probe.
-func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, depth int) float64 {
+func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float64 {
 	p := &h.probe
-	fillDir := h.fillDir(before, inv, full)
-	h.at[depth].fillDir = fillDir
+	// The fill factors: the last ones, unless they were for other
+	// invasions (field by field: the struct's == calls runtime.memequal).
+	if k := &h.fill.key; k.decision != h.decisions || k.full != full || k.inv != *inv {
+		h.newFill(before, inv, full)
+	}
+	fillDir := &h.fill.dir
+	h.at[depth].fillDir = *fillDir
 	// Every alien, cell by cell, bottom first (the order of the sum). A
 	// leaf differs from its parent (the sequence without its last command)
 	// in a few cells: the sum starts after the longest run of first
@@ -639,13 +661,13 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	d := 0 // the first cell whose stack differs from base's
 	if depth > 0 {
 		base = &h.leaves[h.at[depth-1].cache]
-		if base.fillDir == fillDir {
+		if base.fillDir == *fillDir {
 			d = p.Diff(&base.board)
 		}
 	}
 	if depth < searchDepth {
 		out = &h.leaves[depth]
-		out.fillDir = fillDir
+		out.fillDir = *fillDir
 	}
 	j := 0 // base's entries for the occupied cells before d
 	t := 0.0
@@ -663,52 +685,74 @@ func (h *Heuristic) threat(before [gf.NumSeats]int, inv [gf.NumSeats]int, full, 
 	if out != nil {
 		out.from = j
 	}
-	cells, _ := below(p.Cells(), d) // the cells from d on: those not below it
-	cells = [2]uint64{p.Cells()[0] &^ cells[0], p.Cells()[1] &^ cells[1]}
+	cells := p.Cells() // from d on
+	if d < 64 {
+		cells[0] &^= 1<<d - 1
+	} else {
+		cells[0], cells[1] = 0, cells[1]&^(1<<(d-64)-1)
+	}
+	// The sum, twice: a deepest leaf (out == nil) keeps nothing, and its
+	// own loop saves a test a cell; the loop after it is the same sum with
+	// each cell's partial sum kept.
+	if out == nil {
+		for w := range cells {
+			for bs := cells[w]; bs != 0; bs &= bs - 1 {
+				c := w<<6 | bits.TrailingZeros64(bs)
+				stayed, landed := p.Stack(c)
+				weight := &h.weight[c]
+				var last uint8
+				if n := len(landed); n > 0 {
+					t = underThreat(t, weight, fillDir, stayed)
+					t = underThreat(t, weight, fillDir, landed[:n-1])
+					last = landed[n-1]
+				} else if n = len(stayed); n > 0 {
+					t = underThreat(t, weight, fillDir, stayed[:n-1])
+					last = stayed[n-1]
+				} else {
+					continue // empty
+				}
+				k := kindSlot(last)
+				t += alienCost
+				t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
+			}
+		}
+		return t
+	}
 	for w := range cells {
 		for bs := cells[w]; bs != 0; bs &= bs - 1 {
 			c := w<<6 | bits.TrailingZeros64(bs)
 			stayed, landed := p.Stack(c)
-			if len(stayed)+len(landed) == 0 {
-				continue
-			}
 			// Every alien but the top one weighs underTopWeight more.
 			weight := &h.weight[c]
 			var last uint8
 			if n := len(landed); n > 0 {
-				t = underThreat(t, weight, &fillDir, stayed)
-				t = underThreat(t, weight, &fillDir, landed[:n-1])
+				t = underThreat(t, weight, fillDir, stayed)
+				t = underThreat(t, weight, fillDir, landed[:n-1])
 				last = landed[n-1]
-			} else {
-				n = len(stayed)
-				t = underThreat(t, weight, &fillDir, stayed[:n-1])
+			} else if n = len(stayed); n > 0 {
+				t = underThreat(t, weight, fillDir, stayed[:n-1])
 				last = stayed[n-1]
+			} else {
+				continue // empty
 			}
-			k := gf.AlienKind(last)
+			k := kindSlot(last)
 			t += alienCost
 			t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
-			if out != nil {
-				out.cells[j] = threatEntry{c, t}
-				j++
-				set[w] |= bs & -bs
-			}
+			out.cells[j] = threatEntry{c, t}
+			j++
+			set[w] |= bs & -bs
 		}
 	}
-	if out != nil {
-		out.n, out.set = j, set
-		p.Save(&out.board)
-	}
+	out.n, out.set = j, set
+	p.Save(&out.board)
 	return t
 }
 
-// fillDir returns the fill factor of the district an alien facing d
-// heads for, after the invasions inv (full: the districts full then); the
-// last one is kept, the leaves of a decision mostly sharing it.
-func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
-	key := fillKey{h.decisions, inv, full}
-	if key == h.fill.key {
-		return h.fill.dir
-	}
+// newFill computes into h.fill.dir the fill factor of the district an
+// alien facing d heads for, after the invasions inv (full: the districts
+// full then). The last one is kept (h.fill.key), the leaves of a decision
+// mostly sharing it.
+func (h *Heuristic) newFill(before, inv *[gf.NumSeats]int, full int) {
 	capN := h.view.InvaderCap()
 	lose := h.view.DistrictsToLose()
 	var fill [gf.NumSeats]float64
@@ -727,17 +771,22 @@ func (h *Heuristic) fillDir(before, inv [gf.NumSeats]int, full int) [4]float64 {
 	for d := range fillDir {
 		fillDir[d] = fill[gf.FacedSeat(d)]
 	}
-	h.fill.key, h.fill.dir = key, fillDir
-	return fillDir
+	h.fill.key, h.fill.dir = fillKey{h.decisions, *inv, full}, fillDir
 }
+
+// kindSlot returns where h.weight keeps the weight of an alien code:
+// gf.AlienKind(code) + 4 (4-15), which is the code's low four bits
+// (TestKindSlot), so that no bounds check is needed; its last two bits are
+// the alien's global facing, as the kind's.
+func kindSlot(code uint8) int { return int(code & 15) }
 
 // underThreat adds to t the threat of aliens (codes, gf.AlienKind), none
 // of them the top of its stack: for each, alienCost then its weight times
 // the fill of its district times underTopWeight (adding the weight 0 of a
 // path that ends in a corner leaves t as it is, t being positive).
-func underThreat(t float64, weight *[12]float64, fillDir *[4]float64, aliens []uint8) float64 {
+func underThreat(t float64, weight *[16]float64, fillDir *[4]float64, aliens []uint8) float64 {
 	for _, a := range aliens {
-		k := gf.AlienKind(a)
+		k := kindSlot(a)
 		t += alienCost
 		t += weight[k] * fillDir[k&3] * underTopWeight
 	}

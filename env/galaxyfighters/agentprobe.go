@@ -42,14 +42,19 @@ type ViewMark struct {
 // Mark saves into m what Play can change in v.
 func (v *View) Mark(m *ViewMark) {
 	s := &v.s
-	m.h, m.ships, m.pool, m.used, m.aliens, m.destroyed = s.h, s.ships, s.pool, s.used, s.aliens, s.destroyed
+	// One assignment each: a tuple assignment copies through temporaries.
+	m.h = s.h
+	m.ships = s.ships
+	m.pool, m.used, m.aliens, m.destroyed = s.pool, s.used, s.aliens, s.destroyed
 }
 
 // Undo restores v to the position of Mark(m), which must have been taken
 // on v with nothing but Play called since.
 func (v *View) Undo(m *ViewMark) {
 	s := &v.s
-	s.h, s.ships, s.pool, s.used, s.aliens, s.destroyed = m.h, m.ships, m.pool, m.used, m.aliens, m.destroyed
+	s.h = m.h
+	s.ships = m.ships
+	s.pool, s.used, s.aliens, s.destroyed = m.pool, m.used, m.aliens, m.destroyed
 }
 
 // Approach directions in a seat's scan order, and the neighbours of a
@@ -458,11 +463,14 @@ type ProbeBoard struct {
 // Save copies the board after the last Approach into b.
 func (p *Probe) Save(b *ProbeBoard) {
 	b.begin, b.heightsRead = p.begins, p.heightsRead
-	b.base, b.pushN, b.landed = p.base, p.pushN, p.landed
+	// One assignment each: a tuple assignment copies through a temporary.
+	b.base = p.base
+	b.pushN = p.pushN
+	b.landed = p.landed
 	for w := range p.landed {
 		for m := p.landed[w]; m != 0; m &= m - 1 {
 			c := w<<6 | bits.TrailingZeros64(m)
-			copy(b.pushed[c][:p.pushN[c]], p.pushed[c][:p.pushN[c]])
+			b.pushed[c] = p.pushed[c] // the whole array: no call to memmove
 		}
 	}
 }
@@ -475,20 +483,31 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 	if b.begin != p.begins {
 		return 0
 	}
+	// Eight cells a word, two words a step (cells 0-111), then cells
+	// 112-119 and 120.
 	d := Cells
-	for i := 0; i < Cells; i += 8 {
-		var x uint64
-		if i+8 <= Cells {
-			x = (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
-				(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
-		} else {
-			for j := i; j < Cells; j++ {
-				x |= uint64((p.base[j]^b.base[j])|(p.pushN[j]^b.pushN[j])) << (8 * (j - i))
+	for i := 0; i <= Cells-16; i += 16 {
+		x := (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
+			(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
+		y := (binary.LittleEndian.Uint64(p.base[i+8:]) ^ binary.LittleEndian.Uint64(b.base[i+8:])) |
+			(binary.LittleEndian.Uint64(p.pushN[i+8:]) ^ binary.LittleEndian.Uint64(b.pushN[i+8:]))
+		if x|y != 0 {
+			if x != 0 {
+				d = i + bits.TrailingZeros64(x)/8
+			} else {
+				d = i + 8 + bits.TrailingZeros64(y)/8
 			}
+			break
 		}
+	}
+	if d == Cells {
+		const i = Cells - 9
+		x := (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
+			(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
 		if x != 0 {
 			d = i + bits.TrailingZeros64(x)/8
-			break
+		} else if p.base[Cells-1] != b.base[Cells-1] || p.pushN[Cells-1] != b.pushN[Cells-1] {
+			d = Cells - 1
 		}
 	}
 	// Below d the heights agree; so do the aliens that stayed (the View's
@@ -565,11 +584,14 @@ func (b *ProbeBoard) StackAfter(v *View, cell int) (stayed, landed []uint8) {
 	return v.s.st[cell][:min(b.base[cell], v.s.h[cell])], b.pushed[cell][:b.pushN[cell]]
 }
 
+// lowBytes[n] masks the first n bytes of a little-endian word (0 when n
+// is 0: a cleared cell).
+var lowBytes = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, ^uint64(0)}
+
 // samePushed reports whether the first n aliens of x and y are the same.
 func samePushed(x, y *[maxStack]uint8, n int) bool {
-	if n <= 8 { // nearly always: one word, the bytes past n masked off
-		m := ^uint64(0) >> (64 - 8*n) // 0 when n is 0 (a cleared cell)
-		return (binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))&m == 0
+	if uint(n) < uint(len(lowBytes)) { // nearly always: one word, the bytes past n masked off
+		return (binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))&lowBytes[n] == 0
 	}
 	return string(x[:n]) == string(y[:n])
 }
@@ -633,15 +655,73 @@ var atmosphereCells = func() (a [NumSeats][15]uint8) {
 	return a
 }()
 
+// decodeViewStack is decodeStack(0, g, g, obs, nil) for a stack (height
+// not 0): the aliens under the top bottom first by kind, the top last,
+// written straight into the stack; an invalid stack is left empty, as
+// decodeStack leaves it.
+func (s *State) decodeViewStack(cell uint8, obs *[ObsSize]uint8) {
+	g := int(cell) // at most 255: the observation's indices need no check
+	h := int(obs[OffHeight+g])
+	if h > maxStack {
+		return
+	}
+	top := -1
+	for k := 0; k < 12; k++ {
+		if obs[OffTop+k*plane+g] != 0 {
+			top = k
+			break
+		}
+	}
+	if top < 0 {
+		return
+	}
+	st := s.st[g][:h] // h <= maxStack
+	n, under := 0, len(st)-1
+	// Kind k's code is makeAlien(k/4, k%4) = k+4 (the observer's frame is
+	// the global one).
+	for k := 0; k < 12 && n < under; k++ {
+		cnt := int(obs[OffCount+k*plane+g]) - boolInt(k == top)
+		for ; cnt > 0 && n < under; cnt-- {
+			st[n] = uint8(k + 4)
+			n++
+		}
+	}
+	if n < under { // the first saturated count takes the rest
+		for k := 0; k < 12; k++ {
+			if obs[OffCount+k*plane+g] >= obsMaxCount {
+				for ; n < under; n++ {
+					st[n] = uint8(k + 4)
+				}
+				break
+			}
+		}
+		if n < under {
+			clear(st) // the counts show too few aliens
+			return
+		}
+	}
+	st[n] = uint8(top + 4)
+	s.h[g] = uint8(h)
+	s.aliens += int16(h)
+}
+
 // decodeView is decodeObs(0, obs, nil) for a valid observation (View.Load
 // ignores decodeObs's errors), visiting only the spaces that matter: the
 // board's stacks, each ship's plane from its end, the drones and SDS tiles
 // of each ship's own atmosphere.
 func (s *State) decodeView(obs []uint8) {
-	for _, g := range &approachOrder[0] {
-		if obs[OffHeight+int(g)] != 0 {
-			s.decodeStack(0, int(g), int(g), obs, nil)
+	o := (*[ObsSize]uint8)(obs)
+	// The height plane eight cells a word: only the stacks are decoded (a
+	// cell off the board has height 0).
+	const lo, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	for i := 0; i <= Cells-8; i += 8 {
+		x := binary.LittleEndian.Uint64(o[OffHeight+i:])
+		for m := ((x & lo) + lo | x) & hi; m != 0; m &= m - 1 { // the bytes that are not 0
+			s.decodeViewStack(uint8(i+bits.TrailingZeros64(m)/8), o)
 		}
+	}
+	if o[OffHeight+Cells-1] != 0 {
+		s.decodeViewStack(Cells-1, o)
 	}
 	for k := 0; k < NumSeats; k++ {
 		b := obs[OffSeats+k*seatBytes : OffSeats+(k+1)*seatBytes]

@@ -365,12 +365,16 @@ type rayCells struct {
 // minRow 3), or -1.
 func (s *State) firstAlien(seat, cell, dc int) int {
 	rc := &aheadRay[seat][cell][dc+1]
-	sds := false // any SDS tile on the board
-	for k := range s.ships {
-		sds = sds || s.ships[k].sds != [2]int8{-1, -1}
+	if !s.anySDS() {
+		for _, g := range rc.cells[:rc.n3] {
+			if s.h[g] > 0 {
+				return int(g)
+			}
+		}
+		return -1
 	}
 	for _, g := range rc.cells[:rc.n3] {
-		if sds && s.sdsAt(int(g)) {
+		if s.sdsAt(int(g)) {
 			return -1
 		}
 		if s.h[g] > 0 {
@@ -380,10 +384,44 @@ func (s *State) firstAlien(seat, cell, dc int) int {
 	return -1
 }
 
+// anySDS reports whether a Shielded Defense System tile is on the board:
+// a placed tile's cell is not negative, so the AND of every ship's two
+// entries is -1 exactly when none is placed. It reads four ships (the
+// constant fails to compile with more).
+func (s *State) anySDS() bool {
+	const _ uint = 4 - NumSeats
+	sh := &s.ships
+	return sh[0].sds[0]&sh[0].sds[1]&sh[1].sds[0]&sh[1].sds[1]&
+		sh[2].sds[0]&sh[2].sds[1]&sh[3].sds[0]&sh[3].sds[1] != -1
+}
+
 // fireTarget is the closest alien straight ahead of seat's ship, up to
 // zone 8, or -1.
 func (s *State) fireTarget(seat int) int {
 	return s.firstAlien(seat, int(s.ships[seat].cell), 0)
+}
+
+// boardRow[seat][row] lists the board spaces (global cells) of seat's
+// local row, left to right.
+var boardRow = func() (t [NumSeats][Side]rowSpaces) {
+	for seat := 0; seat < NumSeats; seat++ {
+		for row := 0; row < Side; row++ {
+			rc := &t[seat][row]
+			for c := 0; c < Side; c++ {
+				if g := Global(seat, row*Side+c); onBoard[g] {
+					rc.cells[rc.n] = uint8(g)
+					rc.n++
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// rowSpaces is one entry of boardRow.
+type rowSpaces struct {
+	cells [Side]uint8
+	n     uint8
 }
 
 // weaponHits reports whether seat's weapon system would hit anything, and
@@ -398,11 +436,9 @@ func (s *State) weaponHits(seat int, apply bool) bool {
 			return false
 		}
 		if apply {
-			row := Local(seat, t) / Side
-			for c := 0; c < Side; c++ {
-				if g := Global(seat, row*Side+c); onBoard[g] {
-					s.hitTop(g)
-				}
+			r := &boardRow[seat][Local(seat, t)/Side]
+			for _, g := range r.cells[:r.n] {
+				s.hitTop(int(g))
 			}
 		}
 		return true
@@ -443,6 +479,13 @@ func (s *State) weaponHits(seat int, apply bool) bool {
 // (the deep-space spaces of that zone only), firing when apply is set.
 func (s *State) missileHits(seat, zone int, apply bool) bool {
 	row := Side - zone
+	if !apply { // whether any of the five is occupied, without a branch each
+		var h uint8
+		for c := 3; c <= 7; c++ {
+			h |= s.h[Global(seat, row*Side+c)]
+		}
+		return h != 0
+	}
 	hit := false
 	for c := 3; c <= 7; c++ {
 		g := Global(seat, row*Side+c)
