@@ -172,13 +172,13 @@ type Probe struct {
 	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
 	ownShips bool
 	yardN    int8
-	// Where ships, Shielded Defense System tiles and drones lie: those of
-	// tilesOf when tilesOK.
+	// Where ships, Shielded Defense System tiles and drones lie.
 	shipSet, sdsSet, droneSet cellSet
 	blockSet                  cellSet // ships and SDS tiles
-	tilesOf                   [NumSeats]ship
-	tilesOK                   bool
-	r                         ViewResult
+	// Those of the ships other than the acting seat's, which Play does not
+	// change (it moves and equips the acting ship only).
+	othersShip, othersSDS, othersDrone cellSet
+	r                                  ViewResult
 }
 
 // scanCell is a cell of Probe.scan: faces has bit i set when the i-th
@@ -195,6 +195,12 @@ func (p *Probe) Begin(v *View) {
 	p.scanN = 0
 	p.occ = cellSet{}
 	s := &v.s
+	p.othersShip, p.othersSDS, p.othersDrone = cellSet{}, cellSet{}, cellSet{}
+	for k := range s.ships {
+		if k != int(s.cur) {
+			p.othersShip, p.othersSDS, p.othersDrone = tilesOf(&s.ships[k], p.othersShip, p.othersSDS, p.othersDrone)
+		}
+	}
 	faces := uint8(DistrictDir(int(s.cur)))
 	for _, g := range &approachOrder[s.cur] {
 		h := int(s.h[g])
@@ -228,10 +234,13 @@ func (p *Probe) Approach() ViewResult {
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
 	p.r = ViewResult{}
-	if !p.tilesOK || p.tilesOf != s.ships {
-		p.tiles(&s.ships)
-		p.tilesOf, p.tilesOK = s.ships, true
-	}
+	// The tiles: the other ships' and the acting ship's (tilesOf, inlined).
+	x := &s.ships[s.cur]
+	c, d, t0, t1 := &tileSet[uint8(x.cell)], &tileSet[uint8(x.drone)], &tileSet[uint8(x.sds[0])], &tileSet[uint8(x.sds[1])]
+	p.shipSet = cellSet{p.othersShip[0] | c[0], p.othersShip[1] | c[1]}
+	p.sdsSet = cellSet{p.othersSDS[0] | t0[0] | t1[0], p.othersSDS[1] | t0[1] | t1[1]}
+	p.droneSet = cellSet{p.othersDrone[0] | d[0], p.othersDrone[1] | d[1]}
+	p.blockSet = cellSet{p.shipSet[0] | p.sdsSet[0], p.shipSet[1] | p.sdsSet[1]}
 	for _, sc := range p.scan[:p.scanN] {
 		g := sc.cell
 		b := int(p.base[g])
@@ -269,28 +278,36 @@ func (p *Probe) Approach() ViewResult {
 	}
 	// The stacks that frenzied are empty but for the aliens that landed
 	// there.
-	for w := range p.cells {
-		p.cells[w] = p.occ[w]&^moved[w] | p.landed[w]
-	}
+	p.cells = cellSet{p.occ[0]&^moved[0] | p.landed[0], p.occ[1]&^moved[1] | p.landed[1]}
 	return p.r
 }
 
+// tileSet[uint8(c)] is the set {c} for a global cell c, empty for -1
+// (as uint8 255: no tile).
+var tileSet = func() (t [256]cellSet) {
+	for c := 0; c < Cells; c++ {
+		t[c].add(c)
+	}
+	return t
+}()
+
 // tiles finds the cells of the ships, SDS tiles and drones.
 func (p *Probe) tiles(ships *[NumSeats]ship) {
-	p.shipSet, p.sdsSet, p.droneSet = cellSet{}, cellSet{}, cellSet{}
+	var sh, sd, dr cellSet
 	for k := range ships {
-		sh := &ships[k]
-		p.shipSet.add(int(sh.cell))
-		if sh.drone >= 0 {
-			p.droneSet.add(int(sh.drone))
-		}
-		for _, t := range sh.sds {
-			if t >= 0 {
-				p.sdsSet.add(int(t))
-			}
-		}
+		sh, sd, dr = tilesOf(&ships[k], sh, sd, dr)
 	}
-	p.blockSet = cellSet{p.shipSet[0] | p.sdsSet[0], p.shipSet[1] | p.sdsSet[1]}
+	p.shipSet, p.sdsSet, p.droneSet = sh, sd, dr
+	p.blockSet = cellSet{sh[0] | sd[0], sh[1] | sd[1]}
+}
+
+// tilesOf adds the cells of x, its SDS tiles and its drone to the sets
+// sh, sd and dr, without a branch.
+func tilesOf(x *ship, sh, sd, dr cellSet) (cellSet, cellSet, cellSet) {
+	c, d, t0, t1 := &tileSet[uint8(x.cell)], &tileSet[uint8(x.drone)], &tileSet[uint8(x.sds[0])], &tileSet[uint8(x.sds[1])]
+	return cellSet{sh[0] | c[0], sh[1] | c[1]},
+		cellSet{sd[0] | t0[0] | t1[0], sd[1] | t0[1] | t1[1]},
+		cellSet{dr[0] | d[0], dr[1] | d[1]}
 }
 
 // moveAlien is State.moveAlien on the overlay.
@@ -375,7 +392,6 @@ func (p *Probe) crash(cell int) {
 		p.placeDrone(seat)
 	}
 	p.tiles(&p.ships)
-	p.tilesOK = false
 }
 
 func (p *Probe) clearCell(c int) { p.base[c], p.pushN[c] = 0, 0 }
