@@ -125,13 +125,16 @@ var alienPath = func() (t [Cells][16]flight) {
 }()
 
 // flight is one entry of alienPath; mask holds its cells, last the last
-// of them (where the alien lands when fate is 0).
+// of them (where the alien lands when fate is 0). It is padded to 32
+// bytes, so that an entry is found by a shift and never straddles two
+// cache lines.
 type flight struct {
 	mask  cellSet
 	cells [3]uint8
 	n     uint8
 	fate  int8
 	last  uint8
+	_     [10]uint8
 }
 
 // cellSet is a set of global cells.
@@ -241,41 +244,49 @@ func (p *Probe) Approach() ViewResult {
 	p.sdsSet = cellSet{p.othersSDS[0] | t0[0] | t1[0], p.othersSDS[1] | t0[1] | t1[1]}
 	p.droneSet = cellSet{p.othersDrone[0] | d[0], p.othersDrone[1] | d[1]}
 	p.blockSet = cellSet{p.shipSet[0] | p.sdsSet[0], p.shipSet[1] | p.sdsSet[1]}
+	bs0, bs1 := p.blockSet[0], p.blockSet[1]
+	drones := p.droneSet != cellSet{}
 	for _, sc := range p.scan[:p.scanN] {
-		g := sc.cell
-		b := int(p.base[g])
-		if b == 0 || p.pushN[g] != 0 || sc.faces>>(b-1)&1 == 0 {
+		g := int(sc.cell)
+		b := p.base[g]
+		if b == 0 || p.pushN[g] != 0 || sc.faces>>((b-1)&31)&1 == 0 {
 			continue // empty, an alien that moved this phase on top, or not facing seat
 		}
 		// The whole stack frenzies (nothing on it has moved yet): every
 		// alien flies by its own facing, top first. The View is v1's
 		// rules: the aliens still lifted when the game is lost are lost.
 		p.base[g] = 0
-		moved.add(int(g))
-		for i := b - 1; i >= 0 && !p.r.NoShip; i-- {
-			a := s.st[g][i]
-			f := &alienPath[g][a&15]
-			if f.fate != 0 || f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
-				p.moveAlien(a, int(g)) // blocked, invading or drifting away
+		moved.add(g)
+		stack, paths := s.st[g][:b], &alienPath[g]
+		for i := len(stack) - 1; i >= 0; i-- {
+			a := stack[i]
+			f := &paths[a&15]
+			if f.fate != 0 || f.mask[0]&bs0|f.mask[1]&bs1 != 0 {
+				p.moveAlien(a, f) // blocked, invading or drifting away
+				if p.r.NoShip {
+					goto done
+				}
+				// A ship may have crashed.
+				bs0, bs1 = p.blockSet[0], p.blockSet[1]
+				drones = p.droneSet != cellSet{}
 				continue
 			}
 			// It lands (moveAlien's last part, inlined).
 			c := int(f.last)
-			if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
+			if drones && p.droneSet.has(c) {
 				p.r.Destroyed++
 				continue
 			}
-			if int(p.base[c])+int(p.pushN[c]) >= maxStack {
+			n := p.pushN[c]
+			if int(p.base[c])+int(n) >= maxStack {
 				continue // never reached with the printed content (State.push)
 			}
-			p.pushed[c][p.pushN[c]] = a
-			p.pushN[c]++
+			p.pushed[c][n&(maxStack-1)] = a
+			p.pushN[c] = n + 1
 			p.landed.add(c)
 		}
-		if p.r.NoShip {
-			break
-		}
 	}
+done:
 	// The stacks that frenzied are empty but for the aliens that landed
 	// there.
 	p.cells = cellSet{p.occ[0]&^moved[0] | p.landed[0], p.occ[1]&^moved[1] | p.landed[1]}
@@ -310,9 +321,8 @@ func tilesOf(x *ship, sh, sd, dr cellSet) (cellSet, cellSet, cellSet) {
 		cellSet{dr[0] | d[0], dr[1] | d[1]}
 }
 
-// moveAlien is State.moveAlien on the overlay.
-func (p *Probe) moveAlien(a uint8, from int) {
-	f := &alienPath[from][a&15]
+// moveAlien is State.moveAlien on the overlay: a flies by f.
+func (p *Probe) moveAlien(a uint8, f *flight) {
 	if f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
 		for _, c := range f.cells[:f.n] {
 			if p.blockSet.has(int(c)) {
