@@ -184,12 +184,10 @@ type Probe struct {
 	r                                  ViewResult
 }
 
-// scanCell is a cell of Probe.scan: faces has bit i set when the i-th
-// alien of its stack (bottom first) faces the acting seat.
-type scanCell struct {
-	cell  uint8
-	faces uint32
-}
+// scanCell is a cell of Probe.scan, cell<<56 | faces: faces (the low 32
+// bits) has bit i set when the i-th alien of its stack (bottom first)
+// faces the acting seat.
+type scanCell uint64
 
 // Begin ties p to v, whose position is the start of a search.
 func (p *Probe) Begin(v *View) {
@@ -218,7 +216,7 @@ func (p *Probe) Begin(v *View) {
 			}
 		}
 		if m != 0 { // the stack frenzies when one of these is on top
-			p.scan[p.scanN] = scanCell{g, m}
+			p.scan[p.scanN] = scanCell(g)<<56 | scanCell(m)
 			p.scanN++
 		}
 	}
@@ -247,9 +245,9 @@ func (p *Probe) Approach() ViewResult {
 	bs0, bs1 := p.blockSet[0], p.blockSet[1]
 	drones := p.droneSet != cellSet{}
 	for _, sc := range p.scan[:p.scanN] {
-		g := int(sc.cell)
+		g := int(sc >> 56)
 		b := p.base[g]
-		if b == 0 || p.pushN[g] != 0 || sc.faces>>((b-1)&31)&1 == 0 {
+		if b == 0 || p.pushN[g] != 0 || sc>>((b-1)&31)&1 == 0 {
 			continue // empty, an alien that moved this phase on top, or not facing seat
 		}
 		// The whole stack frenzies (nothing on it has moved yet): every
