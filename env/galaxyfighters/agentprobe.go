@@ -300,14 +300,19 @@ var tileSet = func() (t [256]cellSet) {
 	return t
 }()
 
-// tiles finds the cells of the ships, SDS tiles and drones.
+// tiles finds the cells of the ships, SDS tiles and drones (tilesOf for
+// every ship, inlined).
 func (p *Probe) tiles(ships *[NumSeats]ship) {
-	var sh, sd, dr cellSet
+	var sh0, sh1, sd0, sd1, dr0, dr1 uint64
 	for k := range ships {
-		sh, sd, dr = tilesOf(&ships[k], sh, sd, dr)
+		x := &ships[k]
+		c, d, t0, t1 := &tileSet[uint8(x.cell)], &tileSet[uint8(x.drone)], &tileSet[uint8(x.sds[0])], &tileSet[uint8(x.sds[1])]
+		sh0, sh1 = sh0|c[0], sh1|c[1]
+		sd0, sd1 = sd0|t0[0]|t1[0], sd1|t0[1]|t1[1]
+		dr0, dr1 = dr0|d[0], dr1|d[1]
 	}
-	p.shipSet, p.sdsSet, p.droneSet = sh, sd, dr
-	p.blockSet = cellSet{sh[0] | sd[0], sh[1] | sd[1]}
+	p.shipSet, p.sdsSet, p.droneSet = cellSet{sh0, sh1}, cellSet{sd0, sd1}, cellSet{dr0, dr1}
+	p.blockSet = cellSet{sh0 | sd0, sh1 | sd1}
 }
 
 // tilesOf adds the cells of x, its SDS tiles and its drone to the sets
