@@ -390,14 +390,19 @@ func (p *Probe) crash(cell int) {
 	*sh = ship{model: p.v.s.yard[p.yardN], weapon: -1, engine: -1, bonus: sh.bonus, cell: int8(home),
 		shielded: true, drone: -1, sds: [2]int8{-1, -1}}
 	p.clearCell(home)
-	for k := range p.ships { // clear every tile on the home space
-		o := &p.ships[k]
-		if o.drone == int8(home) {
-			o.drone = -1
-		}
-		for i := range o.sds {
-			if o.sds[i] == int8(home) {
-				o.sds[i] = -1
+	// Clear every tile on the home space: the sets still hold the tiles
+	// of the ships before the crash, so none lies there when they do not
+	// hold home.
+	if tiles := (cellSet{p.droneSet[0] | p.sdsSet[0], p.droneSet[1] | p.sdsSet[1]}); tiles.has(home) {
+		for k := range p.ships {
+			o := &p.ships[k]
+			if o.drone == int8(home) {
+				o.drone = -1
+			}
+			for i := range o.sds {
+				if o.sds[i] == int8(home) {
+					o.sds[i] = -1
+				}
 			}
 		}
 	}
