@@ -192,6 +192,7 @@ type scanCell uint64
 // Begin ties p to v, whose position is the start of a search.
 func (p *Probe) Begin(v *View) {
 	p.v = v
+	p.st = &v.s.st
 	p.begins++
 	p.scanN = 0
 	p.occ = cellSet{}
@@ -227,7 +228,6 @@ func (p *Probe) Begin(v *View) {
 // position after it is read through p.
 func (p *Probe) Approach() ViewResult {
 	s := &p.v.s
-	p.st = &s.st
 	p.base = s.h
 	p.pushN = [Cells]uint8{}
 	p.landed = cellSet{}
@@ -255,7 +255,7 @@ func (p *Probe) Approach() ViewResult {
 		// rules: the aliens still lifted when the game is lost are lost.
 		p.base[g] = 0
 		moved.add(g)
-		stack, paths := s.st[g][:b], &alienPath[g]
+		stack, paths := p.st[g][:b], &alienPath[g]
 		for i := len(stack) - 1; i >= 0; i-- {
 			a := stack[i]
 			f := &paths[a&15]
