@@ -242,8 +242,9 @@ func (p *Probe) Approach() ViewResult {
 	p.sdsSet = cellSet{p.othersSDS[0] | t0[0] | t1[0], p.othersSDS[1] | t0[1] | t1[1]}
 	p.droneSet = cellSet{p.othersDrone[0] | d[0], p.othersDrone[1] | d[1]}
 	p.blockSet = cellSet{p.shipSet[0] | p.sdsSet[0], p.shipSet[1] | p.sdsSet[1]}
-	bs0, bs1 := p.blockSet[0], p.blockSet[1]
-	drones := p.droneSet != cellSet{}
+	// The flights that need moveAlien: blocked, or over a drone (which
+	// destroys the alien when it lands there).
+	bs0, bs1 := p.blockSet[0]|p.droneSet[0], p.blockSet[1]|p.droneSet[1]
 	for _, sc := range p.scan[:p.scanN] {
 		g := int(sc >> 56)
 		b := p.base[g]
@@ -260,21 +261,17 @@ func (p *Probe) Approach() ViewResult {
 			a := stack[i]
 			f := &paths[a&15]
 			if f.fate != 0 || f.mask[0]&bs0|f.mask[1]&bs1 != 0 {
-				p.moveAlien(a, f) // blocked, invading or drifting away
+				p.moveAlien(a, f) // blocked, invading, drifting away or near a drone
 				if p.r.NoShip {
 					goto done
 				}
 				// A ship may have crashed.
-				bs0, bs1 = p.blockSet[0], p.blockSet[1]
-				drones = p.droneSet != cellSet{}
+				bs0, bs1 = p.blockSet[0]|p.droneSet[0], p.blockSet[1]|p.droneSet[1]
 				continue
 			}
-			// It lands (moveAlien's last part, inlined).
+			// It lands (moveAlien's last part, inlined; no drone lies on
+			// its way).
 			c := int(f.last)
-			if drones && p.droneSet.has(c) {
-				p.r.Destroyed++
-				continue
-			}
 			n := p.pushN[c]
 			if int(p.base[c])+int(n) >= maxStack {
 				continue // never reached with the printed content (State.push)
