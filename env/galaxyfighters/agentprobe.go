@@ -227,6 +227,13 @@ func (p *Probe) Begin(v *View) {
 // position, as View.Approach does, but leaves the View unchanged; the
 // position after it is read through p.
 func (p *Probe) Approach() ViewResult {
+	p.approach()
+	return p.r
+}
+
+// approach is Approach, its result left in p.r (apart from Approach so
+// that its loops need not keep the result's address in registers).
+func (p *Probe) approach() {
 	s := &p.v.s
 	p.base = s.h
 	p.pushN = [Cells]uint8{}
@@ -285,7 +292,6 @@ done:
 	// The stacks that frenzied are empty but for the aliens that landed
 	// there.
 	p.cells = cellSet{p.occ[0]&^moved[0] | p.landed[0], p.occ[1]&^moved[1] | p.landed[1]}
-	return p.r
 }
 
 // tileSet[uint8(c)] is the set {c} for a global cell c, empty for -1
