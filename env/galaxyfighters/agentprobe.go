@@ -184,9 +184,10 @@ type Probe struct {
 	r                                  ViewResult
 }
 
-// scanCell is a cell of Probe.scan, cell<<56 | faces: faces (the low 32
-// bits) has bit i set when the i-th alien of its stack (bottom first)
-// faces the acting seat.
+// scanCell is a cell of Probe.scan, cell<<56 | faces: faces (bits 1-32)
+// has bit h set when the h-th alien of its stack (bottom first, counted
+// from 1) faces the acting seat, so that a stack of h aliens frenzies
+// when bit h is set (never when h is 0).
 type scanCell uint64
 
 // Begin ties p to v, whose position is the start of a search.
@@ -217,7 +218,7 @@ func (p *Probe) Begin(v *View) {
 			}
 		}
 		if m != 0 { // the stack frenzies when one of these is on top
-			p.scan[p.scanN] = scanCell(g)<<56 | scanCell(m)
+			p.scan[p.scanN] = scanCell(g)<<56 | scanCell(m)<<1
 			p.scanN++
 		}
 	}
@@ -255,8 +256,8 @@ func (p *Probe) approach() {
 	for _, sc := range p.scan[:p.scanN] {
 		g := int(sc >> 56)
 		b := p.base[g]
-		if b == 0 || p.pushN[g] != 0 || sc>>((b-1)&31)&1 == 0 {
-			continue // empty, an alien that moved this phase on top, or not facing seat
+		if sc>>(b&63)&1 == 0 || p.pushN[g] != 0 {
+			continue // empty or not facing seat, or an alien that moved this phase on top
 		}
 		// The whole stack frenzies (nothing on it has moved yet): every
 		// alien flies by its own facing, top first. The View is v1's
