@@ -130,13 +130,16 @@ var alienPath = func() (t [Cells][16]flight) {
 }()
 
 // flight is one entry of alienPath; mask holds its cells, last the last
-// of them (where the alien lands when fate is 0).
+// of them (where the alien lands when fate is 0). It is padded to 32
+// bytes, so that an entry is found by a shift and never straddles two
+// cache lines.
 type flight struct {
 	mask  cellSet
 	cells [3]uint8
 	n     uint8
 	fate  int8
 	last  uint8
+	_     [10]uint8
 }
 
 // cellSet is a set of global cells.
@@ -181,29 +184,35 @@ type Probe struct {
 	ships       [NumSeats]ship // the ships once one crashed (ownShips), else the View's
 	ownShips    bool
 	yardN       int8
-	// Where ships, Shielded Defense System tiles and drones lie: those of
-	// tilesOf when tilesOK.
+	// Where ships, Shielded Defense System tiles and drones lie.
 	shipSet, sdsSet, droneSet cellSet
 	blockSet                  cellSet // ships and SDS tiles
-	tilesOf                   [NumSeats]ship
-	tilesOK                   bool
-	r                         ViewResult
+	// Those of the ships other than the acting seat's, which Play does not
+	// change (it moves and equips the acting ship only).
+	othersShip, othersSDS, othersDrone cellSet
+	r                                  ViewResult
 }
 
-// scanCell is a cell of Probe.scan: faces has bit i set when the i-th
-// alien of its stack (bottom first) faces the acting seat.
-type scanCell struct {
-	cell  uint8
-	faces uint32
-}
+// scanCell is a cell of Probe.scan, cell<<56 | faces: faces (bits 1-32)
+// has bit h set when the h-th alien of its stack (bottom first, counted
+// from 1) faces the acting seat, so that a stack of h aliens frenzies
+// when bit h is set (never when h is 0).
+type scanCell uint64
 
 // Begin ties p to v, whose position is the start of a search.
 func (p *Probe) Begin(v *View) {
 	p.v = v
+	p.st = &v.s.st
 	p.begins++
 	p.scanN = 0
 	p.occ = cellSet{}
 	s := &v.s
+	p.othersShip, p.othersSDS, p.othersDrone = cellSet{}, cellSet{}, cellSet{}
+	for k := range s.ships {
+		if k != int(s.cur) {
+			p.othersShip, p.othersSDS, p.othersDrone = tilesOf(&s.ships[k], p.othersShip, p.othersSDS, p.othersDrone)
+		}
+	}
 	faces := uint8(DistrictDir(int(s.cur)))
 	for _, g := range &approachOrder[s.cur] {
 		h := int(s.h[g])
@@ -218,7 +227,7 @@ func (p *Probe) Begin(v *View) {
 			}
 		}
 		if m != 0 { // the stack frenzies when one of these is on top
-			p.scan[p.scanN] = scanCell{g, m}
+			p.scan[p.scanN] = scanCell(g)<<56 | scanCell(m)<<1
 			p.scanN++
 		}
 	}
@@ -228,8 +237,14 @@ func (p *Probe) Begin(v *View) {
 // position, as View.Approach does, but leaves the View unchanged; the
 // position after it is read through p.
 func (p *Probe) Approach() ViewResult {
+	p.approach()
+	return p.r
+}
+
+// approach is Approach, its result left in p.r (apart from Approach so
+// that its loops need not keep the result's address in registers).
+func (p *Probe) approach() {
 	s := &p.v.s
-	p.st = &s.st
 	p.base = s.h
 	p.pushN = [Cells]uint8{}
 	p.landed, p.flown, p.heightsRead = cellSet{}, cellSet{}, false
@@ -237,76 +252,95 @@ func (p *Probe) Approach() ViewResult {
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
 	p.r = ViewResult{}
-	if !p.tilesOK || p.tilesOf != s.ships {
-		p.tiles(&s.ships)
-		p.tilesOf, p.tilesOK = s.ships, true
-	}
+	// The tiles: the other ships' and the acting ship's (tilesOf, inlined).
+	x := &s.ships[s.cur]
+	c, d, t0, t1 := &tileSet[uint8(x.cell)], &tileSet[uint8(x.drone)], &tileSet[uint8(x.sds[0])], &tileSet[uint8(x.sds[1])]
+	p.shipSet = cellSet{p.othersShip[0] | c[0], p.othersShip[1] | c[1]}
+	p.sdsSet = cellSet{p.othersSDS[0] | t0[0] | t1[0], p.othersSDS[1] | t0[1] | t1[1]}
+	p.droneSet = cellSet{p.othersDrone[0] | d[0], p.othersDrone[1] | d[1]}
+	p.blockSet = cellSet{p.shipSet[0] | p.sdsSet[0], p.shipSet[1] | p.sdsSet[1]}
+	// The flights that need moveAlien: blocked, or over a drone (which
+	// destroys the alien when it lands there).
+	bs0, bs1 := p.blockSet[0]|p.droneSet[0], p.blockSet[1]|p.droneSet[1]
 	for _, sc := range p.scan[:p.scanN] {
-		g := sc.cell
-		b := int(p.base[g])
-		if b == 0 || p.pushN[g] != 0 || sc.faces>>(b-1)&1 == 0 {
-			continue // empty, an alien that moved this phase on top, or not facing seat
+		g := int(sc >> 56)
+		b := p.base[g]
+		if sc>>(b&63)&1 == 0 || p.pushN[g] != 0 {
+			continue // empty or not facing seat, or an alien that moved this phase on top
 		}
 		// The whole stack frenzies (nothing on it has moved yet): every
 		// alien flies by its own facing, top first. The View is v1's
 		// rules: the aliens still lifted when the game is lost are lost.
 		p.base[g] = 0
-		moved.add(int(g))
-		for i := b - 1; i >= 0 && !p.r.NoShip; i-- {
-			a := s.st[g][i]
-			f := &alienPath[g][a&15]
+		moved.add(g)
+		stack, paths := p.st[g][:b], &alienPath[g]
+		for i := len(stack) - 1; i >= 0; i-- {
+			a := stack[i]
+			f := &paths[a&15]
 			p.flown[0] |= f.mask[0]
 			p.flown[1] |= f.mask[1]
-			if f.fate != 0 || f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
-				p.moveAlien(a, int(g)) // blocked, invading or drifting away
+			if f.fate != 0 || f.mask[0]&bs0|f.mask[1]&bs1 != 0 {
+				p.moveAlien(a, f) // blocked, invading, drifting away or near a drone
+				if p.r.NoShip {
+					goto done
+				}
+				// A ship may have crashed.
+				bs0, bs1 = p.blockSet[0]|p.droneSet[0], p.blockSet[1]|p.droneSet[1]
 				continue
 			}
-			// It lands (moveAlien's last part, inlined).
+			// It lands (moveAlien's last part, inlined; no drone lies on
+			// its way).
 			c := int(f.last)
-			if p.droneSet != (cellSet{}) && p.droneSet.has(c) {
-				p.r.Destroyed++
-				continue
-			}
-			if int(p.base[c])+int(p.pushN[c]) >= maxStack {
+			n := p.pushN[c]
+			if int(p.base[c])+int(n) >= maxStack {
 				continue // never reached with the printed content (State.push)
 			}
-			p.pushed[c][p.pushN[c]] = a
-			p.pushN[c]++
+			p.pushed[c][n&(maxStack-1)] = a
+			p.pushN[c] = n + 1
 			p.landed.add(c)
 		}
-		if p.r.NoShip {
-			break
-		}
 	}
+done:
 	// The stacks that frenzied are empty but for the aliens that landed
 	// there.
-	for w := range p.cells {
-		p.cells[w] = p.occ[w]&^moved[w] | p.landed[w]
-	}
-	return p.r
+	p.cells = cellSet{p.occ[0]&^moved[0] | p.landed[0], p.occ[1]&^moved[1] | p.landed[1]}
 }
 
-// tiles finds the cells of the ships, SDS tiles and drones.
+// tileSet[uint8(c)] is the set {c} for a global cell c, empty for -1
+// (as uint8 255: no tile).
+var tileSet = func() (t [256]cellSet) {
+	for c := 0; c < Cells; c++ {
+		t[c].add(c)
+	}
+	return t
+}()
+
+// tiles finds the cells of the ships, SDS tiles and drones (tilesOf for
+// every ship, inlined).
 func (p *Probe) tiles(ships *[NumSeats]ship) {
-	p.shipSet, p.sdsSet, p.droneSet = cellSet{}, cellSet{}, cellSet{}
+	var sh0, sh1, sd0, sd1, dr0, dr1 uint64
 	for k := range ships {
-		sh := &ships[k]
-		p.shipSet.add(int(sh.cell))
-		if sh.drone >= 0 {
-			p.droneSet.add(int(sh.drone))
-		}
-		for _, t := range sh.sds {
-			if t >= 0 {
-				p.sdsSet.add(int(t))
-			}
-		}
+		x := &ships[k]
+		c, d, t0, t1 := &tileSet[uint8(x.cell)], &tileSet[uint8(x.drone)], &tileSet[uint8(x.sds[0])], &tileSet[uint8(x.sds[1])]
+		sh0, sh1 = sh0|c[0], sh1|c[1]
+		sd0, sd1 = sd0|t0[0]|t1[0], sd1|t0[1]|t1[1]
+		dr0, dr1 = dr0|d[0], dr1|d[1]
 	}
-	p.blockSet = cellSet{p.shipSet[0] | p.sdsSet[0], p.shipSet[1] | p.sdsSet[1]}
+	p.shipSet, p.sdsSet, p.droneSet = cellSet{sh0, sh1}, cellSet{sd0, sd1}, cellSet{dr0, dr1}
+	p.blockSet = cellSet{sh0 | sd0, sh1 | sd1}
 }
 
-// moveAlien is State.moveAlien on the overlay.
-func (p *Probe) moveAlien(a uint8, from int) {
-	f := &alienPath[from][a&15]
+// tilesOf adds the cells of x, its SDS tiles and its drone to the sets
+// sh, sd and dr, without a branch.
+func tilesOf(x *ship, sh, sd, dr cellSet) (cellSet, cellSet, cellSet) {
+	c, d, t0, t1 := &tileSet[uint8(x.cell)], &tileSet[uint8(x.drone)], &tileSet[uint8(x.sds[0])], &tileSet[uint8(x.sds[1])]
+	return cellSet{sh[0] | c[0], sh[1] | c[1]},
+		cellSet{sd[0] | t0[0] | t1[0], sd[1] | t0[1] | t1[1]},
+		cellSet{dr[0] | d[0], dr[1] | d[1]}
+}
+
+// moveAlien is State.moveAlien on the overlay: a flies by f.
+func (p *Probe) moveAlien(a uint8, f *flight) {
 	if f.mask[0]&p.blockSet[0]|f.mask[1]&p.blockSet[1] != 0 {
 		for _, c := range f.cells[:f.n] {
 			if p.blockSet.has(int(c)) {
@@ -371,14 +405,19 @@ func (p *Probe) crash(cell int) {
 	*sh = ship{model: p.v.s.yard[p.yardN], weapon: -1, engine: -1, bonus: sh.bonus, cell: int8(home),
 		shielded: true, drone: -1, sds: [2]int8{-1, -1}}
 	p.clearCell(home)
-	for k := range p.ships { // clear every tile on the home space
-		o := &p.ships[k]
-		if o.drone == int8(home) {
-			o.drone = -1
-		}
-		for i := range o.sds {
-			if o.sds[i] == int8(home) {
-				o.sds[i] = -1
+	// Clear every tile on the home space: the sets still hold the tiles
+	// of the ships before the crash, so none lies there when they do not
+	// hold home.
+	if tiles := (cellSet{p.droneSet[0] | p.sdsSet[0], p.droneSet[1] | p.sdsSet[1]}); tiles.has(home) {
+		for k := range p.ships {
+			o := &p.ships[k]
+			if o.drone == int8(home) {
+				o.drone = -1
+			}
+			for i := range o.sds {
+				if o.sds[i] == int8(home) {
+					o.sds[i] = -1
+				}
 			}
 		}
 	}
@@ -387,7 +426,6 @@ func (p *Probe) crash(cell int) {
 		p.heightsRead = true
 	}
 	p.tiles(&p.ships)
-	p.tilesOK = false
 }
 
 func (p *Probe) clearCell(c int) { p.base[c], p.pushN[c] = 0, 0 }
