@@ -503,7 +503,9 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 		}
 	}
 	// Below d the heights agree; so do the aliens that stayed (the View's
-	// stacks): compare those that landed.
+	// stacks): compare those that landed. (d is at most Cells: min tells
+	// the compiler, so that pushed[c] needs no bounds check.)
+	d = min(d, Cells)
 	for w := range p.landed {
 		for m := p.landed[w]; m != 0; m &= m - 1 {
 			c := w<<6 | bits.TrailingZeros64(m)
