@@ -671,7 +671,7 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 	}
 	j := 0 // base's entries for the occupied cells before d
 	t := 0.0
-	var set [2]uint64 // the cells of out's entries
+	var set [2]uint64 // the cells of base's entries before d
 	if base != nil {
 		set, j = below(base.set, d)
 		if j > 0 {
@@ -718,6 +718,7 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 		}
 		return t
 	}
+	var empty [2]uint64 // the cells from d on that are empty
 	for w := range cells {
 		for bs := cells[w]; bs != 0; bs &= bs - 1 {
 			c := w<<6 | bits.TrailingZeros64(bs)
@@ -733,17 +734,18 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 				t = underThreat(t, weight, fillDir, stayed[:n-1])
 				last = stayed[n-1]
 			} else {
-				continue // empty
+				empty[w] |= bs & -bs
+				continue
 			}
 			k := kindSlot(last)
 			t += alienCost
 			t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
 			out.cells[j] = threatEntry{c, t}
 			j++
-			set[w] |= bs & -bs
 		}
 	}
-	out.n, out.set = j, set
+	// The cells of out's entries: base's before d, the occupied ones after.
+	out.n, out.set = j, [2]uint64{set[0] | cells[0]&^empty[0], set[1] | cells[1]&^empty[1]}
 	p.Save(&out.board)
 	return t
 }

@@ -9,7 +9,8 @@ import (
 // (decodeViewStack) against decodeStack(0, g, g, obs, nil) on random
 // stacks, including the ones real games rarely or never show: saturated
 // counts (15 aliens of one kind or more), counts that show too few or too
-// many aliens, no top, a height over maxStack. The two must leave the same
+// many aliens, no top or two, a top byte other than 1, a height over
+// maxStack. The two must leave the same
 // State, an invalid stack empty.
 func TestDecodeViewStackMatchesDecodeStack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -23,6 +24,9 @@ func TestDecodeViewStackMatchesDecodeStack(t *testing.T) {
 		top := rng.IntN(13) - 1       // -1: no top
 		if top >= 0 {
 			obs[OffTop+top*plane+g] = 1
+		}
+		if rng.IntN(8) == 0 { // a second top, or a byte other than 1
+			obs[OffTop+rng.IntN(12)*plane+g] = uint8(1 + rng.IntN(2))
 		}
 		obs[OffHeight+g] = uint8(h)
 		// The counts: those of a valid stack (the top included) most of the

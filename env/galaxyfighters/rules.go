@@ -384,10 +384,10 @@ func (s *State) firstAlien(seat, cell, dc int) int {
 	return -1
 }
 
-// anySDS reports whether a Shielded Defense System tile is on the board:
-// a placed tile's cell is not negative, so the AND of every ship's two
-// entries is -1 exactly when none is placed. It reads four ships (the
-// constant fails to compile with more).
+// anySDS reports whether a Shielded Defense System tile is on the board,
+// as any entry of the ships' sds not -1: the AND of the eight entries has
+// all its bits set (-1) exactly when each one is -1. It reads four ships
+// (the constant fails to compile with more).
 func (s *State) anySDS() bool {
 	const _ uint = 4 - NumSeats
 	sh := &s.ships
