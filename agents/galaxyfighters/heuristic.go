@@ -595,31 +595,36 @@ func (h *Heuristic) localValue(n *node, m *gf.ViewMark) (val float64, ok bool) {
 	}
 	cells, _ := below(base.set, d)
 	cells = [2]uint64{base.set[0] &^ cells[0], base.set[1] &^ cells[1]}
+	return n.rest - h.sum(t, cells, &base.board, fillDir), true
+}
+
+// sum adds to t the threat of the stacks on the cells (a bit set, bit c%64
+// of word c/64) of board b (gf.ProbeBoard.StackAfter), cell by cell,
+// bottom first: every alien but the top one weighs underTopWeight more.
+// threat's loop that keeps each cell's partial sum is the same sum.
+func (h *Heuristic) sum(t float64, cells [2]uint64, b *gf.ProbeBoard, fillDir *[4]float64) float64 {
 	for w := range cells {
 		for bs := cells[w]; bs != 0; bs &= bs - 1 {
 			c := w<<6 | bits.TrailingZeros64(bs)
-			stayed, landed := base.board.StackAfter(&h.view, c)
-			if len(stayed)+len(landed) == 0 {
-				continue
-			}
-			// As in threat (inlined there and here).
+			stayed, landed := b.StackAfter(&h.view, c)
 			weight := &h.weight[c]
 			var last uint8
 			if n := len(landed); n > 0 {
 				t = underThreat(t, weight, fillDir, stayed)
 				t = underThreat(t, weight, fillDir, landed[:n-1])
 				last = landed[n-1]
-			} else {
-				n = len(stayed)
+			} else if n = len(stayed); n > 0 {
 				t = underThreat(t, weight, fillDir, stayed[:n-1])
 				last = stayed[n-1]
+			} else {
+				continue // empty
 			}
 			k := kindSlot(last)
 			t += alienCost
-			t += weight[k] * fillDir[k&3]
+			t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
 		}
 	}
-	return n.rest - t, true
+	return t
 }
 
 // leafValue unrolls its loops over the four seats: these fail to compile
@@ -691,32 +696,10 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 	} else {
 		cells[0], cells[1] = 0, cells[1]&^(1<<(d-64)-1)
 	}
-	// The sum, twice: a deepest leaf (out == nil) keeps nothing, and its
-	// own loop saves a test a cell; the loop after it is the same sum with
-	// each cell's partial sum kept.
+	// A deepest leaf (out == nil) keeps nothing: sum's loop saves a test a
+	// cell. The loop below is the same sum, each cell's partial sum kept.
 	if out == nil {
-		for w := range cells {
-			for bs := cells[w]; bs != 0; bs &= bs - 1 {
-				c := w<<6 | bits.TrailingZeros64(bs)
-				stayed, landed := p.Stack(c)
-				weight := &h.weight[c]
-				var last uint8
-				if n := len(landed); n > 0 {
-					t = underThreat(t, weight, fillDir, stayed)
-					t = underThreat(t, weight, fillDir, landed[:n-1])
-					last = landed[n-1]
-				} else if n = len(stayed); n > 0 {
-					t = underThreat(t, weight, fillDir, stayed[:n-1])
-					last = stayed[n-1]
-				} else {
-					continue // empty
-				}
-				k := kindSlot(last)
-				t += alienCost
-				t += weight[k] * fillDir[k&3] // 0 when its path ends in a corner
-			}
-		}
-		return t
+		return h.sum(t, cells, p.Board(), fillDir)
 	}
 	var empty [2]uint64 // the cells from d on that are empty
 	for w := range cells {

@@ -167,23 +167,18 @@ type Probe struct {
 	begins uint64 // calls of Begin
 
 	// The position after the last Approach: the stack on cell c is
-	// st[c][:base[c]] with pushed[c][:pushN[c]] on top; cells holds every
-	// occupied cell (and maybe empty ones).
-	st     *[Cells][maxStack]uint8
-	base   [Cells]uint8
-	pushN  [Cells]uint8
-	pushed [Cells][maxStack]uint8
-	cells  cellSet
-	landed cellSet // the cells with pushN > 0 (maybe fewer)
-	flown  cellSet // the cells of the flights of the aliens that flew
-	// heightsRead is whether the approach read a stack's height besides
-	// deciding its frenzy (a drone placed beside a new ship).
-	heightsRead bool
-	invaders    [NumSeats]int8
-	spill       [NumSeats]uint8
-	ships       [NumSeats]ship // the ships once one crashed (ownShips), else the View's
-	ownShips    bool
-	yardN       int8
+	// st[c][:now.base[c]] with now.pushed[c][:now.pushN[c]] on top (now's
+	// begin is not kept); cells holds every occupied cell (and maybe empty
+	// ones).
+	st       *[Cells][maxStack]uint8
+	now      ProbeBoard
+	cells    cellSet
+	flown    cellSet // the cells of the flights of the aliens that flew
+	invaders [NumSeats]int8
+	spill    [NumSeats]uint8
+	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
+	ownShips bool
+	yardN    int8
 	// Where ships, Shielded Defense System tiles and drones lie.
 	shipSet, sdsSet, droneSet cellSet
 	blockSet                  cellSet // ships and SDS tiles
@@ -245,9 +240,9 @@ func (p *Probe) Approach() ViewResult {
 // that its loops need not keep the result's address in registers).
 func (p *Probe) approach() {
 	s := &p.v.s
-	p.base = s.h
-	p.pushN = [Cells]uint8{}
-	p.landed, p.flown, p.heightsRead = cellSet{}, cellSet{}, false
+	p.now.base = s.h
+	p.now.pushN = [Cells]uint8{}
+	p.now.landed, p.flown, p.now.heightsRead = cellSet{}, cellSet{}, false
 	moved := cellSet{} // the stacks that frenzied
 	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
 	p.ownShips = false
@@ -264,14 +259,14 @@ func (p *Probe) approach() {
 	bs0, bs1 := p.blockSet[0]|p.droneSet[0], p.blockSet[1]|p.droneSet[1]
 	for _, sc := range p.scan[:p.scanN] {
 		g := int(sc >> 56)
-		b := p.base[g]
-		if sc>>(b&63)&1 == 0 || p.pushN[g] != 0 {
+		b := p.now.base[g]
+		if sc>>(b&63)&1 == 0 || p.now.pushN[g] != 0 {
 			continue // empty or not facing seat, or an alien that moved this phase on top
 		}
 		// The whole stack frenzies (nothing on it has moved yet): every
 		// alien flies by its own facing, top first. The View is v1's
 		// rules: the aliens still lifted when the game is lost are lost.
-		p.base[g] = 0
+		p.now.base[g] = 0
 		moved.add(g)
 		stack, paths := p.st[g][:b], &alienPath[g]
 		for i := len(stack) - 1; i >= 0; i-- {
@@ -291,19 +286,19 @@ func (p *Probe) approach() {
 			// It lands (moveAlien's last part, inlined; no drone lies on
 			// its way).
 			c := int(f.last)
-			n := p.pushN[c]
-			if int(p.base[c])+int(n) >= maxStack {
+			n := p.now.pushN[c]
+			if int(p.now.base[c])+int(n) >= maxStack {
 				continue // never reached with the printed content (State.push)
 			}
-			p.pushed[c][n&(maxStack-1)] = a
-			p.pushN[c] = n + 1
-			p.landed.add(c)
+			p.now.pushed[c][n&(maxStack-1)] = a
+			p.now.pushN[c] = n + 1
+			p.now.landed.add(c)
 		}
 	}
 done:
 	// The stacks that frenzied are empty but for the aliens that landed
 	// there.
-	p.cells = cellSet{p.occ[0]&^moved[0] | p.landed[0], p.occ[1]&^moved[1] | p.landed[1]}
+	p.cells = cellSet{p.occ[0]&^moved[0] | p.now.landed[0], p.occ[1]&^moved[1] | p.now.landed[1]}
 }
 
 // tileSet[uint8(c)] is the set {c} for a global cell c, empty for -1
@@ -371,12 +366,12 @@ func (p *Probe) moveAlien(a uint8, f *flight) {
 		p.r.Destroyed++
 		return
 	}
-	if int(p.base[c])+int(p.pushN[c]) >= maxStack {
+	if int(p.now.base[c])+int(p.now.pushN[c]) >= maxStack {
 		return // never reached with the printed content (State.push)
 	}
-	p.pushed[c][p.pushN[c]] = a
-	p.pushN[c]++
-	p.landed.add(c)
+	p.now.pushed[c][p.now.pushN[c]] = a
+	p.now.pushN[c]++
+	p.now.landed.add(c)
 }
 
 // crash is State.crash on the overlay: an alien flew into the ship on
@@ -423,12 +418,12 @@ func (p *Probe) crash(cell int) {
 	}
 	if sh.model == Gladius {
 		p.placeDrone(seat)
-		p.heightsRead = true
+		p.now.heightsRead = true
 	}
 	p.tiles(&p.ships)
 }
 
-func (p *Probe) clearCell(c int) { p.base[c], p.pushN[c] = 0, 0 }
+func (p *Probe) clearCell(c int) { p.now.base[c], p.now.pushN[c] = 0, 0 }
 
 // placeDrone is State.placeDrone(seat, -1) on the overlay.
 func (p *Probe) placeDrone(seat int) {
@@ -462,16 +457,16 @@ func (p *Probe) tileFree(c int) bool {
 }
 
 // Height returns the number of aliens on cell after the last Approach.
-func (p *Probe) Height(cell int) int { return int(p.base[cell]) + int(p.pushN[cell]) }
+func (p *Probe) Height(cell int) int { return int(p.now.base[cell]) + int(p.now.pushN[cell]) }
 
 // Alien returns the type and global facing of the i-th alien (bottom
 // first) on cell after the last Approach.
 func (p *Probe) Alien(cell, i int) (typ, dir int) {
 	var a uint8
-	if b := int(p.base[cell]); i < b {
+	if b := int(p.now.base[cell]); i < b {
 		a = p.st[cell][i]
 	} else {
-		a = p.pushed[cell][i-b]
+		a = p.now.pushed[cell][i-b]
 	}
 	return alienType(a), alienDir(a)
 }
@@ -481,7 +476,7 @@ func (p *Probe) Alien(cell, i int) (typ, dir int) {
 // that landed there during the approach. The slices are valid until the
 // next Approach or change of the View.
 func (p *Probe) Stack(cell int) (stayed, landed []uint8) {
-	return p.st[cell][:p.base[cell]], p.pushed[cell][:p.pushN[cell]]
+	return p.st[cell][:p.now.base[cell]], p.now.pushed[cell][:p.now.pushN[cell]]
 }
 
 // AlienKind returns type*4 + global facing (0-11) of an alien code of
@@ -491,24 +486,26 @@ func AlienKind(code uint8) int { return int(code&15) - 4 }
 // ProbeBoard is a copy of the board after a Probe's Approach, to tell
 // where the board after a later Approach first differs (Probe.Diff).
 type ProbeBoard struct {
-	begin       uint64 // p.begins when saved
-	heightsRead bool   // Probe.heightsRead
+	begin uint64 // p.begins when saved
+	// heightsRead is whether the approach read a stack's height besides
+	// deciding its frenzy (a drone placed beside a new ship).
+	heightsRead bool
 	base, pushN [Cells]uint8
 	pushed      [Cells][maxStack]uint8
-	landed      cellSet
+	landed      cellSet // the cells with pushN > 0 (maybe fewer)
 }
 
 // Save copies the board after the last Approach into b.
 func (p *Probe) Save(b *ProbeBoard) {
-	b.begin, b.heightsRead = p.begins, p.heightsRead
+	b.begin, b.heightsRead = p.begins, p.now.heightsRead
 	// One assignment each: a tuple assignment copies through a temporary.
-	b.base = p.base
-	b.pushN = p.pushN
-	b.landed = p.landed
-	for w := range p.landed {
-		for m := p.landed[w]; m != 0; m &= m - 1 {
+	b.base = p.now.base
+	b.pushN = p.now.pushN
+	b.landed = p.now.landed
+	for w := range p.now.landed {
+		for m := p.now.landed[w]; m != 0; m &= m - 1 {
 			c := w<<6 | bits.TrailingZeros64(m)
-			b.pushed[c] = p.pushed[c] // the whole array: no call to memmove
+			b.pushed[c] = p.now.pushed[c] // the whole array: no call to memmove
 		}
 	}
 }
@@ -525,10 +522,10 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 	// 112-119 and 120.
 	d := Cells
 	for i := 0; i <= Cells-16; i += 16 {
-		x := (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
-			(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
-		y := (binary.LittleEndian.Uint64(p.base[i+8:]) ^ binary.LittleEndian.Uint64(b.base[i+8:])) |
-			(binary.LittleEndian.Uint64(p.pushN[i+8:]) ^ binary.LittleEndian.Uint64(b.pushN[i+8:]))
+		x := (binary.LittleEndian.Uint64(p.now.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
+			(binary.LittleEndian.Uint64(p.now.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
+		y := (binary.LittleEndian.Uint64(p.now.base[i+8:]) ^ binary.LittleEndian.Uint64(b.base[i+8:])) |
+			(binary.LittleEndian.Uint64(p.now.pushN[i+8:]) ^ binary.LittleEndian.Uint64(b.pushN[i+8:]))
 		if x|y != 0 {
 			if x != 0 {
 				d = i + bits.TrailingZeros64(x)/8
@@ -540,11 +537,11 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 	}
 	if d == Cells {
 		const i = Cells - 9
-		x := (binary.LittleEndian.Uint64(p.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
-			(binary.LittleEndian.Uint64(p.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
+		x := (binary.LittleEndian.Uint64(p.now.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
+			(binary.LittleEndian.Uint64(p.now.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
 		if x != 0 {
 			d = i + bits.TrailingZeros64(x)/8
-		} else if p.base[Cells-1] != b.base[Cells-1] || p.pushN[Cells-1] != b.pushN[Cells-1] {
+		} else if p.now.base[Cells-1] != b.base[Cells-1] || p.now.pushN[Cells-1] != b.pushN[Cells-1] {
 			d = Cells - 1
 		}
 	}
@@ -552,13 +549,13 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 	// stacks): compare those that landed. (d is at most Cells: min tells
 	// the compiler, so that pushed[c] needs no bounds check.)
 	d = min(d, Cells)
-	for w := range p.landed {
-		for m := p.landed[w]; m != 0; m &= m - 1 {
+	for w := range p.now.landed {
+		for m := p.now.landed[w]; m != 0; m &= m - 1 {
 			c := w<<6 | bits.TrailingZeros64(m)
 			if c >= d {
 				return d
 			}
-			if !samePushed(&p.pushed[c], &b.pushed[c], int(p.pushN[c])) {
+			if !samePushed(&p.now.pushed[c], &b.pushed[c], int(p.now.pushN[c])) {
 				return c
 			}
 		}
@@ -615,11 +612,17 @@ func (p *Probe) SameApproach(b *ProbeBoard, m *ViewMark) (first int, ok bool) {
 	return first, true
 }
 
-// StackAfter returns the aliens on cell of the board b when the View's
-// position has the approach phase b's did (Probe.SameApproach), bottom
-// first, as Probe.Stack does: the View's stack cut to b's height (0 where
-// it frenzied), then the aliens landed there on b. The slices are valid
-// until the View or b changes.
+// Board returns the board after the last Approach, for
+// ProbeBoard.StackAfter (not for Diff): valid until the next Approach.
+func (p *Probe) Board() *ProbeBoard { return &p.now }
+
+// StackAfter returns the aliens on cell of board b, bottom first, as
+// Probe.Stack does: the View's stack cut to b's height (0 where it
+// frenzied), then the aliens landed there on b. b is either the Probe's
+// own board (Probe.Board), or a board saved for an earlier position whose
+// approach phase the View's position has (Probe.SameApproach): the stacks
+// that lost aliens since are cut to the View's heights. The slices are
+// valid until the View or b changes.
 func (b *ProbeBoard) StackAfter(v *View, cell int) (stayed, landed []uint8) {
 	return v.s.st[cell][:min(b.base[cell], v.s.h[cell])], b.pushed[cell][:b.pushN[cell]]
 }

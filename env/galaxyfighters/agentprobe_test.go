@@ -169,7 +169,7 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 								// Diff may stop early where the same aliens stayed on one
 								// board and landed on the other, never late.
 								d, want := p.Diff(&pb), firstBoardDiff(&last, &gb)
-								if d > want || (d < want && d < Cells && p.pushN[d] == pb.pushN[d]) {
+								if d > want || (d < want && d < Cells && p.now.pushN[d] == pb.pushN[d]) {
 									t.Fatalf("%s %v game %d depth %d: Diff %d, want %d", id, params, g, depth, d, want)
 								}
 								if d == want {
