@@ -98,6 +98,9 @@ type Heuristic struct {
 	}
 
 	vals []float32 // ActionValues' output, or nil
+	// counts counts the leaves searched, by how they were scored (for
+	// tests).
+	counts [numLeafKinds]uint64
 	// at[d] is the position searched at depth d (the root, after the
 	// first command, after the second) once its leaf is scored.
 	at [searchDepth + 1]node
@@ -116,6 +119,16 @@ type Heuristic struct {
 	seconds  [numPair]int
 	nSeconds int
 }
+
+// How a leaf is scored: its approach phase played (leafValue), its
+// parent's value inherited (an inert command), or its parent's approach
+// kept (localValue).
+const (
+	leafScored = iota
+	leafInherited
+	leafLocal
+	numLeafKinds
+)
 
 // node is what the search keeps of a position whose leaf it scored.
 type node struct {
@@ -444,8 +457,10 @@ func (h *Heuristic) search(depth int, inherit bool) float64 {
 	n := &h.at[depth]
 	if inherit {
 		*n = h.at[depth-1]
+		h.counts[leafInherited]++
 	} else {
 		n.value = h.leafValue(depth)
+		h.counts[leafScored]++
 	}
 	best := n.value
 	if depth >= searchDepth {
@@ -470,12 +485,16 @@ func (h *Heuristic) search(depth int, inherit bool) float64 {
 			v.Play(a)
 			ok := false
 			if depth+1 == searchDepth && takesOff(a) {
-				x, ok = h.localValue(n, m)
+				if x, ok = h.localValue(n, m); ok {
+					h.counts[leafLocal]++
+				}
 			}
 			if !ok {
 				x = h.search(depth+1, inert)
 			}
 			v.Undo(m)
+		} else {
+			h.counts[leafInherited]++
 		}
 		if swap && a > h.first {
 			i, j := h.first-gf.ActionFire, a-gf.ActionFire

@@ -406,6 +406,7 @@ func TestHeuristicSameAsReference(t *testing.T) {
 		variant{gf.IDv1, map[string]any{"mission": "expert"}, agents.Options{"weapon": "laser-beam", "bonus": "special"}},
 	)
 	total, commands := 0, 0
+	var scored, inherited, local uint64 // leaves, by how the search scored them
 	for _, vr := range variants {
 		e, err := env.Make(vr.id, vr.params)
 		if err != nil {
@@ -453,8 +454,14 @@ func TestHeuristicSameAsReference(t *testing.T) {
 				}
 			}
 		}
+		s, i, l := galaxyfighters.LeafCounts(h)
+		scored, inherited, local = scored+s, inherited+i, local+l
 	}
-	t.Logf("%d decisions (%d in the command phase) identical over %d variants", total, commands, len(variants))
+	t.Logf("%d decisions (%d in the command phase) identical over %d variants; leaves: %d scored with their approach phase, %d inherited, %d on their parent's approach",
+		total, commands, len(variants), scored, inherited, local)
+	if scored == 0 || inherited == 0 || local == 0 {
+		t.Errorf("the search's shortcuts are not all compared: %d leaves inherited, %d on their parent's approach", inherited, local)
+	}
 	if !testing.Short() && commands < 5000 {
 		t.Errorf("only %d command decisions compared, want at least 5000", commands)
 	}
