@@ -25,6 +25,10 @@ import (
 //     Probe (Height, Alien, Stack, Next); Diff tells where it first
 //     differs from an earlier one (Save), for sums over the board that can
 //     resume there.
+//   - After a command that only takes aliens off, SameApproach tells
+//     whether the approach phase is an earlier position's (Save) alien by
+//     alien: that board, its stacks cut to the View's heights, is then the
+//     board after it (ProbeBoard.StackAfter), and no approach is played.
 //   - View.Load decodes the observation as decodeObs does, visiting only
 //     the stacks, each ship's plane and each ship's own atmosphere.
 
