@@ -133,12 +133,11 @@ const (
 // node is what the search keeps of a position whose leaf it scored.
 type node struct {
 	value float64
-	// scored is whether its threat was summed (its board saved in
-	// leaves[cache]), rest its value before the threat was taken off and
-	// fillDir the fill factors of the sum.
+	// scored is whether its threat was summed (its board and fill factors
+	// saved in leaves[cache]), rest its value before the threat was taken
+	// off.
 	scored    bool
 	rest      float64
-	fillDir   [4]float64
 	crashFree bool      // no alien flew into a ship in its approach phase
 	flown     [2]uint64 // the cells entered by the aliens that flew then (gf.Probe.Flown)
 	// cache is the entry of Heuristic.leaves that its children's threat
@@ -602,9 +601,15 @@ func (h *Heuristic) localValue(n *node, m *gf.ViewMark) (val float64, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	_, j := below(base.set, d)
-	fillDir := &n.fillDir
-	t := 0.0
+	t, _, _ := h.resume(base, d)
+	return n.rest - h.sum(t, from(base.set, d), &base.board, &base.fillDir), true
+}
+
+// resume returns the threat of the leaf of cache base summed up to cell d
+// (the cells of its entries before d excluded), those cells and their
+// number: the partial sum at its last entry before d, to the bit.
+func (h *Heuristic) resume(base *threatCache, d int) (t float64, set [2]uint64, j int) {
+	set, j = below(base.set, d)
 	if j > 0 {
 		own := base
 		if j-1 < base.from {
@@ -612,9 +617,18 @@ func (h *Heuristic) localValue(n *node, m *gf.ViewMark) (val float64, ok bool) {
 		}
 		t = own.cells[j-1].after
 	}
-	cells, _ := below(base.set, d)
-	cells = [2]uint64{base.set[0] &^ cells[0], base.set[1] &^ cells[1]}
-	return n.rest - h.sum(t, cells, &base.board, fillDir), true
+	return t, set, j
+}
+
+// from returns the cells of set (bit c%64 of word c/64) from cell d
+// (0-121) on.
+func from(set [2]uint64, d int) [2]uint64 {
+	if d < 64 {
+		set[0] &^= 1<<d - 1
+	} else {
+		set[0], set[1] = 0, set[1]&^(1<<(d-64)-1)
+	}
+	return set
 }
 
 // sum adds to t the threat of the stacks on the cells (a bit set, bit c%64
@@ -675,7 +689,6 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 		h.newFill(before, inv, full)
 	}
 	fillDir := &h.fill.dir
-	h.at[depth].fillDir = *fillDir
 	// Every alien, cell by cell, bottom first (the order of the sum). A
 	// leaf differs from its parent (the sequence without its last command)
 	// in a few cells: the sum starts after the longest run of first
@@ -697,24 +710,12 @@ func (h *Heuristic) threat(before, inv *[gf.NumSeats]int, full, depth int) float
 	t := 0.0
 	var set [2]uint64 // the cells of base's entries before d
 	if base != nil {
-		set, j = below(base.set, d)
-		if j > 0 {
-			own := base
-			if j-1 < base.from {
-				own = &h.leaves[0] // base.from > 0 only for a first command's
-			}
-			t = own.cells[j-1].after
-		}
+		t, set, j = h.resume(base, d)
 	}
 	if out != nil {
 		out.from = j
 	}
-	cells := p.Cells() // from d on
-	if d < 64 {
-		cells[0] &^= 1<<d - 1
-	} else {
-		cells[0], cells[1] = 0, cells[1]&^(1<<(d-64)-1)
-	}
+	cells := from(p.Cells(), d)
 	// A deepest leaf (out == nil) keeps nothing: sum's loop saves a test a
 	// cell. The loop below is the same sum, each cell's partial sum kept.
 	if out == nil {
