@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
 // BenchmarkBatchStep measures the server's step path without the network:
@@ -85,7 +87,7 @@ func BenchmarkStepRoundTrip(b *testing.B) {
 				if err != nil || mt != websocket.BinaryMessage {
 					b.Fatalf("read: %v (type %d)", err, mt)
 				}
-				if out, err = readAll(r, out); err != nil {
+				if out, err = wsconn.ReadAll(r, out); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -116,7 +118,7 @@ func BenchmarkEchoRoundTrip(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if out, err = readAll(r, out); err != nil || len(out) != size {
+		if out, err = wsconn.ReadAll(r, out); err != nil || len(out) != size {
 			b.Fatal(err, len(out))
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
 // Defaults of the [Config] limits, used where a field is zero.
@@ -14,10 +16,10 @@ const (
 	DefaultMaxSessions      = 64
 	DefaultReadLimit        = 4 << 20 // bytes
 	DefaultIdleTimeout      = 10 * time.Minute
-	DefaultPingInterval     = 20 * time.Second
-	DefaultPongTimeout      = 60 * time.Second
-	DefaultWriteTimeout     = 10 * time.Second
-	DefaultHandshakeTimeout = 10 * time.Second
+	DefaultPingInterval     = wsconn.DefaultPingInterval     // 20 s
+	DefaultPongTimeout      = wsconn.DefaultPongTimeout      // 60 s
+	DefaultWriteTimeout     = wsconn.DefaultWriteTimeout     // 10 s
+	DefaultHandshakeTimeout = wsconn.DefaultHandshakeTimeout // 10 s
 	DefaultMakeTimeout      = 30 * time.Second
 	DefaultMaxSessionsAddr  = 16
 	DefaultMaxReplyBytes    = 16 << 20  // bytes
@@ -195,6 +197,15 @@ func (c *Config) fill() error {
 		return &ConfigError{"timeouts must be positive and the pong timeout longer than the ping interval"}
 	}
 	return nil
+}
+
+// Websocket returns the websocket settings both faces of the port share
+// (the training protocol's sessions and the page's connections): the ping
+// interval, pong timeout, write timeout and handshake timeout of c. The
+// read limit and buffer sizes are left zero: each face sets its own.
+func (c Config) Websocket() wsconn.Settings {
+	return wsconn.Settings{PingInterval: c.PingInterval, PongTimeout: c.PongTimeout,
+		WriteTimeout: c.WriteTimeout, HandshakeTimeout: c.HandshakeTimeout}
 }
 
 // ConfigError reports an invalid [Config].

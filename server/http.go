@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
 // Server serves the galaxygym websocket protocol (docs/protocol.md) on "/",
@@ -26,6 +27,7 @@ import (
 // safe for concurrent use.
 type Server struct {
 	cfg      Config
+	ws       wsconn.Settings // the sessions' websocket settings (cfg's)
 	upgrader websocket.Upgrader
 	handler  http.Handler
 	reg      *prometheus.Registry
@@ -66,16 +68,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.m = newMetrics(s.reg)
 	s.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	s.upgrader = websocket.Upgrader{
-		HandshakeTimeout: cfg.HandshakeTimeout,
-		ReadBufferSize:   16 << 10,
-		WriteBufferSize:  64 << 10,
-		CheckOrigin:      s.checkOrigin,
-		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
-			s.m.errors.WithLabelValues("upgrade").Inc()
-			http.Error(w, "server: "+reason.Error(), status)
-		},
-	}
+	ws := cfg.Websocket()
+	ws.ReadLimit, ws.ReadBufferSize, ws.WriteBufferSize = cfg.ReadLimit, 16<<10, 64<<10
+	s.ws = ws.WithDefaults()
+	s.upgrader = wsconn.Upgrader(s.ws, s.checkOrigin, func(w http.ResponseWriter, r *http.Request, status int, reason error) {
+		s.m.errors.WithLabelValues("upgrade").Inc()
+		http.Error(w, "server: "+reason.Error(), status)
+	})
 	mux := http.NewServeMux()
 	mux.HandleFunc("/{$}", s.serveWS)
 	mux.HandleFunc("/healthz", s.serveHealth)
@@ -102,6 +101,15 @@ func (s *Server) Registry() *prometheus.Registry { return s.reg }
 // nil, is called with the bound address once listening (addr may use port
 // 0).
 func (s *Server) ListenAndServe(addr string, ready func(net.Addr)) error {
+	return s.ListenAndServeHandler(addr, s.handler, ready)
+}
+
+// ListenAndServeHandler is [Server.ListenAndServe] serving h instead of
+// the server's own handler, with the same HTTP limits (see
+// [Server.ServeHandler]): h is the server's handler with other paths
+// mounted beside it (play.Mount). It refuses a non-loopback addr without a
+// token as [Server.Serve] does, before calling ready.
+func (s *Server) ListenAndServeHandler(addr string, h http.Handler, ready func(net.Addr)) error {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("server: listen: %w", err)
@@ -112,7 +120,7 @@ func (s *Server) ListenAndServe(addr string, ready func(net.Addr)) error {
 	if ready != nil {
 		ready(l.Addr())
 	}
-	return s.Serve(l)
+	return s.ServeHandler(l, h)
 }
 
 // checkListener refuses (closing l) a TCP listener on a non-loopback
@@ -127,27 +135,29 @@ func (s *Server) checkListener(l net.Listener) error {
 	return nil
 }
 
-// Serve serves connections accepted from l until [Server.Shutdown]. It
-// refuses ([*ConfigError], l closed) a TCP listener on a non-loopback
-// address when the server has no Token, unless AllowRemoteWithoutToken is
-// set.
-func (s *Server) Serve(l net.Listener) error {
+// Serve serves the server's handler on connections accepted from l until
+// [Server.Shutdown]: [Server.ServeHandler] with [Server.Handler].
+func (s *Server) Serve(l net.Listener) error { return s.ServeHandler(l, s.handler) }
+
+// ServeHandler serves h on connections accepted from l until
+// [Server.Shutdown], through the one HTTP server configuration of the
+// module, which every face of the port gets (the training protocol, the
+// page): at most MaxConnsPerAddr open connections per client IP (one more
+// is closed as soon as it is accepted; loopback exempt unless
+// LimitLoopback), HandshakeTimeout to read a request's header and the
+// whole request, WriteTimeout to write a response, KeepAliveTimeout
+// between two requests of a keep-alive connection, and errors logged to
+// the config's Logger at level warn. A connection upgraded to a websocket
+// leaves these timeouts behind: its [wsconn.Conn] sets its own deadlines.
+// ServeHandler refuses ([*ConfigError], l closed) a TCP listener on a
+// non-loopback address when the server has no Token, unless
+// AllowRemoteWithoutToken is set; after Shutdown it returns
+// http.ErrServerClosed.
+func (s *Server) ServeHandler(l net.Listener, h http.Handler) error {
 	if err := s.checkListener(l); err != nil {
 		return err
 	}
-	// The timeouts bound what an HTTP connection can hold before it is a
-	// session (which sets its own deadlines once upgraded): its request
-	// header and request, a response, and a keep-alive wait between
-	// requests (/healthz needs no token, so without IdleTimeout anyone
-	// could hold idle connections forever).
-	hs := &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: s.cfg.HandshakeTimeout,
-		ReadTimeout:       s.cfg.HandshakeTimeout,
-		WriteTimeout:      s.cfg.WriteTimeout,
-		IdleTimeout:       s.cfg.KeepAliveTimeout,
-		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
-	}
+	hs := s.httpServer(h)
 	l = s.limitConns(l)
 	s.mu.Lock()
 	if s.closing {
@@ -158,6 +168,23 @@ func (s *Server) Serve(l net.Listener) error {
 	s.http = hs
 	s.mu.Unlock()
 	return hs.Serve(l)
+}
+
+// httpServer returns the HTTP server of h with the config's timeouts.
+// They bound what an HTTP connection can hold before it is a websocket
+// (which sets its own deadlines once upgraded): its request header and
+// request, a response, and a keep-alive wait between requests (/healthz
+// and the page need no token, so without IdleTimeout anyone could hold
+// idle connections forever).
+func (s *Server) httpServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: s.cfg.HandshakeTimeout,
+		ReadTimeout:       s.cfg.HandshakeTimeout,
+		WriteTimeout:      s.cfg.WriteTimeout,
+		IdleTimeout:       s.cfg.KeepAliveTimeout,
+		ErrorLog:          slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelWarn),
+	}
 }
 
 // Shutdown stops accepting connections, lets every step in flight finish
@@ -189,7 +216,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		err = ctx.Err()
 		s.mu.Lock()
 		for ss := range s.sessions {
-			ss.conn.NetConn().Close()
+			ss.ws.Close()
 		}
 		s.mu.Unlock()
 	}

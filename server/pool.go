@@ -1,9 +1,6 @@
 package server
 
-import (
-	"io"
-	"sync"
-)
+import "sync"
 
 // pool runs batch chunks on a fixed set of goroutines. submit never
 // blocks: a chunk no idle worker takes is run by its caller. stop ends the
@@ -51,21 +48,3 @@ func (p *pool) submit(c *chunk) bool {
 // stop ends the workers; it is idempotent. Chunks submitted afterwards run
 // on their callers.
 func (p *pool) stop() { p.once.Do(func() { close(p.quit) }) }
-
-// readAll reads r into buf's storage, growing it as needed.
-func readAll(r io.Reader, buf []byte) ([]byte, error) {
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
-}

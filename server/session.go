@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/server/wsconn"
 	"github.com/galaxygym/galaxygym/version"
 )
 
@@ -27,7 +27,7 @@ import (
 // slot is released and ctx is cancelled, which stops the work in flight.
 type session struct {
 	srv    *Server
-	conn   *websocket.Conn
+	ws     *wsconn.Conn // the websocket with its limits (read limit, deadlines, pings)
 	remote string
 	addr   string // the client IP counted against MaxSessionsPerAddr, or ""
 
@@ -64,7 +64,6 @@ type session struct {
 	releaseOnce sync.Once
 
 	lastActive atomic.Int64 // unix nanoseconds of the last work message (see touch)
-	deadline   time.Time    // current read deadline (read goroutine only)
 
 	hello bool
 	b     *batch
@@ -82,7 +81,7 @@ type session struct {
 
 func newSession(s *Server, conn *websocket.Conn, remote string) *session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &session{srv: s, conn: conn, remote: remote, done: make(chan struct{}), drain: make(chan struct{}),
+	return &session{srv: s, ws: wsconn.New(conn, s.ws), remote: remote, done: make(chan struct{}), drain: make(chan struct{}),
 		ctx: ctx, cancel: cancel}
 }
 
@@ -97,8 +96,7 @@ func (ss *session) release() {
 // refuse sends err and closes with code, without running the session.
 func (ss *session) refuse(code int, err *Error) {
 	ss.srv.m.errors.WithLabelValues(string(err.Code)).Inc()
-	ss.conn.SetWriteDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
-	_ = ss.conn.WriteMessage(websocket.TextMessage, errorJSON(err, nil))
+	_ = ss.ws.Write(websocket.TextMessage, errorJSON(err, nil))
 	ss.closeAndDrain(code, err.Error())
 	ss.cancel()
 	close(ss.done)
@@ -119,15 +117,9 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 		ss.release()
 		ss.cancel()
 		ss.stopDelivery()
-		ss.conn.Close()
+		ss.ws.Close()
 	}()
 	cfg := &ss.srv.cfg
-	ss.conn.SetReadLimit(cfg.ReadLimit)
-	ss.extendDeadline(time.Now())
-	ss.conn.SetPongHandler(func(string) error {
-		ss.extendDeadline(time.Now())
-		return nil
-	})
 	ss.touch()
 	stop := make(chan struct{})
 	defer close(stop)
@@ -170,25 +162,27 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 func (ss *session) readLoop(msgs chan<- inMsg, free chan []byte) {
 	defer close(ss.readerDone)
 	defer close(msgs)
-	for {
-		mt, r, err := ss.conn.NextReader()
-		var buf []byte
-		if err == nil {
-			select {
-			case buf = <-free:
-			case <-ss.drain:
-			}
-			buf, err = readAll(r, buf)
+	// The buffer for the next message, taken once it has begun (so that a
+	// dropped connection is seen while both buffers are busy); nil when
+	// the session is closing.
+	next := func() []byte {
+		select {
+		case buf := <-free:
+			return buf
+		case <-ss.drain:
+			return nil
 		}
+	}
+	for {
+		mt, buf, err := ss.ws.Read(next)
 		if err != nil {
-			if errors.Is(err, websocket.ErrReadLimit) {
+			if wsconn.IsTooBig(err) {
 				ss.srv.m.errors.WithLabelValues("message_too_big").Inc() // gorilla has sent 1009
 			}
 			ss.release()
 			ss.cancel()
 			return
 		}
-		ss.extendDeadline(time.Now())
 		select {
 		case msgs <- inMsg{mt, buf}:
 		case <-ss.drain: // closing: the message is dropped
@@ -204,37 +198,17 @@ func (ss *session) stopDelivery() { ss.drainOnce.Do(func() { close(ss.drain) }) 
 // message on that endpoint); hello, list, pings and pongs are not.
 func (ss *session) touch() { ss.lastActive.Store(time.Now().UnixNano()) }
 
-// extendDeadline pushes the read deadline to now + PongTimeout; it skips
-// the system call when the deadline would move by less than a quarter of
-// the timeout (at most a second).
-func (ss *session) extendDeadline(now time.Time) {
-	d := now.Add(ss.srv.cfg.PongTimeout)
-	if d.Sub(ss.deadline) >= min(time.Second, ss.srv.cfg.PongTimeout/4) {
-		ss.deadline = d
-		ss.conn.SetReadDeadline(d)
-	}
-}
-
 // keepalive pings the client every PingInterval and closes an idle session.
 func (ss *session) keepalive(stop chan struct{}) {
-	cfg := &ss.srv.cfg
-	t := time.NewTicker(cfg.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case now := <-t.C:
-			if now.Sub(time.Unix(0, ss.lastActive.Load())) > cfg.IdleTimeout {
-				ss.srv.m.errors.WithLabelValues("idle_timeout").Inc()
-				ss.goAway(websocket.ClosePolicyViolation, "server: idle timeout")
-				return
-			}
-			if err := ss.conn.WriteControl(websocket.PingMessage, nil, now.Add(cfg.WriteTimeout)); err != nil {
-				return
-			}
+	idle := ss.srv.cfg.IdleTimeout
+	ss.ws.KeepAlive(stop, func(now time.Time) bool {
+		if now.Sub(time.Unix(0, ss.lastActive.Load())) > idle {
+			ss.srv.m.errors.WithLabelValues("idle_timeout").Inc()
+			ss.goAway(websocket.ClosePolicyViolation, "server: idle timeout")
+			return false
 		}
-	}
+		return true
+	})
 }
 
 // goAway closes the session from outside its handler: it cancels the
@@ -252,22 +226,7 @@ func (ss *session) goAway(code int, reason string) {
 		return
 	}
 	ss.release()
-	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, closeReason(reason)),
-		time.Now().Add(ss.srv.cfg.WriteTimeout))
-	select {
-	case <-ss.done:
-	case <-time.After(time.Second):
-	}
-	ss.conn.NetConn().Close()
-}
-
-// closeReason cuts reason to what a close frame holds (125 bytes with the
-// code) without splitting a UTF-8 sequence.
-func closeReason(reason string) string {
-	if len(reason) > 120 {
-		reason = strings.ToValidUTF8(reason[:120], "")
-	}
-	return reason
+	ss.ws.CloseHandshake(code, reason, ss.done)
 }
 
 // closeAndDrain sends a close frame from the handler and waits (a second
@@ -275,29 +234,15 @@ func closeReason(reason string) string {
 // code, then closes the connection.
 func (ss *session) closeAndDrain(code int, reason string) {
 	ss.release()
-	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, closeReason(reason)),
-		time.Now().Add(ss.srv.cfg.WriteTimeout))
-	if ss.readerDone != nil { // the read loop reads the close reply
-		ss.stopDelivery()
-		select {
-		case <-ss.readerDone:
-		case <-time.After(time.Second):
-		}
-	} else {
-		ss.conn.SetReadDeadline(time.Now().Add(time.Second))
-		for {
-			if _, _, err := ss.conn.NextReader(); err != nil {
-				break
-			}
-		}
+	if ss.readerDone == nil { // not running: the handshake reads the reply itself
+		ss.ws.CloseHandshake(code, reason, nil)
+		return
 	}
-	ss.conn.Close()
+	ss.stopDelivery() // the read loop reads the close reply
+	ss.ws.CloseHandshake(code, reason, ss.readerDone)
 }
 
-func (ss *session) write(mt int, data []byte) error {
-	ss.conn.SetWriteDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
-	return ss.conn.WriteMessage(mt, data)
-}
+func (ss *session) write(mt int, data []byte) error { return ss.ws.Write(mt, data) }
 
 // writeBinary writes a binary reply (step, reset) with the request id
 // trailer: data's storage must have 4 bytes of capacity beyond its length.
