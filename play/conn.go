@@ -9,39 +9,53 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
-const (
-	writeTimeout = 10 * time.Second
-	pingInterval = 30 * time.Second
-	sendQueue    = 64
-)
+// sendQueue is how many messages a page may leave unread before it is
+// dropped.
+const sendQueue = 64
 
-// conn is one page's websocket.
+// conn is one page's websocket. Its limits (read limit, pong timeout,
+// write timeout, ping interval, close handshake) are the shared helper's
+// (server/wsconn) with the handler's settings.
 type conn struct {
 	h    *Handler
-	ws   *websocket.Conn
+	ws   *wsconn.Conn
 	out  chan []byte
 	seen atomic.Int64 // unix nanoseconds of the last message
 
-	once sync.Once
-	quit chan struct{}
+	once     sync.Once
+	quit     chan struct{} // closed when the connection ends: the writer and the pings stop
+	readDone chan struct{} // closed when the read pump has returned
+	gone     chan struct{} // closed once the connection is closed (after the close handshake)
 }
 
 func newConn(h *Handler, ws *websocket.Conn) *conn {
-	c := &conn{h: h, ws: ws, out: make(chan []byte, sendQueue), quit: make(chan struct{})}
+	c := &conn{h: h, ws: wsconn.New(ws, h.ws), out: make(chan []byte, sendQueue), quit: make(chan struct{}),
+		readDone: make(chan struct{}), gone: make(chan struct{})}
 	c.seen.Store(time.Now().UnixNano())
 	return c
 }
 
 func (c *conn) lastSeen() time.Time { return time.Unix(0, c.seen.Load()) }
 
-// close ends the connection with a close frame.
+// close ends the connection, once, with the close handshake (code and
+// reason, then the page's reply awaited a second at most); code 0 drops
+// it without a close frame (it failed). It does not block: the handshake
+// runs on its own goroutine, and gone is closed when it is over.
 func (c *conn) close(code int, reason string) {
 	c.once.Do(func() {
-		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
 		close(c.quit)
-		_ = c.ws.Close()
+		go func() {
+			defer close(c.gone)
+			if code == 0 {
+				_ = c.ws.Close()
+				return
+			}
+			c.ws.CloseHandshake(code, reason, c.readDone)
+		}()
 	})
 }
 
@@ -77,22 +91,16 @@ func (c *conn) sendErr(req string, err error) {
 	c.send(mustJSON(map[string]string{"op": "error", "req": req, "code": re.Code, "message": re.Message}))
 }
 
+// writer writes the queued messages, each under the write deadline; a
+// failed write drops the connection.
 func (c *conn) writer() {
-	tick := time.NewTicker(pingInterval)
-	defer tick.Stop()
 	for {
 		select {
 		case <-c.quit:
 			return
 		case b := <-c.out:
-			_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
-			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
-				c.close(websocket.CloseAbnormalClosure, "")
-				return
-			}
-		case <-tick.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
-				c.close(websocket.CloseAbnormalClosure, "")
+			if err := c.ws.Write(websocket.TextMessage, b); err != nil {
+				c.close(0, "")
 				return
 			}
 		}
@@ -117,22 +125,28 @@ type request struct {
 	Step    *int    `json:"step"`
 }
 
+// serve is the read pump: it handles the page's messages until the
+// connection ends (the page closed it, it went silent, neither message
+// nor pong, for the pong timeout, or a message was over ReadLimit), then
+// returns once the connection is closed. The pings go out on their own
+// goroutine, every PingInterval.
 func (c *conn) serve() {
 	go c.writer()
+	go func() {
+		c.ws.KeepAlive(c.quit, nil)
+		c.close(0, "") // a ping failed (or the connection had ended already)
+	}()
+	defer func() { <-c.gone }()
 	defer c.close(websocket.CloseNormalClosure, "")
-	c.ws.SetReadLimit(c.h.cfg.ReadLimit)
-	deadline := func() { _ = c.ws.SetReadDeadline(time.Now().Add(c.h.cfg.IdleTimeout + pingInterval)) }
-	deadline()
-	c.ws.SetPongHandler(func(string) error { deadline(); return nil })
+	defer close(c.readDone)
 	for {
-		typ, data, err := c.ws.ReadMessage()
+		typ, data, err := c.ws.Read(nil)
 		if err != nil {
-			if errors.Is(err, websocket.ErrReadLimit) {
+			if wsconn.IsTooBig(err) {
 				c.close(websocket.CloseMessageTooBig, fmt.Sprintf("play: message over %d bytes", c.h.cfg.ReadLimit))
 			}
 			return
 		}
-		deadline()
 		c.seen.Store(time.Now().UnixNano())
 		if typ != websocket.TextMessage {
 			c.sendErr("", &RequestError{Code: "bad_request", Message: "send JSON text messages"})

@@ -25,6 +25,7 @@ import (
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
 //go:embed static
@@ -59,8 +60,18 @@ type Config struct {
 	AllowedHosts []string
 	// AllowedOrigins: browser origins accepted besides the same host.
 	AllowedOrigins []string
-	// ReadLimit is the largest message from a page, in bytes.
+	// ReadLimit is the largest message from a page, in bytes (default
+	// 64 KiB); a larger one is closed with 1009.
 	ReadLimit int64
+	// Websocket holds the page's websocket timeouts: ping interval, pong
+	// timeout (a page silent this long, no message and no pong, is
+	// dropped), write timeout and handshake timeout. They are the training
+	// protocol's: serve sets them to server.Config.Websocket, and
+	// [Handler.ListenAndServe] refuses a server whose settings differ.
+	// Zero fields take wsconn's defaults, which are server.Config's; its
+	// ReadLimit and buffer sizes are ignored (ReadLimit above is the
+	// page's).
+	Websocket wsconn.Settings
 	// IdleTimeout closes a connection that sent nothing this long, and
 	// ends a table at which nothing happened this long.
 	IdleTimeout time.Duration
@@ -76,6 +87,7 @@ type Config struct {
 // with [New]; mount it with [Mount].
 type Handler struct {
 	cfg      Config
+	ws       wsconn.Settings // the page's websocket settings (cfg's, defaults filled)
 	upgrader websocket.Upgrader
 	static   http.Handler
 	weights  map[string]map[string]string // env id -> name -> path
@@ -87,7 +99,6 @@ type Handler struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	seq    int
-	http   *http.Server
 
 	replays *replayCache
 }
@@ -125,7 +136,9 @@ func New(cfg Config) (*Handler, error) {
 		tables: map[string]*table{}, conns: map[*conn]struct{}{}, weights: map[string]map[string]string{},
 		replays: newReplayCache()}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	h.upgrader = websocket.Upgrader{HandshakeTimeout: 10 * time.Second, CheckOrigin: h.checkOrigin}
+	h.ws = wsconn.Settings{ReadLimit: cfg.ReadLimit, PingInterval: cfg.Websocket.PingInterval, PongTimeout: cfg.Websocket.PongTimeout,
+		WriteTimeout: cfg.Websocket.WriteTimeout, HandshakeTimeout: cfg.Websocket.HandshakeTimeout}.WithDefaults()
+	h.upgrader = wsconn.Upgrader(h.ws, h.checkOrigin, nil)
 	if cfg.WeightsDir != "" {
 		files, _ := filepath.Glob(filepath.Join(cfg.WeightsDir, "*.npz"))
 		for _, f := range files {

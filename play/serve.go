@@ -2,60 +2,70 @@ package play
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/galaxygym/galaxygym/server"
+	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
 // ListenAndServe serves the training protocol of srv and the page of h on
-// one TCP address (see [Mount]) until [Handler.Shutdown]; it then returns
-// http.ErrServerClosed. Like server.Server.ListenAndServe it refuses a
+// one TCP address (see [Mount]) until srv's Shutdown; it then returns
+// http.ErrServerClosed. Both are served through srv's one HTTP
+// configuration ([server.Server.ListenAndServeHandler]: the request,
+// response and keep-alive timeouts and the per-address connection limit
+// of srv's config), so neither face can listen without them. Like
+// server.Server.ListenAndServe it refuses (a *server.ConfigError) a
 // non-loopback address without a token unless the server's config allows
-// it, and calls ready with the bound address once listening.
+// it, and calls ready with the bound address once listening. It refuses
+// (a [*ConfigError]) a page whose websocket timeouts (Config.Websocket)
+// are not srv's.
 func (h *Handler) ListenAndServe(srv *server.Server, addr string, ready func(net.Addr)) error {
-	cfg := srv.Config()
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("play: listen: %w", err)
+	if want := srv.Config().Websocket().WithDefaults(); !sameTimeouts(h.ws, want) {
+		return &ConfigError{Reason: fmt.Sprintf("the page's websocket timeouts (ping %v, pong %v, write %v, handshake %v) are not the server's "+
+			"(ping %v, pong %v, write %v, handshake %v): set Config.Websocket to the server config's Websocket()",
+			h.ws.PingInterval, h.ws.PongTimeout, h.ws.WriteTimeout, h.ws.HandshakeTimeout,
+			want.PingInterval, want.PongTimeout, want.WriteTimeout, want.HandshakeTimeout)}
 	}
-	if a, ok := l.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() && cfg.Token == "" && !cfg.AllowRemoteWithoutToken {
-		l.Close()
-		return &ConfigError{Reason: fmt.Sprintf("refusing to listen on %s, which is not a loopback address, without a token: "+
-			"set a token (--token or $GALAXYGYM_TOKEN), or say --allow-remote-without-token to serve anyone who can reach it", a)}
-	}
-	hs := &http.Server{Handler: Mount(srv.Handler(), h), ReadHeaderTimeout: cfg.HandshakeTimeout,
-		ErrorLog: slog.NewLogLogger(h.cfg.Logger.Handler(), slog.LevelWarn)}
 	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		l.Close()
+	closed := h.closed
+	h.mu.Unlock()
+	if closed {
 		return http.ErrServerClosed
 	}
-	h.http = hs
-	h.mu.Unlock()
-	if ready != nil {
-		ready(l.Addr())
-	}
-	return hs.Serve(l)
+	return srv.ListenAndServeHandler(addr, Mount(srv.Handler(), h), ready)
 }
 
-// Shutdown stops accepting connections (those of both protocols), ends
-// the page's tables and connections, and waits for the HTTP server until
-// ctx is done. The caller then shuts the training server down.
+// sameTimeouts reports whether a and b have the same timeouts.
+func sameTimeouts(a, b wsconn.Settings) bool {
+	return a.PingInterval == b.PingInterval && a.PongTimeout == b.PongTimeout &&
+		a.WriteTimeout == b.WriteTimeout && a.HandshakeTimeout == b.HandshakeTimeout
+}
+
+// Shutdown ends the page's tables and its connections, each with close
+// code 1001 (going away), and waits until their close handshakes are over
+// or ctx is done (it then returns ctx's error). New page connections are
+// refused from then on (503). The listener the page shares with the
+// training protocol is the training server's: the caller then calls that
+// server's Shutdown, which stops accepting connections for both.
 func (h *Handler) Shutdown(ctx context.Context) error {
 	h.mu.Lock()
-	hs := h.http
+	conns := make([]*conn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
 	h.mu.Unlock()
 	h.Close()
-	if hs == nil {
-		return nil
-	}
-	if err := hs.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for _, c := range conns {
+		c.close(websocket.CloseGoingAway, "play: shutting down") // Close's own, unless a new one came
+		select {
+		case <-c.gone:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	return nil
 }

@@ -59,6 +59,7 @@ func init() {
 				}
 			}
 			pageCfg.Token, pageCfg.AllowedHosts, pageCfg.AllowedOrigins, pageCfg.Logger = cfg.Token, cfg.AllowedHosts, cfg.AllowedOrigins, cfg.Logger
+			pageCfg.Websocket = srv.Config().Websocket() // one set of websocket timeouts for both faces
 			page, err := play.New(pageCfg)
 			if err != nil {
 				return err
