@@ -252,6 +252,7 @@ func (c *Conn) CloseHandshake(code int, reason string, done <-chan struct{}) {
 		}
 		t.Stop()
 	} else {
+		c.ws.SetPongHandler(nil) // a pong must not push the deadline on
 		_ = c.ws.SetReadDeadline(time.Now().Add(CloseWait))
 		for {
 			if _, _, err := c.ws.NextReader(); err != nil {
