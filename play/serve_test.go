@@ -239,7 +239,7 @@ func dialWS(t *testing.T, addr, path string) *websocket.Conn {
 func TestWebsocketsOutliveHTTPTimeouts(t *testing.T) {
 	const short = 300 * time.Millisecond
 	s := startServing(t, server.Config{WriteTimeout: short, HandshakeTimeout: short, KeepAliveTimeout: short,
-		PingInterval: 100 * time.Millisecond, PongTimeout: 600 * time.Millisecond}, Config{})
+		PingInterval: 100 * time.Millisecond, PongTimeout: 5 * time.Second}, Config{})
 	page := dialWS(t, s.addr, "/play/ws")
 	training := dialWS(t, s.addr, "/")
 	pageMsgs, pagePings := pump(page)
