@@ -39,6 +39,7 @@ type Server struct {
 	http     *http.Server
 	wg       sync.WaitGroup // session goroutines
 	running  atomic.Int64   // sessions whose handler has not returned (wg's count)
+	inFlight atomic.Int64   // messages being handled (galaxygym_requests_in_flight)
 
 	seedMu sync.Mutex
 	seeds  *mrand.ChaCha8
@@ -65,6 +66,10 @@ func New(cfg Config) (*Server, error) {
 		pool:     newPool(cfg.Workers - 1),
 	}
 	s.m = newMetrics(s.reg)
+	s.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "galaxygym_requests_in_flight",
+		Help: "Messages being handled (a step with opponents may search), sessions whose client has left included.",
+	}, func() float64 { return float64(s.inFlight.Load()) }))
 	s.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	s.upgrader = websocket.Upgrader{
 		HandshakeTimeout: cfg.HandshakeTimeout,

@@ -23,8 +23,10 @@ import (
 //
 // Two goroutines serve it: the read loop (readLoop) reads the next message
 // while the handler goroutine (run) handles the previous one, so that a
-// connection that drops is seen at once, even during a long request: its
-// slot is released and ctx is cancelled, which stops the work in flight.
+// connection that drops is seen at once, even during a long request: ctx
+// is cancelled, which stops the work in flight (a reset between two
+// environments, a step with opponents between two environments and inside
+// their searches), and the slot is released once that work has stopped.
 type session struct {
 	srv    *Server
 	conn   *websocket.Conn
@@ -56,10 +58,13 @@ type session struct {
 	drainOnce  sync.Once
 
 	// registered is set by Server.register; releaseOnce frees the
-	// session's slot (MaxSessions, MaxSessionsPerAddr) once, before the
-	// client can see the session end (close frame, "closed" reply or
-	// dropped connection), so that a client reconnecting at once after
-	// its close is not refused for the slot it just gave back.
+	// session's slot (MaxSessions, MaxSessionsPerAddr) once: when the
+	// session ends it (a "closed" reply or a close frame, from the handler,
+	// after any work), before the client can see that end, so that a client
+	// reconnecting at once is not refused for the slot it just gave back;
+	// when the client drops, only once the message in flight has been
+	// handled (run returns), so that the work of a session that is gone
+	// still counts against MaxSessions until it has stopped.
 	registered  bool
 	releaseOnce sync.Once
 
@@ -154,7 +159,9 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 			ss.mu.Unlock()
 			return
 		}
+		ss.srv.inFlight.Add(1)
 		ok := handle(m.mt, m.buf)
+		ss.srv.inFlight.Add(-1)
 		ss.mu.Unlock()
 		free <- m.buf
 		if !ok {
@@ -165,8 +172,9 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 
 // readLoop reads the client's messages and hands them to run. When a read
 // fails (the client closed or dropped the connection, a deadline passed,
-// a message was too big) it releases the session's slot and cancels its
-// context at once, without waiting for the message being handled.
+// a message was too big) it cancels the session's context at once, which
+// stops the message being handled; run releases the slot once that
+// handling has returned.
 func (ss *session) readLoop(msgs chan<- inMsg, free chan []byte) {
 	defer close(ss.readerDone)
 	defer close(msgs)
@@ -184,7 +192,6 @@ func (ss *session) readLoop(msgs chan<- inMsg, free chan []byte) {
 			if errors.Is(err, websocket.ErrReadLimit) {
 				ss.srv.m.errors.WithLabelValues("message_too_big").Inc() // gorilla has sent 1009
 			}
-			ss.release()
 			ss.cancel()
 			return
 		}
@@ -503,7 +510,7 @@ func (ss *session) handleMake(c *Control) bool {
 		return ss.sendError(errorf(CodeBadRequest, "autoreset_mode %q is not one of %v", c.AutoresetMode, modeNames))
 	}
 	budget := cfg.MaxSessionBytes - cfg.ReadLimit - int64(cfg.MaxReplyBytes)
-	b, perr := newLearnerBatch(c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget, &c.Opponents, cfg.WeightsDir)
+	b, perr := newLearnerBatch(ss.ctx, c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget, &c.Opponents, cfg.AgentLimits())
 	if perr != nil {
 		return ss.sendError(perr)
 	}
@@ -568,7 +575,10 @@ func (ss *session) handleStep(msg []byte) bool {
 	if hook := ss.srv.stepHook; hook != nil {
 		hook()
 	}
-	reply := b.step(ss.srv.pool)
+	reply, perr := b.step(ss.srv.pool)
+	if perr != nil {
+		return ss.sendError(perr)
+	}
 	ok := ss.writeBinary(reply)
 	ss.steps.Add(float64(b.lay.N))
 	ss.reqs.Inc()

@@ -1,0 +1,208 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// TestOpponentsOverCap: opponents over the server's agent limits are
+// refused at make with limit_exceeded and the cap in the message; a weights
+// name inside another option (rollout.weights) is resolved like policy's.
+func TestOpponentsOverCap(t *testing.T) {
+	_, url := startServer(t, Config{WeightsDir: t.TempDir()})
+	for _, tc := range []struct {
+		opp  string
+		code Code
+		want string
+	}{
+		{"mcts@sims=100000000", CodeLimitExceeded, fmt.Sprintf("limit of %d simulations per decision", agents.DefaultMaxMCTSSims)},
+		{"mcts@ms=600000", CodeLimitExceeded, fmt.Sprintf("limit of %d ms per decision", agents.DefaultMaxMCTSTime.Milliseconds())},
+		{"mcts@rollout=policy@rollout.weights=../x.npz", CodeBadRequest, "weights"},
+	} {
+		c := dial(t, url, nil)
+		hello(t, c)
+		m, raw := makeMsg(t, c, map[string]any{"env": "express-v2", "opponents": tc.opp})
+		msg, _ := raw["message"].(string)
+		if m.Type == MsgMade || raw["code"] != string(tc.code) || !strings.Contains(msg, tc.want) {
+			t.Errorf("make with opponents %s: %v, want error %s naming %q", tc.opp, raw, tc.code, tc.want)
+		}
+		c.Close()
+	}
+	// A cap raised by the configuration admits the same spec.
+	_, url2 := startServer(t, Config{MaxAgentSims: 1 << 30})
+	c := dial(t, url2, nil)
+	hello(t, c)
+	if m, raw := makeMsg(t, c, map[string]any{"env": "express-v2", "opponents": "mcts@sims=100000000"}); m.Type != MsgMade {
+		t.Errorf("raised cap: %v", raw)
+	}
+}
+
+// searchSession opens a session whose opponent searches for hours (an mcts
+// with its caps raised, or slowStop), resets it and steps it until a step does not
+// answer within 300 ms: an opponent's search is under way. It returns that
+// connection, whose reads are then spent (a read timed out).
+func searchSession(t *testing.T, url string, stepping <-chan struct{}, opponent string) *websocket.Conn {
+	t.Helper()
+	c := dial(t, url, nil)
+	hello(t, c)
+	m, raw := makeMsg(t, c, map[string]any{"env": "express-v2", "params": map[string]any{"players": 2},
+		"opponents": opponent})
+	if m.Type != MsgMade {
+		t.Fatalf("make: %v", raw)
+	}
+	r := decodeReply(t, resetSeeds(t, c, 1), m.Layout)
+	for range 100 {
+		if err := c.WriteMessage(websocket.BinaryMessage, stepFrame(firstLegal(r)...)); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-stepping:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the step was not handled")
+		}
+		c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		_, data, err := c.ReadMessage()
+		if err != nil {
+			return c // searching
+		}
+		r = decodeReply(t, data, m.Layout)
+	}
+	t.Fatal("100 steps answered at once: no opponent searched")
+	return nil
+}
+
+// slowStop is an opponent whose search runs until its context is done and
+// then takes 300 ms more to stop, like a search that notices late (a
+// decision begun after that returns at once): the
+// window in which a slot freed before the work stopped would show.
+type slowStop struct {
+	agents.Random
+	ctx context.Context
+}
+
+func (s *slowStop) SetContext(ctx context.Context) { s.ctx = ctx }
+
+func (s *slowStop) Act(player int, obs, mask []uint8) int {
+	if s.ctx == nil || s.ctx.Err() == nil { // a decision begun once done is quick
+		select {
+		case <-s.ctx.Done():
+		case <-time.After(time.Minute):
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	return s.Random.Act(player, obs, mask)
+}
+
+func init() {
+	agents.Register("test-slow-stop", "searches until its context is done, then stops 300 ms later (server tests)",
+		func(*env.Spec, agents.Options) (agents.Agent, error) { return &slowStop{}, nil })
+}
+
+// TestDroppedClientStopsSearch: a client whose step set an opponent's
+// search going (one of hours) drops its connection: the search stops
+// within a few seconds, and the session keeps its slot (Sessions, the
+// /healthz count) for as long as its work runs.
+func TestDroppedClientStopsSearch(t *testing.T) {
+	for _, opp := range []string{"mcts@sims=100000000", "test-slow-stop"} {
+		t.Run(opp, func(t *testing.T) { droppedClientStops(t, opp) })
+	}
+}
+
+func droppedClientStops(t *testing.T, opp string) {
+	srv, url := startServer(t, Config{MaxAgentSims: 1 << 30})
+	stepping := make(chan struct{}, 1)
+	srv.stepHook = func() { stepping <- struct{}{} }
+	c := searchSession(t, url, stepping, opp)
+	if n := srv.inFlight.Load(); n != 1 {
+		t.Fatalf("%d requests in flight during the search, want 1", n)
+	}
+	c.NetConn().Close() // drop, no close frame
+	deadline := time.Now().Add(5 * time.Second)
+	for srv.inFlight.Load() > 0 {
+		if s := srv.Sessions(); s != 1 {
+			t.Fatalf("the session's slot was freed (%d sessions) while its step still ran", s)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the search went on 5 s after its client dropped")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	for srv.Sessions() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the session was not released after its work stopped")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// TestDropReconnectBoundedByMaxSessions: with MaxSessions 2, a client that
+// holds two long searches and repeatedly drops one and reconnects never
+// has more than 2 of them running at once: a slot is freed only once its
+// session's work has stopped.
+func TestDropReconnectBoundedByMaxSessions(t *testing.T) {
+	for _, opp := range []string{"mcts@sims=100000000", "test-slow-stop"} {
+		t.Run(opp, func(t *testing.T) { dropReconnect(t, opp) })
+	}
+}
+
+func dropReconnect(t *testing.T, opp string) {
+	srv, url := startServer(t, Config{MaxAgentSims: 1 << 30, MaxSessions: 2})
+	stepping := make(chan struct{}, 8)
+	srv.stepHook = func() { stepping <- struct{}{} }
+	var most atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			if n := srv.inFlight.Load(); n > most.Load() {
+				most.Store(n)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	// Two searching sessions; then, four times, drop the older and
+	// connect again as soon as a slot is free.
+	conns := []*websocket.Conn{searchSession(t, url, stepping, opp), searchSession(t, url, stepping, opp)}
+	for range 4 {
+		conns[0].NetConn().Close()
+		deadline := time.Now().Add(10 * time.Second)
+		for srv.Sessions() >= 2 {
+			if time.Now().After(deadline) {
+				t.Fatal("no slot came free within 10 s")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		conns = []*websocket.Conn{conns[1], searchSession(t, url, stepping, opp)}
+	}
+	for _, c := range conns {
+		c.NetConn().Close()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.inFlight.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	if n := most.Load(); n > 2 {
+		t.Errorf("%d searches ran at once with MaxSessions 2", n)
+	}
+	if n := srv.inFlight.Load(); n != 0 {
+		t.Errorf("%d searches still running 10 s after the last client dropped", n)
+	}
+}
