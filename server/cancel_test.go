@@ -206,3 +206,40 @@ func dropReconnect(t *testing.T, opp string) {
 		t.Errorf("%d searches still running 10 s after the last client dropped", n)
 	}
 }
+
+// TestDroppedClientStopsRender: an rgb_array render of many environments
+// stops at its next frame when the client drops, and the slot is held until
+// it has.
+func TestDroppedClientStopsRender(t *testing.T) {
+	srv, url := startServer(t, Config{MaxSessions: 1})
+	c := dial(t, url, nil)
+	hello(t, c)
+	const n = 64
+	makeEnv(t, c, testEnv, n, nil)
+	resetSeeds(t, c, make([]uint64, n)...)
+	var frames atomic.Int64
+	held := make(chan bool, 1)
+	renderHook = func(ctx context.Context, k int) {
+		if frames.Add(1) != 1 {
+			return
+		}
+		c.NetConn().Close()
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+		}
+		held <- srv.Sessions() == 1
+	}
+	defer func() { renderHook = nil }()
+	sendJSON(t, c, map[string]any{"type": "render", "mode": "rgb_array"})
+	if !<-held {
+		t.Fatal("the slot was freed while the render ran")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for (srv.wgCount() > 0 || srv.Sessions() > 0) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := frames.Load(); got != 1 {
+		t.Fatalf("the render of a client that left went on: %d of %d frames", got, n)
+	}
+}

@@ -632,6 +632,9 @@ func (ss *session) writeList(typ, key string, idx []int, elem func(b []byte, i i
 	b = append(b, key...)
 	b = append(b, `":[`...)
 	for k, i := range idx {
+		if ss.ctx.Err() != nil { // the client went away, or the session is closing
+			return ss.sendError(errorf(CodeCancelled, "%s stopped after %d of %d environments: the session is closing", typ, k, len(idx)))
+		}
 		if k > 0 {
 			b = append(b, ',')
 		}
@@ -666,6 +669,12 @@ func (ss *session) handleRender(c *Control) bool {
 		frames := make([]string, len(idx))
 		var w, h, total int
 		for k, i := range idx {
+			if renderHook != nil {
+				renderHook(ss.ctx, k)
+			}
+			if ss.ctx.Err() != nil { // the client went away, or the session is closing
+				return ss.sendError(errorf(CodeCancelled, "render stopped after %d of %d frames: the session is closing", k, len(idx)))
+			}
 			f, fw, fh, err := encodeRGB(ss.b.envs[i])
 			if err != nil {
 				var re *env.RenderError
@@ -684,6 +693,10 @@ func (ss *session) handleRender(c *Control) bool {
 	}
 	return ss.sendError(errorf(CodeBadRequest, "render mode %q: want %q or %q", c.Mode, RenderANSI, RenderRGB))
 }
+
+// renderHook, set by tests, runs before each frame of an rgb_array render
+// is encoded, with the session's context.
+var renderHook func(ctx context.Context, k int)
 
 func (ss *session) handleInfo(c *Control) bool {
 	if ss.b == nil {
