@@ -243,3 +243,56 @@ func TestDroppedClientStopsRender(t *testing.T) {
 		t.Fatalf("the render of a client that left went on: %d of %d frames", got, n)
 	}
 }
+
+// actCount counts the decisions of test-count agents.
+var actCount atomic.Int64
+
+type countingAgent struct{ agents.Random }
+
+func (a *countingAgent) Act(player int, obs, mask []uint8) int {
+	actCount.Add(1)
+	return a.Random.Act(player, obs, mask)
+}
+
+func init() {
+	agents.Register("test-count", "random, counting its decisions (server tests)",
+		func(*env.Spec, agents.Options) (agents.Agent, error) { return &countingAgent{}, nil })
+}
+
+// TestBatchStopsBetweenEnvironments: once the session's context is done, a
+// step of a batch with opponents stops before its next environment (here
+// before the first: no opponent decides) and answers cancelled, and so
+// does a reset.
+func TestBatchStopsBetweenEnvironments(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b, perr := newLearnerBatch(ctx, "express-v2", 8, map[string]any{"players": 2}, NextStep, func() uint64 { return 3 }, 1, 1<<40,
+		&Opponents{Agents: []byte(`"test-count"`)}, agents.Limits{})
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if _, perr := b.reset(ctx, &Control{}); perr != nil {
+		t.Fatal(perr)
+	}
+	cancel()
+	before := actCount.Load()
+	for range 20 {
+		for i, e := range b.envs {
+			for a, x := range e.Mask() {
+				if x != 0 {
+					b.actions[i] = int32(a)
+					break
+				}
+			}
+		}
+		if _, perr := b.step(nil); perr == nil || perr.Code != CodeCancelled {
+			t.Fatalf("a step after the session's context was done: %v, want %s", perr, CodeCancelled)
+		}
+	}
+	if n := actCount.Load() - before; n != 0 {
+		t.Errorf("%d opponent decisions after the session's context was done", n)
+	}
+	if _, perr := b.reset(ctx, &Control{}); perr == nil || perr.Code != CodeCancelled {
+		t.Errorf("a reset after the session's context was done: %v, want %s", perr, CodeCancelled)
+	}
+}
