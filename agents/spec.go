@@ -86,9 +86,9 @@ func SpecOf(name string, opts Options) Spec {
 // Defaults of a server's [Limits] (galaxygym serve --max-agent-sims,
 // --max-agent-time), measured in docs/mcts.md ("Limits"): one decision of
 // mcts (search=halving, the game's heuristic rolling out) at
-// DefaultMaxMCTSSims simulations takes at most about 2 s of one core on
-// the slowest games (Pilots of Gallaxia v2 2.0 s, Galaxy Fighters v2 1.6 s,
-// Express v2 0.4 s, Galaxy Express 0.01 s).
+// DefaultMaxMCTSSims simulations takes at most about 2 s of one core on the
+// slowest games (Pilots of Gallaxia v2 1.4 s mean, 2.0 s max; Galaxy
+// Fighters v2 0.8 s, 1.6 s; Express v2 0.3 s, 0.4 s; Galaxy Express 8 ms).
 const (
 	DefaultMaxMCTSSims = 1024
 	DefaultMaxMCTSTime = 2 * time.Second
