@@ -82,6 +82,7 @@ func TestMCTSCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 		small.SetContext(done)
+		//lint:ignore SA1012 a nil context removes the bound (Cancellable)
 		small.SetContext(nil)
 		small.Act(p, obs, mask)
 		if small.Stats().Simulations < 64 {

@@ -113,7 +113,12 @@ func TestCloseStopsAgentSearch(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	p.h.Close()
 	stopped := make(chan struct{})
-	go func() { tb.mu.Lock(); tb.mu.Unlock(); close(stopped) }()
+	go func() {
+		tb.mu.Lock()
+		//lint:ignore SA2001 taking the lock is the wait: the deciding agent holds it
+		tb.mu.Unlock()
+		close(stopped)
+	}()
 	select {
 	case <-stopped:
 	case <-time.After(5 * time.Second):
