@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // expectErrMsg sends m and returns the error reply's code and message.
@@ -123,5 +125,56 @@ func TestCloseStopsAgentSearch(t *testing.T) {
 	case <-stopped:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the agent's search went on 5 s after the page closed")
+	}
+}
+
+// TestHintStopsWhenPageLeaves: a hint whose search would run for hours
+// stops within a few seconds of the asking page's connection closing.
+func TestHintStopsWhenPageLeaves(t *testing.T) {
+	p := newPage(t, Config{MaxAgentSims: 1 << 30})
+	c := p.dial(t, "")
+	c.send(map[string]any{"op": "new", "lineup": map[string]any{"env": "express-v2", "params": map[string]any{"players": 2},
+		"seats": []string{"human", "heuristic"}, "hint": "mcts", "agent_opts": map[string]any{"mcts": map[string]any{"sims": "100000000"}},
+		"delay_ms": 0, "seed": 9}})
+	s, v := c.table()
+	acted := -1.0
+	for s["to_move"].(float64) != 0 || len(v["actions"].([]any)) < 2 { // a decision worth searching
+		if s["to_move"].(float64) == 0 && s["steps"].(float64) > acted {
+			acted = s["steps"].(float64)
+			c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": v["actions"].([]any)[0].(map[string]any)["a"]})
+		}
+		s, v = c.table()
+	}
+	id := s["table"].(string)
+	c.send(map[string]any{"op": "hint", "table": id, "seat": 0})
+	p.h.mu.Lock()
+	tb := p.h.tables[id]
+	var server *conn
+	for sc := range p.h.conns {
+		server = sc
+	}
+	p.h.mu.Unlock()
+	// Wait for the hint's search: it holds the hinter's lock.
+	deadline := time.Now().Add(30 * time.Second)
+	for tb.hinter.mu.TryLock() {
+		tb.hinter.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatal("no hint began")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	server.close(websocket.CloseGoingAway, "test: the page left")
+	stopped := make(chan struct{})
+	go func() {
+		tb.hinter.mu.Lock()
+		//lint:ignore SA2001 taking the lock is the wait: the hint holds it
+		tb.hinter.mu.Unlock()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the hint's search went on 5 s after its page left")
 	}
 }
