@@ -166,9 +166,10 @@ func (s *Server) Serve(l net.Listener) error {
 }
 
 // Shutdown stops accepting connections, lets every step in flight finish
-// and its reply go out, then closes every session with 1001 (going away)
-// and waits for them to end, or until ctx is done, when it drops the rest.
-// It returns ctx's error in that case.
+// and its reply go out (a step with opponents is cancelled instead: its
+// searches stop and it answers [CodeCancelled]), then closes every session
+// with 1001 (going away) and waits for them to end, or until ctx is done,
+// when it drops the rest. It returns ctx's error in that case.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closing = true
