@@ -38,10 +38,15 @@ func TestOpponentsOverCap(t *testing.T) {
 		}
 		c.Close()
 	}
-	// A cap raised by the configuration admits the same spec.
+	// A cap raised by the configuration admits the same spec; hello
+	// states the caps.
 	_, url2 := startServer(t, Config{MaxAgentSims: 1 << 30})
 	c := dial(t, url2, nil)
-	hello(t, c)
+	sendJSON(t, c, map[string]any{"type": "hello", "version": Version})
+	lim, _ := recvJSON(t, c)["limits"].(map[string]any)
+	if lim["max_agent_sims"] != float64(1<<30) || lim["max_agent_time_s"] != agents.DefaultMaxMCTSTime.Seconds() {
+		t.Errorf("hello's limits %v", lim)
+	}
 	if m, raw := makeMsg(t, c, map[string]any{"env": "express-v2", "opponents": "mcts@sims=100000000"}); m.Type != MsgMade {
 		t.Errorf("raised cap: %v", raw)
 	}

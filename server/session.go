@@ -464,6 +464,8 @@ func (ss *session) handleHello(c *Control) bool {
 			"max_session_bytes": cfg.MaxSessionBytes,
 			"ping_interval_s":   cfg.PingInterval.Seconds(),
 			"pong_timeout_s":    cfg.PongTimeout.Seconds(),
+			"max_agent_sims":    cfg.MaxAgentSims,
+			"max_agent_time_s":  cfg.MaxAgentTime.Seconds(),
 		},
 		"envs": env.IDs(),
 	})
