@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -237,16 +238,16 @@ func (l Limits) Check(sp Spec) (Options, error) {
 
 // checkMCTS applies the mcts caps to opts (see [Limits.Check]).
 func (l Limits) checkMCTS(opts Options) error {
-	if l.MaxMCTSTime > 0 {
-		if v, ok := opts["ms"]; ok {
-			ms, err := strconv.ParseFloat(v, 64)
-			if err != nil || !(ms >= 0) {
-				return &OptionError{Agent: "mcts", Key: "ms", Reason: "want a number >= 0"}
-			}
-			if time.Duration(ms*float64(time.Millisecond)) > l.MaxMCTSTime {
-				return &LimitError{Agent: "mcts", Key: "ms", Value: v,
-					Max: strconv.FormatInt(l.MaxMCTSTime.Milliseconds(), 10) + " ms per decision", Flag: "--max-agent-time"}
-			}
+	var budget time.Duration // option ms
+	if v, ok := opts["ms"]; ok {
+		ms, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(ms >= 0) || math.IsInf(ms, 0) {
+			return &OptionError{Agent: "mcts", Key: "ms", Reason: "want a number >= 0"}
+		}
+		budget = time.Duration(ms * float64(time.Millisecond))
+		if l.MaxMCTSTime > 0 && budget > l.MaxMCTSTime {
+			return &LimitError{Agent: "mcts", Key: "ms", Value: v,
+				Max: strconv.FormatInt(l.MaxMCTSTime.Milliseconds(), 10) + " ms per decision", Flag: "--max-agent-time"}
 		}
 	}
 	if l.MaxMCTSSims <= 0 {
@@ -262,7 +263,7 @@ func (l Limits) checkMCTS(opts Options) error {
 		if n <= l.MaxMCTSSims {
 			return nil
 		}
-	case opts["ms"] != "":
+	case budget > 0: // a time budget alone would search without a count
 		opts["sims"] = strconv.Itoa(l.MaxMCTSSims)
 		return nil
 	case DefaultMCTSSims <= l.MaxMCTSSims:

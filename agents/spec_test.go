@@ -65,6 +65,7 @@ func TestLimitsCaps(t *testing.T) {
 		{"mcts@sims=1000", Options{"sims": "1000"}},
 		{"mcts", Options{}},
 		{"mcts@ms=2000", Options{"ms": "2000", "sims": "1000"}},
+		{"mcts@ms=0", Options{"ms": "0"}}, // no time budget: the default count
 		{"heuristic", Options{}},
 		{"random@sims=1000000", Options{"sims": "1000000"}}, // not mcts: its own options are its own
 	} {
@@ -80,10 +81,12 @@ func TestLimitsCaps(t *testing.T) {
 		t.Errorf("default sims over the cap: got %v", err)
 	}
 	// Bad numbers are option errors, not silently passed.
-	sp, _ = ParseSpec("mcts@sims=lots")
-	var oe *OptionError
-	if _, err := l.Check(sp); !errors.As(err, &oe) {
-		t.Errorf("sims=lots: got %v", err)
+	for _, bad := range []string{"mcts@sims=lots", "mcts@ms=inf", "mcts@ms=-1"} {
+		sp, _ = ParseSpec(bad)
+		var oe *OptionError
+		if _, err := l.Check(sp); !errors.As(err, &oe) {
+			t.Errorf("%s: got %v, want an *OptionError", bad, err)
+		}
 	}
 	// The zero Limits caps nothing.
 	sp, _ = ParseSpec("mcts@sims=100000000")
