@@ -103,7 +103,7 @@ const (
 type Limits struct {
 	// MaxMCTSSims caps mcts's sims option: the simulations of one decision
 	// (0: no cap). An mcts given no sims option plays DefaultMCTSSims,
-	// which must then be within the cap; one given only a time budget (ms)
+	// which must then be within the cap; one given only a time budget (ms > 0)
 	// gets sims=MaxMCTSSims, so that both bounds hold.
 	MaxMCTSSims int
 	// MaxMCTSTime caps mcts's ms option: the search time of one decision
