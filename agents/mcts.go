@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"fmt"
 	"hash/maphash"
 	"maps"
@@ -186,6 +187,10 @@ type MCTS struct {
 	path    []mctsStep
 
 	explain func(a int, ret float64) // ActExplained's tally of rollFrom's returns, or nil
+
+	// done is the Done channel of the context given to SetContext (nil:
+	// no bound); the search stops at the next simulation once it closes.
+	done <-chan struct{}
 }
 
 // NewMCTS returns the MCTS agent for spec; see [MCTS] for the options. It
@@ -402,8 +407,34 @@ func (m *MCTS) Reset(seed uint64) {
 	m.rollout.Reset(seed)
 }
 
+// SetContext bounds the following decisions by ctx ([Cancellable]): once
+// ctx is done, a search in progress stops before its next simulation (one
+// rollout) and Act returns the best action so far, the prior (the rollout
+// agent's choice) when the search has not yet found a better one; a
+// decision begun after ctx is done plays the prior without searching. Such
+// a decision is not reproducible. The rollout agent gets ctx too. A nil
+// ctx removes the bound.
+func (m *MCTS) SetContext(ctx context.Context) {
+	m.done = nil
+	if ctx != nil {
+		m.done = ctx.Done()
+	}
+	SetContext(m.rollout, ctx)
+}
+
+// stopped reports whether the context given to SetContext is done.
+func (m *MCTS) stopped() bool {
+	select {
+	case <-m.done: // a nil channel never receives
+		return true
+	default:
+		return false
+	}
+}
+
 // Act returns the searched action for player from obs and mask, or -1 when
-// mask has no legal action. It keeps neither slice.
+// mask has no legal action. It keeps neither slice. A context given to
+// [MCTS.SetContext] stops the search early.
 func (m *MCTS) Act(player int, obs, mask []uint8) int {
 	legal := 0
 	for _, x := range mask {
@@ -417,7 +448,7 @@ func (m *MCTS) Act(player int, obs, mask []uint8) int {
 	if prior < 0 || prior >= len(mask) || mask[prior] == 0 {
 		prior = firstLegal(mask)
 	}
-	if legal == 1 || m.sims == 0 {
+	if legal == 1 || m.sims == 0 || m.stopped() {
 		return prior
 	}
 	m.stats.Searched++

@@ -36,12 +36,19 @@ func (m *MCTS) halving(player int, obs, mask []uint8, prior, legal int) (int, bo
 	if m.budget > 0 {
 		start = time.Now()
 	}
+rounds:
 	for r := 0; r < rounds; r++ {
 		per := max(1, left/((rounds-r)*len(m.cand)))
 		for i := 0; i < per; i++ {
 			seed, rseed := m.rng.Uint64(), m.rng.Uint64()
 			base := 0.0
 			for j := range m.cand {
+				if m.stopped() {
+					// Cancelled: the samples so far decide (a candidate
+					// ahead of the prior's pairing by one sample is still
+					// paired sample by sample).
+					break rounds
+				}
 				st, ok := m.determinize(player, obs, seed)
 				if !ok {
 					return prior, false
@@ -91,8 +98,9 @@ func (m *MCTS) halving(player int, obs, mask []uint8, prior, legal int) (int, bo
 			continue // too few samples to trust the standard error
 		}
 		n := float64(c.n)
-		se := math.Sqrt(max(0, c.sq/n-c.meanDiff*c.meanDiff) / n)
-		if v := c.meanDiff - m.z*se - m.margin; v > bestV {
+		mean := c.sum / n // c.meanDiff, or newer when a cancel cut a round
+		se := math.Sqrt(max(0, c.sq/n-mean*mean) / n)
+		if v := mean - m.z*se - m.margin; v > bestV {
 			best, bestV = c.a, v
 		}
 	}

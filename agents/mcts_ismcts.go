@@ -44,7 +44,7 @@ func (m *MCTS) ismcts(player int, obs []uint8, prior int) (int, bool) {
 	m.newNode()
 	end := m.deadline()
 	for i := 0; i < m.sims; i++ {
-		if m.budget > 0 && i > 0 && time.Now().After(end) {
+		if m.budget > 0 && i > 0 && time.Now().After(end) || m.stopped() {
 			break
 		}
 		st, ok := m.determinize(player, obs, m.rng.Uint64())

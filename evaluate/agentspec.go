@@ -3,7 +3,6 @@ package evaluate
 import (
 	"maps"
 	"strconv"
-	"strings"
 
 	"github.com/galaxygym/galaxygym/agents"
 )
@@ -13,43 +12,20 @@ import (
 // each after an @, e.g. "mcts@sims=64", "policy@weights=a.npz" or
 // "mcts@sims=256@search=ismcts". Two instances of one agent with different
 // options are two rows of a report, each labelled by its spec as written.
-type AgentSpec struct {
-	// Label is the spec as written (spaces trimmed): the row's name in a
-	// report and the key identifying the instance (equal labels are one
-	// agent).
-	Label string
-	// Name is the registered agent name.
-	Name string
-	// Options are the instance's own options (nil for none); they override
-	// Config.AgentOptions[Name], which every instance of Name shares.
-	Options agents.Options
-}
+// It is [agents.Spec], the syntax the server's opponents and the page share;
+// its Options override Config.AgentOptions[Name], which every instance of
+// Name shares.
+type AgentSpec = agents.Spec
 
-// ParseAgentSpec parses name[@key=value]... (see [AgentSpec]). Errors: a
+// ParseAgentSpec parses name[@key=value]... ([agents.ParseSpec]). Errors: a
 // *[ConfigError] (Field "Agents") for an empty name, an option without
 // key=value, or a key given twice.
 func ParseAgentSpec(s string) (AgentSpec, error) {
-	s = strings.TrimSpace(s)
-	parts := strings.Split(s, "@")
-	sp := AgentSpec{Label: s, Name: strings.TrimSpace(parts[0])}
-	if sp.Name == "" {
-		return sp, &ConfigError{Field: "Agents", Reason: "agent " + strconv.Quote(s) + ": no agent name (want name[@key=value]...)"}
+	sp, err := agents.ParseSpec(s)
+	if se, ok := err.(*agents.SpecError); ok {
+		return sp, &ConfigError{Field: "Agents", Reason: "agent " + strconv.Quote(se.Spec) + ": " + se.Reason}
 	}
-	for _, kv := range parts[1:] {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return sp, &ConfigError{Field: "Agents", Reason: "agent " + strconv.Quote(s) + ": option " + strconv.Quote(kv) + " is not key=value"}
-		}
-		if sp.Options == nil {
-			sp.Options = agents.Options{}
-		}
-		if _, dup := sp.Options[k]; dup {
-			return sp, &ConfigError{Field: "Agents", Reason: "agent " + strconv.Quote(s) + ": option " + strconv.Quote(k) + " given twice"}
-		}
-		sp.Options[k] = v
-	}
-	return sp, nil
+	return sp, err
 }
 
 // specs parses every label and merges each instance's options over the

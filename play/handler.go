@@ -14,8 +14,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,8 +49,17 @@ type Config struct {
 	// as datasets (one folder per game); it is served for replays too.
 	RecordDir string
 	// WeightsDir holds the policy weights offered for the policy agent:
-	// files named <env id>-*.npz play that environment.
+	// files named <env id>-*.npz play that environment (resolved as the
+	// training protocol resolves its opponents' weights:
+	// [agents.Limits.ResolveWeights]; a link leaving the folder is not
+	// offered).
 	WeightsDir string
+	// MaxAgentSims and MaxAgentTime cap mcts in agent seats and hints
+	// ([agents.Limits]; galaxygym serve --max-agent-sims, --max-agent-time,
+	// shared with the training protocol's opponents); defaults
+	// agents.DefaultMaxMCTSSims (1024) and agents.DefaultMaxMCTSTime (2 s).
+	MaxAgentSims int
+	MaxAgentTime time.Duration
 	// Token, when set, must be given as the websocket's token query
 	// parameter (the page asks for it once).
 	Token string
@@ -90,7 +97,7 @@ type Handler struct {
 	ws       wsconn.Settings // the page's websocket settings (cfg's, defaults filled)
 	upgrader websocket.Upgrader
 	static   http.Handler
-	weights  map[string]map[string]string // env id -> name -> path
+	weights  map[string][]string // env id -> the weights files offered ([agents.Limits.WeightsFor])
 
 	mu     sync.Mutex
 	tables map[string]*table
@@ -118,6 +125,12 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = DefaultMaxConns
 	}
+	if cfg.MaxAgentSims <= 0 {
+		cfg.MaxAgentSims = agents.DefaultMaxMCTSSims
+	}
+	if cfg.MaxAgentTime <= 0 {
+		cfg.MaxAgentTime = agents.DefaultMaxMCTSTime
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -133,25 +146,14 @@ func New(cfg Config) (*Handler, error) {
 	}
 	sub, _ := fs.Sub(staticFiles, "static")
 	h := &Handler{cfg: cfg, static: http.StripPrefix("/play/static/", http.FileServerFS(sub)),
-		tables: map[string]*table{}, conns: map[*conn]struct{}{}, weights: map[string]map[string]string{},
+		tables: map[string]*table{}, conns: map[*conn]struct{}{}, weights: map[string][]string{},
 		replays: newReplayCache()}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.ws = wsconn.Settings{ReadLimit: cfg.ReadLimit, PingInterval: cfg.Websocket.PingInterval, PongTimeout: cfg.Websocket.PongTimeout,
 		WriteTimeout: cfg.Websocket.WriteTimeout, HandshakeTimeout: cfg.Websocket.HandshakeTimeout}.WithDefaults()
 	h.upgrader = wsconn.Upgrader(h.ws, h.checkOrigin, nil)
-	if cfg.WeightsDir != "" {
-		files, _ := filepath.Glob(filepath.Join(cfg.WeightsDir, "*.npz"))
-		for _, f := range files {
-			base := filepath.Base(f)
-			for _, id := range env.IDs() {
-				if strings.HasPrefix(base, id+"-") {
-					if h.weights[id] == nil {
-						h.weights[id] = map[string]string{}
-					}
-					h.weights[id][base] = f
-				}
-			}
-		}
+	for _, id := range env.IDs() {
+		h.weights[id] = h.limits().WeightsFor(id)
 	}
 	go h.reap()
 	return h, nil
@@ -358,15 +360,6 @@ func (h *Handler) envList() []envInfo {
 		out = append(out, in)
 	}
 	return out
-}
-
-func (h *Handler) weightNames(id string) []string {
-	var names []string
-	for n := range h.weights[id] {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 func mustJSON(v any) []byte {

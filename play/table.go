@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -134,48 +133,6 @@ func (h *Handler) newTable(l Lineup) (*table, error) {
 	return t, nil
 }
 
-// agentOptions checks the options a page gives an agent: mcts plays by
-// simulation count only (a time budget would not replay), policy only with
-// one of the server's weights files.
-func (h *Handler) agentOptions(spec *env.Spec, name string, in agents.Options) (agents.Options, error) {
-	bad := func(msg string) error { return &RequestError{Code: "bad_lineup", Message: name + ": " + msg} }
-	out := agents.Options{}
-	switch name {
-	case "mcts":
-		sims := in["sims"]
-		if sims == "" {
-			sims = "200"
-		}
-		n, err := strconv.Atoi(sims)
-		if err != nil || n < 1 || n > 100_000 {
-			return nil, bad("sims must be an integer within 1..100000")
-		}
-		out["sims"] = strconv.Itoa(n)
-		for k := range in {
-			if k != "sims" {
-				return nil, bad("option " + strconv.Quote(k) + " is not offered here (sims only)")
-			}
-		}
-	case "policy":
-		w := in["weights"]
-		path, ok := h.weights[spec.ID][w]
-		if !ok {
-			return nil, bad(fmt.Sprintf("weights %q is not one of the server's weights for %s (%v)", w, spec.ID, h.weightNames(spec.ID)))
-		}
-		out["weights"] = path
-		for k := range in {
-			if k != "weights" {
-				return nil, bad("option " + strconv.Quote(k) + " is not offered here (weights only)")
-			}
-		}
-	default:
-		if len(in) > 0 {
-			return nil, bad("takes no options here")
-		}
-	}
-	return out, nil
-}
-
 // actErr checks a person's move without playing it.
 func (t *table) actErr(c *conn, seat, action int) error {
 	spec := t.e.Spec()
@@ -232,8 +189,15 @@ func (t *table) poke() {
 }
 
 // run moves the agents until the game is over or ctx ends, then records it.
+// ctx bounds the agents' searches too ([agents.SetContext]): a decision cut
+// short by it is not played.
 func (t *table) run(ctx context.Context) {
 	obs := make([]uint8, t.e.Spec().ObsSize())
+	for _, a := range t.seats {
+		if a != nil {
+			agents.SetContext(a, ctx)
+		}
+	}
 	for {
 		t.mu.Lock()
 		if t.e.Done() || t.done {
@@ -282,6 +246,10 @@ func (t *table) run(ctx context.Context) {
 		}
 		var act int
 		act, t.thought, t.unit = think(t.e.Spec(), a, p, obs, mask, !t.humans())
+		if ctx.Err() != nil {
+			t.mu.Unlock()
+			return
+		}
 		if act < 0 || act >= len(mask) || mask[act] == 0 {
 			t.err, t.done = fmt.Sprintf("seat %d (%s) chose an illegal action %d", p, a.Name(), act), true
 			t.broadcastLocked()

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -154,9 +155,25 @@ func (t *table) hint(c *conn, seat int) (map[string]any, error) {
 	}
 	hn.mu.Lock()
 	defer hn.mu.Unlock()
+	// The search stops when the asking page's connection closes or the
+	// page shuts down (agents.SetContext).
+	ctx, cancel := context.WithCancel(t.h.ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-c.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	agents.SetContext(hn.a, ctx)
+	defer agents.SetContext(hn.a, context.Background())
 	list, act, unit, err := Hint(spec, params, hn.a, seat, obs)
 	if err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, &RequestError{Code: "cancelled", Message: "the hint was stopped: the page left or the server is shutting down"}
 	}
 	return map[string]any{"op": "hint", "table": t.id, "seat": seat, "steps": steps, "agent": t.lineup.Hint,
 		"thought": list, "choice": act, "unit": unit}, nil

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/rollout"
 )
@@ -35,6 +36,12 @@ type batch struct {
 	// each environment's learner view (nil otherwise); plan is its lineup.
 	learn []*rollout.LearnerEnv
 	plan  *lineupPlan
+
+	// done is the session context's Done channel (nil: never): a step
+	// with opponents checks it before each environment and stops once it
+	// is closed, setting stopped (the session is ending; see step).
+	done    <-chan struct{}
+	stopped atomic.Bool
 
 	// SameStep scratch: the final observation and info of each env whose
 	// episode ended in the current step, compacted into the final section.
@@ -92,14 +99,16 @@ func batchBytes(spec *env.Spec, n int, mode AutoresetMode, snapshotBytes int) in
 // batch whose [batchBytes] estimate is over budget is refused with
 // [CodeLimitExceeded] before it is built.
 func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int, budget int64) (*batch, *Error) {
-	return newLearnerBatch(id, n, params, mode, seeds, workers, budget, nil, "")
+	return newLearnerBatch(context.Background(), id, n, params, mode, seeds, workers, budget, nil, agents.Limits{})
 }
 
 // newLearnerBatch is newBatch with opponents: opp (nil or unset: none)
-// resolved with policy weights from weightsDir; each environment is then
-// wrapped in a [rollout.LearnerEnv].
-func newLearnerBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int, budget int64,
-	opp *Opponents, weightsDir string) (*batch, *Error) {
+// checked against lim (caps, weights folder); each environment is then
+// wrapped in a [rollout.LearnerEnv] whose agents are bounded by ctx (the
+// session's: a search stops when the session ends), and ctx stops a step
+// or reset between two environments ([batch.step], [batch.reset]).
+func newLearnerBatch(ctx context.Context, id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int, budget int64,
+	opp *Opponents, lim agents.Limits) (*batch, *Error) {
 	first, err := env.Make(id, params)
 	if err != nil {
 		return nil, fromEnvError(err)
@@ -108,7 +117,7 @@ func newLearnerBatch(id string, n int, params map[string]any, mode AutoresetMode
 	var plan *lineupPlan
 	if opp != nil && opp.set() {
 		var perr *Error
-		if plan, perr = planLineup(opp, spec, weightsDir); perr != nil {
+		if plan, perr = planLineup(opp, spec, lim); perr != nil {
 			return nil, perr
 		}
 	}
@@ -124,6 +133,7 @@ func newLearnerBatch(id string, n int, params map[string]any, mode AutoresetMode
 			n, id, need>>20, budget>>20, max(0, budget/perEnv))
 	}
 	b := &batch{
+		done:    ctx.Done(),
 		spec:    spec,
 		params:  first.Params(),
 		mode:    mode,
@@ -150,7 +160,7 @@ func newLearnerBatch(id string, n int, params map[string]any, mode AutoresetMode
 		b.plan = plan
 		b.learn = make([]*rollout.LearnerEnv, n)
 		for i, e := range b.envs {
-			l, err := plan.learnerEnv(e)
+			l, err := plan.learnerEnv(ctx, e)
 			if err != nil {
 				return nil, errorf(CodeBadParam, "opponents: %v", err)
 			}
@@ -207,8 +217,12 @@ func (b *batch) validateStep() *Error {
 }
 
 // step steps every environment with the validated actions, using pool to
-// spread large batches over goroutines, and returns the encoded reply.
-func (b *batch) step(p *pool) []byte {
+// spread large batches over goroutines, and returns the encoded reply. In
+// a session with opponents, once the session's context is done (the
+// client went away, the server is closing the session) the remaining
+// environments are not stepped and step returns a [CodeCancelled] error
+// instead: the batch is then part stepped, and the session ends.
+func (b *batch) step(p *pool) ([]byte, *Error) {
 	if len(b.chunks) == 1 {
 		b.stepRange(0, b.lay.N, &b.chunks[0].info)
 	} else {
@@ -222,19 +236,41 @@ func (b *batch) step(p *pool) []byte {
 		b.stepRange(c.lo, c.hi, &c.info)
 		b.wg.Wait()
 	}
+	if b.stopped.Load() {
+		return nil, errorf(CodeCancelled, "step stopped: the session is closing; its environments are part stepped")
+	}
 	k := 0
 	if b.mode == SameStep {
 		k = b.compactFinals()
 	}
 	size := b.lay.Final(k).Size
 	b.lay.putHeader(b.reply, KindStepReply, k)
-	return b.reply[:size]
+	return b.reply[:size], nil
+}
+
+// cancelled reports whether the session's context is done, for a batch
+// with opponents (whose steps and resets may search); it records it in
+// b.stopped.
+func (b *batch) cancelled() bool {
+	if b.learn == nil {
+		return false
+	}
+	select {
+	case <-b.done:
+		b.stopped.Store(true)
+		return true
+	default:
+		return false
+	}
 }
 
 func (b *batch) stepRange(lo, hi int, info *env.Info) {
 	l := &b.lay
 	buf := b.reply
 	for i := lo; i < hi; i++ {
+		if b.cancelled() {
+			return
+		}
 		e := b.envs[i]
 		rew := buf[l.Rewards+4*l.P*i : l.Rewards+4*l.P*(i+1)]
 		var term, trunc bool
@@ -504,6 +540,9 @@ func (b *batch) reset(ctx context.Context, c *Control) ([]byte, *Error) {
 	l := &b.lay
 	buf := b.reply
 	for i := 0; i < n; i++ {
+		if b.cancelled() {
+			return nil, errorf(CodeCancelled, "reset stopped after %d of %d environments: the session is closing", i, n)
+		}
 		e := b.envs[i]
 		if selected(i) {
 			pl := plans[i]

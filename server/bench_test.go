@@ -38,7 +38,7 @@ func BenchmarkBatchStep(b *testing.B) {
 				if err := bt.validateStep(); err != nil {
 					b.Fatal(err)
 				}
-				out = bt.step(p)
+				out, _ = bt.step(p)
 			}
 			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "env-steps/s")
 		})

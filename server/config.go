@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
@@ -123,8 +124,25 @@ type Config struct {
 	// may name ("policy@weights=NAME", NAME relative to it); "" serves
 	// none. No other file of the machine can be named.
 	WeightsDir string
+	// MaxAgentSims caps the simulations of one mcts decision (option sims)
+	// of the agents a client may ask for: a make's opponents, and the page's
+	// agent seats and hints ([Config.AgentLimits]); default
+	// agents.DefaultMaxMCTSSims (1024). A larger one is refused with
+	// CodeLimitExceeded, the cap in the message.
+	MaxAgentSims int
+	// MaxAgentTime caps the search time of one mcts decision (option ms);
+	// default agents.DefaultMaxMCTSTime (2 s).
+	MaxAgentTime time.Duration
 	// Logger receives session events; nil discards them.
 	Logger *slog.Logger
+}
+
+// AgentLimits returns the limits every agent a client asks for is checked
+// against (the opponents of a make; galaxygym serve gives the page the
+// same): MaxAgentSims, MaxAgentTime and WeightsDir. Call it on a filled
+// Config ([Server.Config]) to get the defaults.
+func (c *Config) AgentLimits() agents.Limits {
+	return agents.Limits{MaxMCTSSims: c.MaxAgentSims, MaxMCTSTime: c.MaxAgentTime, WeightsDir: c.WeightsDir}
 }
 
 func (c *Config) fill() error {
@@ -173,6 +191,12 @@ func (c *Config) fill() error {
 	if c.MaxSessionBytes == 0 {
 		c.MaxSessionBytes = DefaultMaxSessionBytes
 	}
+	if c.MaxAgentSims == 0 {
+		c.MaxAgentSims = agents.DefaultMaxMCTSSims
+	}
+	if c.MaxAgentTime == 0 {
+		c.MaxAgentTime = agents.DefaultMaxMCTSTime
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -188,6 +212,8 @@ func (c *Config) fill() error {
 		return &ConfigError{"max envs, max sessions, max sessions per address and workers must be at least 1"}
 	case c.MaxReplyBytes < 1<<10, c.MaxSessionBytes < 1<<20:
 		return &ConfigError{"the reply limit must be at least 1 KiB and the session memory bound at least 1 MiB"}
+	case c.MaxAgentSims < 0, c.MaxAgentTime < 0:
+		return &ConfigError{"the agent limits (max agent sims, max agent time) must be positive"}
 	case c.MakeTimeout < 0:
 		return &ConfigError{"the make timeout must be positive"}
 	case c.ReadLimit < int64(StepRequestSize(c.MaxEnvs)):

@@ -41,6 +41,7 @@ type Server struct {
 	http     *http.Server
 	wg       sync.WaitGroup // session goroutines
 	running  atomic.Int64   // sessions whose handler has not returned (wg's count)
+	inFlight atomic.Int64   // messages being handled (galaxygym_requests_in_flight)
 
 	seedMu sync.Mutex
 	seeds  *mrand.ChaCha8
@@ -67,6 +68,10 @@ func New(cfg Config) (*Server, error) {
 		pool:     newPool(cfg.Workers - 1),
 	}
 	s.m = newMetrics(s.reg)
+	s.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "galaxygym_requests_in_flight",
+		Help: "Messages being handled (a step with opponents may search), sessions whose client has left included.",
+	}, func() float64 { return float64(s.inFlight.Load()) }))
 	s.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	ws := cfg.Websocket()
 	ws.ReadLimit, ws.ReadBufferSize, ws.WriteBufferSize = cfg.ReadLimit, 16<<10, 64<<10
@@ -188,9 +193,10 @@ func (s *Server) httpServer(h http.Handler) *http.Server {
 }
 
 // Shutdown stops accepting connections, lets every step in flight finish
-// and its reply go out, then closes every session with 1001 (going away)
-// and waits for them to end, or until ctx is done, when it drops the rest.
-// It returns ctx's error in that case.
+// and its reply go out (a step with opponents is cancelled instead: its
+// searches stop and it answers [CodeCancelled]), then closes every session
+// with 1001 (going away) and waits for them to end, or until ctx is done,
+// when it drops the rest. It returns ctx's error in that case.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closing = true

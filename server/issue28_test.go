@@ -241,9 +241,10 @@ func TestResetParsesStateOnce(t *testing.T) {
 }
 
 // TestDroppedClientStopsWorkAndFreesSlot (defect 2, and the slot of a
-// dropped connection): while a long reset runs, the client drops; its
-// slot is free at once (before the reset returns) and the reset stops
-// instead of loading every environment.
+// dropped connection): while a long reset runs, the client drops; the
+// reset is cancelled and stops instead of loading every environment, and
+// the slot is held until it has stopped (issue 33: work of a client that
+// left counts against MaxSessions), then freed for a new client.
 func TestDroppedClientStopsWorkAndFreesSlot(t *testing.T) {
 	srv, url := startServer(t, Config{MaxSessions: 1})
 	c := dial(t, url, nil)
@@ -255,39 +256,36 @@ func TestDroppedClientStopsWorkAndFreesSlot(t *testing.T) {
 	sendJSON(t, c, map[string]any{"type": "get_state", "index": 0})
 	snap := recvJSON(t, c)["state"]
 	var calls atomic.Int64
-	freed := make(chan bool, 1)
+	held := make(chan bool, 1)
 	resetLoadHook = func(ctx context.Context, i int) {
 		if calls.Add(1) != 1 {
 			return
 		}
 		c.NetConn().Close() // the client drops mid-request
-		deadline := time.Now().Add(10 * time.Second)
-		for srv.Sessions() != 0 && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
-		freed <- srv.Sessions() == 0
-		select { // the work is cancelled
+		select {            // the work is cancelled
 		case <-ctx.Done():
 		case <-time.After(10 * time.Second):
 		}
+		time.Sleep(50 * time.Millisecond) // the work goes on a little after the cancel
+		held <- srv.Sessions() == 1
 	}
 	defer func() { resetLoadHook = nil }()
 	sendJSON(t, c, map[string]any{"type": "reset", "options": map[string]any{"state": snap}})
-	if !<-freed {
-		t.Fatal("the slot of a connection that dropped during a request was still held")
+	if !<-held {
+		t.Fatal("the slot of a connection that dropped during a request was freed before its work stopped")
 	}
-	// A new client gets the only slot at once.
-	c2 := dial(t, url, nil)
-	hello(t, c2)
 	// The first session's handler ends: the reset stopped at its next
-	// environment instead of loading all of them.
+	// environment instead of loading all of them, and the slot is free.
 	deadline := time.Now().Add(10 * time.Second)
-	for srv.wgCount() > 1 && time.Now().Before(deadline) {
+	for (srv.wgCount() > 0 || srv.Sessions() > 0) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if got := calls.Load(); got > 1 {
 		t.Fatalf("the reset of a client that left went on: %d of %d environments loaded", got, n)
 	}
+	// A new client gets the only slot.
+	c2 := dial(t, url, nil)
+	hello(t, c2)
 }
 
 // TestShutdownCancelsLongReset (defect 2): Shutdown does not wait for a

@@ -6,6 +6,7 @@ import "github.com/prometheus/client_golang/prometheus"
 //
 //	galaxygym_sessions                 gauge    open websocket sessions
 //	galaxygym_sessions_total           counter  sessions accepted
+//	galaxygym_requests_in_flight       gauge    messages being handled (a step, reset, make...), sessions whose client left included
 //	galaxygym_env_steps_total{env}     counter  environment steps (N per batch step)
 //	galaxygym_step_requests_total{env} counter  batch step requests served
 //	galaxygym_resets_total{env}        counter  reset messages served

@@ -1,12 +1,10 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
+	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
@@ -22,9 +20,10 @@ type Opponents struct {
 	// Agents is the "opponents" field: one agent spec for every opponent
 	// seat (a JSON string), or a list with one spec per opponent seat in
 	// seat order. A spec is name[@key=value]... ("heuristic",
-	// "mcts@sims=64", "policy@weights=a.npz@greedy=true"); a policy's
-	// weights name a file inside the server's weights folder
-	// ([Config.WeightsDir]).
+	// "mcts@sims=64", "policy@weights=a.npz@greedy=true": [agents.Spec]);
+	// a policy's weights name a file inside the server's weights folder
+	// ([Config.WeightsDir]), and mcts is capped by [Config.MaxAgentSims]
+	// and [Config.MaxAgentTime] ([agents.Limits]).
 	Agents json.RawMessage `json:"opponents,omitempty"`
 	// LearnerSeats is the "learner_seats" field: the seats the client
 	// plays (default [0]; every other seat is an opponent), or "all" (no
@@ -58,51 +57,27 @@ func OpponentSeed(envSeed uint64) uint64 {
 	return rollout.SeatSeed(envSeed^OpponentSeedSalt, 1)
 }
 
-// agentSpec is one parsed opponent: name and options.
-type agentSpec struct {
-	label string
-	name  string
-	opts  agents.Options
-}
-
-// parseAgentSpec parses name[@key=value]... (the syntax of galaxygym
-// eval's lineups).
-func parseAgentSpec(s string) (agentSpec, error) {
-	s = strings.TrimSpace(s)
-	parts := strings.Split(s, "@")
-	sp := agentSpec{label: s, name: strings.TrimSpace(parts[0])}
-	if sp.name == "" {
-		return sp, fmt.Errorf("opponent %q: no agent name (want name[@key=value]...)", s)
-	}
-	for _, kv := range parts[1:] {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return sp, fmt.Errorf("opponent %q: option %q is not key=value", s, kv)
-		}
-		if sp.opts == nil {
-			sp.opts = agents.Options{}
-		}
-		if _, dup := sp.opts[k]; dup {
-			return sp, fmt.Errorf("opponent %q: option %q given twice", s, k)
-		}
-		sp.opts[k] = strings.TrimSpace(v)
-	}
-	return sp, nil
-}
-
 // lineupPlan is a session's resolved opponents: per seat (lineup position)
 // the agent spec, or nil for a learner seat.
 type lineupPlan struct {
-	specs []*agentSpec
+	specs []*opponent
 	rule  rollout.SeatRule
 	names []string // per position: the agent's label, "learner" for a learner seat
 }
 
-// planLineup checks o against spec and resolves policy weights inside
-// weightsDir ("" serves none). Errors are [CodeBadRequest] (or
-// [CodeBadParam] for an agent's option) *Errors.
-func planLineup(o *Opponents, spec *env.Spec, weightsDir string) (*lineupPlan, *Error) {
+// opponent is one opponent seat's agent: its spec and the options it is
+// built with (checked against the server's limits, weights resolved).
+type opponent struct {
+	agents.Spec
+	opts agents.Options
+}
+
+// planLineup checks o against spec and the server's agent limits (caps,
+// weights folder: [agents.Limits]). Errors are [CodeBadRequest] *Errors
+// (a spec that does not parse, a refused weights name), [CodeLimitExceeded]
+// for an agent over a cap (the cap in the message) and [CodeBadParam] for
+// an agent's own option.
+func planLineup(o *Opponents, spec *env.Spec, lim agents.Limits) (*lineupPlan, *Error) {
 	n := spec.NumPlayers
 	if n < 2 {
 		if len(o.Agents) == 0 && o.SeatRule == "" && (string(o.LearnerSeats) == `"all"` || string(o.LearnerSeats) == "[0]") {
@@ -160,7 +135,7 @@ func planLineup(o *Opponents, spec *env.Spec, weightsDir string) (*lineupPlan, *
 	if len(labels) != nOpp {
 		return nil, errorf(CodeBadRequest, "opponents: %d given for %d opponent seats (%d players, learner seats %s)", len(labels), nOpp, n, string(o.LearnerSeats))
 	}
-	plan := &lineupPlan{specs: make([]*agentSpec, n), names: make([]string, n)}
+	plan := &lineupPlan{specs: make([]*opponent, n), names: make([]string, n)}
 	switch o.SeatRule {
 	case "", "fixed":
 		plan.rule = rollout.SeatsFixed
@@ -175,68 +150,46 @@ func planLineup(o *Opponents, spec *env.Spec, weightsDir string) (*lineupPlan, *
 			plan.names[k] = "learner"
 			continue
 		}
-		sp, err := parseAgentSpec(labels[j])
+		sp, err := agents.ParseSpec(labels[j])
 		j++
 		if err != nil {
-			return nil, errorf(CodeBadRequest, "%s", err.Error())
+			return nil, errorf(CodeBadRequest, "opponent: %v", err)
 		}
-		if w, ok := sp.opts["weights"]; ok {
-			path, perr := weightsPath(weightsDir, w)
-			if perr != nil {
-				return nil, perr
-			}
-			sp.opts["weights"] = path
+		opts, err := lim.Check(sp)
+		var le *agents.LimitError
+		var we *agents.WeightsError
+		switch {
+		case errors.As(err, &le):
+			return nil, errorf(CodeLimitExceeded, "opponent %q: %v", sp.Label, err)
+		case errors.As(err, &we):
+			return nil, errorf(CodeBadRequest, "opponent %q: %v", sp.Label, err)
+		case err != nil:
+			return nil, errorf(CodeBadParam, "opponent %q: %v", sp.Label, err)
 		}
 		// Build one now so that a bad name or option is refused at make.
-		if _, err := agents.New(sp.name, spec, sp.opts); err != nil {
-			return nil, errorf(CodeBadParam, "opponent %q: %v", sp.label, err)
+		if _, err := agents.New(sp.Name, spec, opts); err != nil {
+			return nil, errorf(CodeBadParam, "opponent %q: %v", sp.Label, err)
 		}
-		plan.specs[k] = &sp
-		plan.names[k] = sp.label
+		plan.specs[k] = &opponent{sp, opts}
+		plan.names[k] = sp.Label
 	}
 	return plan, nil
 }
 
-// weightsPath resolves a weights file name inside dir: a local path (no
-// "..", not absolute) naming a regular file whose real path, symbolic
-// links resolved, is inside dir's. Any other name is refused, so that a
-// client reads no other file of the server's machine.
-func weightsPath(dir, name string) (string, *Error) {
-	if dir == "" {
-		return "", errorf(CodeBadRequest, "opponent weights %q: this server serves no weights (galaxygym serve --weights DIR)", name)
-	}
-	if !filepath.IsLocal(name) {
-		return "", errorf(CodeBadRequest, "opponent weights %q: want a file name inside the server's weights folder", name)
-	}
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", errorf(CodeBadRequest, "opponent weights %q: the server's weights folder is unreadable", name)
-	}
-	real, err := filepath.EvalSymlinks(filepath.Join(root, name))
-	if err != nil {
-		return "", errorf(CodeBadRequest, "opponent weights %q: no such file in the server's weights folder", name)
-	}
-	rel, err := filepath.Rel(root, real)
-	if err != nil || !filepath.IsLocal(rel) {
-		return "", errorf(CodeBadRequest, "opponent weights %q: outside the server's weights folder", name)
-	}
-	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
-		return "", errorf(CodeBadRequest, "opponent weights %q: not a regular file", name)
-	}
-	return real, nil
-}
-
-// learnerEnv wraps e in a LearnerEnv with fresh agents of plan.
-func (p *lineupPlan) learnerEnv(e *env.Env) (*rollout.LearnerEnv, error) {
+// learnerEnv wraps e in a LearnerEnv with fresh agents of plan, each
+// bounded by ctx ([agents.SetContext]): once the session's context is done,
+// a search in progress stops.
+func (p *lineupPlan) learnerEnv(ctx context.Context, e *env.Env) (*rollout.LearnerEnv, error) {
 	lineup := make([]agents.Agent, len(p.specs))
 	for k, sp := range p.specs {
 		if sp == nil {
 			continue
 		}
-		a, err := agents.New(sp.name, e.Spec(), sp.opts)
+		a, err := agents.New(sp.Name, e.Spec(), sp.opts)
 		if err != nil {
 			return nil, err
 		}
+		agents.SetContext(a, ctx)
 		lineup[k] = a
 	}
 	return rollout.NewLearnerEnv(e, lineup, p.names, p.rule)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/galaxygym/galaxygym/agents"
 	_ "github.com/galaxygym/galaxygym/agents/all"
 	"github.com/galaxygym/galaxygym/env"
 	_ "github.com/galaxygym/galaxygym/env/all"
@@ -162,12 +164,12 @@ func TestOpponentsSameStepMatchesLocal(t *testing.T) {
 	if m.Type != MsgMade {
 		t.Fatalf("make: %v", raw)
 	}
-	plan, perr := planLineup(&Opponents{Agents: json.RawMessage(`"heuristic"`), SeatRule: "rotate"}, mustSpec(t, "express-v2"), "")
+	plan, perr := planLineup(&Opponents{Agents: json.RawMessage(`"heuristic"`), SeatRule: "rotate"}, mustSpec(t, "express-v2"), agents.Limits{})
 	if perr != nil {
 		t.Fatal(perr)
 	}
 	local := mustEnv(t, "express-v2")
-	le, err := plan.learnerEnv(local)
+	le, err := plan.learnerEnv(context.Background(), local)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,8 +23,10 @@ import (
 //
 // Two goroutines serve it: the read loop (readLoop) reads the next message
 // while the handler goroutine (run) handles the previous one, so that a
-// connection that drops is seen at once, even during a long request: its
-// slot is released and ctx is cancelled, which stops the work in flight.
+// connection that drops is seen at once, even during a long request: ctx
+// is cancelled, which stops the work in flight (a reset between two
+// environments, a step with opponents between two environments and inside
+// their searches), and the slot is released once that work has stopped.
 type session struct {
 	srv    *Server
 	ws     *wsconn.Conn // the websocket with its limits (read limit, deadlines, pings)
@@ -56,10 +58,13 @@ type session struct {
 	drainOnce  sync.Once
 
 	// registered is set by Server.register; releaseOnce frees the
-	// session's slot (MaxSessions, MaxSessionsPerAddr) once, before the
-	// client can see the session end (close frame, "closed" reply or
-	// dropped connection), so that a client reconnecting at once after
-	// its close is not refused for the slot it just gave back.
+	// session's slot (MaxSessions, MaxSessionsPerAddr) once: when the
+	// session ends it (a "closed" reply or a close frame, from the handler,
+	// after any work), before the client can see that end, so that a client
+	// reconnecting at once is not refused for the slot it just gave back;
+	// when the client drops, only once the message in flight has been
+	// handled (run returns), so that the work of a session that is gone
+	// still counts against MaxSessions until it has stopped.
 	registered  bool
 	releaseOnce sync.Once
 
@@ -146,7 +151,9 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 			ss.mu.Unlock()
 			return
 		}
+		ss.srv.inFlight.Add(1)
 		ok := handle(m.mt, m.buf)
+		ss.srv.inFlight.Add(-1)
 		ss.mu.Unlock()
 		free <- m.buf
 		if !ok {
@@ -157,8 +164,9 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 
 // readLoop reads the client's messages and hands them to run. When a read
 // fails (the client closed or dropped the connection, a deadline passed,
-// a message was too big) it releases the session's slot and cancels its
-// context at once, without waiting for the message being handled.
+// a message was too big) it cancels the session's context at once, which
+// stops the message being handled; run releases the slot once that
+// handling has returned.
 func (ss *session) readLoop(msgs chan<- inMsg, free chan []byte) {
 	defer close(ss.readerDone)
 	defer close(msgs)
@@ -179,7 +187,6 @@ func (ss *session) readLoop(msgs chan<- inMsg, free chan []byte) {
 			if wsconn.IsTooBig(err) {
 				ss.srv.m.errors.WithLabelValues("message_too_big").Inc() // gorilla has sent 1009
 			}
-			ss.release()
 			ss.cancel()
 			return
 		}
@@ -402,6 +409,8 @@ func (ss *session) handleHello(c *Control) bool {
 			"max_session_bytes": cfg.MaxSessionBytes,
 			"ping_interval_s":   cfg.PingInterval.Seconds(),
 			"pong_timeout_s":    cfg.PongTimeout.Seconds(),
+			"max_agent_sims":    cfg.MaxAgentSims,
+			"max_agent_time_s":  cfg.MaxAgentTime.Seconds(),
 		},
 		"envs": env.IDs(),
 	})
@@ -448,7 +457,7 @@ func (ss *session) handleMake(c *Control) bool {
 		return ss.sendError(errorf(CodeBadRequest, "autoreset_mode %q is not one of %v", c.AutoresetMode, modeNames))
 	}
 	budget := cfg.MaxSessionBytes - cfg.ReadLimit - int64(cfg.MaxReplyBytes)
-	b, perr := newLearnerBatch(c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget, &c.Opponents, cfg.WeightsDir)
+	b, perr := newLearnerBatch(ss.ctx, c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget, &c.Opponents, cfg.AgentLimits())
 	if perr != nil {
 		return ss.sendError(perr)
 	}
@@ -513,7 +522,10 @@ func (ss *session) handleStep(msg []byte) bool {
 	if hook := ss.srv.stepHook; hook != nil {
 		hook()
 	}
-	reply := b.step(ss.srv.pool)
+	reply, perr := b.step(ss.srv.pool)
+	if perr != nil {
+		return ss.sendError(perr)
+	}
 	ok := ss.writeBinary(reply)
 	ss.steps.Add(float64(b.lay.N))
 	ss.reqs.Inc()
@@ -567,6 +579,9 @@ func (ss *session) writeList(typ, key string, idx []int, elem func(b []byte, i i
 	b = append(b, key...)
 	b = append(b, `":[`...)
 	for k, i := range idx {
+		if ss.ctx.Err() != nil { // the client went away, or the session is closing
+			return ss.sendError(errorf(CodeCancelled, "%s stopped after %d of %d environments: the session is closing", typ, k, len(idx)))
+		}
 		if k > 0 {
 			b = append(b, ',')
 		}
@@ -601,6 +616,12 @@ func (ss *session) handleRender(c *Control) bool {
 		frames := make([]string, len(idx))
 		var w, h, total int
 		for k, i := range idx {
+			if renderHook != nil {
+				renderHook(ss.ctx, k)
+			}
+			if ss.ctx.Err() != nil { // the client went away, or the session is closing
+				return ss.sendError(errorf(CodeCancelled, "render stopped after %d of %d frames: the session is closing", k, len(idx)))
+			}
 			f, fw, fh, err := encodeRGB(ss.b.envs[i])
 			if err != nil {
 				var re *env.RenderError
@@ -619,6 +640,10 @@ func (ss *session) handleRender(c *Control) bool {
 	}
 	return ss.sendError(errorf(CodeBadRequest, "render mode %q: want %q or %q", c.Mode, RenderANSI, RenderRGB))
 }
+
+// renderHook, set by tests, runs before each frame of an rgb_array render
+// is encoded, with the session's context.
+var renderHook func(ctx context.Context, k int)
 
 func (ss *session) handleInfo(c *Control) bool {
 	if ss.b == nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/play"
 	"github.com/galaxygym/galaxygym/server"
 )
@@ -53,6 +54,9 @@ func init() {
 				pageCfg.Datasets = play.DefaultDatasets()
 			}
 			pageCfg.WeightsDir = cfg.WeightsDir
+			// One set of agent limits for both faces: the opponents of a
+			// make and the page's agent seats and hints.
+			pageCfg.MaxAgentSims, pageCfg.MaxAgentTime = cfg.MaxAgentSims, cfg.MaxAgentTime
 			if pageCfg.WeightsDir == "" {
 				if st, err := os.Stat("notebooks/weights"); err == nil && st.IsDir() {
 					pageCfg.WeightsDir = "notebooks/weights"
@@ -124,6 +128,8 @@ func init() {
 	f.IntVar(&cfg.MaxConnsPerAddr, "max-conns-per-addr", 0, "most open TCP connections from one client IP (0: the larger of 64 and --max-sessions-per-addr; loopback exempt unless --limit-loopback)")
 	f.IntVar(&cfg.Workers, "workers", 0, "goroutines a large batch step is spread over (0: GOMAXPROCS)")
 	f.StringVar(&cfg.WeightsDir, "weights", "", "folder of .npz policy weights that make's opponents may name (policy@weights=NAME) and the browser page offers for its policy seats (default: none for opponents; the page offers notebooks/weights where it exists)")
+	f.IntVar(&cfg.MaxAgentSims, "max-agent-sims", agents.DefaultMaxMCTSSims, "most simulations of one mcts decision that a client may ask for: make's opponents (sims), the page's agent seats and hints (larger: refused, the cap in the error)")
+	f.DurationVar(&cfg.MaxAgentTime, "max-agent-time", agents.DefaultMaxMCTSTime, "most search time of one mcts decision that make's opponents may ask for (option ms; larger: refused)")
 	f.BoolVar(&cfg.Echo, "echo", false, "serve the /echo transport benchmark endpoint")
 	f.DurationVar(&shutdownTimeout, "shutdown-timeout", 10*time.Second, "on SIGTERM, how long to wait for sessions to close")
 	f.BoolVar(&stdinLifetime, "stdin-lifetime", false, "shut down when stdin reaches end of file (the parent process closed it or exited)")
