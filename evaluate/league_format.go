@@ -131,7 +131,11 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 	}
 	line := func(cells []string) {
 		if md {
-			fmt.Fprintf(out, "| %s |\n", strings.Join(cells, " | "))
+			esc := make([]string, len(cells))
+			for i, c := range cells {
+				esc[i] = strings.ReplaceAll(c, "|", `\|`) // a label's | would split its cell
+			}
+			fmt.Fprintf(out, "| %s |\n", strings.Join(esc, " | "))
 		} else {
 			fmt.Fprintf(out, "%s\t\n", strings.Join(cells, "\t"))
 		}
