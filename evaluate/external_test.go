@@ -189,6 +189,20 @@ func TestLeagueManyExternalLabels(t *testing.T) {
 	if n := strings.Count(csv.String(), "\n"); n != labels+3 {
 		t.Fatalf("csv: %d lines, want %d", n, labels+3)
 	}
+	// The table: every agent's row, then the head-to-head matrix of the
+	// best rated HeadToHeadTableAgents only.
+	var table strings.Builder
+	if err := r.Write(&table, evaluate.FormatTable); err != nil {
+		t.Fatal(err)
+	}
+	ratings, h2h, ok := strings.Cut(table.String(), "Head-to-head")
+	if !ok || strings.Count(ratings, "\n") < labels+1 {
+		t.Fatalf("table: %d lines of ratings, want %d", strings.Count(ratings, "\n"), labels+1)
+	}
+	want := fmt.Sprintf("The %d best rated of %d agents", evaluate.HeadToHeadTableAgents, labels+2)
+	if !strings.Contains(h2h, want) || strings.Count(h2h, "\n") > evaluate.HeadToHeadTableAgents+8 {
+		t.Fatalf("head-to-head: %d lines, want the %d best rated and %q", strings.Count(h2h, "\n"), evaluate.HeadToHeadTableAgents, want)
+	}
 }
 
 // TestExternalLabelsPrintable is the regression test of issue 33's labels
