@@ -78,7 +78,9 @@ type State interface {
 
 // ReturnsEarner is implemented by a State that alone determines the
 // returns of an episode dealt by Reset (turn 0) that reached it: Express's
-// returns are its totals, Galaxy Express's its score. EarnedReturns writes
+// returns are its totals, Galaxy Express's its score, Galaxy Fighters' and
+// Pilots of Gallaxia's (without shaping) the outcome or the countdown
+// points. EarnedReturns writes
 // each player's return into dst (len NumPlayers); truncated says whether
 // the episode was cut by max_turns (Truncate has paid). It returns false,
 // dst unspecified, when the state does not determine them (a parameter

@@ -81,6 +81,32 @@ func TestLoadRefusesUnearnedReturns(t *testing.T) {
 	}
 }
 
+// TestLoadRefusesForgedReturnsInRange: in every registered game, an
+// ongoing snapshot whose return is moved by 0.5, still inside the return
+// range and the steps' reward range, is refused: played on, such a return
+// could end outside the range, and its final snapshot would not load.
+func TestLoadRefusesForgedReturnsInRange(t *testing.T) {
+	checked := 0
+	for _, id := range env.IDs() {
+		live, mid := playSnapshot(t, id, nil, 1)
+		if _, ok := live.State().(env.ReturnsEarner); !ok || live.Done() {
+			continue
+		}
+		checked++
+		r := live.Returns()
+		r[0] += 0.5
+		mid["returns"] = r
+		e, _ := env.Make(id, nil)
+		err := e.Load(marshal(t, mid))
+		if err == nil || !strings.Contains(err.Error(), "has earned") {
+			t.Errorf("%s: Load(return %v after one step) = %v, want refused as not earned", id, r[0], err)
+		}
+	}
+	if checked < 7 {
+		t.Fatalf("%d games checked, want the 7 registered ids of the four games", checked)
+	}
+}
+
 // TestOwnSnapshotsLoadBack checks the promise the checks must keep: a
 // snapshot Load accepts, played on to the end of its episode, gives a
 // snapshot that loads again, for every registered game, resumed from an
