@@ -344,7 +344,8 @@ bench:
 # Every fuzz target of the module for FUZZTIME each (tools/fuzz/fuzz.sh:
 # one `go test -fuzz` per target), with a table of executions per target.
 # Crashers are kept under the package's testdata/fuzz/, which `make test`
-# replays. FUZZ_PKGS narrows it to some packages.
+# replays. FUZZ_PKGS narrows it to some packages (FUZZ_PKGS='./server ./play':
+# the training protocol's and the page's messages).
 FUZZTIME ?= 10s
 FUZZMINIMIZETIME ?= 100x
 FUZZ_PKGS ?= ./...

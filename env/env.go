@@ -36,7 +36,8 @@ type Env struct {
 	state      State
 	seed       uint64
 	steps      int
-	startTurn  int // the state's Turn() when the episode began (LoadState of a mid-game state), else 0
+	startTurn  int  // the state's Turn() when the episode began (LoadState of a mid-game state), else 0
+	fromState  bool // the episode began from a given game state (Start, LoadState), not dealt by Reset
 	terminated bool
 	truncated  bool
 	returns    []float64
@@ -95,6 +96,7 @@ func (e *Env) setState(s State, seed uint64) {
 	e.seed = seed
 	e.steps = 0
 	e.startTurn = 0
+	e.fromState = false
 	e.terminated = s.Terminal()
 	e.truncated = false
 	clear(e.returns)
@@ -297,8 +299,11 @@ func (e *Env) String() string {
 // A mid-game state (Turn() > 0) starts an episode that began at that
 // turn: its snapshot ([Env.MarshalJSON]) records "start_turn", so that
 // [Env.Load] accepts the snapshot of an episode loaded this way even
-// though it has taken fewer steps than the state has turns. Whatever
-// LoadState accepts, the Env's own snapshot then loads again.
+// though it has taken fewer steps than the state has turns. Every episode
+// begun this way (at turn 0 too) records "from_state": true, since its
+// returns count from the given state, not from a deal (a position at turn
+// 0 may carry scores). Whatever LoadState accepts, the Env's own snapshot
+// then loads again.
 func (e *Env) LoadState(data []byte, seed uint64) error {
 	st, err := e.DecodeState(data)
 	if err != nil {
@@ -326,6 +331,7 @@ func (e *Env) Start(st State, seed uint64) error {
 	}
 	e.setState(st, seed)
 	e.startTurn = max(0, st.Turn())
+	e.fromState = true
 	return nil
 }
 
@@ -343,6 +349,12 @@ type snapshot struct {
 	// absent) for an episode dealt by Reset, the loaded state's turn for
 	// one begun by LoadState from a mid-game state.
 	StartTurn int `json:"start_turn,omitempty"`
+	// FromState is true (and present) for an episode begun from a game
+	// state given to LoadState or Start, at whatever turn, rather than
+	// dealt by Reset: its returns count from that state, so the checks
+	// that hold for a dealt episode's returns (ReturnRange, the state's
+	// earned returns) do not apply to it.
+	FromState bool `json:"from_state,omitempty"`
 }
 
 // MarshalJSON serializes the environment: id, parameters, the episode's
@@ -355,7 +367,7 @@ func (e *Env) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(snapshot{e.spec.ID, e.params, e.seed, e.steps, e.returns, e.terminated, e.truncated, st, e.startTurn})
+	return json.Marshal(snapshot{e.spec.ID, e.params, e.seed, e.steps, e.returns, e.terminated, e.truncated, st, e.startTurn, e.fromState})
 }
 
 // MaxSnapshotSteps is the largest step count a snapshot may carry: steps
@@ -386,10 +398,13 @@ const returnTolerance = 1e-9
 //     when every parameter other than players has its default (the bound
 //     the spec states);
 //   - every return is finite and lies within steps times the spec's
-//     RewardRange (each step pays one reward in that range), and, once the
-//     episode is over under those default parameters and began at turn 0,
-//     within the spec's ReturnRange; both with a relative tolerance of
-//     1e-9;
+//     RewardRange (each step pays one reward in that range), and, for an
+//     episode dealt by Reset (no from_state, start_turn 0) under those
+//     default parameters, within the spec's ReturnRange, ongoing or over
+//     (ReturnRange bounds the return so far of every such episode, see
+//     [Spec]); when the state implements [ReturnsEarner] and the episode
+//     was dealt by Reset, every return is the one the state has earned;
+//     all with a relative tolerance of 1e-9;
 //   - terminated equals the state's Terminal(); truncated implies not
 //     terminated, a max_turns in force and Turn() >= max_turns; an ongoing
 //     episode has Turn() < max_turns (it would have been truncated).
@@ -434,6 +449,7 @@ func (e *Env) Load(data []byte) error {
 	e.terminated = s.Terminated
 	e.truncated = s.Truncated
 	e.startTurn = s.StartTurn
+	e.fromState = s.FromState || s.StartTurn > 0
 	return nil
 }
 
@@ -482,6 +498,15 @@ func validateSnapshot(g Game, spec *Spec, p Params, maxTurns int, s *snapshot, s
 	}
 	steps := float64(s.Steps)
 	lo, hi := steps*min(spec.RewardRange[0], 0), steps*max(spec.RewardRange[1], 0)
+	dealt := !s.FromState && s.StartTurn == 0
+	var earned []float64
+	if er, ok := st.(ReturnsEarner); ok && dealt {
+		earned = make([]float64, len(s.Returns))
+		if !er.EarnedReturns(s.Truncated, earned) {
+			earned = nil
+		}
+	}
+	episode := map[bool]string{true: "a finished episode", false: "an ongoing episode"}[over]
 	for i, r := range s.Returns {
 		if math.IsNaN(r) || math.IsInf(r, 0) {
 			return bad("return of player %d is %v", i, r)
@@ -489,8 +514,11 @@ func validateSnapshot(g Game, spec *Spec, p Params, maxTurns int, s *snapshot, s
 		if !within(r, lo, hi) {
 			return bad("return %v of player %d is outside %d steps of rewards in %v: [%v, %v]", r, i, s.Steps, spec.RewardRange, lo, hi)
 		}
-		if over && defaults && s.StartTurn == 0 && !within(r, spec.ReturnRange[0], spec.ReturnRange[1]) {
-			return bad("return %v of player %d of a finished episode is outside the return range %v", r, i, spec.ReturnRange)
+		if defaults && dealt && !within(r, spec.ReturnRange[0], spec.ReturnRange[1]) {
+			return bad("return %v of player %d of %s is outside the return range %v", r, i, episode, spec.ReturnRange)
+		}
+		if earned != nil && !within(r, earned[i], earned[i]) {
+			return bad("return %v of player %d of %s dealt at turn 0 is not the %v its state has earned", r, i, episode, earned[i])
 		}
 	}
 	return nil

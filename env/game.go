@@ -76,6 +76,23 @@ type State interface {
 	MarshalJSON() ([]byte, error)
 }
 
+// ReturnsEarner is implemented by a State that alone determines the
+// returns of an episode dealt by Reset (turn 0) that reached it: Express's
+// returns are its totals, Galaxy Express's its score, Galaxy Fighters' and
+// Pilots of Gallaxia's (without shaping) the outcome or the countdown
+// points. EarnedReturns writes
+// each player's return into dst (len NumPlayers); truncated says whether
+// the episode was cut by max_turns (Truncate has paid). It returns false,
+// dst unspecified, when the state does not determine them (a parameter
+// setting whose rewards depend on the path). [Env.Load] refuses a snapshot
+// of an episode begun at turn 0 whose returns are not those its state has
+// earned, so that returns loaded with an ongoing episode stay the ones its
+// play can continue from: a snapshot Load accepts and its Env then plays
+// on always loads back.
+type ReturnsEarner interface {
+	EarnedReturns(truncated bool, dst []float64) bool
+}
+
 // ActionNamer is implemented by a State whose actions are relative to the
 // player to act (Express names target players by seat offset): ActionName
 // returns the name of action in this position for a person reading the

@@ -36,6 +36,20 @@ type RenderError struct {
 
 func (e *RenderError) Error() string { return fmt.Sprintf("env: render %s: %s", e.EnvID, e.Reason) }
 
+// RenderSize returns the width and height in pixels of the picture
+// [Env.Render] would draw, without drawing it, with Render's errors.
+func (e *Env) RenderSize() (width, height int, err error) {
+	if e.state == nil {
+		return 0, 0, &RenderError{EnvID: e.spec.ID, Reason: "not reset"}
+	}
+	r, ok := e.state.(Renderer)
+	if !ok {
+		return 0, 0, &RenderError{EnvID: e.spec.ID, Reason: "the game has no rgb_array renderer"}
+	}
+	width, height = r.RenderSize()
+	return width, height, nil
+}
+
 // Render draws the current position as an RGBA picture (see [Renderer]).
 // dst is reused when it has the picture's size, else a new image is
 // allocated; the picture is returned. Errors: *RenderError when the game

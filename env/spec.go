@@ -57,7 +57,9 @@ type Spec struct {
 	// RewardRange is the [min, max] of any single step's reward to a player.
 	RewardRange [2]float64 `json:"reward_range"`
 	// ReturnRange is the [min, max] of an episode's return to a player under
-	// the default parameters.
+	// the default parameters, and of its return so far at every step of an
+	// episode dealt at turn 0 ([Env.Load] checks ongoing snapshots against
+	// it too).
 	ReturnRange [2]float64 `json:"return_range"`
 	// Params lists the parameters the game accepts, with defaults.
 	Params []ParamSpec `json:"params"`

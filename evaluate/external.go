@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode"
 )
 
 // ExternalGame is one game played outside the league (a Python policy
@@ -20,6 +21,9 @@ import (
 type ExternalGame struct {
 	// Seats are the agent labels by seat (len = the game's players): a
 	// pool label, or another label, which joins the league as a new agent.
+	// A label is not empty and holds no control character (ESC and the
+	// other C0 and C1 codes, DEL, line separators, bidirectional
+	// overrides): reports print labels as they are.
 	Seats []string `json:"seats"`
 	// Scores are the seats' final scores (finite), Ranks their ranks (1 =
 	// best, equal ranks a tie; 1..players): the fit uses the ranks, the
@@ -114,6 +118,9 @@ func (g *ExternalGame) check(i, n int, deals int64) error {
 		if g.Seats[k] == "" {
 			return fail("seat %d has an empty label", k)
 		}
+		if r, ok := unprintable(g.Seats[k]); ok {
+			return fail("seat %d: label %q holds the control character %U; labels are printed as they are in every report format, so they may hold none", k, g.Seats[k], r)
+		}
 		if math.IsNaN(g.Scores[k]) || math.IsInf(g.Scores[k], 0) {
 			return fail("seat %d: non-finite score %v", k, g.Scores[k])
 		}
@@ -125,4 +132,19 @@ func (g *ExternalGame) check(i, n int, deals int64) error {
 		return fail("deal %d outside 0..%d (the league's deals)", g.Deal, deals-1)
 	}
 	return nil
+}
+
+// unprintable returns the first rune of label that would act on a
+// terminal or a document rather than show (a control character: C0, DEL
+// or C1, such as ESC; a line or paragraph separator; a bidirectional
+// override or isolate), and whether there is one.
+func unprintable(label string) (rune, bool) {
+	for _, r := range label {
+		switch {
+		case unicode.IsControl(r), r == '\u2028', r == '\u2029',
+			r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+			return r, true
+		}
+	}
+	return 0, false
 }

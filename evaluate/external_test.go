@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -130,5 +131,122 @@ func TestLeagueExternalGameErrors(t *testing.T) {
 		if !errors.As(err, &ee) || ee.Game != 1 || !strings.Contains(err.Error(), "line 7: "+c.want) {
 			t.Errorf("%v, want an *ExternalGameError of game 1 with %q", err, c.want)
 		}
+	}
+}
+
+// TestLeagueManyExternalLabels is the functional test of issue 33's
+// `eval --games` with 3,000 distinct labels (which ran over 5 minutes: the
+// rating fit's BFGS kept a dense 3,000 x 3,000 matrix, for every
+// bootstrap draw): each label plays one game against the two pool agents
+// and ranks 1, 2 or 3 by its index. Every label is an agent with its one
+// game, the three classes are rated in that order, and a label's rating
+// does not depend on which label it is.
+func TestLeagueManyExternalLabels(t *testing.T) {
+	const labels = 3000
+	pool := []string{"random", "picker@k=0"}
+	var file strings.Builder
+	for i := range labels {
+		r := int32(i % 3)
+		line := map[string]any{"deal": i % 4,
+			"seats":  []string{fmt.Sprintf("ext-%04d", i), pool[0], pool[1]},
+			"ranks":  []int32{1 + r, 1 + (r+1)%3, 1 + (r+2)%3},
+			"scores": []float64{float64(3 - r), float64(3 - (r+1)%3), float64(3 - (r+2)%3)}}
+		b, _ := json.Marshal(line)
+		file.Write(append(b, '\n'))
+	}
+	ext, err := evaluate.ReadExternalGames(strings.NewReader(file.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := evaluate.LeagueConfig{Env: trio, Pool: pool, Deals: 4, Seed: 3, Workers: 2, Bootstrap: 10, External: ext}
+	r, err := evaluate.RunLeague(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Agents) != labels+2 || r.ExternalGames != labels {
+		t.Fatalf("%d agents and %d external games, want %d and %d", len(r.Agents), r.ExternalGames, labels+2, labels)
+	}
+	lo, hi := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for i, a := range r.Agents[2:] {
+		k := i % 3
+		if a.Name != fmt.Sprintf("ext-%04d", i) || a.Games != 1 || a.MeanRank != float64(1+k) || a.WinRate != map[bool]float64{true: 1}[k == 0] {
+			t.Fatalf("agent %d: %+v", i+2, a)
+		}
+		lo[k], hi[k] = min(lo[k], a.Rating), max(hi[k], a.Rating)
+	}
+	for k := range 3 {
+		if hi[k]-lo[k] > 1 {
+			t.Errorf("labels that ranked %d: ratings spread over [%v, %v] Elo", k+1, lo[k], hi[k])
+		}
+		if k > 0 && lo[k-1] <= hi[k] {
+			t.Errorf("labels that ranked %d (%v..%v) not above those that ranked %d (%v..%v)", k, lo[k-1], hi[k-1], k+1, lo[k], hi[k])
+		}
+	}
+	var csv strings.Builder
+	if err := r.Write(&csv, evaluate.FormatCSV); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(csv.String(), "\n"); n != labels+3 {
+		t.Fatalf("csv: %d lines, want %d", n, labels+3)
+	}
+	// The table: every agent's row, then the head-to-head matrix of the
+	// best rated HeadToHeadTableAgents only.
+	var table strings.Builder
+	if err := r.Write(&table, evaluate.FormatTable); err != nil {
+		t.Fatal(err)
+	}
+	ratings, h2h, ok := strings.Cut(table.String(), "Head-to-head")
+	if !ok || strings.Count(ratings, "\n") < labels+1 {
+		t.Fatalf("table: %d lines of ratings, want %d", strings.Count(ratings, "\n"), labels+1)
+	}
+	want := fmt.Sprintf("The %d best rated of %d agents", evaluate.HeadToHeadTableAgents, labels+2)
+	if !strings.Contains(h2h, want) || strings.Count(h2h, "\n") > evaluate.HeadToHeadTableAgents+8 {
+		t.Fatalf("head-to-head: %d lines, want the %d best rated and %q", strings.Count(h2h, "\n"), evaluate.HeadToHeadTableAgents, want)
+	}
+}
+
+// TestExternalLabelsPrintable is the regression test of issue 33's labels
+// printed raw, escape bytes included: a label with a control character is
+// refused before any game is played, the error naming the line, the seat
+// and the character; a label with | keeps the markdown table's columns.
+func TestExternalLabelsPrintable(t *testing.T) {
+	pool := []string{"random", "picker@k=0"}
+	for _, c := range []struct{ label, char string }{
+		{"\x1b[2Jred", "U+001B"}, {"a\rb", "U+000D"}, {"x\u0085", "U+0085"}, {"\u202eevil", "U+202E"}, {"l\u2028m", "U+2028"},
+	} {
+		ok, _ := json.Marshal(map[string]any{"deal": 0, "seats": []string{"fine", pool[0], pool[1]}, "ranks": []int32{1, 2, 3}, "scores": []float64{3, 2, 1}})
+		bad, _ := json.Marshal(map[string]any{"deal": 0, "seats": []string{pool[0], c.label, pool[1]}, "ranks": []int32{1, 2, 3}, "scores": []float64{3, 2, 1}})
+		ext, err := evaluate.ReadExternalGames(strings.NewReader(string(ok) + "\n" + string(bad) + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = evaluate.RunLeague(context.Background(), evaluate.LeagueConfig{Env: trio, Pool: pool, Deals: 1, Workers: 1, Bootstrap: 1, External: ext})
+		var ee *evaluate.ExternalGameError
+		if !errors.As(err, &ee) || ee.Line != 2 || !strings.Contains(err.Error(), "line 2: seat 1") || !strings.Contains(err.Error(), c.char) {
+			t.Errorf("label %q: %v, want an *ExternalGameError naming line 2, seat 1 and %s", c.label, err, c.char)
+		}
+	}
+	line, _ := json.Marshal(map[string]any{"deal": 0, "seats": []string{"a|b", pool[0], pool[1]}, "ranks": []int32{1, 2, 3}, "scores": []float64{3, 2, 1}})
+	ext, err := evaluate.ReadExternalGames(strings.NewReader(string(line)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := evaluate.RunLeague(context.Background(), evaluate.LeagueConfig{Env: trio, Pool: pool, Deals: 1, Workers: 1, Bootstrap: 1, External: ext})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	if err := r.Write(&md, evaluate.FormatMarkdown); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(md.String(), "\n") {
+		if strings.Contains(l, "a") && strings.Contains(l, "b") && strings.HasPrefix(l, "|") {
+			if strings.Contains(l, "a|b") {
+				t.Fatalf("markdown row splits the label a|b: %q", l)
+			}
+		}
+	}
+	if !strings.Contains(md.String(), `a\|b`) {
+		t.Fatalf("markdown lacks the escaped label a\\|b:\n%s", md.String())
 	}
 }

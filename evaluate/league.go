@@ -220,8 +220,10 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 	m := len(cfg.Pool)
 	// The external games' agents: the pool's, then labels of their own.
 	labels := make([]string, m)
+	index := make(map[string]int32, m)
 	for i, sp := range specs {
 		labels[i] = sp.Label
+		index[sp.Label] = int32(i)
 	}
 	extIdx := make([][]int32, len(cfg.External))
 	for i := range cfg.External {
@@ -230,12 +232,13 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 			return nil, err
 		}
 		for _, l := range g.Seats {
-			a := slices.Index(labels, l)
-			if a < 0 {
-				a = len(labels)
+			a, ok := index[l]
+			if !ok {
+				a = int32(len(labels))
+				index[l] = a
 				labels = append(labels, l)
 			}
-			extIdx[i] = append(extIdx[i], int32(a))
+			extIdx[i] = append(extIdx[i], a)
 		}
 	}
 	mAll := len(labels)

@@ -54,9 +54,17 @@ func cell(v any, digits int, full bool) string {
 	return ""
 }
 
+// HeadToHeadTableAgents is the most agents whose head-to-head matrix the
+// table and markdown formats print: the best rated, with a line saying
+// how many are left out (the json format always has every agent). A
+// league with thousands of external labels would otherwise print
+// millions of cells (3,000 labels: 90 MB of table).
+const HeadToHeadTableAgents = 50
+
 // Write writes the league in format f: with table and markdown, the
 // ratings table (LeagueColumns), then the head-to-head score matrix (row
-// agent's score against the column agent, agents by rating); with csv the
+// agent's score against the column agent, agents by rating; at most
+// HeadToHeadTableAgents of them); with csv the
 // ratings table alone; with json {"env", "env_params", "seed", "deals",
 // "players", "games", "external_games", "bootstrap", "lineups", "columns", "agents": [rows],
 // "head_to_head": {"agents", "score", "meetings"}} (NaN as null).
@@ -131,7 +139,11 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 	}
 	line := func(cells []string) {
 		if md {
-			fmt.Fprintf(out, "| %s |\n", strings.Join(cells, " | "))
+			esc := make([]string, len(cells))
+			for i, c := range cells {
+				esc[i] = strings.ReplaceAll(c, "|", `\|`) // a label's | would split its cell
+			}
+			fmt.Fprintf(out, "| %s |\n", strings.Join(esc, " | "))
 		} else {
 			fmt.Fprintf(out, "%s\t\n", strings.Join(cells, "\t"))
 		}
@@ -159,11 +171,15 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 		out = tw
 	}
 	fmt.Fprintf(w, "\nHead-to-head score (row against column: 1 per game the row agent ranked better, 1/2 per tie):\n\n")
-	line(append([]string{"vs"}, names...))
-	rule(m + 1)
-	for _, a := range r.Order {
+	if m > HeadToHeadTableAgents {
+		fmt.Fprintf(w, "The %d best rated of %d agents; the json format has them all.\n\n", HeadToHeadTableAgents, m)
+	}
+	shown := r.Order[:min(m, HeadToHeadTableAgents)]
+	line(append([]string{"vs"}, names[:len(shown)]...))
+	rule(len(shown) + 1)
+	for _, a := range shown {
 		cells := []string{r.Agents[a].Name}
-		for _, b := range r.Order {
+		for _, b := range shown {
 			cells = append(cells, cell(r.Score[a][b], 3, false))
 		}
 		line(cells)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -613,30 +612,7 @@ func (ss *session) handleRender(c *Control) bool {
 			return append(b, q...)
 		})
 	case RenderRGB:
-		frames := make([]string, len(idx))
-		var w, h, total int
-		for k, i := range idx {
-			if renderHook != nil {
-				renderHook(ss.ctx, k)
-			}
-			if ss.ctx.Err() != nil { // the client went away, or the session is closing
-				return ss.sendError(errorf(CodeCancelled, "render stopped after %d of %d frames: the session is closing", k, len(idx)))
-			}
-			f, fw, fh, err := encodeRGB(ss.b.envs[i])
-			if err != nil {
-				var re *env.RenderError
-				if errors.As(err, &re) && re.Reason == "not reset" {
-					return ss.sendError(errorf(CodeNotReset, "render: environment %d was never reset", i))
-				}
-				return ss.sendError(errorf(CodeBadRequest, "render: %v", err))
-			}
-			if total += len(f) + 3; total > ss.srv.cfg.MaxReplyBytes {
-				return ss.sendError(ss.tooLarge(total))
-			}
-			frames[k], w, h = f, fw, fh
-		}
-		return ss.writeJSONLimit(map[string]any{"type": MsgRender, "mode": RenderRGB, "width": w, "height": h,
-			"encoding": RGBEncoding, "frames": frames}, ss.srv.cfg.MaxReplyBytes)
+		return ss.renderRGB(idx)
 	}
 	return ss.sendError(errorf(CodeBadRequest, "render mode %q: want %q or %q", c.Mode, RenderANSI, RenderRGB))
 }

@@ -795,6 +795,26 @@ func (s *State) Truncate(rewards []float64) {
 	s.truncated = true
 }
 
+// EarnedReturns implements env.ReturnsEarner: an episode dealt at turn 0
+// has paid each player its total score (every hand's score as it was
+// added, Truncate's included, which the state records), or with zero_sum
+// its total minus the mean of the others' totals. truncated is not needed:
+// a truncated state has scored its last hand into the totals.
+func (s *State) EarnedReturns(truncated bool, dst []float64) bool {
+	sum := 0.0
+	for i := 0; i < s.n; i++ {
+		sum += float64(s.pl[i].score)
+	}
+	for i := 0; i < s.n; i++ {
+		v := float64(s.pl[i].score)
+		if s.cfg.zeroSum {
+			v -= (sum - v) / float64(s.n-1)
+		}
+		dst[i] = v
+	}
+	return true
+}
+
 // trainScore scores a train: freight sections by value per car (or the
 // progressive reading), passenger sections 1 per car with the doublings
 // (wildAny: a Wild as the passenger car that scores best, A30).

@@ -185,6 +185,18 @@ func (s *State) Truncate(rewards []float64) {
 	rewards[0] += float64(s.UnspentCoins())
 }
 
+// EarnedReturns implements env.ReturnsEarner: an episode dealt at turn 0
+// has paid +20 per delivery and -10 per refuel, and the unspent coins once
+// it is over or truncated, so that its return is then Score().
+func (s *State) EarnedReturns(truncated bool, dst []float64) bool {
+	r := DeliveryReward*int(s.delivered) + RefuelPenalty*int(s.refuels)
+	if s.phase == PhaseOver || truncated {
+		r += s.UnspentCoins()
+	}
+	dst[0] = float64(r)
+	return true
+}
+
 // Info reports outcome, score, deliveries, refuels, unspent coins, turns and
 // the rating of the current score.
 func (s *State) Info(dst *env.Info) {

@@ -162,6 +162,28 @@ func (s *State) Apply(action int, rewards []float64) {
 // maxShaping bounds the shaping part of one step's reward.
 const maxShaping = 0.5
 
+// EarnedReturns implements env.ReturnsEarner: without shaping an episode
+// dealt at turn 0 has paid every player +1 once the team won, -1 once it
+// lost, and nothing else (truncation pays nothing); with shaping the
+// returns depend on the path (each step's shaping is clipped), so it
+// returns false.
+func (s *State) EarnedReturns(truncated bool, dst []float64) bool {
+	if s.cfg.shaping != 0 {
+		return false
+	}
+	r := 0.0
+	switch {
+	case s.phase == PhaseOver && s.outcome == won:
+		r = 1
+	case s.phase == PhaseOver && s.outcome == lost:
+		r = -1
+	}
+	for i := range dst {
+		dst[i] = r
+	}
+	return true
+}
+
 // Truncate pays nothing: the team neither won nor lost.
 func (s *State) Truncate(rewards []float64) {}
 

@@ -84,6 +84,30 @@ func (s *State) Terminal() bool { return s.over }
 // Turn returns the number of pilot turns completed.
 func (s *State) Turn() int { return int(s.turn) }
 
+// EarnedReturns implements env.ReturnsEarner: without shaping an episode
+// dealt at turn 0 has paid, in Rookie Run, +1 to the winner and -1 to
+// every other pilot once the game is over (nothing before), and in A New
+// Life each pilot's countdown points as scored; with shaping the returns
+// depend on the path, so it returns false.
+func (s *State) EarnedReturns(truncated bool, dst []float64) bool {
+	if s.cfg.shaping != 0 {
+		return false
+	}
+	for p := range dst {
+		switch {
+		case s.cfg.mode == ModeANewLife:
+			dst[p] = float64(s.points[p])
+		case !s.over:
+			dst[p] = 0
+		case p == int(s.winner):
+			dst[p] = 1
+		default:
+			dst[p] = -1
+		}
+	}
+	return true
+}
+
 // Truncate pays nothing: the rewards of an unfinished game are those
 // already paid (A New Life's points as scored).
 func (s *State) Truncate(rewards []float64) { s.truncated = true }

@@ -11,6 +11,14 @@
 #
 # FUZZMINIMIZETIME (default 100x: a hundred executions) bounds the
 # minimization of each new interesting input.
+#
+# The targets include both faces of `galaxygym serve`: the training
+# protocol's messages (./server: FuzzDecodeStepRequest, FuzzDecodeControl,
+# FuzzBatch, FuzzErrorJSON, FuzzReplies) and the page's (./play:
+# FuzzPageMessage, one message of arbitrary bytes on /play/ws of a fresh
+# server and page, its seed corpus real page messages).
+#
+#   FUZZTIME=1m sh tools/fuzz/fuzz.sh ./server ./play   # both faces
 set -u
 GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-10s}
