@@ -29,7 +29,7 @@ const FaceUp = -1
 // differ only in what the seat cannot see therefore give the same bytes.
 type View struct {
 	Env     string `json:"env"`
-	Seat    int    `json:"seat"` // the seat whose view this is; FaceUp (-1) for every card face up
+	Seat    int    `json:"seat"` // the seat whose view this is; FaceUp (-1) for every card face up, Public (-2) for the public view
 	Players int    `json:"players"`
 	Turn    int    `json:"turn"`    // turns completed (State.Turn)
 	ToMove  int    `json:"to_move"` // the player to act; -1 once the game is over
@@ -186,4 +186,24 @@ func picture(st env.State) (string, int, int) {
 		return "", 0, 0 // a bytes.Buffer write does not fail
 	}
 	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()), w, h
+}
+
+// Public is the seat number of the public view ([PublicView]): what a
+// spectator sees while a person is seated and the game is not over.
+const Public = -2
+
+// PublicView returns the view of st that every player shares: the game's
+// picture (env.Renderer draws public information only), its text board
+// without any hand (State.String, which every game writes without hidden
+// information) and who is to act; no hand, no cards, no actions. Two
+// positions that differ only in hidden cards give the same bytes
+// (TestPublicViewHidesEveryHand).
+func PublicView(spec *env.Spec, st env.State) *View {
+	v := &View{Env: spec.ID, Seat: Public, Players: spec.NumPlayers, Turn: st.Turn(), ToMove: st.CurrentPlayer(), Over: st.Terminal()}
+	if v.Over {
+		v.ToMove = env.Terminal
+	}
+	v.Image, v.Width, v.Height = picture(st)
+	v.Text = st.String()
+	return v
 }
