@@ -462,7 +462,11 @@ func (t *table) broadcastLocked() {
 // public view otherwise), or a seat's view built from its observation.
 func (t *table) viewPayloadLocked(seat int) []byte {
 	if seat == Public {
-		return mustJSON(PublicView(t.e.Spec(), t.e.State()))
+		v, err := PublicView(t.e.Spec(), t.e.Params(), t.e.State())
+		if err != nil {
+			return mustJSON(map[string]string{"error": err.Error()})
+		}
+		return mustJSON(v)
 	}
 	if seat == FaceUp {
 		if t.humans() && !(t.done && t.e.Done()) {
