@@ -88,16 +88,6 @@ func (t *table) plays(c *conn, k int) bool {
 	return k >= 0 && k < len(t.holder) && t.heir[k] == "" && t.holder[k].is(c)
 }
 
-// seated reports whether c holds a seat at t.
-func (t *table) seated(c *conn) bool {
-	for k := range t.holder {
-		if t.plays(c, k) {
-			return true
-		}
-	}
-	return false
-}
-
 // hidden reports whether spectators get the public view only: a person
 // plays (or played) at the table and the game is not over.
 func (t *table) hidden() bool {
