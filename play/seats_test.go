@@ -298,8 +298,8 @@ func TestOnlySeatedPeopleControl(t *testing.T) {
 
 	// A table of agents: its creator controls it.
 	c := p.dial(t, "")
-	c.send(map[string]any{"op": "new", "lineup": map[string]any{"env": "galaxy-express-v1", "seats": []string{"heuristic"},
-		"delay_ms": 0, "paused": true, "seed": 3}})
+	c.send(map[string]any{"op": "new", "lineup": map[string]any{"env": "express-v2", "params": map[string]any{"players": 2},
+		"seats": []string{"random", "random"}, "delay_ms": 0, "paused": true, "seed": 3}})
 	sc, s, _ := c.secrets()
 	id = s["table"]
 	y := p.dial(t, "")
