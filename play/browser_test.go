@@ -62,6 +62,12 @@ func browser(t *testing.T, cfg Config) (context.Context, string) {
 	}
 	hs := httptest.NewServer(Mount(srv.Handler(), h))
 	t.Cleanup(func() { h.Close(); hs.Close() })
+	return newBrowser(t, path), hs.URL
+}
+
+// newBrowser starts a headless Chromium of its own (its own profile and
+// storage) at 1280x800.
+func newBrowser(t *testing.T, path string) context.Context {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
 		chromedp.DisableGPU, chromedp.WindowSize(1280, 800), chromedp.Flag("hide-scrollbars", true))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -77,7 +83,7 @@ func browser(t *testing.T, cfg Config) (context.Context, string) {
 	t.Cleanup(cancel2)
 	ctx, cancel3 := context.WithTimeout(ctx, 8*time.Minute)
 	t.Cleanup(cancel3)
-	return ctx, hs.URL
+	return ctx
 }
 
 // pageState is what the test reads of the page between clicks.

@@ -123,6 +123,12 @@ type request struct {
 	Dataset string  `json:"dataset"`
 	Episode *int64  `json:"episode"`
 	Step    *int    `json:"step"`
+	// Secret is a seat's secret (join) or the table creator's (watch):
+	// the connection that presents it is that person.
+	Secret string `json:"secret"`
+	// Steps is the position an act answers: the status's steps when the
+	// page showed the decision.
+	Steps *int `json:"steps"`
 }
 
 // serve is the read pump: it handles the page's messages until the
@@ -190,24 +196,35 @@ func (c *conn) handle(r *request) error {
 				}
 			}
 		}
+		// The person who starts the table gets a secret for each seat they
+		// take, and the creator's (control while nobody is seated).
+		t.creator = newPerson(c)
+		var taken []int
 		for _, k := range take {
 			if k < 0 || k >= len(t.seats) || t.lineup.Seats[k] != Human {
 				return &RequestError{Code: "bad_seat", Message: fmt.Sprintf("seat %d is not a human seat", k)}
 			}
-			t.holder[k] = c
+			if t.holder[k] == nil {
+				t.holder[k] = newPerson(c)
+				taken = append(taken, k)
+			}
 		}
 		t.watch[c] = FaceUp
-		if t.humans() && len(take) > 0 {
-			t.watch[c] = take[0]
+		if len(taken) > 0 {
+			t.watch[c] = taken[0]
 		} else if t.humans() {
-			t.watch[c] = 0
+			t.watch[c] = Public
 		}
 		if err := h.addTable(t); err != nil {
 			return err
 		}
 		t.mu.Lock()
+		defer t.mu.Unlock()
+		c.send(secretMsg(r.Req, t.id, FaceUp, t.creator))
+		for _, k := range taken {
+			c.send(secretMsg(r.Req, t.id, k, t.holder[k]))
+		}
 		t.broadcastLocked()
-		t.mu.Unlock()
 		return nil
 	case "join", "watch":
 		t, err := h.table(r.Table)
@@ -222,33 +239,39 @@ func (c *conn) handle(r *request) error {
 				return missing("seat")
 			}
 			k := *r.Seat
-			if k < 0 || k >= n {
-				return &RequestError{Code: "bad_seat", Message: fmt.Sprintf("seat %d does not exist (0..%d)", k, n-1)}
+			p, err := t.claimLocked(c, k, r.Secret)
+			if err != nil {
+				return err
 			}
-			if t.lineup.Seats[k] != Human {
-				return &RequestError{Code: "bad_seat", Message: fmt.Sprintf("seat %d is played by %s", k, t.lineup.Seats[k])}
-			}
-			if t.holder[k] != nil && t.holder[k] != c {
-				return &RequestError{Code: "seat_taken", Message: fmt.Sprintf("seat %d is taken", k)}
-			}
-			t.holder[k] = c
 			t.watch[c] = k
+			if p != nil { // a new person: their secret, to this connection only
+				c.send(secretMsg(r.Req, t.id, k, p))
+			}
 		} else {
+			if r.Secret != "" {
+				if !t.creator.knows(r.Secret) {
+					return &RequestError{Code: "bad_secret", Message: "that is not this table's creator's secret (a seat's secret joins its seat: op join)"}
+				}
+				t.creator.attach(c)
+			}
 			v := FaceUp
+			if t.hidden() {
+				v = Public
+			}
 			if r.View != nil {
 				v = *r.View
 			}
-			if v < FaceUp || v >= n {
-				return &RequestError{Code: "bad_seat", Message: fmt.Sprintf("view %d does not exist (-1 face up, 0..%d)", v, n-1)}
+			if v < Public || v >= n {
+				return &RequestError{Code: "bad_seat", Message: fmt.Sprintf("view %d does not exist (-2 public, -1 face up, 0..%d)", v, n-1)}
 			}
-			if v == FaceUp && t.humans() && !t.done {
-				return &RequestError{Code: "hidden", Message: "every card face up is shown only when no person is seated"}
-			}
-			for k, hc := range t.holder {
-				if hc == c {
+			for k := range t.holder {
+				if t.plays(c, k) {
 					// A person watches their own seat only.
 					return &RequestError{Code: "hidden", Message: fmt.Sprintf("you play seat %d here; you see its view", k)}
 				}
+			}
+			if v != Public && t.hidden() {
+				return &RequestError{Code: "hidden", Message: "while a person is seated and the game is not over, spectators see the public view only (view -2): no seat's view, no card face up"}
 			}
 			t.watch[c] = v
 		}
@@ -261,11 +284,14 @@ func (c *conn) handle(r *request) error {
 		if r.Action == nil {
 			return missing("action")
 		}
+		if r.Steps == nil {
+			return missing("steps (the status's steps of the decision the move answers)")
+		}
 		t, err := h.table(r.Table)
 		if err != nil {
 			return err
 		}
-		return t.act(c, *r.Seat, *r.Action)
+		return t.act(c, *r.Seat, *r.Action, *r.Steps)
 	case "hint":
 		if r.Seat == nil {
 			return missing("seat")
@@ -290,6 +316,9 @@ func (c *conn) handle(r *request) error {
 		defer t.mu.Unlock()
 		if _, ok := t.watch[c]; !ok {
 			return &RequestError{Code: "not_at_table", Message: "open the game first (watch or join)"}
+		}
+		if !t.mayControl(c) {
+			return &RequestError{Code: "not_allowed", Message: "only the people seated at this game (or, while nobody is seated, the person who started it) pause it, step it or change its speed"}
 		}
 		if r.Delay != nil {
 			if *r.Delay < 0 || *r.Delay > 60_000 {

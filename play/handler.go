@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +36,10 @@ const (
 	DefaultIdleTimeout = 30 * time.Minute
 	DefaultMaxTables   = 64
 	DefaultMaxConns    = 256
+	// DefaultSeatGrace is how long a seat whose person dropped stays
+	// theirs; DefaultGraceAgent is the agent that then takes it.
+	DefaultSeatGrace  = 2 * time.Minute
+	DefaultGraceAgent = "heuristic"
 )
 
 // Config is the page backend's configuration. The protections mirror the
@@ -85,6 +90,16 @@ type Config struct {
 	// MaxTables and MaxConns bound the live games and the connections.
 	MaxTables int
 	MaxConns  int
+	// SeatGrace is how long a human seat whose person has no connection
+	// open stays theirs (the game waits for their moves; they come back
+	// by joining with the seat's secret); default DefaultSeatGrace.
+	SeatGrace time.Duration
+	// GraceAgent takes a seat whose person stayed away longer than
+	// SeatGrace: an agent name (default DefaultGraceAgent, the game's
+	// heuristic), or GraceClose to close the table instead, as it is
+	// closed where the agent does not play the game. The seat is never
+	// offered to another person.
+	GraceAgent string
 	// Logger receives events; nil discards them.
 	Logger *slog.Logger
 }
@@ -130,6 +145,15 @@ func New(cfg Config) (*Handler, error) {
 	}
 	if cfg.MaxAgentTime <= 0 {
 		cfg.MaxAgentTime = agents.DefaultMaxMCTSTime
+	}
+	if cfg.SeatGrace <= 0 {
+		cfg.SeatGrace = DefaultSeatGrace
+	}
+	if cfg.GraceAgent == "" {
+		cfg.GraceAgent = DefaultGraceAgent
+	}
+	if cfg.GraceAgent != GraceClose && (cfg.GraceAgent == Human || !slices.Contains(agents.Names(), cfg.GraceAgent)) {
+		return nil, &ConfigError{Reason: fmt.Sprintf("--seat-grace-agent %q is not an agent (%v) nor %q", cfg.GraceAgent, agents.Names(), GraceClose)}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -451,20 +475,14 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// leave frees c's seats and stops its watching.
+// leave stops c's watching and forgets it as a person's connection: a
+// seat it held stays its person's for the grace period (dropLocked).
 func (t *table) leave(c *conn) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, watching := t.watch[c]
 	delete(t.watch, c)
-	freed := false
-	for k, hc := range t.holder {
-		if hc == c {
-			t.holder[k] = nil
-			freed = true
-		}
-	}
-	if freed || watching {
+	if t.dropLocked(c) || watching {
 		t.broadcastLocked()
 	}
 }

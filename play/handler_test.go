@@ -162,12 +162,12 @@ func TestBadInputChangesNothing(t *testing.T) {
 		m    map[string]any
 		code string
 	}{
-		{mover, map[string]any{"op": "act", "table": id, "seat": toMove, "action": 100000}, "unknown_action"},
-		{mover, map[string]any{"op": "act", "table": id, "seat": toMove, "action": -1}, "unknown_action"},
-		{idle, map[string]any{"op": "act", "table": id, "seat": 1 - toMove, "action": 0}, "out_of_turn"},
-		{idle, map[string]any{"op": "act", "table": id, "seat": toMove, "action": 0}, "not_your_seat"},
-		{mover, map[string]any{"op": "act", "table": id, "seat": 7, "action": 0}, "bad_seat"},
-		{mover, map[string]any{"op": "act", "table": "nope", "seat": toMove, "action": 0}, "unknown_table"},
+		{mover, map[string]any{"op": "act", "table": id, "seat": toMove, "action": 100000, "steps": 0}, "unknown_action"},
+		{mover, map[string]any{"op": "act", "table": id, "seat": toMove, "action": -1, "steps": 0}, "unknown_action"},
+		{idle, map[string]any{"op": "act", "table": id, "seat": 1 - toMove, "action": 0, "steps": 0}, "out_of_turn"},
+		{idle, map[string]any{"op": "act", "table": id, "seat": toMove, "action": 0, "steps": 0}, "not_your_seat"},
+		{mover, map[string]any{"op": "act", "table": id, "seat": 7, "action": 0, "steps": 0}, "bad_seat"},
+		{mover, map[string]any{"op": "act", "table": "nope", "seat": toMove, "action": 0, "steps": 0}, "unknown_table"},
 		{mover, map[string]any{"op": "act", "table": id, "seat": toMove}, "bad_request"},
 		{idle, map[string]any{"op": "join", "table": id, "seat": toMove}, "seat_taken"},
 		{idle, map[string]any{"op": "watch", "table": id, "view": -1}, "hidden"},
@@ -206,7 +206,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 	for offered[illegal] {
 		illegal++
 	}
-	if got := mover.expectErr(map[string]any{"op": "act", "table": id, "seat": toMove, "action": illegal}); got != "illegal_action" {
+	if got := mover.expectErr(map[string]any{"op": "act", "table": id, "seat": toMove, "action": illegal, "steps": 0}); got != "illegal_action" {
 		t.Errorf("illegal action: %q", got)
 	}
 	tb.mu.Lock()
@@ -215,7 +215,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 	}
 	tb.mu.Unlock()
 	// A legal move works.
-	mover.send(map[string]any{"op": "act", "table": id, "seat": toMove, "action": sv.Actions[0].A})
+	mover.send(map[string]any{"op": "act", "table": id, "seat": toMove, "action": sv.Actions[0].A, "steps": 0})
 	s, mv = mover.table()
 	if s["steps"].(float64) != 1 || mv == nil {
 		t.Fatalf("after a legal move: %v", s)
@@ -246,7 +246,7 @@ func TestPlayRecordReplay(t *testing.T) {
 			t.Fatal("a seated person is told an agent's thoughts, moves or returns")
 		}
 		a := acts[len(acts)/2].(map[string]any)["a"]
-		c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": a})
+		c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": a, "steps": s["steps"]})
 		moves++
 	}
 	if s["error"] != nil {

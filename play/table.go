@@ -55,7 +55,9 @@ type table struct {
 	mu      sync.Mutex
 	e       *env.Env
 	seats   []agents.Agent // nil for a human seat
-	holder  []*conn        // the connection playing each human seat
+	holder  []*person      // the person holding each human seat; nil while free
+	heir    []string       // the agent playing a human seat since its person left ("" none)
+	creator *person        // the person who started the table
 	history []step
 	lastOf  []int    // each seat's last move, an index into history; -1 before its first
 	thought []Action // the last agent decision's thoughts (no human seated)
@@ -103,7 +105,7 @@ func (h *Handler) newTable(l Lineup) (*table, error) {
 	}
 	envSeed, agentSeed := rollout.EpisodeSeeds(l.Seed, 0)
 	t := &table{h: h, lineup: l, runSeed: l.Seed, e: e, seats: make([]agents.Agent, spec.NumPlayers),
-		holder: make([]*conn, spec.NumPlayers), delay: time.Duration(l.DelayMS) * time.Millisecond,
+		holder: make([]*person, spec.NumPlayers), heir: make([]string, spec.NumPlayers), delay: time.Duration(l.DelayMS) * time.Millisecond,
 		paused: l.Paused, wake: make(chan struct{}, 1), watch: map[*conn]int{}, last: time.Now(),
 		lastOf: slices.Repeat([]int{-1}, spec.NumPlayers)}
 	for k, name := range l.Seats {
@@ -133,14 +135,19 @@ func (h *Handler) newTable(l Lineup) (*table, error) {
 	return t, nil
 }
 
-// actErr checks a person's move without playing it.
-func (t *table) actErr(c *conn, seat, action int) error {
+// actErr checks a person's move without playing it: steps is the
+// version of the position the move answers (status.steps when the page
+// showed the decision).
+func (t *table) actErr(c *conn, seat, action, steps int) error {
 	spec := t.e.Spec()
 	if seat < 0 || seat >= spec.NumPlayers {
 		return &RequestError{Code: "bad_seat", Message: fmt.Sprintf("seat %d does not exist (0..%d)", seat, spec.NumPlayers-1)}
 	}
-	if t.holder[seat] != c {
+	if !t.plays(c, seat) {
 		return &RequestError{Code: "not_your_seat", Message: fmt.Sprintf("seat %d is not yours", seat)}
+	}
+	if steps != len(t.history) {
+		return &RequestError{Code: "stale", Message: fmt.Sprintf("the move answers the position after %d steps; %d have been played since: look again", steps, len(t.history))}
 	}
 	if t.done || t.e.Done() {
 		return &RequestError{Code: "game_over", Message: "the game is over"}
@@ -157,11 +164,12 @@ func (t *table) actErr(c *conn, seat, action int) error {
 	return nil
 }
 
-// act plays a person's move.
-func (t *table) act(c *conn, seat, action int) error {
+// act plays a person's move, if it answers the position after steps
+// moves (a stale or doubled click is refused).
+func (t *table) act(c *conn, seat, action, steps int) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if err := t.actErr(c, seat, action); err != nil {
+	if err := t.actErr(c, seat, action, steps); err != nil {
 		return err
 	}
 	t.stepLocked(seat, action)
@@ -288,9 +296,9 @@ type status struct {
 	Table   string   `json:"table"`
 	Env     string   `json:"env"`
 	Seats   []string `json:"seats"`
-	Held    []bool   `json:"held"`  // a person has taken the seat
-	Yours   []int    `json:"yours"` // the seats this connection plays
-	Steps   int      `json:"steps"`
+	Held    []bool   `json:"held"`    // a person has taken the seat
+	Yours   []int    `json:"yours"`   // the seats this connection plays
+	Steps   int      `json:"steps"`   // moves played: the position's version, which an act carries back
 	ToMove  int      `json:"to_move"` // the player to act (public at the table), -1 at the end
 	Paused  bool     `json:"paused"`
 	DelayMS int      `json:"delay_ms"`
@@ -308,6 +316,18 @@ type status struct {
 	ThoughtUnit string   `json:"thought_unit,omitempty"`
 	// Hint names the agent a seated person may ask for hints ("" none).
 	Hint string `json:"hint,omitempty"`
+	// Away marks the seats whose person has no connection open: the seat
+	// is kept for them for the grace period (Config.SeatGrace, AwayS
+	// seconds), and the game waits for their moves.
+	Away  []bool `json:"away"`
+	AwayS int    `json:"grace_s"`
+	// Heirs names the agent that plays a human seat since its person left
+	// for longer than the grace period ("" for the other seats).
+	Heirs []string `json:"heirs"`
+	// Control says whether this connection may pause, step or change the
+	// speed (op control): the people seated, or the table's creator while
+	// nobody is seated.
+	Control bool `json:"control"`
 	// Last is the last move, in views with no person seated; a seated
 	// person sees only who moved (LastPlayer) and the picture.
 	Last       *Action `json:"last,omitempty"`
@@ -323,10 +343,12 @@ func (t *table) statusFor(c *conn) status {
 	n := t.e.Spec().NumPlayers
 	s := status{Table: t.id, Env: t.e.Spec().ID, Seats: t.lineup.Seats, Held: make([]bool, n), Steps: len(t.history),
 		ToMove: t.e.CurrentPlayer(), Paused: t.paused, DelayMS: int(t.delay / time.Millisecond), Over: t.done,
-		Error: t.err, Record: t.record, LastPlayer: -1, Yours: []int{}, Hint: t.lineup.Hint}
-	for k, hc := range t.holder {
-		s.Held[k] = hc != nil
-		if hc == c && c != nil {
+		Error: t.err, Record: t.record, LastPlayer: -1, Yours: []int{}, Hint: t.lineup.Hint,
+		Away: make([]bool, n), AwayS: int(t.h.cfg.SeatGrace / time.Second), Heirs: t.heir, Control: t.mayControl(c)}
+	for k, p := range t.holder {
+		s.Held[k] = p != nil
+		s.Away[k] = p != nil && len(p.conns) == 0 && t.heir[k] == ""
+		if t.plays(c, k) {
 			s.Yours = append(s.Yours, k)
 		}
 	}
@@ -340,7 +362,7 @@ func (t *table) statusFor(c *conn) status {
 	open := !t.humans() || (t.done && t.e.Done())
 	s.Moves = make([]*Action, n)
 	for k, i := range t.lastOf {
-		if i >= 0 && (open || t.holder[k] == c && c != nil) {
+		if i >= 0 && (open || t.plays(c, k)) {
 			name := t.e.Spec().ActionNames[t.history[i].Action]
 			s.Moves[k] = &Action{A: t.history[i].Action, Name: name, Words: Describe(t.e.Spec().ID, name)}
 		}
@@ -358,28 +380,34 @@ func (t *table) statusFor(c *conn) status {
 }
 
 // viewFor returns the seat whose view c gets: the seat to act when c
-// plays it (hot seat), else the first seat c plays, else the seat c
-// watches.
+// plays it (hot seat), else the first seat c plays; a spectator gets the
+// public view while a person is seated and the game is not over, else the
+// view it watches (the public view becomes every card face up once the
+// game is over).
 func (t *table) viewFor(c *conn) int {
 	cur := t.e.CurrentPlayer()
-	first := -2
-	for k, hc := range t.holder {
-		if hc == c {
+	first := -1
+	for k := range t.holder {
+		if t.plays(c, k) {
 			if k == cur {
 				return k
 			}
-			if first == -2 {
+			if first == -1 {
 				first = k
 			}
 		}
 	}
-	if first != -2 {
+	if first != -1 {
 		return first
 	}
-	if v, ok := t.watch[c]; ok {
-		return v
+	if t.hidden() {
+		return Public
 	}
-	return FaceUp
+	v, ok := t.watch[c]
+	if !ok || v == Public {
+		return FaceUp
+	}
+	return v
 }
 
 // broadcastLocked sends every connection at the table its status and view.
@@ -396,11 +424,18 @@ func (t *table) broadcastLocked() {
 	}
 }
 
-// viewPayloadLocked returns the JSON of seat's view of the position:
-// every card face up (only at a table with no person seated, or once the
-// game is over: watch refuses it otherwise), or a seat's view built from
-// its observation.
+// viewPayloadLocked returns the JSON of seat's view of the position: the
+// public view (Public), every card face up (only at a table with no
+// person seated, or once the game is over: viewFor gives spectators the
+// public view otherwise), or a seat's view built from its observation.
 func (t *table) viewPayloadLocked(seat int) []byte {
+	if seat == Public {
+		v, err := PublicView(t.e.Spec(), t.e.Params(), t.e.State())
+		if err != nil {
+			return mustJSON(map[string]string{"error": err.Error()})
+		}
+		return mustJSON(v)
+	}
 	if seat == FaceUp {
 		if t.humans() && !(t.done && t.e.Done()) {
 			return nil

@@ -138,7 +138,7 @@ func (t *table) hint(c *conn, seat int) (map[string]any, error) {
 		return nil, &RequestError{Code: "no_hints", Message: "this game was set up without hints"}
 	}
 	spec := t.e.Spec()
-	if seat < 0 || seat >= spec.NumPlayers || t.holder[seat] != c {
+	if !t.plays(c, seat) {
 		t.mu.Unlock()
 		return nil, &RequestError{Code: "not_your_seat", Message: fmt.Sprintf("seat %d is not yours", seat)}
 	}

@@ -66,7 +66,7 @@ func TestHintOnlyForOwnSeat(t *testing.T) {
 	for s["to_move"].(float64) != 0 || len(v["actions"].([]any)) < 2 {
 		if s["to_move"].(float64) == 0 && s["steps"].(float64) > acted { // one legal move: nothing to search
 			acted = s["steps"].(float64)
-			c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": v["actions"].([]any)[0].(map[string]any)["a"]})
+			c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": v["actions"].([]any)[0].(map[string]any)["a"], "steps": s["steps"]})
 		}
 		s, v = c.table()
 	}

@@ -29,7 +29,7 @@ const FaceUp = -1
 // differ only in what the seat cannot see therefore give the same bytes.
 type View struct {
 	Env     string `json:"env"`
-	Seat    int    `json:"seat"` // the seat whose view this is; FaceUp (-1) for every card face up
+	Seat    int    `json:"seat"` // the seat whose view this is; FaceUp (-1) for every card face up, Public (-2) for the public view
 	Players int    `json:"players"`
 	Turn    int    `json:"turn"`    // turns completed (State.Turn)
 	ToMove  int    `json:"to_move"` // the player to act; -1 once the game is over
@@ -85,17 +85,9 @@ func SeatView(spec *env.Spec, params env.Params, st env.State, seat int) (*View,
 
 // seatViewFromObs is SeatView from the seat's observation.
 func seatViewFromObs(spec *env.Spec, params env.Params, seat int, obs []uint8) (*View, error) {
-	g, err := env.Lookup(spec.ID)
+	d, err := determinize(spec, params, seat, obs)
 	if err != nil {
 		return nil, err
-	}
-	det, ok := g.(env.Determinizer)
-	if !ok {
-		return nil, &ViewError{Env: spec.ID, Reason: "the game has no determinizer, so a seat's view cannot be drawn from its observation alone"}
-	}
-	d, err := det.Determinize(params, seat, obs, viewSeed, nil)
-	if err != nil {
-		return nil, &ViewError{Env: spec.ID, Reason: err.Error()}
 	}
 	v := &View{Env: spec.ID, Seat: seat, Players: spec.NumPlayers, Turn: d.Turn(), ToMove: d.CurrentPlayer(), Over: d.Terminal()}
 	if v.Over {
@@ -116,6 +108,24 @@ func seatViewFromObs(spec *env.Spec, params env.Params, seat int, obs []uint8) (
 		v.Actions = legalActions(spec, d)
 	}
 	return v, nil
+}
+
+// determinize rebuilds a position from seat's observation obs with the
+// game's determinizer and the fixed viewSeed.
+func determinize(spec *env.Spec, params env.Params, seat int, obs []uint8) (env.State, error) {
+	g, err := env.Lookup(spec.ID)
+	if err != nil {
+		return nil, err
+	}
+	det, ok := g.(env.Determinizer)
+	if !ok {
+		return nil, &ViewError{Env: spec.ID, Reason: "the game has no determinizer, so a view cannot be drawn from an observation alone"}
+	}
+	d, err := det.Determinize(params, seat, obs, viewSeed, nil)
+	if err != nil {
+		return nil, &ViewError{Env: spec.ID, Reason: err.Error()}
+	}
+	return d, nil
 }
 
 // FaceUpView returns the view of st with every card face up: the true
@@ -186,4 +196,34 @@ func picture(st env.State) (string, int, int) {
 		return "", 0, 0 // a bytes.Buffer write does not fail
 	}
 	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()), w, h
+}
+
+// Public is the seat number of the public view ([PublicView]): what a
+// spectator sees while a person is seated and the game is not over.
+const Public = -2
+
+// PublicView returns the view of st that every player shares: who is to
+// act, the game's picture (env.Renderer draws public information only) and
+// its text board without any hand (State.String, which every game writes
+// without hidden information); no hand, no cards, no actions. Like a
+// seat's view it is drawn from a position rebuilt from one seat's (seat
+// 0's) observation with the game's determinizer and a fixed seed, so that
+// the order in which a game happens to hold what is hidden cannot show:
+// two positions that differ only in hidden cards, anyone's, give the same
+// bytes (TestPublicViewHidesEveryHand). It returns a *ViewError when the
+// game has no determinizer.
+func PublicView(spec *env.Spec, params env.Params, st env.State) (*View, error) {
+	obs := make([]uint8, spec.ObsSize())
+	st.Observe(0, obs)
+	d, err := determinize(spec, params, 0, obs)
+	if err != nil {
+		return nil, err
+	}
+	v := &View{Env: spec.ID, Seat: Public, Players: spec.NumPlayers, Turn: d.Turn(), ToMove: d.CurrentPlayer(), Over: d.Terminal()}
+	if v.Over {
+		v.ToMove = env.Terminal
+	}
+	v.Image, v.Width, v.Height = picture(d)
+	v.Text = d.String()
+	return v, nil
 }

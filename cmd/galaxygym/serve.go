@@ -136,5 +136,7 @@ func init() {
 	f.BoolVarP(&verbose, "verbose", "v", false, "log session events")
 	f.StringSliceVar(&pageCfg.Datasets, "datasets", nil, "dataset folder (or folder of datasets) the browser page may replay, read-only (repeatable; default datasets/out where it exists)")
 	f.StringVar(&pageCfg.RecordDir, "record", "", "folder where the page writes the games people play, as datasets (empty: not recorded)")
+	f.DurationVar(&pageCfg.SeatGrace, "seat-grace", play.DefaultSeatGrace, "how long the page keeps a seat for a person whose page dropped (the game waits; they come back with the seat's secret)")
+	f.StringVar(&pageCfg.GraceAgent, "seat-grace-agent", play.DefaultGraceAgent, "the agent that takes a seat whose person stayed away longer than --seat-grace (\"close\": close the game instead)")
 	rootCmd.AddCommand(cmd)
 }

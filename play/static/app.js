@@ -7,7 +7,7 @@ const SEAT_COLORS = ['#50c8ff', '#78e66e', '#ff9646', '#e66ee6', '#f0f078', '#ff
 
 const st = {
   ws: null, envs: [], datasets: [], tab: 'play', reqs: 0,
-  table: null, view: null, shownSeat: null, handoverOK: null, version: 0,
+  table: null, view: null, shownSeat: null, handoverOK: null, version: 0, joins: {},
   replay: null, frame: null, presetDone: false,
 };
 window.galaxygym = st; // for the browser tests and the curious
@@ -35,6 +35,51 @@ function connect() {
 function send(msg) {
   msg.req = String(++st.reqs);
   if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(msg));
+  return msg.req;
+}
+
+// ---- secrets: a seat belongs to the person who took it, known by the
+// seat's secret, which this tab keeps in its sessionStorage (never in a
+// link): a reload joins the seat again with it; another tab, without it,
+// is a spectator.
+
+function secretKey(table, seat) { return `galaxygym-secret:${table}:${seat}`; }
+
+function storedSeats(table) {
+  const out = [];
+  for (let i = 0; i < sessionStorage.length; i++) {
+    const k = sessionStorage.key(i);
+    const pre = `galaxygym-secret:${table}:`;
+    if (k.startsWith(pre) && k.slice(pre.length) !== 'creator') out.push(parseInt(k.slice(pre.length), 10));
+  }
+  return out.sort((a, b) => a - b);
+}
+
+// joinSeat takes seat k of a table, with the seat's secret when this tab
+// holds it (the same person coming back).
+function joinSeat(table, k) {
+  const msg = { op: 'join', table, seat: k };
+  const secret = sessionStorage.getItem(secretKey(table, k));
+  if (secret) msg.secret = secret;
+  st.joins[send(msg)] = { table, seat: k };
+}
+
+// watchTable opens a table as a spectator (as its creator with the
+// creator's secret).
+function watchTable(table, view) {
+  const msg = { op: 'watch', table };
+  if (view !== undefined && !Number.isNaN(view)) msg.view = view;
+  const secret = sessionStorage.getItem(secretKey(table, 'creator'));
+  if (secret) msg.secret = secret;
+  send(msg);
+}
+
+// keepLink puts the table (and this tab's own seat) in the address bar,
+// so that a reload comes back to it; the secret stays in sessionStorage.
+function keepLink(s) {
+  if (location.hash.startsWith('#replay')) return;
+  const want = `#table=${s.table}` + (s.yours.length ? `&seat=${s.yours[0]}` : '');
+  if (location.hash !== want) history.replaceState(null, '', want);
 }
 
 function toast(text) {
@@ -61,8 +106,12 @@ function onMessage(m) {
       st.envs = m.envs; st.datasets = m.datasets; st.record = m.record;
       fillEnvs(); fillDatasets(); applyHash();
       break;
+    case 'secret':
+      sessionStorage.setItem(secretKey(m.table, m.creator ? 'creator' : m.seat), m.secret);
+      break;
     case 'table':
       st.table = m.status; st.view = m.view; st.frame = null; st.version++;
+      keepLink(m.status);
       renderTable();
       break;
     case 'hint':
@@ -79,6 +128,13 @@ function onMessage(m) {
     case 'error':
       toast(`${m.code}: ${m.message}`);
       $('toast').dataset.code = m.code;
+      if (st.joins[m.req]) {
+        // A seat this tab cannot take: watch the game instead.
+        const j = st.joins[m.req];
+        delete st.joins[m.req];
+        if (m.code === 'bad_secret') sessionStorage.removeItem(secretKey(j.table, j.seat));
+        if (m.code !== 'unknown_table' && (!st.table || st.table.table !== j.table || !st.table.yours.length)) watchTable(j.table);
+      }
       if (m.code === 'unknown_dataset' || m.code === 'not_replayable' || m.code === 'unknown_episode' || m.code === 'bad_dataset') {
         $('banner').textContent = `Cannot replay: ${m.message}`;
         $('banner').className = 'bad';
@@ -172,7 +228,10 @@ function fillLineup(preset) {
     dot.className = 'dot'; dot.style.background = SEAT_COLORS[k % SEAT_COLORS.length];
     const sel = document.createElement('select');
     sel.className = 'seat'; sel.dataset.seat = k;
-    if (e.humans && st.tab !== 'watch') sel.add(new Option('human', 'human'));
+    if (e.humans && st.tab !== 'watch') {
+      sel.add(new Option('human (you)', 'human'));
+      sel.add(new Option('human, invited by link', 'invite'));
+    }
     for (const a of e.agents) sel.add(new Option(a, a));
     let want = old[k] || (k === 0 && st.tab !== 'watch' && e.humans ? 'human' : (e.agents.includes('heuristic') ? 'heuristic' : 'random'));
     if ([...sel.options].some((o) => o.value === want)) sel.value = want;
@@ -198,7 +257,7 @@ function lineup() {
   const seats = [], opts = {};
   for (const row of $('lineup').querySelectorAll('.seat-row')) {
     const name = row.querySelector('select.seat').value;
-    seats.push(name);
+    seats.push(name === 'invite' ? 'human' : name);
     const sims = row.querySelector('.sims');
     if (sims) opts.mcts = { sims: String(sims.value) };
     const w = row.querySelector('.weights');
@@ -247,16 +306,24 @@ function running(on) {
   requestAnimationFrame(fitBoard);
 }
 
+// take lists the seats this browser plays: those set to 'human (you)';
+// those 'invited by link' stay free for the link.
+function take() {
+  return [...$('lineup').querySelectorAll('select.seat')].map((sel, k) => (sel.value === 'human' ? k : -1)).filter((k) => k >= 0);
+}
+
 function start() {
   running(true);
   st.shownSeat = null; st.handoverOK = null;
-  send({ op: 'new', lineup: lineup() });
+  send({ op: 'new', lineup: lineup(), take: take() });
 }
 
 // ---- live tables
 
 function seatLabel(k, s) {
-  const who = s.seats[k] === 'human' ? (s.yours.includes(k) ? 'you' : (s.held[k] ? 'a person' : 'free human seat')) : s.seats[k];
+  if (s.heirs && s.heirs[k]) return `${s.heirs[k]} (its person left)`;
+  let who = s.seats[k] === 'human' ? (s.yours.includes(k) ? 'you' : (s.held[k] ? 'a person' : 'free human seat')) : s.seats[k];
+  if (s.away && s.away[k]) who += ` (away: the seat is kept for them up to ${s.grace_s} s)`;
   return who;
 }
 
@@ -349,15 +416,23 @@ function renderTable() {
   $('replay-controls').hidden = true;
   $('controls').hidden = false;
   $('pause').textContent = s.paused ? 'Resume' : 'Pause';
+  // Only the people seated (or the creator, while nobody is seated) control.
+  $('pause').disabled = !s.control;
+  $('pause').title = s.control ? '' : 'only the people seated at this game pause it';
   const wv = $('w-view');
   $('w-view-box').hidden = s.yours.length > 0;
   if (s.yours.length === 0) {
     wv.innerHTML = '';
-    if (!s.seats.includes('human') || s.over) wv.add(new Option('every card face up', '-1'));
-    s.seats.forEach((a, k) => wv.add(new Option(`seat ${k}'s view (${a})`, String(k))));
+    if (s.seats.includes('human') && !s.over) {
+      // A person is seated: spectators see what everyone sees, no hand.
+      wv.add(new Option('the public view', '-2'));
+    } else {
+      wv.add(new Option('every card face up', '-1'));
+      s.seats.forEach((a, k) => wv.add(new Option(`seat ${k}'s view (${a})`, String(k))));
+    }
     if (v) wv.value = String(v.seat);
   }
-  $('advance').disabled = !s.paused;
+  $('advance').disabled = !s.paused || !s.control;
   renderStatus($('status'), s, v, s.returns);
   renderResult(s.result, s.seats, s.record);
   if (s.error) toast(s.error);
@@ -390,7 +465,7 @@ function renderTable() {
   if (s.over) title = '';
   else if (mine && v.to_move === v.seat) title = `Your move, seat ${v.seat}`;
   else if (mine) title = `Waiting for seat ${s.to_move}`;
-  else if (v) title = v.seat === -1 ? 'Watching, every card face up' : `Watching seat ${v.seat}'s view`;
+  else if (v) title = v.seat === -1 ? 'Watching, every card face up' : v.seat === -2 ? 'Watching: the public view (a person is seated, so no hand is shown)' : `Watching seat ${v.seat}'s view`;
   $('banner').textContent = title || (s.over ? 'Game over.' : '');
   $('actions-title').textContent = '';
   const acts = $('actions');
@@ -404,7 +479,7 @@ function renderTable() {
       b.style.borderColor = SEAT_COLORS[v.seat % SEAT_COLORS.length];
       b.textContent = words(a);
       b.title = a.name;
-      b.addEventListener('click', () => send({ op: 'act', table: s.table, seat: v.seat, action: a.a }));
+      b.addEventListener('click', () => send({ op: 'act', table: s.table, seat: v.seat, action: a.a, steps: s.steps }));
       acts.append(b);
     }
     if (s.hint) {
@@ -548,7 +623,7 @@ function renderHand(v, s) {
 function pickCard(c, acts, v, s) {
   if (acts.length === 0) { toast(`no move plays ${c.name} now`); return; }
   if (acts.length === 1) {
-    send({ op: 'act', table: s.table, seat: v.seat, action: acts[0].a });
+    send({ op: 'act', table: s.table, seat: v.seat, action: acts[0].a, steps: s.steps });
     return;
   }
   st.pick = c.code; st.pickVersion = st.version;
@@ -627,7 +702,7 @@ function applyFilter() {
 
 function shareLinkFor(s) {
   if (!s) return '';
-  const free = s.seats.findIndex((x, k) => x === 'human' && !s.held[k]);
+  const free = s.seats.findIndex((x, k) => x === 'human' && !s.held[k] && !(s.heirs && s.heirs[k]));
   const base = location.origin + location.pathname;
   if (free >= 0) return `${base}#table=${s.table}&seat=${free}`;
   return `${base}#table=${s.table}`;
@@ -746,9 +821,13 @@ function applyHash() {
     datasetChanged();
     openReplay(h.get('replay'), parseInt(h.get('episode') || '0', 10), parseInt(h.get('step') || '0', 10), parseInt(h.get('view') || '-1', 10));
   } else if (h.has('table')) {
+    // The seats this tab holds (their secrets) and the one the link names.
     running(true);
-    if (h.has('seat')) send({ op: 'join', table: h.get('table'), seat: parseInt(h.get('seat'), 10) });
-    else send({ op: 'watch', table: h.get('table'), view: parseInt(h.get('view') || '-1', 10) });
+    const id = h.get('table');
+    const seats = storedSeats(id);
+    if (h.has('seat') && !seats.includes(parseInt(h.get('seat'), 10))) seats.push(parseInt(h.get('seat'), 10));
+    if (seats.length) for (const k of seats) joinSeat(id, k);
+    else watchTable(id, h.has('view') ? parseInt(h.get('view'), 10) : undefined);
   } else if (h.has('play') || h.has('watch')) {
     // A game set up by its link: #play=ENV&seats=human,heuristic&delay=0&p.players=2
     setTab(h.has('watch') ? 'watch' : 'play');
@@ -777,7 +856,7 @@ function init() {
   $('env').addEventListener('change', fillParams);
   $('delay').addEventListener('input', () => {
     $('delay-out').textContent = `${$('delay').value} ms`;
-    if (st.table) send({ op: 'control', table: st.table.table, delay_ms: parseInt($('delay').value, 10) });
+    if (st.table && st.table.control) send({ op: 'control', table: st.table.table, delay_ms: parseInt($('delay').value, 10) });
   });
   $('start').addEventListener('click', start);
   $('show-setup').addEventListener('click', () => running(false));
