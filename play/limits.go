@@ -229,10 +229,14 @@ type tableBudget struct {
 	mu         sync.Mutex
 	moveCancel context.CancelFunc // cancels the agent move in progress
 	moveDone   chan struct{}      // closed when it is over
-	views      map[int][]byte     // the views of the position at viewsAt, by seat
-	viewsAt    int
-	viewsDone  bool
+	// The views of the position after viewsAt moves, by seat (t.mu).
+	views     map[int][]byte
+	viewsAt   int
+	viewsDone bool
 }
+
+// viewsDrawn counts the views drawn (the tests read it).
+var viewsDrawn atomic.Int64
 
 func (b *tableBudget) touch() { b.active.Store(time.Now().UnixNano()) }
 

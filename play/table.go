@@ -494,6 +494,21 @@ func (t *table) broadcastLocked() {
 // game is over: watch refuses it otherwise), or a seat's view built from
 // its observation.
 func (t *table) viewPayloadLocked(seat int) []byte {
+	// Drawn once per position and seat, whoever watches (t.mu held).
+	if t.b.views == nil || t.b.viewsAt != len(t.history) || t.b.viewsDone != t.done {
+		t.b.views, t.b.viewsAt, t.b.viewsDone = map[int][]byte{}, len(t.history), t.done
+	}
+	if v, ok := t.b.views[seat]; ok {
+		return v
+	}
+	v := t.drawViewLocked(seat)
+	t.b.views[seat] = v
+	return v
+}
+
+// drawViewLocked draws seat's view of the position (viewPayloadLocked).
+func (t *table) drawViewLocked(seat int) []byte {
+	viewsDrawn.Add(1)
 	if seat == FaceUp {
 		if t.humans() && !(t.done && t.e.Done()) {
 			return nil
