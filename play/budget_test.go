@@ -197,7 +197,7 @@ func TestLeftTablesEnd(t *testing.T) {
 	c1 := p.dial(t, "")
 	var ids []string
 	for range 3 {
-		ids = append(ids, c1.agentTable("zz-test-nap", 0))
+		ids = append(ids, c1.agentTable("random", 60_000))
 	}
 	c1.ws.Close()
 	c2 := p.dial(t, "")
