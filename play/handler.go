@@ -116,7 +116,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	cfg.Limits.setDefaults()
+	if err := cfg.Limits.setDefaults(); err != nil {
+		return nil, err
+	}
 	for _, d := range cfg.Datasets {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
 			return nil, &ConfigError{Reason: fmt.Sprintf("--datasets %s is not a folder", d)}

@@ -50,10 +50,10 @@ const (
 func DefaultWorkers() int { return max(1, runtime.GOMAXPROCS(0)/4) }
 
 // Limits are the budgets that no page can exceed, whatever it sends (zero
-// fields take their defaults; a negative count or size means no limit for
-// the Record fields only). A refused request gets the error code
-// limit_exceeded with the limit in its message; a refused connection gets
-// HTTP 429.
+// fields take their defaults; a negative Record field means no limit). A
+// refused request gets the error code limit_exceeded with the limit in its
+// message; a connection over MaxConnsPerAddr gets HTTP 429; a game over a
+// recording budget is not recorded ([RecordError] in its status).
 type Limits struct {
 	// MaxTablesPerClient and MaxTablesPerAddr bound the live games opened
 	// by one connection and from one IP address (loopback included).
@@ -89,7 +89,12 @@ type Limits struct {
 	RecordMaxBytes     int64
 }
 
-func (l *Limits) setDefaults() {
+// setDefaults fills the zero fields; it returns a *ConfigError for a
+// CPUShare outside [0, 1].
+func (l *Limits) setDefaults() error {
+	if l.CPUShare < 0 || l.CPUShare > 1 {
+		return &ConfigError{Reason: fmt.Sprintf("--page-cpu-share %g is not within (0, 1]", l.CPUShare)}
+	}
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
@@ -101,12 +106,14 @@ func (l *Limits) setDefaults() {
 	def(&l.MaxHintsPerClient, DefaultMaxHintsPerClient)
 	def(&l.MaxHints, DefaultMaxHints)
 	def(&l.Workers, DefaultWorkers())
-	def(&l.RecordGamesPerHour, DefaultRecordGamesPerHour)
 	if l.HintTimeout <= 0 {
 		l.HintTimeout = DefaultHintTimeout
 	}
-	if l.CPUShare <= 0 || l.CPUShare > 1 {
+	if l.CPUShare == 0 {
 		l.CPUShare = DefaultCPUShare
+	}
+	if l.RecordGamesPerHour == 0 {
+		l.RecordGamesPerHour = DefaultRecordGamesPerHour
 	}
 	if l.Linger <= 0 {
 		l.Linger = DefaultLinger
@@ -117,6 +124,7 @@ func (l *Limits) setDefaults() {
 	if l.RecordMaxBytes == 0 {
 		l.RecordMaxBytes = DefaultRecordMaxBytes
 	}
+	return nil
 }
 
 // pageClient is what the handler keeps about one page connection: its
