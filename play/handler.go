@@ -412,10 +412,11 @@ func (h *Handler) addTable(c *conn, t *table) error {
 	}
 	var done []*table
 	if len(h.tables) >= h.cfg.MaxTables {
-		// Finished tables nobody watches make room first.
+		// Finished tables make room first (their watchers have seen the
+		// end).
 		for _, o := range h.tables {
 			o.mu.Lock()
-			gone := o.done && len(o.watch) == 0
+			gone := o.done
 			o.mu.Unlock()
 			if gone {
 				done = append(done, o)
@@ -451,6 +452,8 @@ func (h *Handler) addTable(c *conn, t *table) error {
 	go func() {
 		defer close(t.b.stopped)
 		t.run(ctx)
+		// A finished game no longer counts against its owner's budget.
+		t.b.ended.Do(func() { h.unchargeTable(cl) })
 	}()
 	return nil
 }
