@@ -524,3 +524,31 @@ func TestManyRecordingsIndexedOnce(t *testing.T) {
 	c.send(map[string]any{"op": "replay", "dataset": names[0], "episode": 0, "step": 1})
 	c.next("replay")
 }
+
+// TestLeftTablesMakeRoomForTheirAddress: the tables an address left
+// (nobody watches them, nobody sits) give way to the address's new ones,
+// and to anyone's when the server is full, before they would end by
+// themselves; and a page plays game after game within its budget, since
+// a finished game no longer counts.
+func TestLeftTablesMakeRoomForTheirAddress(t *testing.T) {
+	p := newPage(t, Config{MaxTables: 2, Limits: Limits{MaxTablesPerAddr: 2, MaxTablesPerClient: 1, Linger: time.Hour}})
+	c1 := p.dial(t, "")
+	c1.agentTable("random", 60_000)
+	c1.ws.Close()
+	c2 := p.dial(t, "")
+	c2.agentTable("random", 60_000)
+	waitRoom(t, p.dial(t, "")) // c1's table, left, gives way (Linger is an hour)
+
+	p2 := newPage(t, Config{Limits: Limits{MaxTablesPerClient: 1, CPUShare: 1}})
+	c := p2.dial(t, "")
+	for range 2 {
+		c.send(map[string]any{"op": "new", "lineup": map[string]any{"env": "galaxy-fighters-v1", "params": map[string]any{"players": 2, "mission": "rookie"},
+			"seats": []string{"random", "random"}, "delay_ms": 0, "seed": 3}})
+		for {
+			s, _ := c.table()
+			if s["over"] == true {
+				break
+			}
+		}
+	}
+}

@@ -427,8 +427,20 @@ func (h *Handler) addTable(c *conn, t *table) error {
 	for _, o := range done {
 		h.endTable(o)
 	}
+	h.mu.Lock()
+	full := len(h.tables) >= h.cfg.MaxTables
+	h.mu.Unlock()
+	if full {
+		h.evictAbandoned("") // a table nobody is at makes room next
+	}
 	if err := h.chargeTable(cl); err != nil {
-		return err
+		// The address's own tables that nobody is at make room for it.
+		if !h.evictAbandoned(cl.addr) {
+			return err
+		}
+		if err := h.chargeTable(cl); err != nil {
+			return err
+		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -316,6 +316,33 @@ func (h *Handler) endTable(t *table) {
 	})
 }
 
+// evictAbandoned ends the table that nobody has watched or sat at for
+// the longest (its agents are stopped: it only waits for a page that
+// reloads), among those opened from addr ("" any); it reports whether
+// there was one.
+func (h *Handler) evictAbandoned(addr string) bool {
+	var oldest *table
+	var since int64
+	h.mu.Lock()
+	for _, t := range h.tables {
+		if addr != "" && (t.b.owner == nil || t.b.owner.addr != addr) {
+			continue
+		}
+		t.mu.Lock()
+		at := t.b.abandoned.Load()
+		if at != 0 && t.abandonedLocked() && (oldest == nil || at < since) {
+			oldest, since = t, at
+		}
+		t.mu.Unlock()
+	}
+	h.mu.Unlock()
+	if oldest == nil {
+		return false
+	}
+	h.endTable(oldest)
+	return true
+}
+
 // startHint counts a hint of cl in flight, or says which limit it exceeds.
 func (h *Handler) startHint(cl *pageClient) error {
 	b := h.budget
