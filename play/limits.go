@@ -335,6 +335,9 @@ func (h *Handler) evictAbandoned(addr string) bool {
 		}
 		t.mu.Unlock()
 	}
+	if oldest != nil {
+		delete(h.tables, oldest.id) // no other request picks it too
+	}
 	h.mu.Unlock()
 	if oldest == nil {
 		return false
