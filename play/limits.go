@@ -33,7 +33,7 @@ const (
 	DefaultHintTimeout = 10 * time.Second
 	// DefaultCPUShare is the share of the machine (GOMAXPROCS cores) that
 	// page work (agent moves, hints, views, recordings) may use.
-	DefaultCPUShare = 0.25
+	DefaultCPUShare = 0.15
 	// DefaultLinger is how long a table nobody watches and nobody sits at
 	// is kept (its agents stopped) for a page that reloads, before it ends.
 	DefaultLinger = time.Minute
