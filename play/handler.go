@@ -303,7 +303,12 @@ func (h *Handler) reap() {
 		}
 		h.mu.Unlock()
 		for _, t := range stale {
-			h.endTable(t)
+			// An agent that cannot be cancelled may take a while to
+			// stop: the other tables are not kept waiting.
+			h.mu.Lock()
+			delete(h.tables, t.id)
+			h.mu.Unlock()
+			go h.endTable(t)
 		}
 		for _, c := range idle {
 			c.close(websocket.ClosePolicyViolation, "play: idle timeout")
