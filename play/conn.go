@@ -215,7 +215,7 @@ func (c *conn) handle(r *request) error {
 		} else if t.humans() {
 			t.watch[c] = Public
 		}
-		if err := h.addTable(t); err != nil {
+		if err := h.addTable(c, t); err != nil {
 			return err
 		}
 		t.mu.Lock()
@@ -300,13 +300,7 @@ func (c *conn) handle(r *request) error {
 		if err != nil {
 			return err
 		}
-		msg, err := t.hint(c, *r.Seat)
-		if err != nil {
-			return err
-		}
-		msg["req"] = r.Req
-		c.send(mustJSON(msg))
-		return nil
+		return t.startHint(c, *r.Seat, r.Req)
 	case "control":
 		t, err := h.table(r.Table)
 		if err != nil {

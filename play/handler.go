@@ -100,6 +100,9 @@ type Config struct {
 	// closed where the agent does not play the game. The seat is never
 	// offered to another person.
 	GraceAgent string
+	// Limits are the budgets of each page and address, and of the page's
+	// work as a whole ([Limits]; zero fields take their defaults).
+	Limits Limits
 	// Logger receives events; nil discards them.
 	Logger *slog.Logger
 }
@@ -123,6 +126,9 @@ type Handler struct {
 	seq    int
 
 	replays *replayCache
+	budget  *budget
+	pool    *pool
+	index   *datasetIndex
 }
 
 // New returns a page backend with cfg (zero fields take their defaults),
@@ -158,6 +164,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if err := cfg.Limits.setDefaults(); err != nil {
+		return nil, err
+	}
 	for _, d := range cfg.Datasets {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
 			return nil, &ConfigError{Reason: fmt.Sprintf("--datasets %s is not a folder", d)}
@@ -171,8 +180,10 @@ func New(cfg Config) (*Handler, error) {
 	sub, _ := fs.Sub(staticFiles, "static")
 	h := &Handler{cfg: cfg, static: http.StripPrefix("/play/static/", http.FileServerFS(sub)),
 		tables: map[string]*table{}, conns: map[*conn]struct{}{}, weights: map[string][]string{},
-		replays: newReplayCache()}
+		replays: newReplayCache(), budget: newBudget()}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.pool = newPool(h.ctx, cfg.Limits.Workers, cfg.Limits.CPUShare)
+	h.index = h.buildIndex()
 	h.ws = wsconn.Settings{ReadLimit: cfg.ReadLimit, PingInterval: cfg.Websocket.PingInterval, PongTimeout: cfg.Websocket.PongTimeout,
 		WriteTimeout: cfg.Websocket.WriteTimeout, HandshakeTimeout: cfg.Websocket.HandshakeTimeout}.WithDefaults()
 	h.upgrader = wsconn.Upgrader(h.ws, h.checkOrigin, nil)
@@ -302,9 +313,12 @@ func (h *Handler) newSeed() uint64 {
 	return s
 }
 
-// reap ends tables and connections idle longer than IdleTimeout.
+// reap ends connections that sent nothing for IdleTimeout, tables at
+// which no person did anything for IdleTimeout (agents' moves do not
+// count), tables nobody watched or sat at for Linger, and finished tables
+// nobody watches.
 func (h *Handler) reap() {
-	tick := time.NewTicker(min(h.cfg.IdleTimeout/4, time.Minute))
+	tick := time.NewTicker(max(min(h.cfg.IdleTimeout/4, h.cfg.Limits.Linger/4, time.Minute), 10*time.Millisecond))
 	defer tick.Stop()
 	for {
 		select {
@@ -320,20 +334,44 @@ func (h *Handler) reap() {
 				idle = append(idle, c)
 			}
 		}
-		for id, t := range h.tables {
-			t.mu.Lock()
-			stale := now.Sub(t.last) > h.cfg.IdleTimeout && len(t.watch) == 0
-			t.mu.Unlock()
-			if stale {
-				t.cancel()
-				delete(h.tables, id)
+		var stale []*table
+		for _, t := range h.tables {
+			if h.staleAt(t, now) {
+				stale = append(stale, t)
 			}
 		}
 		h.mu.Unlock()
+		for _, t := range stale {
+			// An agent that cannot be cancelled may take a while to
+			// stop: the other tables are not kept waiting.
+			h.mu.Lock()
+			delete(h.tables, t.id)
+			h.mu.Unlock()
+			go h.endTable(t)
+		}
 		for _, c := range idle {
 			c.close(websocket.ClosePolicyViolation, "play: idle timeout")
 		}
 	}
+}
+
+// staleAt reports whether t should end at now (see reap).
+func (h *Handler) staleAt(t *table, now time.Time) bool {
+	if now.Sub(time.Unix(0, t.b.active.Load())) > h.cfg.IdleTimeout {
+		return true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.abandonedLocked() {
+		t.b.abandoned.Store(0)
+		return false
+	}
+	since := t.b.abandoned.Load()
+	if since == 0 {
+		t.b.abandoned.Store(now.UnixNano())
+		return t.done
+	}
+	return t.done || now.Sub(time.Unix(0, since)) > h.cfg.Limits.Linger
 }
 
 // envInfo describes an environment to the page.
@@ -394,27 +432,59 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// addTable registers t under a fresh id and starts its agents.
-func (h *Handler) addTable(t *table) error {
+// addTable registers t, opened by c, under a fresh id and starts its
+// agents; it refuses a table over c's or its address's budget, or over
+// MaxTables.
+func (h *Handler) addTable(c *conn, t *table) error {
+	cl := h.clientOf(c)
+	if cl == nil {
+		return &RequestError{Code: "shutting_down", Message: "the connection is closing"}
+	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.closed {
+		h.mu.Unlock()
 		return &RequestError{Code: "shutting_down", Message: "the server is shutting down"}
 	}
+	var done []*table
 	if len(h.tables) >= h.cfg.MaxTables {
-		// Finished tables make room first.
-		for id, o := range h.tables {
+		// Finished tables make room first (their watchers have seen the
+		// end).
+		for _, o := range h.tables {
 			o.mu.Lock()
-			gone := o.done && len(o.watch) == 0
+			gone := o.done
 			o.mu.Unlock()
 			if gone {
-				o.cancel()
-				delete(h.tables, id)
+				done = append(done, o)
 			}
 		}
-		if len(h.tables) >= h.cfg.MaxTables {
-			return &RequestError{Code: "limit_exceeded", Message: fmt.Sprintf("%d games are running, the most this server holds", h.cfg.MaxTables)}
+	}
+	h.mu.Unlock()
+	for _, o := range done {
+		h.endTable(o)
+	}
+	h.mu.Lock()
+	full := len(h.tables) >= h.cfg.MaxTables
+	h.mu.Unlock()
+	if full {
+		h.evictAbandoned("") // a table nobody is at makes room next
+	}
+	if err := h.chargeTable(cl); err != nil {
+		// The address's own tables that nobody is at make room for it.
+		if !h.evictAbandoned(cl.addr) {
+			return err
 		}
+		if err := h.chargeTable(cl); err != nil {
+			return err
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.tables) >= h.cfg.MaxTables || h.closed {
+		h.unchargeTable(cl)
+		if h.closed {
+			return &RequestError{Code: "shutting_down", Message: "the server is shutting down"}
+		}
+		return &RequestError{Code: "limit_exceeded", Message: fmt.Sprintf("%d games are running, the most this server holds", h.cfg.MaxTables)}
 	}
 	h.seq++
 	var b [6]byte
@@ -422,8 +492,16 @@ func (h *Handler) addTable(t *table) error {
 	t.id = strconv.Itoa(h.seq) + "-" + fmt.Sprintf("%x", b)
 	var ctx context.Context
 	ctx, t.cancel = context.WithCancel(h.ctx)
+	t.b.owner = cl
+	t.b.touch()
+	t.b.stopped = make(chan struct{})
 	h.tables[t.id] = t
-	go t.run(ctx)
+	go func() {
+		defer close(t.b.stopped)
+		t.run(ctx)
+		// A finished game no longer counts against its owner's budget.
+		t.b.ended.Do(func() { h.unchargeTable(cl) })
+	}()
 	return nil
 }
 
@@ -434,6 +512,7 @@ func (h *Handler) table(id string) (*table, error) {
 	if !ok {
 		return nil, &RequestError{Code: "unknown_table", Message: fmt.Sprintf("no game %q on this server (it ended, or the server restarted)", id)}
 	}
+	t.b.touch() // a person's request about the table: it is not idle
 	return t, nil
 }
 
@@ -454,15 +533,29 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "play: too many connections", http.StatusServiceUnavailable)
 		return
 	}
+	addr := remoteAddr(r)
+	if err := h.admit(addr); err != nil {
+		http.Error(w, err.Error(), http.StatusTooManyRequests)
+		return
+	}
+	// The address's place is given back only once the connection's work
+	// (its hints, the moves of the tables only it was at) has stopped.
+	defer h.release(addr)
 	ws, err := h.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return
 	}
 	c := newConn(h, ws)
+	cl := &pageClient{addr: addr}
+	cl.ctx, cl.cancel = context.WithCancel(h.ctx)
+	h.budget.mu.Lock()
+	h.budget.clients[c] = cl
+	h.budget.mu.Unlock()
 	h.mu.Lock()
 	h.conns[c] = struct{}{}
 	h.mu.Unlock()
 	c.serve()
+	cl.cancel() // its hints stop
 	h.mu.Lock()
 	delete(h.conns, c)
 	tables := make([]*table, 0, len(h.tables))
@@ -472,7 +565,12 @@ func (h *Handler) serveWS(w http.ResponseWriter, r *http.Request) {
 	h.mu.Unlock()
 	for _, t := range tables {
 		t.leave(c)
+		h.settle(t)
 	}
+	cl.work.Wait()
+	h.budget.mu.Lock()
+	delete(h.budget.clients, c)
+	h.budget.mu.Unlock()
 }
 
 // leave stops c's watching and forgets it as a person's connection: a

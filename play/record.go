@@ -101,8 +101,19 @@ func (h *Handler) record(t *table) (string, error) {
 		delete(recordings.m, key)
 		recordings.Unlock()
 	}()
+	addr := ""
+	if t.b.owner != nil {
+		addr = t.b.owner.addr
+	}
+	if err := h.recordAllowed(addr, 0); err != nil {
+		return "", err
+	}
 	base := fmt.Sprintf("%s-%s-%s", t.e.Spec().ID, time.Now().UTC().Format("20060102-150405"), t.id)
-	out := filepath.Join(h.cfg.RecordDir, base)
+	// Written under a hidden name first, renamed once checked and within
+	// the budgets: a dataset is served whole or not at all.
+	final := filepath.Join(h.cfg.RecordDir, base)
+	out := filepath.Join(h.cfg.RecordDir, tmpPrefix+base)
+	defer os.RemoveAll(out)
 	seatOpts := map[string]agents.Options{Human: {"game": key}}
 	for _, name := range t.lineup.Seats {
 		if name == Human {
@@ -121,7 +132,6 @@ func (h *Handler) record(t *table) (string, error) {
 		DatasetID: "galaxygym/" + t.e.Spec().ID + "/human-v" + strconv.Itoa(datasets.SchemaVersion)}
 	cfg.CommandLine = "galaxygym serve (a game played in the browser; seats " + strings.Join(t.lineup.Seats, ",") + ")"
 	if _, err := datasets.Generate(context.Background(), cfg); err != nil {
-		os.RemoveAll(out)
 		return "", fmt.Errorf("play: recording the game: %w", err)
 	}
 	// The agents replayed as they played: the dataset holds our moves.
@@ -147,8 +157,70 @@ func (h *Handler) record(t *table) (string, error) {
 		}
 	}
 	if err != nil {
-		os.RemoveAll(out)
 		return "", fmt.Errorf("play: recording the game: %w", err)
 	}
-	return filepath.Base(filepath.Clean(h.cfg.RecordDir)) + "/" + base, nil
+	size := dirSize(out)
+	if err := h.recordAllowed(addr, size); err != nil {
+		return "", err
+	}
+	if err := os.Rename(out, final); err != nil {
+		h.unchargeRecord(addr, size)
+		return "", fmt.Errorf("play: recording the game: %w", err)
+	}
+	return h.index.add(filepath.Base(filepath.Clean(h.cfg.RecordDir))+"/"+base, final), nil
+}
+
+// tmpPrefix begins the name of a recording being written; such folders
+// are never served, and those left by a crash are removed at start.
+const tmpPrefix = ".writing-"
+
+// RecordError is a game that was not recorded because a recording budget
+// ([Limits]) is spent; Reason names the limit.
+type RecordError struct{ Reason string }
+
+func (e *RecordError) Error() string { return "play: not recorded: " + e.Reason }
+
+// recordAllowed checks the recording budgets of addr for a recording of
+// size bytes and, when size > 0, charges it; size 0 only checks that
+// another game may be recorded.
+func (h *Handler) recordAllowed(addr string, size int64) error {
+	lim := h.cfg.Limits
+	b := h.budget
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := time.Now()
+	uses := b.rec[addr]
+	for len(uses) > 0 && now.Sub(uses[0].at) > time.Hour {
+		uses = uses[1:]
+	}
+	b.rec[addr] = uses
+	var bytes int64
+	for _, u := range uses {
+		bytes += u.bytes
+	}
+	if lim.RecordGamesPerHour > 0 && len(uses) >= lim.RecordGamesPerHour {
+		return &RecordError{Reason: fmt.Sprintf("%d games were recorded from %s in the last hour, the most one address may record", len(uses), addr)}
+	}
+	if lim.RecordBytesPerHour > 0 && bytes+size > lim.RecordBytesPerHour {
+		return &RecordError{Reason: fmt.Sprintf("the recordings from %s in the last hour would pass %d bytes, the most one address may record in an hour", addr, lim.RecordBytesPerHour)}
+	}
+	if lim.RecordMaxBytes > 0 && b.recSize+size > lim.RecordMaxBytes {
+		return &RecordError{Reason: fmt.Sprintf("the record folder is full: it would pass %d bytes (--record-max-bytes)", lim.RecordMaxBytes)}
+	}
+	if size > 0 {
+		b.rec[addr] = append(uses, recUse{at: now, bytes: size})
+		b.recSize += size
+	}
+	return nil
+}
+
+// unchargeRecord takes back the last recording charged to addr.
+func (h *Handler) unchargeRecord(addr string, size int64) {
+	b := h.budget
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if u := b.rec[addr]; len(u) > 0 {
+		b.rec[addr] = u[:len(u)-1]
+	}
+	b.recSize -= size
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"github.com/galaxygym/galaxygym/datasets"
@@ -31,78 +30,6 @@ type datasetInfo struct {
 	Seats      []string `json:"seats"`
 	Replayable bool     `json:"replayable"`
 	Reason     string   `json:"reason,omitempty"` // why not, in words
-}
-
-// datasetDirs returns every served dataset by name: a folder given with
-// --datasets (or the record folder) that holds manifest.json is named by
-// its base name, and each of its subfolders that holds one by
-// base/sub. Only these folders are ever opened: a page names a dataset,
-// never a path.
-func (h *Handler) datasetDirs() map[string]string {
-	out := map[string]string{}
-	roots := append([]string(nil), h.cfg.Datasets...)
-	if h.cfg.RecordDir != "" {
-		roots = append(roots, h.cfg.RecordDir)
-	}
-	add := func(name, dir string) {
-		base := name
-		for i := 2; ; i++ {
-			if _, dup := out[name]; !dup {
-				break
-			}
-			name = fmt.Sprintf("%s~%d", base, i)
-		}
-		out[name] = dir
-	}
-	for _, root := range roots {
-		base := filepath.Base(filepath.Clean(root))
-		if isDataset(root) {
-			add(base, root)
-			continue
-		}
-		entries, err := os.ReadDir(root)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if e.IsDir() && isDataset(filepath.Join(root, e.Name())) {
-				add(base+"/"+e.Name(), filepath.Join(root, e.Name()))
-			}
-		}
-	}
-	return out
-}
-
-func isDataset(dir string) bool {
-	fi, err := os.Stat(filepath.Join(dir, datasets.ManifestFile))
-	return err == nil && fi.Mode().IsRegular()
-}
-
-func (h *Handler) datasetList() []datasetInfo {
-	dirs := h.datasetDirs()
-	names := make([]string, 0, len(dirs))
-	for n := range dirs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	out := []datasetInfo{}
-	for _, n := range names {
-		in := datasetInfo{Name: n}
-		m, err := datasets.ReadManifest(dirs[n])
-		if err != nil {
-			in.Reason = err.Error()
-			out = append(out, in)
-			continue
-		}
-		in.Env, in.Episodes, in.Seats = m.EnvID, m.TotalEpisodes, seatsOf(m)
-		if err := replayable(m); err != nil {
-			in.Reason = err.Error()
-		} else {
-			in.Replayable = true
-		}
-		out = append(out, in)
-	}
-	return out
 }
 
 func seatsOf(m *datasets.Manifest) []string {
@@ -139,18 +66,6 @@ func replayable(m *datasets.Manifest) error {
 		}
 	}
 	return nil
-}
-
-func (h *Handler) openDataset(name string) (*datasets.Manifest, string, error) {
-	dir, ok := h.datasetDirs()[name]
-	if !ok {
-		return nil, "", &RequestError{Code: "unknown_dataset", Message: fmt.Sprintf("no dataset %q on this server (the served ones are listed by hello)", name)}
-	}
-	m, err := datasets.ReadManifest(dir)
-	if err != nil {
-		return nil, "", &RequestError{Code: "bad_dataset", Message: err.Error()}
-	}
-	return m, dir, nil
 }
 
 // episodeInfo is one episode in the page's list.

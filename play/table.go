@@ -73,6 +73,7 @@ type table struct {
 	watch   map[*conn]int
 	last    time.Time
 	cancel  context.CancelFunc
+	b       tableBudget // its owner, a person's last request, the move in progress
 }
 
 // humans reports whether a person sits at the table.
@@ -196,21 +197,25 @@ func (t *table) poke() {
 	}
 }
 
-// run moves the agents until the game is over or ctx ends, then records it.
-// ctx bounds the agents' searches too ([agents.SetContext]): a decision cut
-// short by it is not played.
+// run moves the agents until the game is over or ctx ends, then records
+// it. Each move, with the views it draws, is worked out on the page's pool
+// ([pool]); no move starts while nobody watches and nobody sits at the
+// table, and the move in progress is cancelled when the last one leaves
+// ([Handler.settle]): the game then ends, since an agent stopped halfway
+// would not replay as recorded.
 func (t *table) run(ctx context.Context) {
-	obs := make([]uint8, t.e.Spec().ObsSize())
-	for _, a := range t.seats {
-		if a != nil {
-			agents.SetContext(a, ctx)
-		}
-	}
+	spec := t.e.Spec()
+	obs := make([]uint8, spec.ObsSize())
+	pl := t.h.pool
 	for {
 		t.mu.Lock()
 		if t.e.Done() || t.done {
-			t.finishLocked()
 			t.mu.Unlock()
+			_ = pl.do(ctx, pl.moves, func() {
+				t.mu.Lock()
+				t.finishLocked()
+				t.mu.Unlock()
+			})
 			return
 		}
 		p := t.e.CurrentPlayer()
@@ -246,29 +251,74 @@ func (t *table) run(ctx context.Context) {
 			t.mu.Unlock()
 			continue
 		}
-		mask := t.e.Mask()
+		if t.abandonedLocked() {
+			// Nobody is here: no work until someone comes back (or reap
+			// ends the table).
+			t.mu.Unlock()
+			timer := time.NewTimer(100 * time.Millisecond)
+			select {
+			case <-ctx.Done():
+				timer.Stop()
+				return
+			case <-t.wake:
+				timer.Stop()
+			case <-timer.C:
+			}
+			continue
+		}
+		mask := slices.Clone(t.e.Mask())
 		if err := t.e.Observe(p, obs); err != nil {
 			t.err, t.done = err.Error(), true
 			t.mu.Unlock()
 			continue
 		}
-		var act int
-		act, t.thought, t.unit = think(t.e.Spec(), a, p, obs, mask, !t.humans())
+		steps, show := len(t.history), !t.humans()
+		moveCtx, cancel := context.WithCancel(ctx)
+		moveDone := make(chan struct{})
+		t.b.mu.Lock()
+		t.b.moveCancel, t.b.moveDone = cancel, moveDone
+		t.b.mu.Unlock()
+		t.mu.Unlock()
+		stopped := false // the agent was stopped halfway
+		_ = pl.do(moveCtx, pl.moves, func() {
+			agents.SetContext(a, moveCtx)
+			act, thought, unit := think(spec, a, p, obs, mask, show)
+			agents.SetContext(a, nil)
+			if moveCtx.Err() != nil {
+				stopped = true // the answer is not the agent's
+				return
+			}
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			if t.done || t.e.Done() || len(t.history) != steps {
+				return
+			}
+			t.thought, t.unit = thought, unit
+			if act < 0 || act >= len(mask) || mask[act] == 0 {
+				t.err, t.done = fmt.Sprintf("seat %d (%s) chose an illegal action %d", p, a.Name(), act), true
+				t.broadcastLocked()
+				return
+			}
+			if t.advance > 0 {
+				t.advance--
+			}
+			t.stepLocked(p, act)
+		})
+		t.b.mu.Lock()
+		t.b.moveCancel, t.b.moveDone = nil, nil
+		t.b.mu.Unlock()
+		cancel()
+		close(moveDone)
 		if ctx.Err() != nil {
-			t.mu.Unlock()
 			return
 		}
-		if act < 0 || act >= len(mask) || mask[act] == 0 {
-			t.err, t.done = fmt.Sprintf("seat %d (%s) chose an illegal action %d", p, a.Name(), act), true
-			t.broadcastLocked()
+		if stopped {
+			t.mu.Lock()
+			if !t.done {
+				t.err, t.done = fmt.Sprintf("the game was stopped: everyone left while seat %d (%s) was thinking", p, a.Name()), true
+			}
 			t.mu.Unlock()
-			continue
 		}
-		if t.advance > 0 {
-			t.advance--
-		}
-		t.stepLocked(p, act)
-		t.mu.Unlock()
 	}
 }
 
@@ -429,6 +479,21 @@ func (t *table) broadcastLocked() {
 // person seated, or once the game is over: viewFor gives spectators the
 // public view otherwise), or a seat's view built from its observation.
 func (t *table) viewPayloadLocked(seat int) []byte {
+	// Drawn once per position and seat, whoever watches (t.mu held).
+	if t.b.views == nil || t.b.viewsAt != len(t.history) || t.b.viewsDone != t.done {
+		t.b.views, t.b.viewsAt, t.b.viewsDone = map[int][]byte{}, len(t.history), t.done
+	}
+	if v, ok := t.b.views[seat]; ok {
+		return v
+	}
+	v := t.drawViewLocked(seat)
+	t.b.views[seat] = v
+	return v
+}
+
+// drawViewLocked draws seat's view of the position (viewPayloadLocked).
+func (t *table) drawViewLocked(seat int) []byte {
+	viewsDrawn.Add(1)
 	if seat == Public {
 		v, err := PublicView(t.e.Spec(), t.e.Params(), t.e.State())
 		if err != nil {

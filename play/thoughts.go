@@ -130,51 +130,77 @@ func Hint(spec *env.Spec, params env.Params, a agents.Agent, seat int, obs []uin
 	return thoughtActions(spec, mask, &th), act, th.ValueUnit, nil
 }
 
-// hint answers a person's request for a hint about their seat's decision.
-func (t *table) hint(c *conn, seat int) (map[string]any, error) {
+// startHint checks a person's request for a hint about their seat's
+// decision and has it worked out on the page's pool, within c's and the
+// server's hint budgets ([Limits]); the answer (op hint) or the error
+// comes later, tagged req. The hint is cancelled when c drops, and bounded
+// by HintTimeout.
+func (t *table) startHint(c *conn, seat int, req string) error {
+	h := t.h
+	cl := h.clientOf(c)
+	if cl == nil {
+		return &RequestError{Code: "shutting_down", Message: "the connection is closing"}
+	}
+	work, err := t.prepareHint(c, seat)
+	if err != nil {
+		return err
+	}
+	if err := h.startHint(cl); err != nil {
+		return err
+	}
+	go func() {
+		defer h.endHint(cl)
+		ctx, cancel := context.WithTimeout(cl.ctx, h.cfg.Limits.HintTimeout)
+		defer cancel()
+		var msg map[string]any
+		var herr error
+		if err := h.pool.do(ctx, h.pool.hints, func() { msg, herr = work(ctx) }); err != nil && msg == nil && herr == nil {
+			herr = &RequestError{Code: "limit_exceeded", Message: fmt.Sprintf("the server was too busy to start the hint within %v", h.cfg.Limits.HintTimeout)}
+		}
+		if cl.ctx.Err() != nil {
+			return // the page left
+		}
+		if herr != nil {
+			c.sendErr(req, herr)
+			return
+		}
+		msg["req"] = req
+		c.send(mustJSON(msg))
+	}()
+	return nil
+}
+
+// prepareHint checks that c may ask for a hint about seat now and returns
+// the work that answers it: what the hint agent thinks of the seat's
+// decision, bounded by ctx (through agents.SetContext).
+func (t *table) prepareHint(c *conn, seat int) (func(ctx context.Context) (map[string]any, error), error) {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.hinter == nil {
-		t.mu.Unlock()
 		return nil, &RequestError{Code: "no_hints", Message: "this game was set up without hints"}
 	}
 	spec := t.e.Spec()
 	if !t.plays(c, seat) {
-		t.mu.Unlock()
 		return nil, &RequestError{Code: "not_your_seat", Message: fmt.Sprintf("seat %d is not yours", seat)}
 	}
 	if t.done || t.e.Done() || t.e.CurrentPlayer() != seat {
-		t.mu.Unlock()
 		return nil, &RequestError{Code: "out_of_turn", Message: fmt.Sprintf("seat %d is not to act", seat)}
 	}
 	obs := make([]uint8, spec.ObsSize())
-	err := t.e.Observe(seat, obs)
+	if err := t.e.Observe(seat, obs); err != nil {
+		return nil, err
+	}
 	steps, params, hn := len(t.history), t.e.Params(), t.hinter
-	t.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	hn.mu.Lock()
-	defer hn.mu.Unlock()
-	// The search stops when the asking page's connection closes or the
-	// page shuts down (agents.SetContext).
-	ctx, cancel := context.WithCancel(t.h.ctx)
-	defer cancel()
-	go func() {
-		select {
-		case <-c.quit:
-			cancel()
-		case <-ctx.Done():
+	return func(ctx context.Context) (map[string]any, error) {
+		hn.mu.Lock()
+		defer hn.mu.Unlock()
+		agents.SetContext(hn.a, ctx)
+		defer agents.SetContext(hn.a, nil)
+		list, act, unit, err := Hint(spec, params, hn.a, seat, obs)
+		if err != nil {
+			return nil, err
 		}
-	}()
-	agents.SetContext(hn.a, ctx)
-	defer agents.SetContext(hn.a, context.Background())
-	list, act, unit, err := Hint(spec, params, hn.a, seat, obs)
-	if err != nil {
-		return nil, err
-	}
-	if ctx.Err() != nil {
-		return nil, &RequestError{Code: "cancelled", Message: "the hint was stopped: the page left or the server is shutting down"}
-	}
-	return map[string]any{"op": "hint", "table": t.id, "seat": seat, "steps": steps, "agent": t.lineup.Hint,
-		"thought": list, "choice": act, "unit": unit}, nil
+		return map[string]any{"op": "hint", "table": t.id, "seat": seat, "steps": steps, "agent": t.lineup.Hint,
+			"thought": list, "choice": act, "unit": unit}, nil
+	}, nil
 }

@@ -64,6 +64,9 @@ type Config struct {
 	// MetricsURL, when set, is polled (every 250 ms) for the server's
 	// process_resident_memory_bytes; default: URL's host, path /metrics.
 	MetricsURL string
+	// Page, when it has tables, loads the server's browser page at the
+	// same time (`galaxygym serve`'s /play/ws).
+	Page PageLoad
 }
 
 // Report is what a load test measured.
@@ -82,6 +85,8 @@ type Report struct {
 	RSSStart       int64 // server resident memory (bytes) before, at the peak and after;
 	RSSPeak        int64 // 0 when /metrics could not be read
 	RSSEnd         int64
+	// Page is what the page's side did (nil without Config.Page).
+	Page *PageReport
 }
 
 // String formats the report as a few lines of text.
@@ -98,6 +103,9 @@ func (r *Report) String() string {
 	}
 	for _, e := range r.ErrorSamples {
 		fmt.Fprintf(&b, "error: %s\n", e)
+	}
+	if r.Page != nil {
+		b.WriteString(r.Page.String())
 	}
 	return b.String()
 }
@@ -140,6 +148,8 @@ func (c *Config) check() error {
 		return &Error{"no environment ids"}
 	case c.SlowFraction < 0 || c.SlowFraction > 1 || c.DropFraction < 0 || c.DropFraction > 1:
 		return &Error{"fractions must lie in [0, 1]"}
+	case c.Page.Tables < 0 || c.Page.Watchers < 0 || c.Page.Watchers > 0 && c.Page.Tables == 0:
+		return &Error{"page watchers need page tables (and neither may be negative)"}
 	}
 	if c.DropEvery < 1 {
 		c.DropEvery = 200
@@ -188,6 +198,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	perm := rng.Perm(cfg.Sessions)
 	nSlow := int(math.Round(cfg.SlowFraction * float64(cfg.Sessions)))
 	nDrop := int(math.Round(cfg.DropFraction * float64(cfg.Sessions)))
+	var page *PageReport
+	if cfg.Page.Tables > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			page = runPage(ctx, cfg.Page, cfg.URL, cfg.Token, deadline)
+		}()
+	}
 	for i := range cfg.Sessions {
 		w := &worker{cfg: &cfg, id: cfg.EnvIDs[i%len(cfg.EnvIDs)],
 			rng:  rand.New(rand.NewPCG(rng.Uint64(), uint64(i))),
@@ -213,6 +231,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	wg.Wait()
 	rep.Duration = time.Since(start)
+	rep.Page = page
 	close(stop)
 	rep.RSSPeak = rss.peak()
 	rep.RSSEnd = rss.read()
