@@ -141,7 +141,7 @@ func TestHintStopsWhenPageLeaves(t *testing.T) {
 	for s["to_move"].(float64) != 0 || len(v["actions"].([]any)) < 2 { // a decision worth searching
 		if s["to_move"].(float64) == 0 && s["steps"].(float64) > acted {
 			acted = s["steps"].(float64)
-			c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": v["actions"].([]any)[0].(map[string]any)["a"]})
+			c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": v["actions"].([]any)[0].(map[string]any)["a"], "steps": s["steps"]})
 		}
 		s, v = c.table()
 	}

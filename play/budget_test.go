@@ -132,15 +132,19 @@ func waitRoom(t *testing.T, c *client) {
 	}
 }
 
-// next2 returns the next message, whatever its op.
+// next2 returns the next message but a secret, whatever its op.
 func (c *client) next2() map[string]any {
 	c.t.Helper()
 	_ = c.ws.SetReadDeadline(time.Now().Add(60 * time.Second))
-	var m map[string]any
-	if err := c.ws.ReadJSON(&m); err != nil {
-		c.t.Fatal(err)
+	for {
+		var m map[string]any
+		if err := c.ws.ReadJSON(&m); err != nil {
+			c.t.Fatal(err)
+		}
+		if m["op"] != "secret" { // a new table's creator secret comes before its first status
+			return m
+		}
 	}
-	return m
 }
 
 // TestTablesPerClientAndAddress: one connection opens at most
@@ -287,7 +291,7 @@ func hintReady(c *client, hint string) string {
 	for s["to_move"].(float64) != 0 || len(v["actions"].([]any)) < 2 {
 		if s["to_move"].(float64) == 0 && s["steps"].(float64) > acted {
 			acted = s["steps"].(float64)
-			c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": v["actions"].([]any)[0].(map[string]any)["a"]})
+			c.send(map[string]any{"op": "act", "table": s["table"], "seat": 0, "action": v["actions"].([]any)[0].(map[string]any)["a"], "steps": s["steps"]})
 		}
 		s, v = c.table()
 	}
