@@ -411,30 +411,7 @@ func TestSpectatorSeesFaceUpAtTheEnd(t *testing.T) {
 // hidden cards are redrawn) gives byte-identical public views; the public
 // view carries no hand, no cards and no actions.
 func TestPublicViewHidesEveryHand(t *testing.T) {
-	for _, id := range env.IDs() {
-		g, err := env.Lookup(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		det, ok := g.(env.Determinizer)
-		if !ok {
-			continue // no person is seated at it: nothing is hidden from spectators
-		}
-		sp := g.Spec()
-		counts := []int{sp.NumPlayers}
-		if sp.MaxPlayers > sp.MinPlayers {
-			counts = []int{sp.MinPlayers, sp.MaxPlayers}
-		}
-		for _, n := range counts {
-			t.Run(id+"/"+string(rune('0'+n))+"p", func(t *testing.T) {
-				var params map[string]any
-				if sp.MaxPlayers > sp.MinPlayers {
-					params = map[string]any{env.PlayersParam: n}
-				}
-				publicTwins(t, g, det, params)
-			})
-		}
-	}
+	forEachSeatedGame(t, publicTwins)
 }
 
 func publicTwins(t *testing.T, g env.Game, det env.Determinizer, params map[string]any) {

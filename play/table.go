@@ -197,6 +197,21 @@ func (t *table) poke() {
 	}
 }
 
+// sleep waits d, or less when the table is poked (woke); ok is false when
+// ctx ended first.
+func (t *table) sleep(ctx context.Context, d time.Duration) (woke, ok bool) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false, false
+	case <-t.wake:
+		return true, true
+	case <-timer.C:
+		return false, true
+	}
+}
+
 // run moves the agents until the game is over or ctx ends, then records
 // it. Each move, with the views it draws, is worked out on the page's pool
 // ([pool]); no move starts while nobody watches and nobody sits at the
@@ -235,15 +250,12 @@ func (t *table) run(ctx context.Context) {
 			continue
 		}
 		if delay > 0 {
-			timer := time.NewTimer(delay)
-			select {
-			case <-ctx.Done():
-				timer.Stop()
+			woke, ok := t.sleep(ctx, delay)
+			if !ok {
 				return
-			case <-t.wake:
-				timer.Stop()
+			}
+			if woke {
 				continue // settings changed: look again
-			case <-timer.C:
 			}
 		}
 		t.mu.Lock()
@@ -255,14 +267,8 @@ func (t *table) run(ctx context.Context) {
 			// Nobody is here: no work until someone comes back (or reap
 			// ends the table).
 			t.mu.Unlock()
-			timer := time.NewTimer(100 * time.Millisecond)
-			select {
-			case <-ctx.Done():
-				timer.Stop()
+			if _, ok := t.sleep(ctx, 100*time.Millisecond); !ok {
 				return
-			case <-t.wake:
-				timer.Stop()
-			case <-timer.C:
 			}
 			continue
 		}

@@ -20,6 +20,14 @@ import (
 // seat who acts, reveals nothing the seat cannot see); and it offers
 // exactly the true position's legal actions when the seat is to act.
 func TestSeatViewHidesWhatTheSeatCannotSee(t *testing.T) {
+	forEachSeatedGame(t, checkTwins)
+}
+
+// forEachSeatedGame runs check as a subtest for every registered game a
+// person can sit at (it has a determinizer), at its fewest and its most
+// players: the games and player counts the page's hidden-information
+// proofs cover.
+func forEachSeatedGame(t *testing.T, check func(t *testing.T, g env.Game, det env.Determinizer, params map[string]any)) {
 	for _, id := range env.IDs() {
 		g, err := env.Lookup(id)
 		if err != nil {
@@ -41,7 +49,7 @@ func TestSeatViewHidesWhatTheSeatCannotSee(t *testing.T) {
 				if sp.MaxPlayers > sp.MinPlayers {
 					params = map[string]any{env.PlayersParam: n}
 				}
-				checkTwins(t, g, det, params)
+				check(t, g, det, params)
 			})
 		}
 	}
