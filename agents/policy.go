@@ -33,7 +33,7 @@ func init() {
 
 // The format a weights file declares in its metadata (docs/policy-format.md).
 const (
-	PolicyFormat        = "galaxygym-mlp-policy"
+	PolicyFormat = "galaxygym-mlp-policy"
 	// PolicyFormatVersion is the newest version this build reads: 2 adds
 	// board planes and convolutions (meta "board", conv{i}.*), 3 the value
 	// head (value{i}.*, meta "value_outputs").
