@@ -19,8 +19,9 @@ func init() {
 	RegisterGeneric("mcts", "information-set search on hidden states sampled from the observation (games "+
 		"implementing env.Determinizer): sequential halving over common determinizations, or an IS-MCTS "+
 		"tree; rollouts and prior by the game's rollout agent (its \"rollout\", else its \"heuristic\", "+
-		"else random); maximises the acting player's own return; options sims, ms, search, rollout and "+
-		"the environment's parameters",
+		"else random), or guided by a policy weights file (weights: PUCT prior, value head at the leaves); "+
+		"maximises the acting player's own return; options sims, ms, search, rollout, weights, cpuct, leaf "+
+		"and the environment's parameters",
 		func(spec *env.Spec) bool { return determinizer(spec) != nil },
 		func(spec *env.Spec, opts Options) (Agent, error) { return NewMCTS(spec, opts) })
 }
@@ -159,6 +160,19 @@ const (
 //	rollout=A     the rollout and prior agent (default: the game's
 //	              "rollout" agent, else its "heuristic", else random)
 //	rollout.K=V   option K of the rollout agent
+//	weights=FILE  guide the search by a policy weights file
+//	              (docs/policy-format.md): its probabilities are the prior
+//	              of PUCT selection at every node of search=ismcts (then the
+//	              default search) and its most probable action the prior of
+//	              search=halving and of unsearched decisions; its value head
+//	              (format version 3), if any, scores the leaves: the rewards
+//	              up to the searching player's next decision plus the value
+//	              head's output 0 on its observation there (docs/mcts.md,
+//	              "Guided search")
+//	cpuct=X       PUCT's exploration constant, in reward-range widths
+//	              (default DefaultMCTSCPUCT; needs weights)
+//	leaf=L        value (the default with a value head) or rollout (roll
+//	              out to the end, the default without one); needs weights
 //	K=V           K a parameter of the environment (scan_wrap, max_turns):
 //	              the value the environment was made with, which an agent
 //	              cannot see (default: the parameter's default); passed on to
