@@ -19,8 +19,9 @@ func init() {
 	RegisterGeneric("mcts", "information-set search on hidden states sampled from the observation (games "+
 		"implementing env.Determinizer): sequential halving over common determinizations, or an IS-MCTS "+
 		"tree; rollouts and prior by the game's rollout agent (its \"rollout\", else its \"heuristic\", "+
-		"else random); maximises the acting player's own return; options sims, ms, search, rollout and "+
-		"the environment's parameters",
+		"else random), or guided by a policy weights file (weights: PUCT prior, value head at the leaves); "+
+		"maximises the acting player's own return; options sims, ms, search, rollout, weights, cpuct, leaf "+
+		"and the environment's parameters",
 		func(spec *env.Spec) bool { return determinizer(spec) != nil },
 		func(spec *env.Spec, opts Options) (Agent, error) { return NewMCTS(spec, opts) })
 }
@@ -49,6 +50,16 @@ const (
 	// DefaultMCTSPW is the default progressive widening below the root
 	// (search=ismcts).
 	DefaultMCTSPW = 0.2
+	// DefaultMCTSCPUCT is the default exploration constant of the guided
+	// search's PUCT selection (option cpuct, with weights), in widths of the
+	// environment's reward range like c.
+	DefaultMCTSCPUCT = 0.5
+)
+
+// The values of [MCTS]'s option leaf (with weights).
+const (
+	LeafValue   = "value"   // the value head at the leaves
+	LeafRollout = "rollout" // rollouts by the rollout agent to the end
 )
 
 // mctsMinPaired is the fewest paired samples on which search=halving
@@ -149,6 +160,19 @@ const (
 //	rollout=A     the rollout and prior agent (default: the game's
 //	              "rollout" agent, else its "heuristic", else random)
 //	rollout.K=V   option K of the rollout agent
+//	weights=FILE  guide the search by a policy weights file
+//	              (docs/policy-format.md): its probabilities are the prior
+//	              of PUCT selection at every node of search=ismcts (then the
+//	              default search) and its most probable action the prior of
+//	              search=halving and of unsearched decisions; its value head
+//	              (format version 3), if any, scores the leaves: the rewards
+//	              up to the searching player's next decision plus the value
+//	              head's output 0 on its observation there (docs/mcts.md,
+//	              "Guided search")
+//	cpuct=X       PUCT's exploration constant, in reward-range widths
+//	              (default DefaultMCTSCPUCT; needs weights)
+//	leaf=L        value (the default with a value head) or rollout (roll
+//	              out to the end, the default without one); needs weights
 //	K=V           K a parameter of the environment (scan_wrap, max_turns):
 //	              the value the environment was made with, which an agent
 //	              cannot see (default: the parameter's default); passed on to
@@ -173,6 +197,16 @@ type MCTS struct {
 	rollout         Agent
 	rolloutNeedsObs bool
 	rng             rand.PCG
+
+	// The guided search (option weights; guide nil without it): the
+	// policy's probabilities are the prior of PUCT, its value head (when
+	// leafValue) scores the leaves.
+	guide     *Policy
+	cpuct     float64 // in reward-range widths
+	leafValue bool
+	gprobs    []float64 // the root's prior (the policy on the real observation)
+	gvalue    []float64 // the value head's outputs
+	priors    []float64 // per node, parallel to edges: the policy's probabilities at the node
 
 	// Reused buffers.
 	state   env.State // the current determinization
@@ -208,7 +242,7 @@ func NewMCTS(spec *env.Spec, opts Options) (*MCTS, error) {
 	}
 	m := &MCTS{det: det, sims: DefaultMCTSSims, search: SearchHalving, z: DefaultMCTSZ,
 		margin: DefaultMCTSMargin, elim: DefaultMCTSElim, c: DefaultMCTSC, bias: DefaultMCTSBias,
-		pw: DefaultMCTSPW}
+		pw: DefaultMCTSPW, cpuct: DefaultMCTSCPUCT}
 	o, err := m.parseOptions(spec, opts)
 	if err != nil {
 		return nil, err
@@ -217,6 +251,9 @@ func NewMCTS(spec *env.Spec, opts Options) (*MCTS, error) {
 		return nil, err
 	}
 	if err := m.newRollout(spec, o, opts); err != nil {
+		return nil, err
+	}
+	if err := m.newGuide(spec, o); err != nil {
 		return nil, err
 	}
 	m.obs = make([]uint8, spec.ObsSize())
@@ -259,6 +296,10 @@ type mctsOptions struct {
 	rollout   string         // the rollout agent
 	rollOpts  Options        // its options (rollout.K=V)
 	simsSet   bool
+	searchSet bool
+	weights   string // the guide's weights file, or ""
+	leaf      string // option leaf as given, or ""
+	cpuctSet  bool
 }
 
 // parseOptions reads opts into m's settings, in key order (so that the
@@ -307,11 +348,24 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			m.pw, err = num()
 		case k == "bias":
 			m.bias, err = num()
+		case k == "cpuct":
+			m.cpuct, err = num()
+			o.cpuctSet = true
+		case k == "weights":
+			if v == "" {
+				return o, bad("want a weights file (.npz, docs/policy-format.md)")
+			}
+			o.weights = v
+		case k == "leaf":
+			if v != LeafValue && v != LeafRollout {
+				return o, bad("want " + LeafValue + " or " + LeafRollout)
+			}
+			o.leaf = v
 		case k == "search":
 			if v != SearchHalving && v != SearchISMCTS {
 				return o, bad("want " + SearchHalving + " or " + SearchISMCTS)
 			}
-			m.search = v
+			m.search, o.searchSet = v, true
 		case k == "rollout":
 			if v == "mcts" {
 				return o, bad("mcts cannot be its own rollout agent")
@@ -323,7 +377,7 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			o.envParams[k] = v
 		default:
 			return o, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
-				"rollout.KEY, and the environment's parameters)")
+				"rollout.KEY, weights, cpuct, leaf, and the environment's parameters)")
 		}
 		if err != nil {
 			return o, err
@@ -332,7 +386,43 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 	if m.budget > 0 && !o.simsSet {
 		m.sims = math.MaxInt32
 	}
+	if o.weights == "" {
+		if o.leaf != "" {
+			return o, &OptionError{Agent: "mcts", Key: "leaf", Reason: "needs weights (a policy file to guide the search)"}
+		}
+		if o.cpuctSet {
+			return o, &OptionError{Agent: "mcts", Key: "cpuct", Reason: "needs weights (a policy file to guide the search)"}
+		}
+	} else if !o.searchSet {
+		m.search = SearchISMCTS // the guided search is a PUCT tree unless search=halving is asked for
+	}
 	return o, nil
+}
+
+// newGuide reads the guided search's weights file (option weights), as
+// the policy agent reads it (docs/policy-format.md), and sets the leaf
+// evaluation: the value head unless leaf=rollout (or the file has none).
+func (m *MCTS) newGuide(spec *env.Spec, o mctsOptions) error {
+	if o.weights == "" {
+		return nil
+	}
+	p, err := NewPolicy(spec, Options{"weights": o.weights, "greedy": "true"})
+	if err != nil {
+		return fmt.Errorf("agents: mcts: option weights: %w", err)
+	}
+	m.guide = p
+	m.gprobs = make([]float64, spec.NumActions())
+	m.gvalue = make([]float64, p.ValueOutputs())
+	switch {
+	case o.leaf == LeafValue && p.ValueOutputs() == 0:
+		return &OptionError{Agent: "mcts", Key: "leaf",
+			Reason: "value: the weights file has no value head (format version 3, docs/policy-format.md)"}
+	case o.leaf == "":
+		m.leafValue = p.ValueOutputs() > 0
+	default:
+		m.leafValue = o.leaf == LeafValue
+	}
+	return nil
 }
 
 // resolveParams sets the environment parameters the determinizations are
@@ -444,7 +534,14 @@ func (m *MCTS) Act(player int, obs, mask []uint8) int {
 		return -1
 	}
 	m.stats.Decisions++
-	prior := m.rollout.Act(player, obs, mask)
+	var prior int
+	if m.guide != nil {
+		// The policy's most probable legal action (the lowest on ties).
+		m.guide.Evaluate(obs, mask, m.gprobs, nil)
+		prior = argmax(m.gprobs, mask)
+	} else {
+		prior = m.rollout.Act(player, obs, mask)
+	}
 	if prior < 0 || prior >= len(mask) || mask[prior] == 0 {
 		prior = firstLegal(mask)
 	}
@@ -482,9 +579,43 @@ func (m *MCTS) RolloutAgent() Agent { return m.rollout }
 // the defaults.
 func (m *MCTS) Params() env.Params { return m.params }
 
-// String describes the search settings, e.g. "mcts(search=halving sims=256)".
+// String describes the search settings, e.g. "mcts(search=halving sims=256
+// rollout=heuristic)", with the guide's settings when it has weights.
 func (m *MCTS) String() string {
-	return fmt.Sprintf("mcts(search=%s sims=%d rollout=%s)", m.search, m.sims, m.rollout.Name())
+	s := fmt.Sprintf("mcts(search=%s sims=%d rollout=%s", m.search, m.sims, m.rollout.Name())
+	if m.guide != nil {
+		leaf := LeafRollout
+		if m.leafValue {
+			leaf = LeafValue
+		}
+		s += fmt.Sprintf(" weights=%s cpuct=%g leaf=%s", m.guide.Version(), m.cpuct, leaf)
+	}
+	return s + ")"
+}
+
+// Version returns the guide's weights version, "sha256:" and the weights
+// file's SHA-256 (which datasets record as the agent's version), or ""
+// for a search without weights.
+func (m *MCTS) Version() string {
+	if m.guide == nil {
+		return ""
+	}
+	return m.guide.Version()
+}
+
+// Guide returns the policy that guides the search (option weights), or nil.
+func (m *MCTS) Guide() *Policy { return m.guide }
+
+// argmax returns the legal action of highest p, the lowest on ties, or -1
+// when mask has none.
+func argmax(p []float64, mask []uint8) int {
+	best := -1
+	for a, x := range mask {
+		if x != 0 && (best < 0 || p[a] > p[best]) {
+			best = a
+		}
+	}
+	return best
 }
 
 // Stats returns the work counters.
@@ -518,7 +649,10 @@ func (m *MCTS) deadline() time.Time {
 }
 
 // rollFrom plays action a in st, then the rollout agent to the end (or
-// max_turns) from a rollout seed, and returns player's return.
+// max_turns) from a rollout seed, and returns player's return. With a
+// value head at the leaves (leafValue) it stops at player's next decision
+// instead and adds the value head's estimate of the rest (output 0, on
+// player's own observation).
 func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) (ret float64) {
 	if m.explain != nil {
 		defer func(a int) { m.explain(a, ret) }(a)
@@ -538,8 +672,12 @@ func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) (ret float64)
 			st.Truncate(m.rewards)
 			return ret + m.rewards[player]
 		}
+		p := st.CurrentPlayer()
+		if m.leafValue && p == player {
+			return ret + m.leafEstimate(st, player)
+		}
 		st.LegalMask(m.mask)
-		a = m.rolloutAct(st, st.CurrentPlayer())
+		a = m.rolloutAct(st, p)
 	}
 }
 
@@ -556,4 +694,12 @@ func (m *MCTS) rolloutAct(st env.State, p int) int {
 		return firstLegal(m.mask)
 	}
 	return a
+}
+
+// leafEstimate returns the value head's estimate of player's return from
+// st on: its output 0 on player's observation of st.
+func (m *MCTS) leafEstimate(st env.State, player int) float64 {
+	st.Observe(player, m.obs)
+	m.guide.Evaluate(m.obs, nil, nil, m.gvalue)
+	return m.gvalue[0]
 }

@@ -3,6 +3,7 @@ package agents
 import (
 	"hash/maphash"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -42,6 +43,9 @@ func (m *MCTS) ismcts(player int, obs []uint8, prior int) (int, bool) {
 	m.edges = m.edges[:0]
 	clear(m.tree)
 	m.newNode()
+	if m.guide != nil {
+		copy(m.priors, m.gprobs) // the root's prior: the policy on the real observation
+	}
 	end := m.deadline()
 	for i := 0; i < m.sims; i++ {
 		if m.budget > 0 && i > 0 && time.Now().After(end) || m.stopped() {
@@ -83,6 +87,9 @@ func (m *MCTS) newNode() int32 {
 	} else {
 		m.edges = append(m.edges, make([]mctsEdge, na)...)
 	}
+	if m.guide != nil {
+		m.priors = slices.Grow(m.priors[:len(m.edges)-na], na)[:len(m.edges)]
+	}
 	return int32(len(m.nodes) - 1)
 }
 
@@ -111,6 +118,26 @@ func (m *MCTS) simulate(st env.State, player, prior int) {
 				node = child
 			case m.maxDepth > 0 && len(m.path) >= m.maxDepth:
 				inTree = false
+				if m.leafValue {
+					m.guide.Evaluate(m.obs, nil, nil, m.gvalue)
+					ret += m.gvalue[0]
+					goto backup
+				}
+			case m.guide != nil:
+				// Expand: the policy's prior at the new information set,
+				// and its value head's estimate of the rest (the leaf).
+				node = m.newNode()
+				m.tree[key] = node
+				off := m.nodes[node].edges
+				m.guide.Evaluate(m.obs, m.mask, m.priors[off:int(off)+len(m.mask)], m.valueWanted())
+				if m.leafValue {
+					ret += m.gvalue[0]
+					goto backup
+				}
+				inTree = false
+				a = m.selectPUCT(node)
+				m.path = append(m.path, mctsStep{node, int32(a), ret})
+				goto apply
 			default:
 				node = m.newNode()
 				m.tree[key] = node
@@ -120,7 +147,11 @@ func (m *MCTS) simulate(st env.State, player, prior int) {
 				goto apply
 			}
 		}
-		if p == player && inTree {
+		if p == player && inTree && m.guide != nil {
+			a = m.selectPUCT(node)
+			m.path = append(m.path, mctsStep{node, int32(a), ret})
+			descend = true
+		} else if p == player && inTree {
 			a = m.selectAction(node, st, player, prior)
 			m.path = append(m.path, mctsStep{node, int32(a), ret})
 			prior = -1 // below the root the rollout agent is asked
@@ -140,6 +171,7 @@ func (m *MCTS) simulate(st env.State, player, prior int) {
 			break
 		}
 	}
+backup:
 	for _, s := range m.path {
 		nd := &m.nodes[s.node]
 		nd.visits++
@@ -205,6 +237,56 @@ func (m *MCTS) selectAction(node int32, st env.State, player, prior int) int {
 		if a == prior {
 			v += m.bias / (n + 1)
 		}
+		if v > bestV {
+			best, bestV = a, v
+		}
+	}
+	return best
+}
+
+// valueWanted returns the buffer an expansion writes the value head's
+// outputs to: m.gvalue when the leaves are scored by the value head, else
+// nil (not computed).
+func (m *MCTS) valueWanted() []float64 {
+	if m.leafValue {
+		return m.gvalue
+	}
+	return nil
+}
+
+// selectPUCT picks the action at tree node node of the guided search (m.mask
+// holds the determinization's legal mask) by PUCT: the legal action of
+// highest Q/W + cpuct * P * sqrt(N) / (1 + n), Q its mean return from the
+// node on (for an action not yet tried: the node's mean, or 0 before any
+// visit), W the width of the reward range, P the policy's probability of
+// it at the node, N the node's visits (at least 1) and n the action's; the
+// lowest action on ties.
+func (m *MCTS) selectPUCT(node int32) int {
+	nd := &m.nodes[node]
+	off := int(nd.edges)
+	edges := m.edges[off : off+len(m.mask)]
+	prior := m.priors[off : off+len(m.mask)]
+	sum := 0.0
+	for a := range edges {
+		sum += edges[a].sum
+	}
+	fpu := 0.0
+	if nd.visits > 0 {
+		fpu = sum / float64(nd.visits) * m.invW
+	}
+	sqrtN := math.Sqrt(float64(max(nd.visits, 1)))
+	best, bestV := -1, math.Inf(-1)
+	for a, x := range m.mask {
+		if x == 0 {
+			continue
+		}
+		e := &edges[a]
+		q := fpu
+		if e.visits > 0 {
+			q = e.sum / float64(e.visits) * m.invW
+			e.avail++
+		}
+		v := q + m.cpuct*prior[a]*sqrtN/float64(1+e.visits)
 		if v > bestV {
 			best, bestV = a, v
 		}

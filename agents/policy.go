@@ -33,8 +33,11 @@ func init() {
 
 // The format a weights file declares in its metadata (docs/policy-format.md).
 const (
-	PolicyFormat        = "galaxygym-mlp-policy"
-	PolicyFormatVersion = 2 // 2 adds board planes and convolutions (meta "board", conv{i}.*)
+	PolicyFormat = "galaxygym-mlp-policy"
+	// PolicyFormatVersion is the newest version this build reads: 2 adds
+	// board planes and convolutions (meta "board", conv{i}.*), 3 the value
+	// head (value{i}.*, meta "value_outputs").
+	PolicyFormatVersion = 3
 )
 
 // PolicyMeta is the optional "meta" array of a weights file: a 1-D uint8
@@ -55,6 +58,11 @@ type PolicyMeta struct {
 	// evaluated) or PlaySample (sample the masked softmax); "" reads as
 	// PlaySample. The policy agent's greedy option overrides it.
 	Play string `json:"play,omitempty"`
+	// ValueOutputs (version 3, optional) is the number of outputs of the
+	// value head (value0, value1, ...): output k is the expected return of
+	// the player k seats after the observer. 0 (absent): whatever the last
+	// value layer has; a file without value arrays has no value head.
+	ValueOutputs int `json:"value_outputs,omitempty"`
 }
 
 // The values of [PolicyMeta.Play].
@@ -135,6 +143,12 @@ type policyNet struct {
 	conv   []convLayer
 	w      []*mat.Dense
 	b      []*mat.VecDense
+	// The value head (version 3; nil without one): vw[i] (out x in) and
+	// vb[i] of layer value{i}; vsizes[0] is the trunk's width, vsizes[i+1]
+	// the outputs of value{i}.
+	vw     []*mat.Dense
+	vb     []*mat.VecDense
+	vsizes []int
 }
 
 var layerKey = regexp.MustCompile(`^layer(\d+)\.(weight|bias)$`)
@@ -166,6 +180,9 @@ func parsePolicy(path string, data []byte) (*policyNet, error) {
 		n.relu = n.meta.Activation == "relu"
 	}
 	if err := r.layers(n); err != nil {
+		return nil, err
+	}
+	if err := r.values(n); err != nil {
 		return nil, err
 	}
 	if err := r.matchMeta(n); err != nil {
@@ -252,6 +269,10 @@ func (r *policyReader) meta() (*PolicyMeta, error) {
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "activation %q: want tanh or relu", m.Activation)
 	case m.Board != nil && m.Version < 2:
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "a board needs format version 2")
+	case m.ValueOutputs != 0 && m.Version < 3:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "value_outputs needs format version 3")
+	case m.ValueOutputs < 0:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "value_outputs %d: want a positive count", m.ValueOutputs)
 	case m.Play != "" && m.Play != PlayGreedy && m.Play != PlaySample:
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "play %q: want %q or %q", m.Play, PlayGreedy, PlaySample)
 	}
@@ -443,6 +464,7 @@ type Policy struct {
 	rng    rand.PCG
 	h      []*mat.VecDense // h[i]: the outputs of layer i
 	probs  []float64
+	vh     []*mat.VecDense // vh[i]: the outputs of value layer i (nil without a value head)
 	convBuffers
 }
 
@@ -486,6 +508,9 @@ func NewPolicy(spec *env.Spec, opts Options) (*Policy, error) {
 	p := &Policy{net: n, greedy: greedy, probs: make([]float64, spec.NumActions())}
 	for _, size := range n.sizes[1:] {
 		p.h = append(p.h, mat.NewVecDense(size, nil))
+	}
+	for _, size := range n.vsizes[min(1, len(n.vsizes)):] {
+		p.vh = append(p.vh, mat.NewVecDense(size, nil))
 	}
 	p.convBuffers = n.newConvBuffers()
 	return p, nil

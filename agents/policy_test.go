@@ -551,7 +551,7 @@ func TestPolicyBadFiles(t *testing.T) {
 		{name: "meta not JSON", arrays: edit("meta", setMeta("{format")), kind: ErrPolicyMeta, array: "meta"},
 		{name: "meta format", arrays: edit("meta", setMeta(strings.Replace(metaOK, "mlp-policy", "cnn-policy", 1))),
 			kind: ErrPolicyMeta, array: "meta"},
-		{name: "meta version 3", arrays: edit("meta", setMeta(strings.Replace(metaOK, `"version": 1`, `"version": 3`, 1))),
+		{name: "meta version 4", arrays: edit("meta", setMeta(strings.Replace(metaOK, `"version": 1`, `"version": 4`, 1))),
 			kind: ErrPolicyMeta, array: "meta"},
 		{name: "meta activation", arrays: edit("meta", setMeta(strings.Replace(metaOK, "tanh", "gelu", 1))),
 			kind: ErrPolicyMeta, array: "meta"},

@@ -65,6 +65,8 @@ type Explainer interface {
 // counts show how far each action got; with search=ismcts they are the
 // root's edge statistics. A decision that was not searched (one legal
 // action, sims=0, or an observation no position has) leaves Visits all 0.
+// A search with weights also gives th.Probs: the policy's probabilities at
+// the root, its prior.
 func (m *MCTS) ActExplained(player int, obs, mask []uint8, th *Thoughts) int {
 	th.Reset()
 	th.ValueUnit = "mean return from the decision on"
@@ -83,6 +85,11 @@ func (m *MCTS) ActExplained(player int, obs, mask []uint8, th *Thoughts) int {
 		for i := range root {
 			th.Visits[i], sums[i] = int(root[i].visits), root[i].sum
 		}
+	}
+	if m.guide != nil && a >= 0 {
+		// The guide's prior at the root: the policy on the real observation.
+		th.Probs = grow(th.Probs, len(mask))
+		copy(th.Probs, m.gprobs)
 	}
 	for i, n := range th.Visits {
 		if n > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
@@ -25,26 +26,33 @@ func (h *Handler) weightNames(id string) []string { return h.weights[id] }
 // agentOptions checks the options a page gives an agent (a seat's or the
 // hint's) and returns those to build it with: mcts plays by simulation
 // count only (a time budget would not replay; default DefaultMCTSSims, at
-// most the server's cap), policy only with one of the weights files offered
-// for the environment; the checks and the weights' resolution are the
-// training protocol's ([agents.Limits.Check]). Errors are *RequestError
-// bad_lineup.
+// most the server's cap), optionally guided by one of the weights files
+// offered for the environment (mcts@weights: the policy's prior, its value
+// head at the leaves; docs/mcts.md), policy only with one of those files;
+// the checks and the weights' resolution are the training protocol's
+// ([agents.Limits.Check]). Errors are *RequestError bad_lineup.
 func (h *Handler) agentOptions(spec *env.Spec, name string, in agents.Options) (agents.Options, error) {
 	bad := func(msg string) error { return &RequestError{Code: "bad_lineup", Message: name + ": " + msg} }
-	offered := map[string]string{"mcts": "sims", "policy": "weights"}[name]
+	offered := map[string][]string{"mcts": {"sims", "weights"}, "policy": {"weights"}}[name]
 	for k := range in {
 		switch {
-		case offered == "":
+		case offered == nil:
 			return nil, bad("takes no options here")
-		case k != offered:
-			return nil, bad("option " + strconv.Quote(k) + " is not offered here (" + offered + " only)")
+		case !slices.Contains(offered, k):
+			return nil, bad("option " + strconv.Quote(k) + " is not offered here (" + strings.Join(offered, ", ") + " only)")
 		}
 	}
 	sp := agents.SpecOf(name, in)
 	switch name {
 	case "mcts":
+		if sp.Options == nil {
+			sp.Options = agents.Options{} // SpecOf's options are its own copy
+		}
 		if sp.Options["sims"] == "" {
-			sp.Options = agents.Options{"sims": strconv.Itoa(DefaultMCTSSims)}
+			sp.Options["sims"] = strconv.Itoa(DefaultMCTSSims)
+		}
+		if w, ok := in["weights"]; ok && !slices.Contains(h.weightNames(spec.ID), w) {
+			return nil, bad(fmt.Sprintf("weights %q is not one of the server's weights for %s (%v)", w, spec.ID, h.weightNames(spec.ID)))
 		}
 		if n, err := strconv.Atoi(sp.Options["sims"]); err != nil || n < 1 {
 			return nil, bad(fmt.Sprintf("sims must be an integer within 1..%d", h.cfg.MaxAgentSims))

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/galaxygym/galaxygym/agents"
 )
 
 // expectErrMsg sends m and returns the error reply's code and message.
@@ -176,5 +178,39 @@ func TestHintStopsWhenPageLeaves(t *testing.T) {
 	case <-stopped:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the hint's search went on 5 s after its page left")
+	}
+}
+
+// TestPageGuidedMCTS: an mcts seat may be guided by one of the weights
+// files the server offers for the environment (mcts@weights, resolved
+// like policy's); its thoughts show the root's visits; a file not offered
+// is refused.
+func TestPageGuidedMCTS(t *testing.T) {
+	const w = "express-v2-selfplay.npz"
+	if _, err := os.Stat(filepath.Join("..", "notebooks", "weights", w)); err != nil {
+		t.Skip("no committed weights for express-v2")
+	}
+	p := newPage(t, Config{WeightsDir: filepath.Join("..", "notebooks", "weights")})
+	c := p.dial(t, "")
+	lineup := func(weights string) map[string]any {
+		return map[string]any{"op": "new", "lineup": map[string]any{"env": "express-v2", "params": map[string]any{"players": 2},
+			"seats": []string{"mcts", "heuristic"}, "agent_opts": map[string]any{"mcts": map[string]any{"sims": "8", "weights": weights}},
+			"delay_ms": 0, "paused": true, "seed": 3}}
+	}
+	for _, bad := range []string{"galaxy-express-v1-bc.npz", "../weights/" + w, "nothing.npz"} {
+		if code, msg := c.expectErrMsg(lineup(bad)); code != "bad_lineup" || !strings.Contains(msg, "not one of the server's weights") {
+			t.Errorf("weights %q: %s %q, want bad_lineup", bad, code, msg)
+		}
+	}
+	c.send(lineup(w))
+	s, _ := c.table()
+	p.h.mu.Lock()
+	tb := p.h.tables[s["table"].(string)]
+	p.h.mu.Unlock()
+	tb.mu.Lock()
+	m, ok := tb.seats[0].(*agents.MCTS)
+	tb.mu.Unlock()
+	if !ok || m.Guide() == nil {
+		t.Fatalf("seat 0 is %T, want a guided *agents.MCTS", tb.seats[0])
 	}
 }

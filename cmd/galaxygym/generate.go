@@ -43,8 +43,8 @@ func (f *runFlags) register(cmd *cobra.Command, agent string, episodes int64) {
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "goroutines playing episodes (the output does not depend on it)")
 	fl.Uint64Var(&f.seed, "seed", 0, "run seed; every episode's seeds derive from it and the episode index")
 	fl.StringArrayVar(&f.agentOpts, "agent-opt", nil, "agent option key=value (repeatable)")
-	fl.StringVar(&f.weights, "weights", "", "the policy agent's weights file (.npz, docs/policy-format.md): "+
-		"shorthand for --agent-opt weights=FILE")
+	fl.StringVar(&f.weights, "weights", "", "the policy agent's weights file (.npz, docs/policy-format.md), or the one "+
+		"that guides mcts (docs/mcts.md): shorthand for --agent-opt weights=FILE")
 	fl.StringArrayVar(&f.envParams, "env-param", nil, "environment parameter name=value (repeatable)")
 	fl.StringVar(&f.seats, "seats", "", "comma-separated agents, one per seat (player 0 first), instead of --agent; "+
 		"--agent-opt then takes agent.key=value")
@@ -77,8 +77,8 @@ func (f *runFlags) config() (datasets.Config, error) {
 		return cfg, err
 	}
 	if f.weights != "" {
-		if f.agent != "policy" {
-			return cfg, fmt.Errorf("--weights is an option of --agent policy, not of --agent %s", f.agent)
+		if f.agent != "policy" && f.agent != "mcts" {
+			return cfg, fmt.Errorf("--weights is an option of --agent policy or mcts, not of --agent %s", f.agent)
 		}
 		if w, ok := opts["weights"]; ok && w != f.weights {
 			return cfg, fmt.Errorf("--weights %s and --agent-opt weights=%s disagree", f.weights, w)

@@ -101,4 +101,10 @@ func TestPolicyWeightsFlag(t *testing.T) {
 	if err != nil || !regexp.MustCompile(`(?m)^\d+ steps/s \d+ episodes/s$`).MatchString(out) {
 		t.Errorf("bench --agent policy: %v\n%s", err, out)
 	}
+	// mcts takes --weights too: the search guided by the policy.
+	resetSubcommandFlags(t, "bench")
+	out, err = runCLI(t, "bench", "--agent", "mcts", "--agent-opt", "sims=2", "--weights", policyWeights, "--episodes", "4", "--workers", "2")
+	if err != nil || !regexp.MustCompile(`(?m)^\d+ steps/s \d+ episodes/s$`).MatchString(out) {
+		t.Errorf("bench --agent mcts --weights: %v\n%s", err, out)
+	}
 }

@@ -18,7 +18,7 @@ from gymnasium.vector import AutoresetMode
 from ._client import DEFAULT_URL, OUTCOMES, PROTOCOL_VERSION, Layout, Reply, Session, episode_seed
 from ._actions import ActionSpaceError, ServerGoneError
 from .env import GalaxyGymEnv, IllegalActionWarning
-from .policy import export_policy, load_policy, policy_probs
+from .policy import export_policy, load_policy, policy_probs, policy_value
 from .errors import (
     AuthenticationError,
     BadRequestError,
@@ -50,7 +50,7 @@ from ._registration import gym_id, register_envs  # noqa: E402
 GYM_IDS = register_envs()
 
 __all__ = [
-    "make", "make_vec", "evaluate", "league", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs",
+    "make", "make_vec", "evaluate", "league", "list_envs", "episode_seed", "export_policy", "load_policy", "policy_probs", "policy_value",
     "aec_env", "gym_id", "register_envs", "GYM_IDS", "GalaxyGymEnv", "GalaxyGymVectorEnv", "GalaxyGymAECEnv", "Session", "Layout", "Reply",
     "DEFAULT_URL", "OUTCOMES", "PROTOCOL_VERSION",
     "GalaxyGymError", "IllegalActionWarning", "ServerError", "IllegalActionError", "ActionSpaceError", "ServerGoneError", "EpisodeOverError", "NotResetError",

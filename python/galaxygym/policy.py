@@ -22,15 +22,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "ACTIVATIONS", "export_policy", "load_policy", "policy_probs"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "ACTIVATIONS", "export_policy", "load_policy", "policy_probs", "policy_value"]
 
 FORMAT = "galaxygym-mlp-policy"
-FORMAT_VERSION = 2  # 2: board planes and convolutions (conv{i}.*, meta "board"); MLP-only files stay version 1
+# 2: board planes and convolutions (conv{i}.*, meta "board"); 3: the value head (value{i}.*, meta
+# "value_outputs"). A file is written with the lowest version that holds it: MLP-only files stay version 1.
+FORMAT_VERSION = 3
 BOARD_KEYS = ("offset", "planes", "height", "width", "center_plane")
 ACTIVATIONS = ("tanh", "relu")
 
 _LAYER_KEY = re.compile(r"^layer(\d+)\.(weight|bias)$")
 _CONV_KEY = re.compile(r"^conv(\d+)\.(weight|bias)$")
+_VALUE_KEY = re.compile(r"^value(\d+)\.(weight|bias)$")
 
 
 def _numpy(x: Any) -> NDArray[Any]:
@@ -81,7 +84,7 @@ def _check_finite(name: str, a: NDArray[Any]) -> None:
 def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env_id: str,
                   activation: str = "tanh", obs_shape: Iterable[int] | None = None,
                   conv: Any = None, board: Mapping[str, int] | None = None,
-                  play: str | None = None) -> dict[str, Any]:
+                  play: str | None = None, value: Any = None) -> dict[str, Any]:
     """Writes an MLP policy to path in galaxygym's weights format
     (docs/policy-format.md) and returns its metadata.
 
@@ -112,6 +115,15 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
     play ("greedy" or "sample"; None says nothing, read as "sample") states
     how the weights are meant to be played: the Go policy agent plays so
     unless its greedy option says otherwise.
+
+    value (the value head; None: none) makes a format-version-3 file: its
+    linear layers, in any form `layers` takes, read the policy's last hidden
+    layer (the input of its last layer, after the activation: a shared
+    trunk, so the policy needs two layers at least), with `activation`
+    between them and none after the last, whose M outputs are expected
+    returns from the observed position on: output k is the return of the
+    player k seats after the observer (k = 0: the observer).
+    `galaxygym mcts@weights=FILE` scores its leaves with output 0.
     """
     if play not in (None, "greedy", "sample"):
         raise ValueError(f"play {play!r}: want 'greedy', 'sample' or None")
@@ -165,11 +177,34 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
         _check_finite(f"layer{i}.bias", b)
         arrays[f"layer{i}.weight"] = np.ascontiguousarray(w)
         arrays[f"layer{i}.bias"] = np.ascontiguousarray(b)
-        width = w.shape[0]
-    meta: dict[str, Any] = {"format": FORMAT, "version": 1 if board is None else 2, "env_id": env_id, "obs_shape": shape,
+        trunk, width = width, w.shape[0]
+    version = 1 if board is None else 2
+    value_outputs = 0
+    if value is not None:
+        if len(pairs) < 2:
+            raise ValueError("value: a value head reads the policy's last hidden layer, but the policy has one layer")
+        vpairs = _layers(value, activation)
+        if not vpairs:
+            raise ValueError("value: no layers")
+        vin = trunk
+        for i, (w, b) in enumerate(vpairs):
+            w, b = w.astype(np.float32), b.astype(np.float32)
+            if w.ndim != 2 or w.shape[1] != vin or w.shape[0] < 1:
+                raise ValueError(f"value{i}.weight: shape {w.shape}, want (out, {vin})")
+            if b.shape != (w.shape[0],):
+                raise ValueError(f"value{i}.bias: shape {b.shape}, want ({w.shape[0]},)")
+            _check_finite(f"value{i}.weight", w)
+            _check_finite(f"value{i}.bias", b)
+            arrays[f"value{i}.weight"] = np.ascontiguousarray(w)
+            arrays[f"value{i}.bias"] = np.ascontiguousarray(b)
+            vin = w.shape[0]
+        version, value_outputs = 3, vin
+    meta: dict[str, Any] = {"format": FORMAT, "version": version, "env_id": env_id, "obs_shape": shape,
             "num_actions": width, "activation": activation}
     if board is not None:
         meta["board"] = board
+    if value_outputs:
+        meta["value_outputs"] = value_outputs
     if play is not None:
         meta["play"] = play
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
@@ -208,7 +243,9 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
     """Reads and checks a weights file (a path, or a mapping of its arrays
     such as np.load's NpzFile). Returns {"obs_scale": float64 (obs_size,),
     "layers": [(weight, bias), ...] float64, "activation": str, "meta":
-    dict or None}. A file without "meta" is read as tanh, for any env."""
+    dict or None, "board", "conv", "value": the value head's (weight, bias)
+    pairs, [] without one}. A file without "meta" is read as tanh, for any
+    env; value* arrays are read from format-version-3 files only."""
     if isinstance(source, (str, os.PathLike)):
         with np.load(source, allow_pickle=False) as z:
             return load_policy({k: z[k] for k in z.files})
@@ -224,6 +261,8 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
             raise ValueError("meta: a board needs format version 2")
         if meta.get("play", "sample") not in ("greedy", "sample"):
             raise ValueError(f"meta: play {meta['play']!r}: want 'greedy' or 'sample'")
+        if "value_outputs" in meta and int(meta["version"]) < 3:
+            raise ValueError("meta: value_outputs needs format version 3")
     for k in ["obs_scale", "layer0.weight"]:
         if k not in arrays:
             raise ValueError(f"{k}: missing")
@@ -281,8 +320,35 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
     if meta is not None and (int(np.prod(meta["obs_shape"])) != scale.size or meta["num_actions"] != width):
         raise ValueError(f"meta: obs_shape {meta['obs_shape']} and num_actions {meta['num_actions']} "
                          f"do not match the layers ({scale.size} -> {width})")
+    value = []
+    if meta is not None and int(meta["version"]) >= 3:
+        nv = 0
+        while f"value{nv}.weight" in arrays:
+            nv += 1
+        for k in arrays:
+            m = _VALUE_KEY.match(k)
+            if m and int(m.group(1)) >= nv:
+                raise ValueError(f"value{nv}.weight: missing (the file has {k})")
+        if nv and n < 2:
+            raise ValueError("value0.weight: a value head reads the policy's last hidden layer, but the policy has one layer")
+        vin = layers[-1][0].shape[1] if layers else 0
+        for i in range(nv):
+            for p in ("weight", "bias"):
+                k = f"value{i}.{p}"
+                if k not in arrays:
+                    raise ValueError(f"{k}: missing")
+                if arrays[k].dtype != np.float32:
+                    raise ValueError(f"{k}: dtype {arrays[k].dtype}, want float32")
+                _check_finite(k, arrays[k])
+            w, b = arrays[f"value{i}.weight"].astype(np.float64), arrays[f"value{i}.bias"].astype(np.float64)
+            if w.ndim != 2 or w.shape[1] != vin or b.shape != (w.shape[0],):
+                raise ValueError(f"value{i}: weight {w.shape}, bias {b.shape}, want (out, {vin}) and (out,)")
+            value.append((w, b))
+            vin = w.shape[0]
+        if meta.get("value_outputs") and (not value or meta["value_outputs"] != vin):
+            raise ValueError(f"meta: value_outputs {meta['value_outputs']} does not match the value head")
     return {"obs_scale": scale, "layers": layers, "activation": meta["activation"] if meta else "tanh",
-            "meta": meta, "board": board, "conv": convs}
+            "meta": meta, "board": board, "conv": convs, "value": value}
 
 
 def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any) -> NDArray[Any]:
@@ -300,13 +366,7 @@ def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, m
     legal = mask.reshape(len(x), -1) != 0
     if x.shape[1] != scale.size:
         raise ValueError(f"observations of {x.shape[1]} elements, the policy reads {scale.size}")
-    h = x * scale
-    if p.get("board") is not None:
-        h = _board_features(p, x, h)
-    for i, (w, b) in enumerate(p["layers"]):
-        if i > 0:
-            h = np.tanh(h) if p["activation"] == "tanh" else np.maximum(h, 0.0)
-        h = h @ w.T + b
+    h = _forward(p, x)[0]
     if legal.shape != h.shape:
         raise ValueError(f"masks of shape {legal.shape}, want {h.shape}")
     logits = np.where(legal, h, -np.inf)
@@ -342,3 +402,42 @@ def _board_features(p: Mapping[str, Any], x: NDArray[Any], h: NDArray[Any]) -> N
         y = np.tanh(y) if act == "tanh" else np.maximum(y, 0.0)
     rest = np.concatenate([h[:, :off], h[:, off + planes * cells:]], axis=1)
     return np.concatenate([y.reshape(len(h), -1), rest], axis=1)
+
+
+def _forward(p: Mapping[str, Any], x: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The logits of the float64 observations x (B, obs_size), and the
+    trunk: the last policy layer's input (after the activation)."""
+    scale = p["obs_scale"]
+    if x.shape[1] != scale.size:
+        raise ValueError(f"observations of {x.shape[1]} elements, the policy reads {scale.size}")
+    h = x * scale
+    if p.get("board") is not None:
+        h = _board_features(p, x, h)
+    trunk = h
+    for i, (w, b) in enumerate(p["layers"]):
+        if i > 0:
+            h = np.tanh(h) if p["activation"] == "tanh" else np.maximum(h, 0.0)
+        trunk = h
+        h = h @ w.T + b
+    return h, trunk
+
+
+def policy_value(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any) -> NDArray[Any]:
+    """The value head's outputs of a format-version-3 weights file, in
+    float64: the reference of the Go agent's Evaluate. source: as for
+    policy_probs; obs: uint8 observations, one (obs_shape) or a batch (B,
+    *obs_shape). Returns (M,) or (B, M): output k is the expected return of
+    the player k seats after the observer. A file without a value head is a
+    ValueError."""
+    p = source if isinstance(source, Mapping) and "layers" in source else load_policy(source)
+    if not p.get("value"):
+        raise ValueError("the weights file has no value head (format version 3)")
+    obs = np.asarray(obs)
+    single = obs.ndim == len((p["meta"] or {}).get("obs_shape", [0]))
+    x = obs.reshape(1 if single else len(obs), -1).astype(np.float64)
+    h = _forward(p, x)[1]
+    for i, (w, b) in enumerate(p["value"]):
+        if i > 0:
+            h = np.tanh(h) if p["activation"] == "tanh" else np.maximum(h, 0.0)
+        h = h @ w.T + b
+    return h[0] if single else h

@@ -7,6 +7,13 @@ test (agents/policy_test.go) and of python/tests/test_policy.py:
   conv_tanh.npz        ConvPolicy): the 9 board planes through 3x3 circular convolutions of
                        8 and 8 channels, joined with the 71 scalar features, -> 32 -> 56;
                        conv_tanh without the translation (center_plane -1)
+  value.npz            a format-version-3 policy with a value head: the tanh policy's
+                       shape with its own random weights, and a value head on its
+                       trunk (the last hidden layer), 32 -> 16 -> 2 (two outputs, to
+                       check their layout; a solitaire game's search reads output 0)
+  value_cases.npz      that file's value head outputs for cases.npz's observations:
+                       value_numpy from galaxygym.policy_value (float64), value_torch
+                       from a float32 torch forward, and its probabilities (probs_numpy)
   cases.npz            CASES real observations and legal-action masks, half from
                        seeded random play and half from the heuristic's (read
                        from `galaxygym generate` datasets), and each policy's
@@ -36,7 +43,7 @@ import torch.nn as nn
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
 
-from galaxygym.policy import export_policy, policy_probs, write_npz  # noqa: E402
+from galaxygym.policy import export_policy, policy_probs, policy_value, write_npz  # noqa: E402
 
 ENV_ID = "galaxy-express-v1"
 OUT = REPO / "agents" / "testdata" / "policy"
@@ -95,6 +102,53 @@ def random_layers(rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray
     return layers
 
 
+VALUE_SIZES = [32, 16, 2]
+
+
+def value_layers(rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The value head's random weights: 32 -> 16 -> 2, outputs of a few points."""
+    return [(rng.normal(0, 2.0 / np.sqrt(n_in), (n_out, n_in)).astype(np.float32),
+             rng.normal(0, 0.3, n_out).astype(np.float32))
+            for n_in, n_out in zip(VALUE_SIZES[:-1], VALUE_SIZES[1:])]
+
+
+def torch_value(layers: list[tuple[np.ndarray, np.ndarray]], value: list[tuple[np.ndarray, np.ndarray]],
+                obs_scale: np.ndarray, obs: np.ndarray) -> np.ndarray:
+    """An AlphaZero-style two-headed net in float32 torch: the trunk (every
+    policy layer but the last, tanh after each), then the value head."""
+    def seq(pairs: list[tuple[np.ndarray, np.ndarray]], tail: bool) -> nn.Sequential:
+        mods: list[nn.Module] = []
+        for i, (w, b) in enumerate(pairs):
+            lin = nn.Linear(w.shape[1], w.shape[0])
+            with torch.no_grad():
+                lin.weight.copy_(torch.from_numpy(w))
+                lin.bias.copy_(torch.from_numpy(b))
+            mods.append(lin)
+            if tail or i < len(pairs) - 1:
+                mods.append(nn.Tanh())
+        return nn.Sequential(*mods)
+    trunk, head = seq(layers[:-1], True), seq(value, False)
+    with torch.no_grad():
+        x = torch.from_numpy(obs).float() * torch.from_numpy(obs_scale)
+        return head(trunk(x)).numpy().astype(np.float64)
+
+
+def write_value_fixture(obs: np.ndarray, mask: np.ndarray, obs_scale: np.ndarray) -> None:
+    """value.npz and value_cases.npz (see the module's doc)."""
+    rng = np.random.default_rng(SEED + 3)
+    layers, value = random_layers(rng), value_layers(rng)
+    path = OUT / "value.npz"
+    meta = export_policy(path, layers, obs_scale, ENV_ID, activation="tanh", value=value)
+    assert meta["version"] == 3 and meta["value_outputs"] == VALUE_SIZES[-1], meta
+    ref = policy_value(path, obs)
+    tv = torch_value(layers, value, obs_scale, obs)
+    assert np.abs(ref - tv).max() < 1e-4, np.abs(ref - tv).max()
+    write_npz(OUT / "value_cases.npz", {"value_numpy": ref, "value_torch": tv,
+                                        "probs_numpy": policy_probs(path, obs, mask)}, compress=True)
+    print(f"{path.relative_to(REPO)}: max |numpy - torch| value {np.abs(ref - tv).max():.2e}; "
+          f"values {ref.mean(axis=0)} on average, sd {ref.std(axis=0)}")
+
+
 def main() -> None:
     binary = os.environ.get("GALAXYGYM_BIN")
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,6 +190,7 @@ def main() -> None:
         print(f"{path.relative_to(REPO)}: max |numpy - torch| {np.abs(ref - tp).max():.2e}; "
               f"max prob {ref.max(axis=1).mean():.3f} on average")
     write_npz(OUT / "cases.npz", cases, compress=True)
+    write_value_fixture(obs, mask, obs_scale)
     print(f"{(OUT / 'cases.npz').relative_to(REPO)}: {len(obs)} cases")
 
 

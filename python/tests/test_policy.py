@@ -171,3 +171,68 @@ def test_written_npz_is_standard(tmp_path):
         assert z["a"].tolist() == [[0, 1, 2], [3, 4, 5]] and z["b"].size == 0
     with zipfile.ZipFile(path) as z:
         assert [i.date_time for i in z.infolist()] == [(1980, 1, 1, 0, 0, 0)] * 2
+
+
+def test_value_fixture_reproduced(cases, tmp_path):
+    """A format-version-3 file with a value head (value.npz): export_policy
+    writes its bytes again, and policy_value and policy_probs reproduce the
+    numbers the Go agent is checked against (agents/policy_value_test.go)."""
+    src = galaxygym.load_policy(FIXTURE / "value.npz")
+    assert src["meta"] == {"format": "galaxygym-mlp-policy", "version": 3, "env_id": ENV_ID, "obs_shape": [503],
+                           "num_actions": 56, "activation": "tanh", "value_outputs": 2}
+    assert [w.shape for w, _ in src["value"]] == [(16, 32), (2, 16)]
+    path = tmp_path / "v.npz"
+    meta = galaxygym.export_policy(path, src["layers"], src["obs_scale"], ENV_ID, value=src["value"])
+    assert meta == src["meta"]
+    assert path.read_bytes() == (FIXTURE / "value.npz").read_bytes(), \
+        "export_policy's output changed: rerun python/tests/make_policy_fixture.py"
+    with np.load(FIXTURE / "value_cases.npz") as z:
+        want = {k: z[k] for k in z.files}
+    value = galaxygym.policy_value(path, cases["obs"])
+    assert value.dtype == np.float64 and value.shape == (len(cases["obs"]), 2)
+    assert np.abs(value - want["value_numpy"]).max() <= 1e-12
+    assert np.abs(value - want["value_torch"]).max() <= 1e-4
+    assert np.abs(galaxygym.policy_probs(path, cases["obs"], cases["mask"]) - want["probs_numpy"]).max() <= 1e-12
+    assert galaxygym.policy_value(src, cases["obs"][3]).shape == (2,)
+    # Without a value head the file is written as before (version 1), and
+    # policy_value refuses it.
+    assert galaxygym.export_policy(path, src["layers"], src["obs_scale"], ENV_ID)["version"] == 1
+    with pytest.raises(ValueError, match="no value head"):
+        galaxygym.policy_value(path, cases["obs"])
+
+
+def test_value_export_errors(tmp_path):
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(8, 503)), np.zeros(8)), (rng.normal(size=(56, 8)), np.zeros(56))]
+    scale = np.ones(503, np.float32)
+    path = tmp_path / "p.npz"
+    for args, value, match in [
+        ([(np.ones((56, 503)), np.zeros(56))], [(np.ones((1, 503)), np.zeros(1))], "one layer"),
+        (layers, [(np.ones((1, 7)), np.zeros(1))], r"value0.weight: shape \(1, 7\), want \(out, 8\)"),
+        (layers, [(np.ones((4, 8)), np.zeros(4)), (np.ones((2, 4)), np.zeros(3))], "value1.bias"),
+        (layers, [(np.full((1, 8), np.inf), np.zeros(1))], "value0.weight: element 0 is inf"),
+        (layers, [], "value: no layers"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            galaxygym.export_policy(path, args, scale, ENV_ID, value=value)
+
+
+def test_value_head_plays_in_go(tmp_path, server_bin):
+    """export -> Go: a file exported with a value head is read by the Go
+    agents, the policy (which ignores the head) and mcts@weights=FILE (which
+    scores its leaves with it), and a broken one is refused by Go too."""
+    import subprocess
+    rng = np.random.default_rng(1)
+    layers = [(rng.normal(0, 0.1, (16, 503)), np.zeros(16)), (rng.normal(0, 0.1, (56, 16)), np.zeros(56))]
+    path = tmp_path / "v.npz"
+    galaxygym.export_policy(path, layers, np.full(503, 1 / 8), ENV_ID, value=[(rng.normal(0, 0.1, (1, 16)), [100.0])])
+    for agent in ("policy@weights=" + str(path), "mcts@sims=4@weights=" + str(path)):
+        r = subprocess.run([server_bin, "eval", "--env", ENV_ID, "--agents", agent, "--episodes", "2", "--seed", "0",
+                            "--format", "json"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    arrays = {k: v for k, v in np.load(path).items()}
+    arrays.pop("value0.bias")
+    write_npz(path, arrays)
+    r = subprocess.run([server_bin, "eval", "--env", ENV_ID, "--agents", "mcts@sims=4@weights=" + str(path),
+                        "--episodes", "1"], capture_output=True, text=True)
+    assert r.returncode != 0 and "value0.bias: missing" in r.stderr, r.stderr
