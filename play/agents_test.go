@@ -94,8 +94,8 @@ func TestPageMCTSCaps(t *testing.T) {
 }
 
 // TestCloseStopsAgentSearch: closing the page (as a shutdown does) stops an
-// agent seat's search of hours within a few seconds; the table's lock,
-// held while an agent decides, comes free.
+// agent seat's search of hours within a few seconds: the move in progress
+// on the page's pool (table.b.moveDone) is over.
 func TestCloseStopsAgentSearch(t *testing.T) {
 	p := newPage(t, Config{MaxAgentSims: 1 << 30})
 	c := p.dial(t, "")
@@ -105,26 +105,33 @@ func TestCloseStopsAgentSearch(t *testing.T) {
 	p.h.mu.Lock()
 	tb := p.h.tables[s["table"].(string)]
 	p.h.mu.Unlock()
-	// Wait for a decision that searches: the table's lock is held by it.
+	// Wait for a decision that searches: a move on the page's pool still
+	// in progress 300 ms on (forced moves end at once, searches of 10^8
+	// simulations do not).
+	var done chan struct{}
 	deadline := time.Now().Add(30 * time.Second)
-	for tb.mu.TryLock() {
-		tb.mu.Unlock()
+	for {
 		if time.Now().After(deadline) {
 			t.Fatal("no search began")
 		}
-		time.Sleep(20 * time.Millisecond)
+		tb.b.mu.Lock()
+		done = tb.b.moveDone
+		tb.b.mu.Unlock()
+		if done == nil {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		time.Sleep(300 * time.Millisecond)
+		select {
+		case <-done:
+			continue // a move without a search: look at the next one
+		default:
+		}
+		break
 	}
-	time.Sleep(100 * time.Millisecond)
 	p.h.Close()
-	stopped := make(chan struct{})
-	go func() {
-		tb.mu.Lock()
-		//lint:ignore SA2001 taking the lock is the wait: the deciding agent holds it
-		tb.mu.Unlock()
-		close(stopped)
-	}()
 	select {
-	case <-stopped:
+	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the agent's search went on 5 s after the page closed")
 	}
