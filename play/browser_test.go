@@ -252,9 +252,18 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 				chromedp.KeyEvent(kb.Home), chromedp.Sleep(300*time.Millisecond)); err != nil {
 				t.Fatal(err)
 			}
-			for range want {
-				if err := run(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.Sleep(150*time.Millisecond)); err != nil {
-					t.Fatal(err)
+			// Each key waits for the step it asks for (a loaded machine is
+			// slow to answer; a fixed pause was not always enough).
+			atStep := func(k int) chromedp.Action {
+				return chromedp.Poll(fmt.Sprintf(`document.getElementById("replay-step").dataset.step === "%d"`, k), nil,
+					chromedp.WithPollingTimeout(20*time.Second))
+			}
+			if err := run(ctx, atStep(0)); err != nil {
+				t.Fatalf("replay at Home: %v", err)
+			}
+			for k := range want {
+				if err := run(ctx, chromedp.KeyEvent(kb.ArrowRight), atStep(k+1)); err != nil {
+					t.Fatalf("replay after %d presses of the right arrow: %v", k+1, err)
 				}
 			}
 			if err := run(ctx, chromedp.Sleep(300*time.Millisecond),
