@@ -562,21 +562,27 @@ func (p *Policy) logits(obs []uint8) []float64 {
 		}
 	}
 	for i := 1; i < len(p.h); i++ {
-		if n.relu {
-			for k, x := range h {
-				h[k] = max(x, 0)
-			}
-		} else {
-			for k, x := range h {
-				h[k] = math.Tanh(x)
-			}
-		}
+		n.activate(h)
 		out := p.h[i]
 		out.MulVec(n.w[i], p.h[i-1])
 		out.AddVec(out, n.b[i])
 		h = out.RawVector().Data
 	}
 	return h
+}
+
+// activate applies the hidden layers' activation (meta's "activation":
+// ReLU or tanh) to h in place.
+func (n *policyNet) activate(h []float64) {
+	if n.relu {
+		for k, x := range h {
+			h[k] = max(x, 0)
+		}
+		return
+	}
+	for k, x := range h {
+		h[k] = math.Tanh(x)
+	}
 }
 
 // maskedSoftmax writes the softmax of the legal actions' logits to dst (0

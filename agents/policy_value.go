@@ -3,7 +3,6 @@ package agents
 import (
 	"fmt"
 	"maps"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -114,16 +113,7 @@ func (p *Policy) valueHead() []float64 {
 	in := p.h[len(p.h)-2]
 	for i := range p.vh {
 		if i > 0 {
-			h := in.RawVector().Data
-			if n.relu {
-				for k, x := range h {
-					h[k] = max(x, 0)
-				}
-			} else {
-				for k, x := range h {
-					h[k] = math.Tanh(x)
-				}
-			}
+			n.activate(in.RawVector().Data)
 		}
 		out := p.vh[i]
 		out.MulVec(n.vw[i], in)

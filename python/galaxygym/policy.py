@@ -75,6 +75,28 @@ def _layers(layers: Any, activation: str) -> list[tuple[NDArray[Any], NDArray[An
     return out
 
 
+def _put_dense(arrays: dict[str, NDArray[Any]], prefix: str, pairs: list[tuple[NDArray[Any], NDArray[Any]]],
+               width: int) -> tuple[int, int]:
+    """Check ``pairs`` (weight (out, in), bias (out,)) as a chain of dense
+    layers fed ``width`` inputs and store them as float32
+    ``{prefix}{i}.weight``/``.bias`` in ``arrays``; return the last layer's
+    input width and its output width. ValueError on a shape or a
+    non-finite value."""
+    last_in = width
+    for i, (w, b) in enumerate(pairs):
+        w, b = w.astype(np.float32), b.astype(np.float32)
+        if w.ndim != 2 or w.shape[1] != width or w.shape[0] < 1:
+            raise ValueError(f"{prefix}{i}.weight: shape {w.shape}, want (out, {width})")
+        if b.shape != (w.shape[0],):
+            raise ValueError(f"{prefix}{i}.bias: shape {b.shape}, want ({w.shape[0]},)")
+        _check_finite(f"{prefix}{i}.weight", w)
+        _check_finite(f"{prefix}{i}.bias", b)
+        arrays[f"{prefix}{i}.weight"] = np.ascontiguousarray(w)
+        arrays[f"{prefix}{i}.bias"] = np.ascontiguousarray(b)
+        last_in, width = width, w.shape[0]
+    return last_in, width
+
+
 def _check_finite(name: str, a: NDArray[Any]) -> None:
     if not np.all(np.isfinite(a)):
         k = int(np.flatnonzero(~np.isfinite(a.reshape(-1)))[0])
@@ -167,17 +189,7 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
     pairs = _layers(layers, activation)
     if not pairs:
         raise ValueError("no layers")
-    for i, (w, b) in enumerate(pairs):
-        w, b = w.astype(np.float32), b.astype(np.float32)
-        if w.ndim != 2 or w.shape[1] != width or w.shape[0] < 1:
-            raise ValueError(f"layer{i}.weight: shape {w.shape}, want (out, {width})")
-        if b.shape != (w.shape[0],):
-            raise ValueError(f"layer{i}.bias: shape {b.shape}, want ({w.shape[0]},)")
-        _check_finite(f"layer{i}.weight", w)
-        _check_finite(f"layer{i}.bias", b)
-        arrays[f"layer{i}.weight"] = np.ascontiguousarray(w)
-        arrays[f"layer{i}.bias"] = np.ascontiguousarray(b)
-        trunk, width = width, w.shape[0]
+    trunk, width = _put_dense(arrays, "layer", pairs, width)
     version = 1 if board is None else 2
     value_outputs = 0
     if value is not None:
@@ -186,18 +198,7 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
         vpairs = _layers(value, activation)
         if not vpairs:
             raise ValueError("value: no layers")
-        vin = trunk
-        for i, (w, b) in enumerate(vpairs):
-            w, b = w.astype(np.float32), b.astype(np.float32)
-            if w.ndim != 2 or w.shape[1] != vin or w.shape[0] < 1:
-                raise ValueError(f"value{i}.weight: shape {w.shape}, want (out, {vin})")
-            if b.shape != (w.shape[0],):
-                raise ValueError(f"value{i}.bias: shape {b.shape}, want ({w.shape[0]},)")
-            _check_finite(f"value{i}.weight", w)
-            _check_finite(f"value{i}.bias", b)
-            arrays[f"value{i}.weight"] = np.ascontiguousarray(w)
-            arrays[f"value{i}.bias"] = np.ascontiguousarray(b)
-            vin = w.shape[0]
+        _, vin = _put_dense(arrays, "value", vpairs, trunk)
         version, value_outputs = 3, vin
     meta: dict[str, Any] = {"format": FORMAT, "version": version, "env_id": env_id, "obs_shape": shape,
             "num_actions": width, "activation": activation}
