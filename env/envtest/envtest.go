@@ -125,7 +125,7 @@ func Run(t *testing.T, id string, opts ...Option) {
 	for i := 0; i < c.episodes; i++ {
 		seed := c.seed + uint64(i)
 		t.Run(fmt.Sprintf("%s/seed=%d", c.policyName, seed), func(t *testing.T) {
-			p := &playout{t: t, id: id, c: &c, seed: seed, defaults: defaults}
+			p := &playout{t: t, id: id, c: &c, seed: seed, defaults: defaults, scenes: i < sceneEpisodes}
 			p.run()
 		})
 	}
@@ -269,6 +269,8 @@ type playout struct {
 	game env.Game
 	obs  []uint8
 	mask []uint8
+
+	scenes bool // check every seat's scene at every step (the game's env.Presenter)
 }
 
 // fingerprint is everything observable about an Env; two Envs in the same
@@ -452,6 +454,9 @@ func (p *playout) run() {
 	for {
 		fp := p.fingerprint(e)
 		p.checkMask(e)
+		if p.scenes {
+			p.checkScenes(e)
+		}
 		if e.Done() {
 			break
 		}
