@@ -144,6 +144,8 @@ func TestSuiteCatchesBugs(t *testing.T) {
 		{"no-legal", "no legal action"},
 		{"results-early", "per-player results before the end"},
 		{"ranks", "do not follow scores"},
+		{"scene-moves", "moves for"},
+		{"scene-ended", "scene's Ended"},
 	}
 	for _, c := range cases {
 		t.Run("bug="+c.bug, func(t *testing.T) {

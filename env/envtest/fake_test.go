@@ -183,3 +183,32 @@ func (s *fakeState) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(j)
 }
+
+// Present is the fake game's env.Presenter: a counter piece on one space
+// and one move per legal add. Bugs "scene-moves" (a legal action without a
+// move) and "scene-ended" (no end text at the end) break it.
+func (g *fakeGame) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Scene, error) {
+	sc := &env.Scene{Width: 10, Height: 10,
+		Spaces: []env.Space{{ID: "sum", W: 10, H: 10, Shape: "rect", Owner: -1}},
+		Pieces: []env.Piece{{ID: "counter", At: "sum", Shape: "disc", Owner: -1, Label: fmt.Sprint(obs[1])}}}
+	for s := range g.players() {
+		sc.Seats = append(sc.Seats, env.SeatFacts{Name: fmt.Sprint("player ", s)})
+	}
+	if obs[0] >= 6 && g.bug != "scene-ended" {
+		sc.Ended = "six moves made"
+	}
+	for i, a := range legal {
+		if g.bug == "scene-moves" && i == 1 {
+			continue
+		}
+		sc.Moves = append(sc.Moves, env.Move{A: a, Name: fakeSpec.ActionNames[a], Words: fmt.Sprint("add ", a), Target: []string{"sum"}})
+	}
+	return sc, nil
+}
+
+// HowToPlay is the fake game's rules in words.
+func (g *fakeGame) HowToPlay() string {
+	return "Two players take turns adding 0, 1 or 2 to a shared sum, six moves in all; each scores what they add. " +
+		"Adding 2 is allowed only when a coin, tossed in secret by the table before each move, says so. " +
+		"Nothing else happens: the game exists to test the conformance suite."
+}
