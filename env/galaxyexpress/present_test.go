@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -192,4 +193,51 @@ func ExampleGame_Present() {
 	// pilot 12 points [speed 0 deliveries 0 of 6 refuels 0 turn 0 target: planet 4]
 	// thrust 2 east to f2: click [thrust-2] then [sq-f2]
 	// brake 4: stop at d2: click [brake-4] then [sq-d2]
+}
+
+// Every move of random games is played by clicks that tell it from the
+// others: a coin, then the square (or a launch planet); only refuel and
+// no-refuel are buttons.
+func TestPresentMovesAreClicks(t *testing.T) {
+	e, err := env.Make(galaxyexpress.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := galaxyexpress.Game{}
+	rng := rand.New(rand.NewPCG(3, 7))
+	obs := make([]uint8, galaxyexpress.ObsSize)
+	for ep := uint64(0); ep < 20; ep++ {
+		e.Reset(ep)
+		for !e.Done() {
+			var legal []int
+			for a, m := range e.Mask() {
+				if m == 1 {
+					legal = append(legal, a)
+				}
+			}
+			e.State().Observe(0, obs)
+			sc, err := g.Present(e.Params(), 0, obs, legal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[[2]string]string{}
+			for _, m := range sc.Moves {
+				button := m.A >= galaxyexpress.ActionRefuel
+				coin := m.A >= galaxyexpress.ActionCoin && !button
+				if button != (len(m.Target) == 0) || coin != (len(m.Select) == 1) {
+					t.Fatalf("%s: select %v, target %v", m.Name, m.Select, m.Target)
+				}
+				for _, tg := range m.Target {
+					k := [2]string{strings.Join(m.Select, ""), tg}
+					if o, ok := seen[k]; ok {
+						t.Fatalf("%s and %s are both the clicks %v", o, m.Name, k)
+					}
+					seen[k] = m.Name
+				}
+			}
+			if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

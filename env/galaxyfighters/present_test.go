@@ -3,6 +3,7 @@ package galaxyfighters
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -168,6 +169,72 @@ func TestPresentShowsNothingHidden(t *testing.T) {
 		jb, _ := json.Marshal(presentAs(t, b, 4, seat))
 		if !bytes.Equal(ja, jb) {
 			t.Fatalf("seat %d tells the twins apart:\n%s\n%s", seat, ja, jb)
+		}
+	}
+}
+
+// clicksOf checks that every move of sc can be played by clicks: one with
+// a Select has a Target, and no two moves share a (select, target) click
+// pair or, for moves without Select, a target.
+func clicksOf(t *testing.T, sc *env.Scene) {
+	t.Helper()
+	seen := map[[2]string]string{}
+	for _, m := range sc.Moves {
+		if len(m.Select) > 0 && len(m.Target) == 0 {
+			t.Fatalf("%s has something to select and nowhere to go", m.Name)
+		}
+		sel := m.Select
+		if len(sel) == 0 {
+			sel = []string{""}
+		}
+		for _, s := range sel {
+			for _, tg := range m.Target {
+				if o, ok := seen[[2]string{s, tg}]; ok {
+					t.Fatalf("%s and %s are both %q then %q", o, m.Name, s, tg)
+				}
+				seen[[2]string{s, tg}] = m.Name
+			}
+		}
+	}
+}
+
+// Every command of random games (two, three and four players) is played
+// by clicks that tell it from the others, and every one but end-turn and
+// the setup choices points at something.
+func TestPresentMovesAreClicks(t *testing.T) {
+	for _, n := range []int{2, 3, 4} {
+		e, err := env.Make(ID, map[string]any{env.PlayersParam: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := Game{}
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		obs := make([]uint8, ObsSize)
+		for ep := 0; ep < 2; ep++ {
+			e.Reset(uint64(10*n + ep))
+			for !e.Done() {
+				var legal []int
+				for a, m := range e.Mask() {
+					if m == 1 {
+						legal = append(legal, a)
+					}
+				}
+				p := e.CurrentPlayer()
+				e.State().Observe(p, obs)
+				sc, err := g.Present(e.Params(), p, obs, legal)
+				if err != nil {
+					t.Fatal(err)
+				}
+				clicksOf(t, sc)
+				for _, m := range sc.Moves {
+					if len(m.Target) == 0 && m.A >= ActionFire && m.A != ActionEndTurn {
+						t.Fatalf("%s points at nothing", m.Name)
+					}
+				}
+				if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	}
 }
