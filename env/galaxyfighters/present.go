@@ -404,6 +404,11 @@ func (f *fighterObs) status(sc *env.Scene, obs []uint8) {
 			} else {
 				sc.Ended = "the team won: the turn that drew the last spawn card is over"
 			}
+			if yard == 0 {
+				// A crash with the shipyard empty in that last turn
+				// loses instead and looks the same: say so.
+				sc.Ended += ", unless a ship was destroyed at the end with none left in the shipyard (then it lost)"
+			}
 		default:
 			sc.Ended = "the team lost: a destroyed ship could not be replaced (the shipyard is empty)"
 		}

@@ -143,7 +143,11 @@ func TestPresentReadsLikeTheRules(t *testing.T) {
 		for _, c := range []struct{ fields, ended string }{
 			{"phase=over outcome=loss inv=6,6,0,0 deck=1", "the team lost: 2 districts invaded (2 lose the mission)"},
 			{"phase=over outcome=loss noship=true deck=1", "the team lost: a destroyed ship could not be replaced (the shipyard is empty)"},
-			{"phase=over outcome=win", "the team won: the spawn deck is exhausted and the board is clear"},
+			{"phase=over outcome=win yard=a", "the team won: the spawn deck is exhausted and the board is clear"},
+			// With the shipyard empty a last crash would have lost, and
+			// the observation looks the same: the words say so.
+			{"phase=over outcome=win", "the team won: the spawn deck is exhausted and the board is clear, " +
+				"unless a ship was destroyed at the end with none left in the shipyard (then it lost)"},
 		} {
 			for seat := range 4 {
 				if sc := presentAs(t, posCfg(t, cfg4, nil, c.fields), 4, seat); sc.Ended != c.ended {
