@@ -26,13 +26,14 @@ const (
 
 // CSS colours of the picture (render.go's).
 const (
-	pcSquare  = "#181c46"
-	pcPlanet  = "#468cdc"
-	pcUnknown = "#6e6e78"
-	pcGold    = "#f5be28"
-	pcShip    = "#e63c3c"
-	pcSpent   = "#787ca0"
-	pcDown    = "#2c3264"
+	pcSquare    = "#181c46"
+	pcPlanet    = "#468cdc"
+	pcDelivered = "#2a4f7a"
+	pcUnknown   = "#6e6e78"
+	pcGold      = "#f5be28"
+	pcShip      = "#e63c3c"
+	pcSpent     = "#787ca0"
+	pcDown      = "#2c3264"
 )
 
 var pcCoinColor = [2]string{"#5ac878", "#e68c3c"}
@@ -85,7 +86,7 @@ func (Game) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Scen
 			case num == target:
 				pc.Color, pc.Title = pcGold, pc.Title+": the target, the next delivery"
 			case obs[OffDelivered+num] == 1:
-				pc.Title += ": delivered"
+				pc.Color, pc.Title = pcDelivered, pc.Title+": delivered"
 			}
 		}
 		sc.Pieces = append(sc.Pieces, pc)
@@ -189,8 +190,12 @@ func pcMove(a, ship, speed, target int, planets []int, obs []uint8) env.Move {
 		}
 		to := Slide(ship, d, ns)
 		m.Words = fmt.Sprintf("%s %d %s to %s", suit, v, dirNames[d], squareName(to))
-		m.Help = fmt.Sprintf("spend %s coin %d: %s; the ship slides %d squares %s to %s (wrapping round the edges) and scans the planets on and next to it",
-			suitTitles[suit], v, change, ns, dirNames[d], squareName(to))
+		wrap := ""
+		if r, c := ship/Cols, ship%Cols; d == North && r-ns < 0 || d == South && r+ns >= Rows || d == East && c+ns >= Cols || d == West && c-ns < 0 {
+			wrap = " (round the edge)"
+		}
+		m.Help = fmt.Sprintf("spend %s coin %d: %s; the ship slides %d squares %s%s to %s and scans the planets on and next to it",
+			suitTitles[suit], v, change, ns, dirNames[d], wrap, squareName(to))
 		m.Target = []string{"sq-" + squareName(to)}
 	case a == ActionRefuel:
 		m.Words = "refuel (-10 points)"
@@ -231,7 +236,7 @@ func oneHot(b []uint8) int {
 // HowToPlay returns Galaxy Express's rules in plain words (env.Presenter),
 // from docs/rules/galaxy-express.md.
 func (Game) HowToPlay() string {
-	return `You fly a Starship around the Star Chart, an 8 x 6 grid whose edges wrap around, and deliver to six planets in the order of the Delivery Queue. The planets lie face down: you see where they are, not their numbers. Only the top of the queue, the target, is known.
+	return `You fly a Starship around the Star Chart, an 8 x 6 grid whose edges wrap around, and deliver to six planets in the order of the Delivery Queue. The planets lie face down, each on a different 2 x 2 tile of the chart (Assumption 1): you see where they are, not their numbers. Only the top of the queue, the target, is known.
 
 First choose the planet to launch from; it is turned face up. If it is the target, that crown goes to the bottom of the queue (Assumption 2: nothing next to it is scanned; Assumption 3: no refuel at launch).
 
