@@ -1,0 +1,244 @@
+package galaxyfighters
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+// presentAs observes s for seat of an environment with players players
+// and presents it with s's legal actions when seat acts (none otherwise).
+func presentAs(t *testing.T, s *State, players, seat int) *env.Scene {
+	t.Helper()
+	g := Game{}
+	p, err := g.Spec().Resolve(map[string]any{env.PlayersParam: players})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := make([]uint8, ObsSize)
+	s.Observe(seat, obs)
+	var legal []int
+	if !s.Terminal() && s.CurrentPlayer() == seat {
+		mask := make([]uint8, NumActions)
+		s.LegalMask(mask)
+		for a, m := range mask {
+			if m == 1 {
+				legal = append(legal, a)
+			}
+		}
+	}
+	sc, err := g.Present(p, seat, obs, legal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := *g.Spec()
+	spec.NumPlayers = players
+	if err := env.CheckScene(&spec, seat, legal, sc); err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func scenePiece(sc *env.Scene, id string) *env.Piece {
+	for i := range sc.Pieces {
+		if sc.Pieces[i].ID == id {
+			return &sc.Pieces[i]
+		}
+	}
+	return nil
+}
+
+func sceneSpace(sc *env.Scene, id string) *env.Space {
+	for i := range sc.Spaces {
+		if sc.Spaces[i].ID == id {
+			return &sc.Spaces[i]
+		}
+	}
+	return nil
+}
+
+func sceneMove(sc *env.Scene, name string) *env.Move {
+	for i := range sc.Moves {
+		if sc.Moves[i].Name == name {
+			return &sc.Moves[i]
+		}
+	}
+	return nil
+}
+
+func TestPresentReadsLikeTheRules(t *testing.T) {
+	cfg4 := DefaultConfig(ID, 4)
+	// Rocketown's ship on r10c5; a Yellum under a Bluvol, both heading for
+	// Rocketown, five spaces ahead (zone 7).
+	s := posCfg(t, cfg4, map[string]string{"r4c5": "YvBv"}, "ship0=gladius/laser-beam/warp-drive/special")
+	t.Run("fire is the ship, then the stack it hits", func(t *testing.T) {
+		sc := presentAs(t, s, 4, 0)
+		m := sceneMove(sc, "fire")
+		if m == nil || !slices.Equal(m.Select, []string{"ship-0"}) || !slices.Contains(m.Target, "aliens-r4c5") ||
+			m.Words != "fire at the stack in zone 7" {
+			t.Fatalf("fire: %+v", m)
+		}
+		p := scenePiece(sc, "aliens-r4c5")
+		if p == nil || p.Label != "2" || p.Color != pcAlienColor[Bluvol] || p.Rotate != 180 ||
+			!strings.Contains(p.Title, "on top a Bluvol (speed 2) heading for Rocketown") {
+			t.Fatalf("the stack: %+v", p)
+		}
+	})
+	t.Run("a move is the ship, then the free space", func(t *testing.T) {
+		sc := presentAs(t, s, 4, 0)
+		if m := sceneMove(sc, "move-n"); m == nil || !slices.Equal(m.Target, []string{"r9c5"}) || m.Words != "move ahead" {
+			t.Fatalf("move-n: %+v", m)
+		}
+		if m := sceneMove(sc, "warp-zone-3-col-1"); m == nil || !slices.Equal(m.Select, []string{"engine-0"}) ||
+			!slices.Equal(m.Target, []string{"r8c3"}) {
+			t.Fatalf("warp: %+v", m)
+		}
+		if m := sceneMove(sc, "end-turn"); m == nil || len(m.Select)+len(m.Target) != 0 {
+			t.Fatalf("end-turn is a button: %+v", m)
+		}
+	})
+	t.Run("another seat sees the board from its side, with the same ids", func(t *testing.T) {
+		sc := presentAs(t, s, 4, 2) // Novaport: Rocketown's strip is at the top
+		if d := sceneSpace(sc, "district-0"); d == nil || d.Y != 0 || d.Owner != 0 {
+			t.Fatalf("Rocketown's strip for Novaport: %+v", d)
+		}
+		if d := sceneSpace(sc, "district-2"); d == nil || d.Y != 12*pcCell {
+			t.Fatalf("Novaport's own strip: %+v", d)
+		}
+		if p := scenePiece(sc, "aliens-r4c5"); p == nil || p.Rotate != 0 {
+			t.Fatalf("the stack heads away from Novaport: %+v", p)
+		}
+		if len(sc.Moves) != 0 {
+			t.Fatalf("Novaport is not to act but has %d moves", len(sc.Moves))
+		}
+	})
+	t.Run("two players are named by their districts, not by ship seats", func(t *testing.T) {
+		sc := presentAs(t, posCfg(t, DefaultConfig(ID, 2), nil, ""), 2, 1)
+		if len(sc.Seats) != 2 || sc.Seats[0].Name != "Rocketown & Novaport" || sc.Seats[1].Name != "Atomville & Astrofield" {
+			t.Fatalf("seats %+v", sc.Seats)
+		}
+		if p := scenePiece(sc, "ship-3"); p == nil || p.Owner != 1 {
+			t.Fatalf("Astrofield's ship is player 1's: %+v", p)
+		}
+		if p := scenePiece(sc, "ship-2"); p == nil || p.Owner != 0 {
+			t.Fatalf("Novaport's ship is player 0's: %+v", p)
+		}
+	})
+	t.Run("a spill-over is a click on the receiving district", func(t *testing.T) {
+		st := posCfg(t, cfg4, nil, "phase=spill spillsrc=2 inv=0,0,6,0 spill=0,0,2,0")
+		sc := presentAs(t, st, 4, 0)
+		if m := sceneMove(sc, "spill-left"); m == nil || !slices.Equal(m.Target, []string{"district-3"}) || m.Words != "spill over to Astrofield" {
+			t.Fatalf("spill-left: %+v", m)
+		}
+		if m := sceneMove(sc, "spill-right"); m == nil || !slices.Equal(m.Target, []string{"district-1"}) {
+			t.Fatalf("spill-right: %+v", m)
+		}
+	})
+	t.Run("the end says why", func(t *testing.T) {
+		for _, c := range []struct{ fields, ended string }{
+			{"phase=over outcome=loss inv=6,6,0,0 deck=1", "the team lost: 2 districts invaded (2 lose the mission)"},
+			{"phase=over outcome=loss noship=true deck=1", "the team lost: a destroyed ship could not be replaced (the shipyard is empty)"},
+			{"phase=over outcome=win yard=a", "the team won: the spawn deck is exhausted and the board is clear"},
+			// With the shipyard empty a last crash would have lost, and
+			// the observation looks the same: the words say so.
+			{"phase=over outcome=win", "the team won: the spawn deck is exhausted and the board is clear, " +
+				"unless a ship was destroyed at the end with none left in the shipyard (then it lost)"},
+		} {
+			for seat := range 4 {
+				if sc := presentAs(t, posCfg(t, cfg4, nil, c.fields), 4, seat); sc.Ended != c.ended {
+					t.Errorf("%s, seat %d: Ended %q, want %q", c.fields, seat, sc.Ended, c.ended)
+				}
+			}
+		}
+	})
+}
+
+// Two positions that differ only in what no player sees (the spawn deck's
+// and the shipyard's order, the order of the aliens under a stack's top)
+// give every seat the same scene, byte for byte.
+func TestPresentShowsNothingHidden(t *testing.T) {
+	cfg := DefaultConfig(ID, 4)
+	a := posCfg(t, cfg, map[string]string{"r4c5": "YvBvMv", "r5c3": "Y>"}, "deck=1,2,3 yard=a,p")
+	b := posCfg(t, cfg, map[string]string{"r4c5": "BvYvMv", "r5c3": "Y>"}, "deck=3,1,2 yard=p,a")
+	if a.Position() == b.Position() {
+		t.Fatal("the twins are one position")
+	}
+	for seat := range 4 {
+		ja, _ := json.Marshal(presentAs(t, a, 4, seat))
+		jb, _ := json.Marshal(presentAs(t, b, 4, seat))
+		if !bytes.Equal(ja, jb) {
+			t.Fatalf("seat %d tells the twins apart:\n%s\n%s", seat, ja, jb)
+		}
+	}
+}
+
+// clicksOf checks that every move of sc can be played by clicks: one with
+// a Select has a Target, and no two moves share a (select, target) click
+// pair or, for moves without Select, a target.
+func clicksOf(t *testing.T, sc *env.Scene) {
+	t.Helper()
+	seen := map[[2]string]string{}
+	for _, m := range sc.Moves {
+		if len(m.Select) > 0 && len(m.Target) == 0 {
+			t.Fatalf("%s has something to select and nowhere to go", m.Name)
+		}
+		sel := m.Select
+		if len(sel) == 0 {
+			sel = []string{""}
+		}
+		for _, s := range sel {
+			for _, tg := range m.Target {
+				if o, ok := seen[[2]string{s, tg}]; ok {
+					t.Fatalf("%s and %s are both %q then %q", o, m.Name, s, tg)
+				}
+				seen[[2]string{s, tg}] = m.Name
+			}
+		}
+	}
+}
+
+// Every command of random games (two, three and four players) is played
+// by clicks that tell it from the others, and every one but end-turn and
+// the setup choices points at something.
+func TestPresentMovesAreClicks(t *testing.T) {
+	for _, n := range []int{2, 3, 4} {
+		e, err := env.Make(ID, map[string]any{env.PlayersParam: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := Game{}
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		obs := make([]uint8, ObsSize)
+		for ep := 0; ep < 2; ep++ {
+			e.Reset(uint64(10*n + ep))
+			for !e.Done() {
+				var legal []int
+				for a, m := range e.Mask() {
+					if m == 1 {
+						legal = append(legal, a)
+					}
+				}
+				p := e.CurrentPlayer()
+				e.State().Observe(p, obs)
+				sc, err := g.Present(e.Params(), p, obs, legal)
+				if err != nil {
+					t.Fatal(err)
+				}
+				clicksOf(t, sc)
+				for _, m := range sc.Moves {
+					if len(m.Target) == 0 && m.A >= ActionFire && m.A != ActionEndTurn {
+						t.Fatalf("%s points at nothing", m.Name)
+					}
+				}
+				if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
