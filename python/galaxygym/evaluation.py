@@ -6,6 +6,12 @@
 >>> first_legal = lambda obs, mask: int(np.flatnonzero(mask)[0])   # doctest: +SKIP
 >>> galaxygym.evaluate(first_legal, "express-v2",                  # doctest: +SKIP
 ...                    seats=[None, "heuristic", "random", "random"], episodes=20)
+
+A policy that acts on a whole batch at once (``batched=True``: observations
+(B, *obs_shape) and masks (B, A) in, B actions out) and a Stable-Baselines3
+model (anything with ``.policy.get_distribution``: PPO, A2C, MaskablePPO;
+it plays its most probable legal action) are called once per step for
+every game waiting on it, which is what makes evaluation fast.
 """
 
 from __future__ import annotations
@@ -67,10 +73,42 @@ def _t_ci(xs: Sequence[float]) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
-def evaluate(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_id: str,
+#: A batch of actions for a batch of observations and masks.
+BatchPolicy = Callable[[NDArray[np.uint8], NDArray[np.int8]], Any]
+
+
+def _batch_policy(policy: Any, batched: bool) -> BatchPolicy:
+    """The policy as a function of (B, *obs_shape) observations and (B, A)
+    masks to B actions: an SB3 model through its distribution's logits
+    (illegal actions masked out, the most probable legal one played), a
+    batched callable as it is, a per-observation callable row by row."""
+    if hasattr(policy, "policy") and hasattr(policy.policy, "get_distribution"):
+        return _sb3_policy(policy)
+    if batched:
+        return policy
+    return lambda obs, mask: np.array([int(policy(o, m)) for o, m in zip(obs, mask)], dtype=np.int64)
+
+
+def _sb3_policy(model: Any) -> BatchPolicy:
+    """An SB3 model's greedy legal action: argmax of its logits over the
+    legal actions, on a batch, without gradients."""
+    import torch
+
+    def act(obs: NDArray[np.uint8], mask: NDArray[np.int8]) -> NDArray[np.int64]:
+        with torch.no_grad():
+            t, _ = model.policy.obs_to_tensor(obs)
+            dist = model.policy.get_distribution(t)
+            logits = dist.distribution.logits.cpu().numpy()
+        logits = np.where(np.asarray(mask) != 0, logits, -np.inf)
+        return logits.argmax(axis=1).astype(np.int64)
+
+    return act
+
+
+def evaluate(policy: Any, env_id: str,
              seats: Sequence[str | None] | None = None, episodes: int = 100, *, seed: int = 0,
              rotate: bool = True, name: str = "python", batch: int = 256, url: str | None = None,
-             **params: Any) -> dict[str, Any]:
+             batched: bool = False, **params: Any) -> dict[str, Any]:
     """Plays ``policy`` against built-in agents on ``episodes`` deals and
     returns a report with the rows of ``galaxygym eval --seats``.
 
@@ -88,17 +126,33 @@ def evaluate(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_i
 
     ``policy(obs, mask) -> action`` is called once per decision of the
     policy's seats, with the seat's observation (uint8, obs_shape) and legal
-    mask (int8, (A,)). The games run ``batch`` at a time on one connection;
-    the opponents play inside the server.
+    mask (int8, (A,)). With ``batched=True`` it is called once per step with
+    every waiting game's observations (uint8, (B, *obs_shape)) and masks
+    (int8, (B, A)) and returns B actions (any integer sequence). A
+    Stable-Baselines3 model (PPO, A2C, MaskablePPO: anything with
+    ``.policy.get_distribution``) may be passed as it is: it plays its most
+    probable legal action, a batch at a time. The games run ``batch`` at a
+    time on one connection; the opponents play inside the server.
 
     Returns a dict: env, episodes, seats (the labels, ``name`` for the
     policy), rotate, columns (:data:`COLUMNS`) and agents (one row dict per
     distinct label, in order of first seat), and games (per game: deal,
     rotation, scores, ranks, outcomes, returns, length).
     """
+    # The probe stays open until the end: it keeps the private local server
+    # (when url is None) running for every rotation's connection.
     probe = GalaxyGymVectorEnv(env_id, 1, url=url, rewards="actor", **params)
+    try:
+        return _evaluate(probe, policy, env_id, seats, episodes, seed, rotate, name, batch, url, batched, params)
+    finally:
+        probe.close()
+
+
+def _evaluate(probe: GalaxyGymVectorEnv, policy: Any, env_id: str, seats: Sequence[str | None] | None,
+              episodes: int, seed: int, rotate: bool, name: str, batch: int, url: str | None, batched: bool,
+              params: dict[str, Any]) -> dict[str, Any]:
+    """evaluate's work, with the probe environment open."""
     n = probe.num_players
-    probe.close()
     if n < 2:
         raise ValueError(f"{env_id} has one player: use gymnasium's own evaluation for it")
     lineup: list[str | None] = [None]
@@ -110,6 +164,7 @@ def evaluate(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_i
     if all(s is not None for s in lineup):
         raise ValueError("seats has no None entry: the policy plays no seat")
     labels = [name if s is None else str(s) for s in lineup]
+    act = _batch_policy(policy, batched)
     rotations = range(n) if rotate else range(1)
     games: list[dict[str, Any]] = []
     for r in rotations:
@@ -118,7 +173,7 @@ def evaluate(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_i
         opponents = [s for s in by_seat if s is not None]
         for lo in range(0, episodes, batch):
             deals = list(range(lo, min(episodes, lo + batch)))
-            games += _play(policy, env_id, url, params, learner, opponents, deals, seed, r)
+            games += _play(act, env_id, url, params, learner, opponents, deals, seed, r)
     # Rows: per label, its appearances.
     order = list(dict.fromkeys(labels))
     rows = []
@@ -152,7 +207,7 @@ def evaluate(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_i
             "rotate": rotate, "columns": list(COLUMNS), "agents": rows, "games": games}
 
 
-def _play(policy: Callable[..., Any], env_id: str, url: str | None, params: dict[str, Any], learner: list[int],
+def _play(act: BatchPolicy, env_id: str, url: str | None, params: dict[str, Any], learner: list[int],
           opponents: list[str], deals: list[int], seed: int, rotation: int) -> list[dict[str, Any]]:
     """Plays deals with the policy in the learner seats, one connection."""
     extra: dict[str, Any] = {"learner_seats": learner}
@@ -168,13 +223,12 @@ def _play(policy: Callable[..., Any], env_id: str, url: str | None, params: dict
         out: list[dict[str, Any] | None] = [None] * m
         while not done.all():
             mask = infos["action_mask"]
-            actions = np.zeros(m, dtype=np.int64)
-            for i in range(m):
-                legal = np.flatnonzero(mask[i])
-                if done[i]:
-                    actions[i] = legal[0] if len(legal) else 0
-                else:
-                    actions[i] = int(policy(obs[i], mask[i]))
+            actions = mask.argmax(axis=1).astype(np.int64)  # a legal action of a finished game (ignored)
+            live = np.flatnonzero(~done)
+            chosen = np.asarray(act(obs[live], mask[live])).reshape(-1)
+            if len(chosen) != len(live):
+                raise ValueError(f"the policy returned {len(chosen)} actions for {len(live)} observations")
+            actions[live] = chosen
             obs, _, term, trunc, infos = venv.step(actions)
             live = ~done
             sums[live] += infos["rewards"][live]

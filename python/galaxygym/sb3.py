@@ -6,9 +6,14 @@ one binary round trip per step for all N environments) to SB3's
 directly instead of on N single environments in a ``DummyVecEnv``:
 
 >>> from sb3_contrib import MaskablePPO                    # doctest: +SKIP
->>> from galaxygym.sb3 import VecEnv                       # doctest: +SKIP
+>>> from galaxygym.sb3 import VecEnv, export               # doctest: +SKIP
 >>> venv = VecEnv("galaxy-express-v1", num_envs=64)        # doctest: +SKIP
->>> MaskablePPO("MlpPolicy", venv).learn(100_000)          # doctest: +SKIP
+>>> model = MaskablePPO("MlpPolicy", venv).learn(100_000)  # doctest: +SKIP
+>>> export(model, "ppo.npz")                              # doctest: +SKIP
+
+:func:`export` writes the model's policy as a weights file for the Go
+``policy`` agent (``galaxygym eval --seats policy@weights=ppo.npz,...``),
+and :func:`galaxygym.evaluate` takes the model as it is.
 
 SB3's conventions: ``step`` returns ``(obs, rewards, dones, infos)`` with
 ``infos`` a list of N dicts; an environment whose episode ended is reset at
@@ -39,6 +44,7 @@ the return of that learner seat. In a one-player (or cooperative) game
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -50,7 +56,68 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
 from .vector import GalaxyGymVectorEnv
 
-__all__ = ["VecEnv"]
+__all__ = ["VecEnv", "export"]
+
+
+def _env_id(model: Any) -> str | None:
+    """The galaxygym environment id of the VecEnv a model trains on (through
+    SB3's wrappers), or None."""
+    v = model.get_env() if hasattr(model, "get_env") else None
+    while v is not None:
+        if isinstance(v, VecEnv):
+            return v.env_id
+        v = getattr(v, "venv", None)
+    return None
+
+
+def export(model: Any, path: str | os.PathLike[str], env_id: str | None = None, *,
+           play: str = "greedy") -> dict[str, Any]:
+    """Writes a Stable-Baselines3 model's policy to ``path`` in galaxygym's
+    weights format (docs/policy-format.md), for the Go ``policy`` agent, and
+    returns the file's metadata (:func:`galaxygym.export_policy`'s).
+
+    model: an on-policy SB3 model with an MLP actor (PPO, A2C or
+    sb3-contrib's MaskablePPO with ``"MlpPolicy"``: a flatten feature
+    extractor, ``mlp_extractor.policy_net`` of Linear layers with the
+    policy's Tanh or ReLU between them, and ``action_net``). The actor's
+    logits are what the Go agent reads; the critic (a separate network in
+    SB3) is not exported. env_id: the environment it plays (None: the id of
+    the :class:`VecEnv` the model trains on). play: "greedy" (the most
+    probable legal action, as :func:`galaxygym.evaluate` plays a model) or
+    "sample".
+
+    Raises ValueError for a model of another shape (a CNN or a custom
+    extractor, another activation) or when env_id is unknown.
+    """
+    import torch.nn as nn
+    from stable_baselines3.common.preprocessing import is_image_space
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    from .policy import export_policy
+
+    pol = getattr(model, "policy", None)
+    if pol is None or not hasattr(pol, "mlp_extractor") or not hasattr(pol, "action_net"):
+        raise ValueError(f"galaxygym.sb3.export: {type(model).__name__} has no actor-critic MLP policy "
+                         "(PPO, A2C or MaskablePPO with 'MlpPolicy')")
+    if not isinstance(pol.features_extractor, FlattenExtractor):
+        raise ValueError(f"galaxygym.sb3.export: feature extractor {type(pol.features_extractor).__name__}, "
+                         "the weights format reads a flattened observation (FlattenExtractor)")
+    acts = {nn.Tanh: "tanh", nn.ReLU: "relu"}
+    if pol.activation_fn not in acts:
+        raise ValueError(f"galaxygym.sb3.export: activation {pol.activation_fn.__name__}, want Tanh or ReLU")
+    trunk = list(pol.mlp_extractor.policy_net)
+    linear = [m for m in trunk if isinstance(m, nn.Linear)]
+    if any(not isinstance(m, (nn.Linear, pol.activation_fn)) for m in trunk):
+        raise ValueError("galaxygym.sb3.export: the policy net holds layers other than Linear and its activation")
+    env_id = env_id or _env_id(model)
+    if env_id is None:
+        raise ValueError("galaxygym.sb3.export: give env_id (the model trains on no galaxygym.sb3.VecEnv)")
+    space = pol.observation_space
+    scale = np.ones(space.shape, dtype=np.float32)
+    if pol.normalize_images and is_image_space(space):
+        scale /= 255.0
+    return export_policy(path, linear + [pol.action_net], scale, env_id,
+                         activation=acts[pol.activation_fn], play=play)
 
 
 class VecEnv(_SB3VecEnv):
