@@ -1,6 +1,6 @@
 // Package express is Express (Darwin Bromley, Mayfair Games 1990; Steve
 // Jackson Games and the Train Gamers Association 2024), the railroad card
-// game, as the competitive environments express-v2 (current: V2, IDv2)
+// game, as the competitive environments express-v2 (current: V2(), IDv2)
 // and express-v1 (the first release, Game{}, ID: kept registered and
 // unchanged so that published numbers reproduce) for 2-6 players under
 // the tournament rules.

@@ -231,7 +231,7 @@ func TestPassengerWilds(t *testing.T) {
 	// the parameter: express-v2 defaults to specific; generic and
 	// express-v1 score the generic way through a whole hand
 	const hand = meldHead + "p0 played=1\np0.t0 loco=BX cars=ML,CO,DM,SL,WD?\np1 played=1\np2 played=1\np3 played=1\n"
-	generic, _ := V2.Spec().Resolve(map[string]any{"passenger_wilds": "generic"})
+	generic, _ := V2().Spec().Resolve(map[string]any{"passenger_wilds": "generic"})
 	for _, c := range []struct {
 		what string
 		cfg  *Config
