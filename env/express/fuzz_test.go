@@ -57,7 +57,7 @@ func FuzzPlay(f *testing.F) {
 // express-v1's and express-v2's rules) has a legal action unless over,
 // round-trips (written, parsed again: the same state, field for field) and
 // reloads through Game.LoadState. The seeds include aliased spellings of
-// one record (issue 28, defect 4: p00.t0, p+1, p0.t01), which must be
+// one record (p00.t0, p+1, p0.t01), which must be
 // refused.
 func FuzzParsePosition(f *testing.F) {
 	s := newState(DefaultConfig(4).c, 1)

@@ -162,7 +162,7 @@ type fields map[string]string
 // atoi reads an integer in its one canonical spelling, as Position writes
 // it: an optional '-' and decimal digits without leading zeros ("0", "12",
 // "-3"; never "+1", "00", "012", "-0"), at most 9 digits. Aliased
-// spellings would let two records name the same player or train (issue 28).
+// spellings would let two records name the same player or train.
 func atoi(v string) (int, bool) {
 	d := strings.TrimPrefix(v, "-")
 	if d == "" || len(d) > 9 || (d[0] == '0' && (len(d) > 1 || len(d) < len(v))) {

@@ -228,7 +228,7 @@ const maxQuoted = 40
 // quote returns text as a Go string literal of printable ASCII (control
 // bytes, invalid UTF-8 and non-ASCII escaped), cut to its first maxQuoted
 // bytes with "..." appended when longer: errors never echo raw or
-// unbounded input (issue 28).
+// unbounded input.
 func quote(text string) string {
 	if len(text) > maxQuoted {
 		return strconv.QuoteToASCII(text[:maxQuoted]) + "..."
