@@ -7,4 +7,6 @@
 //     does not exist.
 //   - TestNoExportedVariables fails on an exported package-level var in any
 //     non-test file (error sentinels made by errors.New excepted).
+//   - TestNoLongFunctions fails on a function of a non-test file that spans
+//     more than 150 lines (play/conn.go's handle excepted for now).
 package archmap
