@@ -3,7 +3,6 @@ package evaluate
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -67,14 +66,7 @@ func (c LeagueConfig) Command() string {
 	if c.Bootstrap != 0 {
 		fmt.Fprintf(&b, " --bootstrap %d", c.Bootstrap)
 	}
-	for _, name := range slices.Sorted(maps.Keys(c.AgentOptions)) {
-		for _, k := range slices.Sorted(maps.Keys(c.AgentOptions[name])) {
-			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.AgentOptions[name][k])
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
-		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
-	}
+	writeOptionFlags(&b, c.AgentOptions, c.EnvParams)
 	return b.String()
 }
 
