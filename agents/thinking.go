@@ -116,6 +116,22 @@ type ActionValuer interface {
 	ActionValues(obs, mask []uint8, q []float32) int
 }
 
+// ActRecordingValues is the ActionValues of a heuristic that records the
+// values of the actions it weighs into a slice while it acts: it fills
+// q[:len(mask)] with NaN, points *vals at q while a plays the decision
+// (a.Act(0, obs, mask)), sets *vals back to nil and returns a's action. It
+// does not allocate.
+func ActRecordingValues(a Agent, vals *[]float32, obs, mask []uint8, q []float32) int {
+	nan := float32(math.NaN())
+	for i := range q[:len(mask)] {
+		q[i] = nan
+	}
+	*vals = q
+	act := a.Act(0, obs, mask)
+	*vals = nil
+	return act
+}
+
 // ExplainValues is ActExplained for an [ActionValuer]: th.Values holds its
 // action values (unit describes them) and the action returned is the one
 // Act would return. It allocates q of len(mask) float32s.

@@ -506,9 +506,9 @@ func flipMiddle(t *testing.T, path string) {
 	}
 }
 
-// TestResumeRegeneratesCorruptedPart is the regression test of issue 16,
-// defect 6: a part with one byte flipped mid-file (footer intact) used to
-// be kept, and the manifest rewritten with the corrupted file's sha256.
+// TestResumeRegeneratesCorruptedPart: a part with one byte flipped
+// mid-file (footer intact) is made again on resume, not kept with the
+// manifest rewritten to the corrupted file's sha256.
 func TestResumeRegeneratesCorruptedPart(t *testing.T) {
 	smallGroups(t)
 	ref := t.TempDir()

@@ -107,7 +107,7 @@ func playable(id string) (ok bool) {
 // registered game. Seeds: each game's states after 0, 5, 40 steps and at
 // the end of an episode. LoadState must never panic; a refused state
 // leaves the Env as it was; whatever it accepts, the Env's own snapshot
-// loads again to the same bytes (issue 28, defect 5).
+// loads again to the same bytes.
 func FuzzLoadState(f *testing.F) {
 	var ids []string
 	for _, id := range env.IDs() {

@@ -51,10 +51,9 @@ func marshal(t *testing.T, m map[string]any) []byte {
 	return b
 }
 
-// TestLoadRefusesAnotherShape is the regression test of issue 16, defect 2:
-// a snapshot of 4 players loaded into a 2-player environment used to be
-// accepted with its returns trimmed, leaving current_player 2-3 in a
-// 2-player layout.
+// TestLoadRefusesAnotherShape: a snapshot of 4 players loaded into a
+// 2-player environment is refused, not accepted with its returns trimmed
+// (which would leave current_player 2-3 in a 2-player layout).
 func TestLoadRefusesAnotherShape(t *testing.T) {
 	const id = "galaxy-fighters-v1"
 	_, snap := playSnapshot(t, id, map[string]any{"players": 4}, 30)
@@ -91,8 +90,8 @@ func TestLoadRefusesAnotherShape(t *testing.T) {
 	}
 }
 
-// TestLoadValidatesBookkeeping is the regression test of issue 16, defect 3:
-// steps -5 and 2^63-1 and returns of ±1e308 used to load.
+// TestLoadValidatesBookkeeping: snapshots with steps -5 or 2^63-1, or
+// returns of ±1e308, are refused.
 func TestLoadValidatesBookkeeping(t *testing.T) {
 	const id = "galaxy-express-v1"
 	live, mid := playSnapshot(t, id, nil, 12)
@@ -174,7 +173,7 @@ func TestLoadValidatesBookkeeping(t *testing.T) {
 	}
 }
 
-// TestLoadStateRoundTrip pins issue 28's defect 5 for every registered
+// TestLoadStateRoundTrip, for every registered
 // game: a bare mid-game state (what reset's options.state accepts, e.g.
 // {"position": ...}) loaded with LoadState gives an Env whose own snapshot
 // loads again, into the same position, and the episode goes on from there.

@@ -26,8 +26,7 @@ func playFirstLegal(t *testing.T, e *env.Env) {
 	}
 }
 
-// TestLoadRefusesUnearnedReturns is the regression test of issue 33's
-// first lesser defect: an ongoing Express snapshot with return -900 was
+// TestLoadRefusesUnearnedReturns: an ongoing Express snapshot with return -900 was
 // accepted at reset (only steps x RewardRange was checked for an ongoing
 // episode), and the same episode played on to its end then gave a snapshot
 // of return -862 that Load refused (outside ReturnRange [-840, 625]). An

@@ -86,15 +86,21 @@ func (c Config) Command() string {
 	}
 	fmt.Fprintf(&b, "galaxygym eval --env %s %s --episodes %d --seed %d",
 		c.Env, who, c.Episodes, c.Seed)
-	for _, name := range slices.Sorted(maps.Keys(c.AgentOptions)) {
-		for _, k := range slices.Sorted(maps.Keys(c.AgentOptions[name])) {
-			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.AgentOptions[name][k])
+	writeOptionFlags(&b, c.AgentOptions, c.EnvParams)
+	return b.String()
+}
+
+// writeOptionFlags writes the --agent-opt and --env-param flags of a
+// command line, each sorted by name.
+func writeOptionFlags(b *strings.Builder, agentOptions map[string]agents.Options, envParams map[string]any) {
+	for _, name := range slices.Sorted(maps.Keys(agentOptions)) {
+		for _, k := range slices.Sorted(maps.Keys(agentOptions[name])) {
+			fmt.Fprintf(b, " --agent-opt %s.%s=%s", name, k, agentOptions[name][k])
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
-		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
+	for _, k := range slices.Sorted(maps.Keys(envParams)) {
+		fmt.Fprintf(b, " --env-param %s=%v", k, envParams[k])
 	}
-	return b.String()
 }
 
 // Report is the result of [Run].

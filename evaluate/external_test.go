@@ -134,9 +134,8 @@ func TestLeagueExternalGameErrors(t *testing.T) {
 	}
 }
 
-// TestLeagueManyExternalLabels is the functional test of issue 33's
-// `eval --games` with 3,000 distinct labels (which ran over 5 minutes: the
-// rating fit's BFGS kept a dense 3,000 x 3,000 matrix, for every
+// TestLeagueManyExternalLabels: `eval --games` with 3,000 distinct labels
+// (the rating fit must not keep a dense 3,000 x 3,000 matrix for every
 // bootstrap draw): each label plays one game against the two pool agents
 // and ranks 1, 2 or 3 by its index. Every label is an agent with its one
 // game, the three classes are rated in that order, and a label's rating
@@ -205,8 +204,7 @@ func TestLeagueManyExternalLabels(t *testing.T) {
 	}
 }
 
-// TestExternalLabelsPrintable is the regression test of issue 33's labels
-// printed raw, escape bytes included: a label with a control character is
+// TestExternalLabelsPrintable: labels are never printed raw: a label with a control character is
 // refused before any game is played, the error naming the line, the seat
 // and the character; a label with | keeps the markdown table's columns.
 func TestExternalLabelsPrintable(t *testing.T) {

@@ -24,12 +24,14 @@ const (
 	FormatJSON     Format = "json"     // {"env", "env_params", "seed", "episodes", "columns", "agents": [rows]}
 )
 
-// Formats lists the formats.
-var Formats = []Format{FormatTable, FormatMarkdown, FormatCSV, FormatJSON}
+// Formats returns the formats, a new slice on each call.
+func Formats() []Format {
+	return []Format{FormatTable, FormatMarkdown, FormatCSV, FormatJSON}
+}
 
 // ParseFormat returns the named format, or a *[FormatError].
 func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		if string(f) == s {
 			return f, nil
 		}

@@ -170,7 +170,7 @@ func TestTextFormats(t *testing.T) {
 	if _, err := evaluate.ParseFormat("yaml"); !errors.As(err, &fe) {
 		t.Errorf("ParseFormat(yaml): %v", err)
 	}
-	for _, f := range evaluate.Formats {
+	for _, f := range evaluate.Formats() {
 		if g, err := evaluate.ParseFormat(string(f)); err != nil || g != f {
 			t.Errorf("ParseFormat(%s) = %v, %v", f, g, err)
 		}

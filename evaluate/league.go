@@ -3,7 +3,6 @@ package evaluate
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -67,14 +66,7 @@ func (c LeagueConfig) Command() string {
 	if c.Bootstrap != 0 {
 		fmt.Fprintf(&b, " --bootstrap %d", c.Bootstrap)
 	}
-	for _, name := range slices.Sorted(maps.Keys(c.AgentOptions)) {
-		for _, k := range slices.Sorted(maps.Keys(c.AgentOptions[name])) {
-			fmt.Fprintf(&b, " --agent-opt %s.%s=%s", name, k, c.AgentOptions[name][k])
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
-		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
-	}
+	writeOptionFlags(&b, c.AgentOptions, c.EnvParams)
 	return b.String()
 }
 
@@ -191,17 +183,79 @@ type leagueSeat struct {
 // fit, the bootstrap and the tallies. Errors: *[ConfigError],
 // *[ExternalGameError], *[rollout.AgentError], *[InterruptedError].
 func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
+	lg, envs, err := newLeague(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := lg.externalAgents(); err != nil {
+		return nil, err
+	}
+	ev := &evaluation{cfg: Config{Progress: cfg.Progress}}
+	ws, err := lg.workers(envs, ev)
+	if err != nil {
+		return nil, err
+	}
+	elapsed, steps, err := lg.play(ctx, ev, ws)
+	if err != nil {
+		return nil, err
+	}
+	r := &LeagueReport{Env: lg.spec.ID, EnvParams: envs[0].Params(), Seed: cfg.Seed, Deals: cfg.Deals, Workers: len(ws),
+		Players: lg.n, Lineups: lg.lineups, Games: lg.games, Steps: steps, Elapsed: elapsed, Bootstrap: cfg.Bootstrap,
+		ExternalGames: int64(len(cfg.External))}
+	if r.Bootstrap == 0 {
+		r.Bootstrap = DefaultBootstrap
+	}
+	t := lg.tally(r)
+	ratings, ci, err := lg.rate(t, r.Bootstrap)
+	if err != nil {
+		return nil, err
+	}
+	for i, label := range lg.labels {
+		var opts agents.Options
+		if i < lg.m {
+			opts = lg.specs[i].Options
+		}
+		g := float64(t.games[i])
+		r.Agents = append(r.Agents, &LeagueAgent{Name: label, Options: opts, Rating: ratings[i],
+			CI: ci[i], Games: t.games[i], WinRate: t.sums[i].wins / g,
+			MeanRank: t.sums[i].rank / g, MeanScore: t.sums[i].score / g})
+		r.Order = append(r.Order, i)
+	}
+	sort.SliceStable(r.Order, func(a, b int) bool { return ratings[r.Order[a]] > ratings[r.Order[b]] })
+	return r, nil
+}
+
+// league is a league in progress: its configuration, the pool's specs,
+// the game, every agent's label (the pool's, then the external games'
+// own), the lineups and every seat's result.
+type league struct {
+	cfg       LeagueConfig
+	specs     []AgentSpec
+	spec      *env.Spec
+	n, m      int       // players, pool agents
+	labels    []string  // the pool's labels, then the external games' own
+	extIdx    [][]int32 // each external game's seats as indexes into labels
+	lineups   [][]int
+	perLineup int64 // games per lineup: deals x rotations
+	games     int64 // games played
+	results   []leagueSeat
+	nworkers  int
+}
+
+// newLeague checks cfg (pool, agents, deals, workers, a multi-player
+// game) and makes the workers' environments.
+func newLeague(cfg LeagueConfig) (*league, []*env.Env, error) {
 	if len(cfg.Pool) < 2 {
-		return nil, &ConfigError{Field: "Pool", Reason: fmt.Sprintf("%d agents: a league wants at least 2", len(cfg.Pool))}
+		return nil, nil, &ConfigError{Field: "Pool", Reason: fmt.Sprintf("%d agents: a league wants at least 2", len(cfg.Pool))}
 	}
 	for i, l := range cfg.Pool {
 		if slices.Contains(cfg.Pool[:i], l) {
-			return nil, &ConfigError{Field: "Pool", Reason: strconv.Quote(l) + " given twice (give instances different options: name@key=value)"}
+			return nil, nil, &ConfigError{Field: "Pool", Reason: strconv.Quote(l) + " given twice (give instances different options: name@key=value)"}
 		}
 	}
 	specs, err := Config{AgentOptions: cfg.AgentOptions}.specs("Pool", cfg.Pool)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	workers, envs, err := prepare(Config{Env: cfg.Env, EnvParams: cfg.EnvParams, AgentOptions: cfg.AgentOptions,
 		Episodes: cfg.Deals, Workers: cfg.Workers}, names(specs))
@@ -210,60 +264,68 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 		if ok := asConfigError(err, &ce); ok && ce.Field == "Episodes" {
 			ce.Field = "Deals"
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	spec := envs[0].Spec()
 	n := spec.NumPlayers
 	if n < 2 {
-		return nil, &ConfigError{Field: "Env", Reason: spec.ID + " has one player: a league wants a multi-player game (eval --agents compares one-player agents)"}
+		return nil, nil, &ConfigError{Field: "Env", Reason: spec.ID + " has one player: a league wants a multi-player game (eval --agents compares one-player agents)"}
 	}
 	m := len(cfg.Pool)
-	// The external games' agents: the pool's, then labels of their own.
-	labels := make([]string, m)
-	index := make(map[string]int32, m)
-	for i, sp := range specs {
-		labels[i] = sp.Label
+	lg := &league{cfg: cfg, specs: specs, spec: spec, n: n, m: m, lineups: Lineups(m, n),
+		perLineup: cfg.Deals * int64(n), nworkers: workers}
+	lg.games = int64(len(lg.lineups)) * lg.perLineup
+	return lg, envs, nil
+}
+
+// externalAgents checks the external games and gives their agents labels:
+// the pool's, then labels of their own.
+func (lg *league) externalAgents() error {
+	lg.labels = make([]string, lg.m)
+	index := make(map[string]int32, lg.m)
+	for i, sp := range lg.specs {
+		lg.labels[i] = sp.Label
 		index[sp.Label] = int32(i)
 	}
-	extIdx := make([][]int32, len(cfg.External))
-	for i := range cfg.External {
-		g := &cfg.External[i]
-		if err := g.check(i, n, cfg.Deals); err != nil {
-			return nil, err
+	lg.extIdx = make([][]int32, len(lg.cfg.External))
+	for i := range lg.cfg.External {
+		g := &lg.cfg.External[i]
+		if err := g.check(i, lg.n, lg.cfg.Deals); err != nil {
+			return err
 		}
 		for _, l := range g.Seats {
 			a, ok := index[l]
 			if !ok {
-				a = int32(len(labels))
+				a = int32(len(lg.labels))
 				index[l] = a
-				labels = append(labels, l)
+				lg.labels = append(lg.labels, l)
 			}
-			extIdx[i] = append(extIdx[i], a)
+			lg.extIdx[i] = append(lg.extIdx[i], a)
 		}
 	}
-	mAll := len(labels)
-	lineups := Lineups(m, n)
-	perLineup := cfg.Deals * int64(n)
-	games := int64(len(lineups)) * perLineup
-	// Every worker's agents, one instance per pool agent, and its loops,
-	// one per lineup and rotation.
-	ws := make([]*worker, workers)
-	ev := &evaluation{cfg: Config{Progress: cfg.Progress}}
+	return nil
+}
+
+// workers makes every worker's agents, one instance per pool agent, and
+// its loops, one per lineup and rotation.
+func (lg *league) workers(envs []*env.Env, ev *evaluation) ([]*worker, error) {
+	n := lg.n
+	ws := make([]*worker, lg.nworkers)
 	for w := range ws {
-		inst := make([]agents.Agent, m)
-		for i, sp := range specs {
-			a, err := agents.New(sp.Name, spec, sp.Options)
+		inst := make([]agents.Agent, lg.m)
+		for i, sp := range lg.specs {
+			a, err := agents.New(sp.Name, lg.spec, sp.Options)
 			if err != nil {
 				return nil, &ConfigError{Field: "Pool", Reason: "cannot make " + strconv.Quote(sp.Label), Err: err}
 			}
 			inst[i] = a
 		}
 		ws[w] = &worker{ev: ev, env: envs[w]}
-		for _, lu := range lineups {
+		for _, lu := range lg.lineups {
 			for r := range n {
 				seats, nm := make([]agents.Agent, n), make([]string, n)
 				for k := range n {
-					seats[k], nm[k] = inst[lu[(k+r)%n]], cfg.Pool[lu[(k+r)%n]]
+					seats[k], nm[k] = inst[lu[(k+r)%n]], lg.cfg.Pool[lu[(k+r)%n]]
 				}
 				l, err := rollout.New(envs[w], seats, nm)
 				if err != nil {
@@ -273,74 +335,88 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 			}
 		}
 	}
-	results := make([]leagueSeat, games*int64(n))
-	// game g: lineup g/perLineup, deal (g%perLineup)/n, rotation g%n.
-	at := func(g int64) (lineup int, deal int64, rot int) {
-		return int(g / perLineup), (g % perLineup) / int64(n), int(g % int64(n))
-	}
-	ev.progress = Progress{Agent: "league", Agents: 1, EpisodesToPlay: games}
-	elapsed, steps, err := ev.play(ctx, games, ws, func(wk *worker, g int64) (int32, error) {
-		lu, deal, rot := at(g)
-		envSeed, agentSeed := rollout.EpisodeSeeds(cfg.Seed, deal)
+	return ws, nil
+}
+
+// at returns game g's lineup, deal and rotation: lineup g/perLineup, deal
+// (g%perLineup)/n, rotation g%n.
+func (lg *league) at(g int64) (lineup int, deal int64, rot int) {
+	return int(g / lg.perLineup), (g % lg.perLineup) / int64(lg.n), int(g % int64(lg.n))
+}
+
+// play plays every game on the workers and keeps every seat's result.
+func (lg *league) play(ctx context.Context, ev *evaluation, ws []*worker) (time.Duration, int64, error) {
+	n := lg.n
+	lg.results = make([]leagueSeat, lg.games*int64(n))
+	ev.progress = Progress{Agent: "league", Agents: 1, EpisodesToPlay: lg.games}
+	elapsed, steps, err := ev.play(ctx, lg.games, ws, func(wk *worker, g int64) (int32, error) {
+		lu, deal, rot := lg.at(g)
+		envSeed, agentSeed := rollout.EpisodeSeeds(lg.cfg.Seed, deal)
 		t, err := wk.loops[lu*n+rot].Play(deal, envSeed, agentSeed, false, nil)
 		if err != nil {
 			return t, err
 		}
 		wk.env.FillInfo(&wk.info)
 		for k := range n {
-			results[g*int64(n)+int64(k)] = leagueSeat{score: wk.info.Scores[k], rank: int32(wk.info.Ranks[k]),
+			lg.results[g*int64(n)+int64(k)] = leagueSeat{score: wk.info.Scores[k], rank: int32(wk.info.Ranks[k]),
 				win: wk.info.Outcomes[k] == env.OutcomeWin}
 		}
 		return t, nil
 	})
 	if err != nil {
-		return nil, interrupted(err, "league", games)
+		return 0, 0, interrupted(err, "league", lg.games)
 	}
+	return elapsed, steps, nil
+}
 
-	r := &LeagueReport{Env: spec.ID, EnvParams: envs[0].Params(), Seed: cfg.Seed, Deals: cfg.Deals, Workers: workers,
-		Players: n, Lineups: lineups, Games: games, Steps: steps, Elapsed: elapsed, Bootstrap: cfg.Bootstrap,
-		ExternalGames: int64(len(cfg.External))}
-	if r.Bootstrap == 0 {
-		r.Bootstrap = DefaultBootstrap
-	}
-	// The games for the fit, and the tallies.
-	total := games + int64(len(cfg.External))
-	rg := make([]RankedGame, total)
-	dealOf := make([]int64, total)
+// leagueTally is every game ranked for the fit with its deal, and each
+// agent's games and sums of wins, ranks and scores.
+type leagueTally struct {
+	ranked []RankedGame
+	dealOf []int64
+	games  []int64
+	sums   []struct{ wins, rank, score float64 }
+}
+
+// tally ranks the games played and the external ones for the fit, sums
+// each agent's results and fills r's head-to-head Score and Meetings.
+func (lg *league) tally(r *LeagueReport) *leagueTally {
+	n, mAll, games := lg.n, len(lg.labels), lg.games
+	total := games + int64(len(lg.cfg.External))
+	t := &leagueTally{ranked: make([]RankedGame, total), dealOf: make([]int64, total),
+		games: make([]int64, mAll), sums: make([]struct{ wins, rank, score float64 }, mAll)}
 	r.Score, r.Meetings = make([][]float64, mAll), make([][]int64, mAll)
 	for a := range mAll {
 		r.Score[a], r.Meetings[a] = make([]float64, mAll), make([]int64, mAll)
 	}
-	sums := make([]struct{ wins, rank, score float64 }, mAll)
-	games64 := make([]int64, mAll)
 	for g := range total {
 		who, ranks := make([]int32, n), make([]int32, n)
 		var deal int64
 		if g < games {
 			var lu, rot int
-			lu, deal, rot = at(g)
+			lu, deal, rot = lg.at(g)
 			for k := range n {
-				a := lineups[lu][(k+rot)%n]
-				s := results[g*int64(n)+int64(k)]
+				a := lg.lineups[lu][(k+rot)%n]
+				s := lg.results[g*int64(n)+int64(k)]
 				who[k], ranks[k] = int32(a), s.rank
-				games64[a]++
-				sums[a].rank += float64(s.rank)
-				sums[a].score += s.score
+				t.games[a]++
+				t.sums[a].rank += float64(s.rank)
+				t.sums[a].score += s.score
 				if s.win {
-					sums[a].wins++
+					t.sums[a].wins++
 				}
 			}
 		} else {
-			e := &cfg.External[g-games]
+			e := &lg.cfg.External[g-games]
 			deal = e.Deal
 			for k := range n {
-				a := extIdx[g-games][k]
+				a := lg.extIdx[g-games][k]
 				who[k], ranks[k] = a, e.Ranks[k]
-				games64[a]++
-				sums[a].rank += float64(e.Ranks[k])
-				sums[a].score += e.Scores[k]
+				t.games[a]++
+				t.sums[a].rank += float64(e.Ranks[k])
+				t.sums[a].score += e.Scores[k]
 				if e.Ranks[k] == 1 && slices.Index(e.Ranks[k+1:], 1) < 0 && slices.Index(e.Ranks[:k], 1) < 0 {
-					sums[a].wins++
+					t.sums[a].wins++
 				}
 			}
 		}
@@ -357,8 +433,8 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 				}
 			}
 		}
-		rg[g] = RankedGame{Agents: who, Ranks: ranks, Weight: 1}
-		dealOf[g] = deal
+		t.ranked[g] = RankedGame{Agents: who, Ranks: ranks, Weight: 1}
+		t.dealOf[g] = deal
 	}
 	for a := range mAll {
 		for b := range mAll {
@@ -369,10 +445,18 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 			}
 		}
 	}
-	pg := prepareGames(rg)
+	return t
+}
+
+// rate fits the ratings (Elo points above the first agent) and, with
+// bootstrap draws, their intervals (NaN without): the deals resampled
+// with replacement, a game weighing as many times as its deal is drawn.
+func (lg *league) rate(t *leagueTally, bootstrap int) ([]float64, []Interval, error) {
+	mAll, deals := len(lg.labels), lg.cfg.Deals
+	pg := prepareGames(t.ranked)
 	theta, err := fitPL(pg, mAll, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	elo := func(th []float64) []float64 {
 		out := make([]float64, mAll)
@@ -381,28 +465,25 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 		}
 		return out
 	}
-	ratings := elo(theta)
-	lows, highs := make([]float64, mAll), make([]float64, mAll)
+	ci := make([]Interval, mAll)
 	for i := range mAll {
-		lows[i], highs[i] = math.NaN(), math.NaN()
+		ci[i] = Interval{math.NaN(), math.NaN()}
 	}
-	if r.Bootstrap > 0 {
-		// Resample the deals with replacement; a game weighs as many times
-		// as its deal is drawn.
-		rng := rand.New(rand.NewPCG(cfg.Seed, 0x626f6f7473747270))
+	if bootstrap > 0 {
+		rng := rand.New(rand.NewPCG(lg.cfg.Seed, 0x626f6f7473747270))
 		draws := make([][]float64, mAll)
-		count := make([]float64, cfg.Deals)
-		for range r.Bootstrap {
+		count := make([]float64, deals)
+		for range bootstrap {
 			clear(count)
-			for range cfg.Deals {
-				count[rng.Int64N(cfg.Deals)]++
+			for range deals {
+				count[rng.Int64N(deals)]++
 			}
 			for g := range pg {
-				pg[g].weight = count[dealOf[g]]
+				pg[g].weight = count[t.dealOf[g]]
 			}
 			th, err := fitPL(pg, mAll, theta)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			for i, v := range elo(th) {
 				draws[i] = append(draws[i], v)
@@ -410,23 +491,11 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 		}
 		for i := range mAll {
 			slices.Sort(draws[i])
-			lows[i] = stat.Quantile((1-Level)/2, stat.Empirical, draws[i], nil)
-			highs[i] = stat.Quantile(1-(1-Level)/2, stat.Empirical, draws[i], nil)
+			ci[i] = Interval{stat.Quantile((1-Level)/2, stat.Empirical, draws[i], nil),
+				stat.Quantile(1-(1-Level)/2, stat.Empirical, draws[i], nil)}
 		}
 	}
-	for i, label := range labels {
-		var opts agents.Options
-		if i < m {
-			opts = specs[i].Options
-		}
-		g := float64(games64[i])
-		r.Agents = append(r.Agents, &LeagueAgent{Name: label, Options: opts, Rating: ratings[i],
-			CI: Interval{lows[i], highs[i]}, Games: games64[i], WinRate: sums[i].wins / g,
-			MeanRank: sums[i].rank / g, MeanScore: sums[i].score / g})
-		r.Order = append(r.Order, i)
-	}
-	sort.SliceStable(r.Order, func(a, b int) bool { return ratings[r.Order[a]] > ratings[r.Order[b]] })
-	return r, nil
+	return elo(theta), ci, nil
 }
 
 // asConfigError is errors.As for a *ConfigError.

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,9 +18,12 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// LeagueColumns are the columns of a league's ratings table, one row per
-// agent, best rating first.
-var LeagueColumns = []string{"rank", "agent", "rating", "ci95_low", "ci95_high", "games", "win_rate", "mean_rank", "mean_score"}
+// LeagueColumns returns the columns of a league's ratings table, one row
+// per agent, best rating first: a new slice on each call.
+func LeagueColumns() []string { return slices.Clone(leagueColumns) }
+
+// leagueColumns are the columns LeagueColumns returns.
+var leagueColumns = []string{"rank", "agent", "rating", "ci95_low", "ci95_high", "games", "win_rate", "mean_rank", "mean_score"}
 
 func (r *LeagueReport) row(pos int) []any {
 	a := r.Agents[r.Order[pos]]
@@ -77,7 +81,7 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 	switch f {
 	case FormatCSV:
 		cw := csv.NewWriter(w)
-		cw.Write(LeagueColumns)
+		cw.Write(leagueColumns)
 		for pos := range m {
 			row := r.row(pos)
 			rec := make([]string, len(row))
@@ -102,7 +106,7 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 				if x, ok := v.(float64); ok {
 					v = num(x)
 				}
-				rows[pos][LeagueColumns[j]] = v
+				rows[pos][leagueColumns[j]] = v
 			}
 		}
 		score := make([][]any, m)
@@ -123,7 +127,7 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{
 			"env": r.Env, "env_params": r.EnvParams, "seed": r.Seed, "deals": r.Deals, "players": r.Players,
-			"games": r.Games, "external_games": r.ExternalGames, "bootstrap": r.Bootstrap, "lineups": lineups, "columns": LeagueColumns, "agents": rows,
+			"games": r.Games, "external_games": r.ExternalGames, "bootstrap": r.Bootstrap, "lineups": lineups, "columns": leagueColumns, "agents": rows,
 			"head_to_head": map[string]any{"agents": names, "score": score, "meetings": meet},
 		})
 	case FormatTable, FormatMarkdown:
@@ -153,8 +157,8 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 			fmt.Fprintf(out, "|%s\n", strings.Repeat(" --- |", k))
 		}
 	}
-	line(LeagueColumns)
-	rule(len(LeagueColumns))
+	line(leagueColumns)
+	rule(len(leagueColumns))
 	for pos := range m {
 		row := r.row(pos)
 		cells := make([]string, len(row))

@@ -12,16 +12,16 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// PlotExtensions are the file extensions [Report.Plot] writes, each
-// naming its format.
-var PlotExtensions = []string{".png", ".svg", ".pdf"}
+// PlotExtensions returns the file extensions [Report.Plot] writes, each
+// naming its format: a new slice on each call.
+func PlotExtensions() []string { return []string{".png", ".svg", ".pdf"} }
 
 // CheckPlotPath returns a *[PlotPathError] when path's extension is not one
 // of PlotExtensions (compared case-insensitively), so that a caller can
 // refuse it before playing.
 func CheckPlotPath(path string) error {
 	ext := strings.ToLower(filepath.Ext(path))
-	for _, e := range PlotExtensions {
+	for _, e := range PlotExtensions() {
 		if ext == e {
 			return nil
 		}

@@ -11,7 +11,7 @@ import (
 // EloScale converts a log-worth difference into Elo points: in a
 // two-player game, P(a beats b) = 1/(1 + 10^(-(Ra-Rb)/400)) = σ(θa-θb)
 // with R = EloScale·θ.
-var EloScale = 400 / math.Ln10
+const EloScale = 400 / math.Ln10
 
 // RatingPriorSD is the standard deviation of the Gaussian prior on each
 // agent's log-worth in [FitPlackettLuce]: it keeps the fit finite when an

@@ -582,7 +582,7 @@ func (b *batch) writeUnreset(i int) {
 	le.PutUint32(buf[l.CurrentPlayer+4*i:], ^uint32(0)) // -1: env.Terminal
 	le.PutUint32(buf[l.Score+4*i:], 0)
 	le.PutUint32(buf[l.Steps+4*i:], 0)
-	buf[l.Outcome+i] = OutcomeOngoing
+	buf[l.Outcome+i] = uint8(env.OutcomeOngoing)
 	clear(buf[l.Scores+4*l.P*i : l.Scores+4*l.P*(i+1)])
 	clear(buf[l.Ranks+4*l.P*i : l.Ranks+4*l.P*(i+1)])
 	clear(buf[l.Outcomes+l.P*i : l.Outcomes+l.P*(i+1)])

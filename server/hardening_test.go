@@ -16,7 +16,7 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// The regression tests of issue 16 (the server under hostile input).
+// Tests of the server under hostile input.
 
 // makeEnv makes n environments of id with params and returns the layout.
 func makeEnv(t *testing.T, c *websocket.Conn, id string, n int, params map[string]any) Layout {
@@ -34,7 +34,7 @@ func makeEnv(t *testing.T, c *websocket.Conn, id string, n int, params map[strin
 	return m.Layout
 }
 
-// TestRenderInfoAmplification: defect 1. A render listing environment 0 a
+// TestRenderInfoAmplification: a render listing environment 0 a
 // hundred thousand times used to make a reply 100,000 frames long.
 func TestRenderInfoAmplification(t *testing.T) {
 	_, url := startServer(t, Config{MaxReplyBytes: 8 << 10})
@@ -63,7 +63,7 @@ func TestRenderInfoAmplification(t *testing.T) {
 	}
 }
 
-// TestSessionMemoryBound: defect 1. A make whose footprint is over
+// TestSessionMemoryBound: a make whose footprint is over
 // MaxSessionBytes is refused before anything is built.
 func TestSessionMemoryBound(t *testing.T) {
 	srv, url := startServer(t, Config{MaxSessionBytes: 40 << 20})
@@ -122,9 +122,9 @@ func TestBatchBytesOverestimates(t *testing.T) {
 	}
 }
 
-// TestResetRefusesSnapshotOfOtherShape: defect 2, through the server. A
-// 4-player snapshot into a 2-player session used to load, after which
-// replies carried current_player 2-3 in a 2-player layout.
+// TestResetRefusesSnapshotOfOtherShape, through the server: A
+// 4-player snapshot into a 2-player session is refused (loaded, replies
+// would carry current_player 2-3 in a 2-player layout).
 func TestResetRefusesSnapshotOfOtherShape(t *testing.T) {
 	_, url := startServer(t, Config{})
 	c := dial(t, url, nil)
@@ -156,7 +156,7 @@ func TestResetRefusesSnapshotOfOtherShape(t *testing.T) {
 	}
 }
 
-// TestMakeTimeout: defect 4. A connection that only says hello is closed
+// TestMakeTimeout: a connection that only says hello is closed
 // after MakeTimeout; one that made its environments stays.
 func TestMakeTimeout(t *testing.T) {
 	srv, url := startServer(t, Config{MakeTimeout: 300 * time.Millisecond})
@@ -175,7 +175,7 @@ func TestMakeTimeout(t *testing.T) {
 	}
 }
 
-// TestIdleTimeoutCountsOnlyWork: defect 4. Pings, pongs, hello and list do
+// TestIdleTimeoutCountsOnlyWork: Pings, pongs, hello and list do
 // not keep a session alive; steps and infos do.
 func TestIdleTimeoutCountsOnlyWork(t *testing.T) {
 	srv, url := startServer(t, Config{IdleTimeout: 400 * time.Millisecond, PingInterval: 50 * time.Millisecond, PongTimeout: 2 * time.Second})
@@ -209,7 +209,7 @@ func TestIdleTimeoutCountsOnlyWork(t *testing.T) {
 	}
 }
 
-// TestSessionsPerAddress: defect 4.
+// TestSessionsPerAddress: one address holds a bounded number of sessions.
 func TestSessionsPerAddress(t *testing.T) {
 	srv, url := startServer(t, Config{MaxSessionsPerAddr: 2, LimitLoopback: true})
 	dial(t, url, nil)
@@ -231,7 +231,7 @@ func TestSessionsPerAddress(t *testing.T) {
 	}
 }
 
-// TestHostCheck: defect 5, DNS rebinding. Without a token only loopback
+// TestHostCheck (DNS rebinding): without a token only loopback
 // Host names (and --allow-host ones) are served, whatever the Origin.
 func TestHostCheck(t *testing.T) {
 	_, url := startServer(t, Config{AllowedHosts: []string{"lab.example"}})
@@ -280,7 +280,7 @@ func TestHostCheck(t *testing.T) {
 	c.Close()
 }
 
-// TestRefuseRemoteBindWithoutToken: defect 5.
+// TestRefuseRemoteBindWithoutToken: a server on a non-loopback address without a token is refused.
 func TestRefuseRemoteBindWithoutToken(t *testing.T) {
 	l, err := net.Listen("tcp", "0.0.0.0:0")
 	if err != nil {
@@ -355,7 +355,7 @@ func TestReplyLimitSparesFixedReplies(t *testing.T) {
 	}
 }
 
-// TestHelloOnlyClientsCannotHoldEverySlot: defect 4 as it was found. With
+// TestHelloOnlyClientsCannotHoldEverySlot: With
 // every slot held by connections that only said hello (and answer pings),
 // a new user is refused at first, and gets in once the make timeout has
 // closed them.

@@ -54,20 +54,11 @@ func StepRequestSize(n int) int { return StepHeaderSize + 4*n + RequestIDSize }
 // reply; see [Layout] for the arrays that follow it.
 const ReplyHeaderSize = 24
 
-// Outcome codes of the outcome, outcomes and final_outcome(s) arrays of a
-// reply (u8): the [env.Outcome] codes, named by the spec's outcome_names.
-const (
-	OutcomeOngoing   = 0 // "ongoing": the episode is running
-	OutcomeWin       = 1 // "win"
-	OutcomeLoss      = 2 // "loss"
-	OutcomeDraw      = 3 // "draw"
-	OutcomeTruncated = 4 // "truncated": cut by max_turns
-	OutcomeOther     = 255
-)
-
-// OutcomeNames returns the names of the outcome codes 0-4, a fresh copy of
-// [env.OutcomeNames] (every spec's outcome_names): changing it changes nothing.
-func OutcomeNames() []string { return env.OutcomeNames() }
+// OutcomeOther is the code, in the outcome, outcomes and final_outcome(s)
+// arrays of a reply (u8), of an outcome outside the [env.Outcome] codes
+// (env.OutcomeOngoing to env.OutcomeTruncated, named by the spec's
+// outcome_names), which the arrays carry as they are.
+const OutcomeOther = 255
 
 func outcomeCode(o env.Outcome) uint8 {
 	if o <= env.OutcomeTruncated {

@@ -64,9 +64,8 @@ func TestRenderRGB(t *testing.T) {
 	}
 }
 
-// TestRenderRGBLimitBeforeDrawing is the regression test of issue 33's
-// lesser defect: a rgb_array render of 4,096 environments drew and
-// compressed frames for 17.7 s before answering limit_exceeded. Every
+// TestRenderRGBLimitBeforeDrawing: a rgb_array render over the limit is
+// refused with limit_exceeded before any frame is drawn or compressed. Every
 // picture's size is known before drawing, and no frame encodes below
 // minFrameBytes: a request that cannot fit even so is refused at once,
 // and the message names the limit and that floor (so no frame was drawn:

@@ -2,7 +2,6 @@ package galaxyexpress
 
 import (
 	"encoding/binary"
-	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -230,14 +229,7 @@ func (h *Heuristic) Act(_ int, obs, mask []uint8) int {
 // to label decisions with soft targets (tools/dagger -values). It does not
 // allocate.
 func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
-	nan := float32(math.NaN())
-	for i := range q[:len(mask)] {
-		q[i] = nan
-	}
-	h.vals = q
-	a := h.Act(0, obs, mask)
-	h.vals = nil
-	return a
+	return agents.ActRecordingValues(h, &h.vals, obs, mask, q)
 }
 
 // ActExplained is Act with the action values of [Heuristic.ActionValues]

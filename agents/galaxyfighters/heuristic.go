@@ -1,7 +1,6 @@
 package galaxyfighters
 
 import (
-	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -321,14 +320,7 @@ func (h *Heuristic) Act(_ int, obs, mask []uint8) int {
 // get NaN. The action returned is always among the highest valued when any
 // legal action has a value.
 func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
-	nan := float32(math.NaN())
-	for i := range q[:len(mask)] {
-		q[i] = nan
-	}
-	h.vals = q
-	a := h.Act(0, obs, mask)
-	h.vals = nil
-	return a
+	return agents.ActRecordingValues(h, &h.vals, obs, mask, q)
 }
 
 // ActExplained is Act with the action values of [Heuristic.ActionValues]

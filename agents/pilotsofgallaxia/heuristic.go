@@ -3,7 +3,6 @@
 package pilotsofgallaxia
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"github.com/galaxygym/galaxygym/agents"
@@ -80,14 +79,7 @@ func (h *Heuristic) note(a int, x float32) {
 // worth to keep. Its other decisions follow rules, and get NaN. The action
 // returned is among the highest valued when any action has a value.
 func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
-	nan := float32(math.NaN())
-	for i := range q[:len(mask)] {
-		q[i] = nan
-	}
-	h.vals = q
-	a := h.Act(0, obs, mask)
-	h.vals = nil
-	return a
+	return agents.ActRecordingValues(h, &h.vals, obs, mask, q)
 }
 
 // ActExplained is Act with the values of [Heuristic.ActionValues] in

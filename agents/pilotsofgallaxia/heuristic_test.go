@@ -113,7 +113,7 @@ func TestNewRefuses(t *testing.T) {
 }
 
 // TestHeuristicDurrikenAndBlokks: in v2 self-play the heuristic hires its
-// Durriken, moves it, raids with it and places BLOKKs (issue 22: they
+// Durriken, moves it, raids with it and places BLOKKs (they
 // matter); in v1 it keeps its published play and never does.
 func TestHeuristicDurrikenAndBlokks(t *testing.T) {
 	for _, id := range []string{pog.IDv1, pog.ID} {

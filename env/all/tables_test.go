@@ -62,9 +62,9 @@ func playTrace(t *testing.T, id string) string {
 // TestTablesAreNotShared: mutating the slices of one registered Spec
 // (outcome and action names, parameter choices) changes no other Spec, no outcome's name and
 // no game's play; mutating what the packages' table accessors return
-// changes nothing at all (issue 27: every Spec shared env.OutcomeNames,
-// express's Spec held express.ActionNames itself, and the Galaxy Fighters
-// rules read the exported galaxyfighters.Speed).
+// changes nothing at all (no Spec shares env.OutcomeNames or
+// express.ActionNames, and no rules read an exported table such as
+// galaxyfighters.Speed).
 func TestTablesAreNotShared(t *testing.T) {
 	before := specJSON(t)
 	ids := env.IDs()

@@ -464,18 +464,7 @@ func (it *infoSet) twin(a env.State, at, o int, rng *rand.Rand) {
 			it.ends["no action legal in both"]++
 			return
 		}
-		// Prefer steps that reveal nothing: a reveal ends the comparison.
-		if declared := it.c.reveals != nil || isRevealer(a); declared && rng.IntN(5) > 0 {
-			quiet = quiet[:0]
-			for _, x := range legal {
-				if r, _ := it.reveals(a, o, x); !r {
-					quiet = append(quiet, x)
-				}
-			}
-			if len(quiet) > 0 {
-				legal = quiet
-			}
-		}
+		legal, quiet = it.preferQuiet(a, o, legal, quiet, rng)
 		act := it.choose(legal, rng)
 		revA, declared := it.reveals(a, o, act)
 		revB, _ := it.reveals(b, o, act)
@@ -485,13 +474,7 @@ func (it *infoSet) twin(a env.State, at, o int, rng *rand.Rand) {
 		}
 		// Before the step: do the twins differ in anything any player
 		// sees? If not, they differ only in chance nobody has seen.
-		private := false
-		for p := 0; p < it.spec.NumPlayers && !private; p++ {
-			a.Observe(p, obs)
-			x := append([]byte(nil), obs...)
-			b.Observe(p, obs)
-			private = !bytes.Equal(x, obs)
-		}
+		private := it.anyPlayerTellsApart(a, b, obs)
 		actor := a.CurrentPlayer()
 		clear(ra)
 		clear(rb)
@@ -529,6 +512,41 @@ func (it *infoSet) twin(a env.State, at, o int, rng *rand.Rand) {
 		}
 		return
 	}
+}
+
+// preferQuiet returns the actions to choose from among legal: with
+// reveals declared, four times in five (one draw of rng) only those that
+// reveal nothing to player o when there are any (a reveal ends the
+// comparison); quiet is the buffer they are gathered in, returned for
+// reuse.
+func (it *infoSet) preferQuiet(a env.State, o int, legal, quiet []int, rng *rand.Rand) (choices, buf []int) {
+	if declared := it.c.reveals != nil || isRevealer(a); declared && rng.IntN(5) > 0 {
+		quiet = quiet[:0]
+		for _, x := range legal {
+			if r, _ := it.reveals(a, o, x); !r {
+				quiet = append(quiet, x)
+			}
+		}
+		if len(quiet) > 0 {
+			return quiet, quiet
+		}
+	}
+	return legal, quiet
+}
+
+// anyPlayerTellsApart reports whether any player's observation differs
+// between a and b (obs is a buffer of the observation's size): if none
+// does, the twins differ only in chance nobody has seen.
+func (it *infoSet) anyPlayerTellsApart(a, b env.State, obs []byte) bool {
+	for p := 0; p < it.spec.NumPlayers; p++ {
+		a.Observe(p, obs)
+		x := append([]byte(nil), obs...)
+		b.Observe(p, obs)
+		if !bytes.Equal(x, obs) {
+			return true
+		}
+	}
+	return false
 }
 
 // roundTrip writes s with its MarshalJSON (the game's position notation)

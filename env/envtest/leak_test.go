@@ -23,7 +23,7 @@ import (
 // Variants (leakGame.bug) break it the ways the test must catch:
 //
 //	"leak"       the block question is asked only of a holder of card 1
-//	             (issue 22's defect: the others learn the card from the
+//	             (the others learn the card from the
 //	             player to act, one step after the poke);
 //	"no-reveals" the sound game without its Reveals method;
 //	"asym"       Reveals reads the hidden card;

@@ -44,7 +44,7 @@ func visitRandomCfg(t *testing.T, cfg *Config, games int, visit func(s *State)) 
 // attacked player's hand (A29). express-v1's block phase reveals that the
 // attacked player holds the Way Car, which its determinizer ignores.
 func TestDeterminize(t *testing.T) {
-	for _, g := range []Game{{}, V2} {
+	for _, g := range []Game{{}, V2()} {
 		for _, players := range []int{2, 4, 6} {
 			testDeterminize(t, g, players)
 		}

@@ -1,6 +1,6 @@
 // Package express is Express (Darwin Bromley, Mayfair Games 1990; Steve
 // Jackson Games and the Train Gamers Association 2024), the railroad card
-// game, as the competitive environments express-v2 (current: V2, IDv2)
+// game, as the competitive environments express-v2 (current: V2(), IDv2)
 // and express-v1 (the first release, Game{}, ID: kept registered and
 // unchanged so that published numbers reproduce) for 2-6 players under
 // the tournament rules.
@@ -109,13 +109,12 @@
 //	                 table leaves it possible that the attacked player
 //	                 holds the Way Car, "block" legal only with it in hand
 //	                 (A29; v1 asked only a holder, which told every player
-//	                 who held it: issue 22, defect 1); a Wild in a
+//	                 who held it); a Wild in a
 //	                 passenger section scores as the passenger car that
 //	                 scores best (passenger_wilds, A30); action names with
 //	                 absolute seats (A31). Both versions: the notation
 //	                 reads integers in their canonical spelling only and
-//	                 checks card conservation of the position built
-//	                 (issue 28, defect 4)
+//	                 checks card conservation of the position built.
 //
 // # Hidden information
 //

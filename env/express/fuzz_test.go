@@ -23,7 +23,7 @@ func FuzzPlay(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, players uint8, choices []byte) {
 		n := 2 + int(players)%5
 		obs := make([]uint8, ObsSize)
-		for _, g := range []Game{{}, V2} {
+		for _, g := range []Game{{}, V2()} {
 			envtest.PlayBytes(t, g.ID(), map[string]any{"players": n, "max_turns": 80}, seed, choices,
 				func(e *env.Env, _ env.StepResult) error {
 					s := e.State().(*State)
@@ -57,7 +57,7 @@ func FuzzPlay(f *testing.F) {
 // express-v1's and express-v2's rules) has a legal action unless over,
 // round-trips (written, parsed again: the same state, field for field) and
 // reloads through Game.LoadState. The seeds include aliased spellings of
-// one record (issue 28, defect 4: p00.t0, p+1, p0.t01), which must be
+// one record (p00.t0, p+1, p0.t01), which must be
 // refused.
 func FuzzParsePosition(f *testing.F) {
 	s := newState(DefaultConfig(4).c, 1)
@@ -72,7 +72,7 @@ func FuzzParsePosition(f *testing.F) {
 	f.Add(base + "p0.t01 loco=BX cars=CN\np0.t1 loco=BX cars=RF\n")
 	f.Add("express cur=+1 hturns=04 turns=-0\n" + base)
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, g := range []Game{{}, V2} {
+		for _, g := range []Game{{}, V2()} {
 			params, _ := g.Spec().Resolve(nil)
 			cfg := g.config(params)
 			s, err := ParsePosition(text, cfg)

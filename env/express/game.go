@@ -45,12 +45,12 @@ const MaxEpisodeSteps = maxTurnSteps * DefaultMaxTurns
 // express-v2 (IDv2). Both are registered.
 type Game struct{ v2 bool }
 
-// V2 is the express-v2 game.
-var V2 = Game{v2: true}
+// V2 returns the express-v2 game.
+func V2() Game { return Game{v2: true} }
 
 func init() {
 	env.Register(Game{})
-	env.Register(V2)
+	env.Register(V2())
 }
 
 var (
@@ -208,7 +208,7 @@ func NewConfig(p env.Params) *Config {
 }
 
 // NewConfigV2 resolves express-v2's parameters; p must be resolved by
-// V2.Spec().Resolve (every parameter present, passenger_wilds included).
+// V2().Spec().Resolve (every parameter present, passenger_wilds included).
 func NewConfigV2(p env.Params) *Config {
 	c := configOf(p, true)
 	return &Config{&c}

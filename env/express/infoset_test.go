@@ -58,12 +58,12 @@ func reveals(st env.State, player, action int) bool {
 
 // infoSetFor returns the options of envtest's information-set test for
 // environment id (express-v1 or a later version): reveals, and for
-// express-v1 the leak of issue 22 defect 1, kept byte for byte (the
+// express-v1 its block-decision leak, kept byte for byte (the
 // block decision exists only when the attacked player holds the Way Car,
 // so every other player learns it from the phase and the player to act).
 func infoSetFor(id string) envtest.Option {
 	if id == "express-v1" {
-		return envtest.Options(envtest.RevealsBy(reveals), envtest.KnownLeak("issue 22 defect 1: the block decision "+
+		return envtest.Options(envtest.RevealsBy(reveals), envtest.KnownLeak("v1 block-decision leak: the block decision "+
 			"is offered only when the attacked player holds the Way Car"))
 	}
 	return envtest.RevealsBy(reveals)

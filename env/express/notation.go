@@ -2,6 +2,7 @@ package express
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -162,7 +163,7 @@ type fields map[string]string
 // atoi reads an integer in its one canonical spelling, as Position writes
 // it: an optional '-' and decimal digits without leading zeros ("0", "12",
 // "-3"; never "+1", "00", "012", "-0"), at most 9 digits. Aliased
-// spellings would let two records name the same player or train (issue 28).
+// spellings would let two records name the same player or train.
 func atoi(v string) (int, bool) {
 	d := strings.TrimPrefix(v, "-")
 	if d == "" || len(d) > 9 || (d[0] == '0' && (len(d) > 1 || len(d) < len(v))) {
@@ -247,11 +248,7 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 	for i := range s.pl {
 		s.pl[i].reset()
 	}
-	var counts [NumKinds]int
-	add := func(k uint8, m int) { counts[k] += m }
-	restIn := ""
-	var deckCards, discCards []uint8
-	haveRNG := false
+	r := &positionReader{s: s}
 	seen := map[string]bool{}
 	for ln, line := range strings.Split(text, "\n") {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
@@ -261,257 +258,344 @@ func ParsePosition(text string, cfg *Config) (*State, error) {
 		if len(parts) == 0 {
 			continue
 		}
-		bad := func(format string, a ...any) error {
-			return &PositionError{ln + 1, fmt.Sprintf(format, a...)}
-		}
-		head := parts[0]
-		if seen[head] {
-			return nil, bad("%q given twice", head)
-		}
-		seen[head] = true
-		f := fields{}
-		for _, kv := range parts[1:] {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return nil, bad("field %q is not key=value", kv)
-			}
-			if _, dup := f[k]; dup {
-				return nil, bad("field %q given twice", k)
-			}
-			f[k] = v
-		}
-		var err error
-		geti := func(key string, def, lo, hi int) int {
-			if err != nil {
-				return 0
-			}
-			var v int
-			v, err = parseInt(f, key, def, lo, hi)
-			return v
-		}
-		switch {
-		case head == "express":
-			s.hand = geti("hand", 0, 0, 1000)
-			s.turns = geti("turns", 0, 0, 1<<30)
-			s.hturns = geti("hturns", 0, 0, 1<<30)
-			s.cur = int8(geti("cur", 0, 0, s.n-1))
-			s.tt = geti("tt", 0, 0, deckCount(Turntable, s.n))
-			s.resh = geti("resh", 0, 0, maxReshuffles)
-			s.swapped = geti("swapped", 0, 0, 1) == 1
-			s.trans = geti("trans", 0, 0, 1) == 1
-			s.pendT = int8(geti("pendt", -1, -1, MaxTrains-1))
-			s.wentOut = geti("wentout", 0, 0, 1000)
-			s.truncated = geti("truncated", 0, 0, 1) == 1
-			if err != nil {
-				return nil, bad("%v", err)
-			}
-			switch f["dir"] {
-			case "", "cw":
-			case "ccw":
-				s.dir = -1
-			default:
-				return nil, bad("dir=%q: want cw or ccw", f["dir"])
-			}
-			ph := f["phase"]
-			if ph == "" {
-				ph = "draw"
-			}
-			found := false
-			for i, n := range phaseNames {
-				if n == ph {
-					s.phase, found = int8(i), true
-				}
-			}
-			if !found {
-				return nil, bad("phase=%q: want one of %v", ph, phaseNames)
-			}
-		case head == "pending":
-			if f["kind"] == "-" || f["kind"] == "" {
-				continue
-			}
-			k := kindCode(f["kind"])
-			if k < BrokenCar || k > Wreck {
-				return nil, bad("pending kind=%q is not a Disaster", f["kind"])
-			}
-			s.pend.kind = int8(k - BrokenCar)
-			s.pend.by = int8(geti("by", 0, 0, s.n-1))
-			s.pend.on = int8(geti("on", 0, 0, s.n-1))
-			s.pend.train = int8(geti("train", -1, -1, MaxTrains-1))
-			s.pend.own = int8(geti("own", -1, -1, MaxTrains-1))
-			if err != nil {
-				return nil, bad("%v", err)
-			}
-		case head == "deck" || head == "discard" || head == "aside" || head == "slot":
-			cards, rest, err := parseCards(f["cards"])
-			if err != nil {
-				return nil, bad("%v", err)
-			}
-			if rest && head != "deck" && head != "discard" {
-				return nil, bad("\"...\" only in the deck or the discard pile")
-			}
-			if rest && restIn != "" {
-				return nil, bad("\"...\" twice")
-			}
-			if rest {
-				restIn = head
-			}
-			for _, k := range cards {
-				add(k, 1)
-			}
-			switch head {
-			case "deck":
-				deckCards = cards
-			case "discard":
-				discCards = cards
-			case "aside":
-				for _, k := range cards {
-					s.aside[k]++
-				}
-				s.asN = len(cards)
-			case "slot":
-				for _, k := range cards {
-					if k < BrokenCar || (k > Wreck && k != Turntable) {
-						return nil, bad("%s in the disaster slot", kinds[k].Code)
-					}
-					s.slot[k]++
-				}
-				if t := f["top"]; t != "" && t != "-" {
-					k := kindCode(t)
-					if k < 0 || s.slot[k] == 0 {
-						return nil, bad("slot top=%q is not in the slot", t)
-					}
-					s.top = int8(k)
-				} else if len(cards) > 0 {
-					return nil, bad("slot top missing")
-				}
-			}
-		case head == "rng":
-			b, err := hex.DecodeString(f["state"])
-			if err == nil {
-				err = s.rng.UnmarshalBinary(b)
-			}
-			if err != nil {
-				return nil, bad("rng state: %v", err)
-			}
-			haveRNG = true
-		case head[0] == 'p':
-			ps, ts, isTrain := strings.Cut(head[1:], ".t")
-			pi, ok := atoi(ps)
-			if !ok || pi < 0 || pi >= s.n {
-				return nil, bad("unknown record %q (players are p0-p%d)", head, s.n-1)
-			}
-			p := &s.pl[pi]
-			if isTrain {
-				ti, ok := atoi(ts)
-				if !ok || ti < 0 || ti >= MaxTrains {
-					return nil, bad("train %q: slots are t0-t%d", head, MaxTrains-1)
-				}
-				tr := &p.trains[ti]
-				lk := kindCode(f["loco"])
-				if lk < 0 {
-					return nil, bad("loco=%q is not a card", f["loco"])
-				}
-				tr.loco = int8(lk)
-				add(uint8(lk), 1)
-				tr.flags = uint8(geti("flags", 0, 0, flagNew|flagWildNew))
-				if err != nil {
-					return nil, bad("%v", err)
-				}
-				if v := f["cars"]; v != "" {
-					cars := strings.Split(v, ",")
-					if len(cars) > MaxCars {
-						return nil, bad("%d cars: at most %d", len(cars), MaxCars)
-					}
-					for i, ct := range cars {
-						code, err := parseCar(ct)
-						if err != nil {
-							return nil, bad("%v", err)
-						}
-						tr.cars[i] = code
-						add(uint8(cardOf(code)), 1)
-					}
-					tr.n = uint8(len(cars))
-				}
-				if err := checkTrain(tr); err != "" {
-					return nil, bad("%s", err)
-				}
-				continue
-			}
-			sc := geti("score", 0, -30000, 30000)
-			p.score = int32(sc)
-			p.derail = uint8(geti("derail", 0, 0, kinds[Derailment].Count))
-			p.played = geti("played", 0, 0, 1) == 1
-			if err != nil {
-				return nil, bad("%v", err)
-			}
-			for _, key := range []string{"hand", "known", "way", "perm"} {
-				cards, rest, err := parseCards(f[key])
-				if err == nil && rest {
-					err = fmt.Errorf("\"...\" only in the deck")
-				}
-				if err != nil {
-					return nil, bad("%s: %v", key, err)
-				}
-				for _, k := range cards {
-					switch key {
-					case "hand":
-						p.hand[k]++
-						p.handN++
-						add(k, 1)
-					case "known":
-						p.known[k]++
-					case "way", "perm":
-						if k < LightCrane || k > HeavyCrane {
-							return nil, bad("%s: %s is not a Way Car", key, kinds[k].Code)
-						}
-						if key == "way" {
-							p.way[k-LightCrane]++
-							add(k, 1)
-						} else {
-							p.perm |= 1 << (k - LightCrane)
-						}
-					}
-				}
-			}
-			for k := range p.known {
-				if p.known[k] > p.hand[k] {
-					return nil, bad("known %s beyond the hand", kinds[k].Code)
-				}
-			}
-		default:
-			return nil, bad("unknown record %q", head)
+		if err := r.record(parts, seen); err != nil {
+			return nil, &PositionError{ln + 1, err.Error()}
 		}
 	}
-	if !haveRNG {
+	if !r.haveRNG {
 		s.rng = *newRNG(0)
 	}
-	// "..." puts the cards not listed elsewhere at the bottom of the deck
-	// or of the discard pile, in kind order
-	var rest []uint8
-	if restIn != "" {
-		for k := 0; k < NumKinds; k++ {
-			for c := counts[k]; c < deckCount(k, s.n); c++ {
-				rest = append(rest, uint8(k))
-			}
-			counts[k] = max(counts[k], deckCount(k, s.n))
-		}
-	}
-	if restIn == "deck" {
-		deckCards = append(rest, deckCards...)
-	} else {
-		discCards = append(rest, discCards...)
-	}
-	s.deckN = copy(s.deck[:], deckCards)
-	s.discN = copy(s.disc[:], discCards)
-	for k := range counts {
-		if counts[k] != deckCount(k, s.n) {
-			return nil, &PositionError{0, fmt.Sprintf("%d cards of %s, the deck has %d", counts[k], kinds[k].Code, deckCount(k, s.n))}
-		}
+	if err := r.placePiles(); err != nil {
+		return nil, err
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// positionReader is what ParsePosition gathers while it reads the records:
+// the state, the cards counted so far by kind, where "..." stood, the deck
+// and discard pile as written and whether the generator was given.
+type positionReader struct {
+	s                    *State
+	counts               [NumKinds]int
+	restIn               string
+	deckCards, discCards []uint8
+	haveRNG              bool
+}
+
+// add counts m cards of kind k.
+func (r *positionReader) add(k uint8, m int) { r.counts[k] += m }
+
+// record reads one record (its head, then key=value fields) through
+// recordReaders, or as a player's or a train's record (p<i>, p<i>.t<j>).
+func (r *positionReader) record(parts []string, seen map[string]bool) error {
+	head := parts[0]
+	if seen[head] {
+		return fmt.Errorf("%q given twice", head)
+	}
+	seen[head] = true
+	f := fields{}
+	for _, kv := range parts[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("field %q is not key=value", kv)
+		}
+		if _, dup := f[k]; dup {
+			return fmt.Errorf("field %q given twice", k)
+		}
+		f[k] = v
+	}
+	if read, ok := recordReaders[head]; ok {
+		return read(r, head, f)
+	}
+	if head[0] == 'p' {
+		return r.readPlayer(head, f)
+	}
+	return fmt.Errorf("unknown record %q", head)
+}
+
+// recordReaders reads each record of the notation but the players' and
+// trains', record by record.
+var recordReaders = map[string]func(r *positionReader, head string, f fields) error{
+	"express": (*positionReader).readExpress,
+	"pending": (*positionReader).readPending,
+	"deck":    (*positionReader).readPile,
+	"discard": (*positionReader).readPile,
+	"aside":   (*positionReader).readPile,
+	"slot":    (*positionReader).readPile,
+	"rng":     (*positionReader).readRNG,
+}
+
+// intFields reads integer fields with a sticky error: after the first
+// error every get returns 0.
+type intFields struct {
+	f   fields
+	err error
+}
+
+// get returns field key in [lo, hi] (def when absent).
+func (g *intFields) get(key string, def, lo, hi int) int {
+	if g.err != nil {
+		return 0
+	}
+	var v int
+	v, g.err = parseInt(g.f, key, def, lo, hi)
+	return v
+}
+
+func (r *positionReader) readExpress(_ string, f fields) error {
+	s := r.s
+	g := intFields{f: f}
+	s.hand = g.get("hand", 0, 0, 1000)
+	s.turns = g.get("turns", 0, 0, 1<<30)
+	s.hturns = g.get("hturns", 0, 0, 1<<30)
+	s.cur = int8(g.get("cur", 0, 0, s.n-1))
+	s.tt = g.get("tt", 0, 0, deckCount(Turntable, s.n))
+	s.resh = g.get("resh", 0, 0, maxReshuffles)
+	s.swapped = g.get("swapped", 0, 0, 1) == 1
+	s.trans = g.get("trans", 0, 0, 1) == 1
+	s.pendT = int8(g.get("pendt", -1, -1, MaxTrains-1))
+	s.wentOut = g.get("wentout", 0, 0, 1000)
+	s.truncated = g.get("truncated", 0, 0, 1) == 1
+	if g.err != nil {
+		return g.err
+	}
+	switch f["dir"] {
+	case "", "cw":
+	case "ccw":
+		s.dir = -1
+	default:
+		return fmt.Errorf("dir=%q: want cw or ccw", f["dir"])
+	}
+	ph := f["phase"]
+	if ph == "" {
+		ph = "draw"
+	}
+	found := false
+	for i, n := range phaseNames {
+		if n == ph {
+			s.phase, found = int8(i), true
+		}
+	}
+	if !found {
+		return fmt.Errorf("phase=%q: want one of %v", ph, phaseNames)
+	}
+	return nil
+}
+
+func (r *positionReader) readPending(_ string, f fields) error {
+	s := r.s
+	if f["kind"] == "-" || f["kind"] == "" {
+		return nil
+	}
+	k := kindCode(f["kind"])
+	if k < BrokenCar || k > Wreck {
+		return fmt.Errorf("pending kind=%q is not a Disaster", f["kind"])
+	}
+	g := intFields{f: f}
+	s.pend.kind = int8(k - BrokenCar)
+	s.pend.by = int8(g.get("by", 0, 0, s.n-1))
+	s.pend.on = int8(g.get("on", 0, 0, s.n-1))
+	s.pend.train = int8(g.get("train", -1, -1, MaxTrains-1))
+	s.pend.own = int8(g.get("own", -1, -1, MaxTrains-1))
+	return g.err
+}
+
+// readPile reads the deck, the discard pile, the cards set aside or the
+// disaster slot.
+func (r *positionReader) readPile(head string, f fields) error {
+	s := r.s
+	cards, rest, err := parseCards(f["cards"])
+	if err != nil {
+		return err
+	}
+	if rest && head != "deck" && head != "discard" {
+		return fmt.Errorf("\"...\" only in the deck or the discard pile")
+	}
+	if rest && r.restIn != "" {
+		return fmt.Errorf("\"...\" twice")
+	}
+	if rest {
+		r.restIn = head
+	}
+	for _, k := range cards {
+		r.add(k, 1)
+	}
+	switch head {
+	case "deck":
+		r.deckCards = cards
+	case "discard":
+		r.discCards = cards
+	case "aside":
+		for _, k := range cards {
+			s.aside[k]++
+		}
+		s.asN = len(cards)
+	case "slot":
+		for _, k := range cards {
+			if k < BrokenCar || (k > Wreck && k != Turntable) {
+				return fmt.Errorf("%s in the disaster slot", kinds[k].Code)
+			}
+			s.slot[k]++
+		}
+		if t := f["top"]; t != "" && t != "-" {
+			k := kindCode(t)
+			if k < 0 || s.slot[k] == 0 {
+				return fmt.Errorf("slot top=%q is not in the slot", t)
+			}
+			s.top = int8(k)
+		} else if len(cards) > 0 {
+			return fmt.Errorf("slot top missing")
+		}
+	}
+	return nil
+}
+
+func (r *positionReader) readRNG(_ string, f fields) error {
+	b, err := hex.DecodeString(f["state"])
+	if err == nil {
+		err = r.s.rng.UnmarshalBinary(b)
+	}
+	if err != nil {
+		return fmt.Errorf("rng state: %v", err)
+	}
+	r.haveRNG = true
+	return nil
+}
+
+// readPlayer reads a player's record (p<i>) or one of its trains'
+// (p<i>.t<j>).
+func (r *positionReader) readPlayer(head string, f fields) error {
+	s := r.s
+	ps, ts, isTrain := strings.Cut(head[1:], ".t")
+	pi, ok := atoi(ps)
+	if !ok || pi < 0 || pi >= s.n {
+		return fmt.Errorf("unknown record %q (players are p0-p%d)", head, s.n-1)
+	}
+	p := &s.pl[pi]
+	if isTrain {
+		ti, ok := atoi(ts)
+		if !ok || ti < 0 || ti >= MaxTrains {
+			return fmt.Errorf("train %q: slots are t0-t%d", head, MaxTrains-1)
+		}
+		return r.readTrain(&p.trains[ti], f)
+	}
+	g := intFields{f: f}
+	sc := g.get("score", 0, -30000, 30000)
+	p.score = int32(sc)
+	p.derail = uint8(g.get("derail", 0, 0, kinds[Derailment].Count))
+	p.played = g.get("played", 0, 0, 1) == 1
+	if g.err != nil {
+		return g.err
+	}
+	for _, key := range []string{"hand", "known", "way", "perm"} {
+		if err := r.readPlayerCards(p, key, f[key]); err != nil {
+			return err
+		}
+	}
+	for k := range p.known {
+		if p.known[k] > p.hand[k] {
+			return fmt.Errorf("known %s beyond the hand", kinds[k].Code)
+		}
+	}
+	return nil
+}
+
+// readPlayerCards reads a player's field key (hand, known, way or perm).
+func (r *positionReader) readPlayerCards(p *player, key, v string) error {
+	cards, rest, err := parseCards(v)
+	if err == nil && rest {
+		err = fmt.Errorf("\"...\" only in the deck")
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", key, err)
+	}
+	for _, k := range cards {
+		switch key {
+		case "hand":
+			p.hand[k]++
+			p.handN++
+			r.add(k, 1)
+		case "known":
+			p.known[k]++
+		case "way", "perm":
+			if k < LightCrane || k > HeavyCrane {
+				return fmt.Errorf("%s: %s is not a Way Car", key, kinds[k].Code)
+			}
+			if key == "way" {
+				p.way[k-LightCrane]++
+				r.add(k, 1)
+			} else {
+				p.perm |= 1 << (k - LightCrane)
+			}
+		}
+	}
+	return nil
+}
+
+// readTrain reads a train's record: its locomotive, flags and cars.
+func (r *positionReader) readTrain(tr *train, f fields) error {
+	lk := kindCode(f["loco"])
+	if lk < 0 {
+		return fmt.Errorf("loco=%q is not a card", f["loco"])
+	}
+	tr.loco = int8(lk)
+	r.add(uint8(lk), 1)
+	g := intFields{f: f}
+	tr.flags = uint8(g.get("flags", 0, 0, flagNew|flagWildNew))
+	if g.err != nil {
+		return g.err
+	}
+	if v := f["cars"]; v != "" {
+		cars := strings.Split(v, ",")
+		if len(cars) > MaxCars {
+			return fmt.Errorf("%d cars: at most %d", len(cars), MaxCars)
+		}
+		for i, ct := range cars {
+			code, err := parseCar(ct)
+			if err != nil {
+				return err
+			}
+			tr.cars[i] = code
+			r.add(uint8(cardOf(code)), 1)
+		}
+		tr.n = uint8(len(cars))
+	}
+	if err := checkTrain(tr); err != "" {
+		return errors.New(err)
+	}
+	return nil
+}
+
+// placePiles puts the cards not listed elsewhere ("...") at the bottom of
+// the deck or of the discard pile, in kind order, fills both and checks
+// that every card of the deck is counted once.
+func (r *positionReader) placePiles() error {
+	s := r.s
+	var rest []uint8
+	if r.restIn != "" {
+		for k := 0; k < NumKinds; k++ {
+			for c := r.counts[k]; c < deckCount(k, s.n); c++ {
+				rest = append(rest, uint8(k))
+			}
+			r.counts[k] = max(r.counts[k], deckCount(k, s.n))
+		}
+	}
+	if r.restIn == "deck" {
+		r.deckCards = append(rest, r.deckCards...)
+	} else {
+		r.discCards = append(rest, r.discCards...)
+	}
+	s.deckN = copy(s.deck[:], r.deckCards)
+	s.discN = copy(s.disc[:], r.discCards)
+	for k := range r.counts {
+		if r.counts[k] != deckCount(k, s.n) {
+			return &PositionError{0, fmt.Sprintf("%d cards of %s, the deck has %d", r.counts[k], kinds[k].Code, deckCount(k, s.n))}
+		}
+	}
+	return nil
 }
 
 // cardCounts counts every card of the position by kind, wherever it lies:

@@ -516,8 +516,8 @@ func (s *State) disaster(d, r, t, u int, rewards []float64) {
 
 // asks reports whether player q, attacked by disaster d (0-4) of another
 // player and without its Way Car in play, is asked to block or let it
-// happen. express-v1 asks exactly when q holds the Way Car (which leaks
-// it: defect 1 of issue 22). express-v2 decides on the public table only
+// happen. express-v1 asks exactly when q holds the Way Car (which shows
+// every player who holds it). express-v2 decides on the public table only
 // (A29): it asks whenever q might hold one, see mightHold.
 func (s *State) asks(q, d int) bool {
 	if s.cfg.v2 {

@@ -23,7 +23,7 @@ func posV2(t *testing.T, players int, text string) *State {
 	return s
 }
 
-// TestBlockDecisionV2 (issue 22, defect 1; A29): "in the card game a player
+// TestBlockDecisionV2 (A29): "in the card game a player
 // asked 'do you block?' answers whether or not they can". express-v2 asks
 // the attacked player every time the public table leaves it possible that
 // he holds the Way Car that stops the Disaster; "let it happen" is always
@@ -112,7 +112,7 @@ func lightCraneTwins(t *testing.T, v2 bool) (*State, *State) {
 	return twin("LC,TK", "TK,TK"), twin("TK,TK", "LC,TK")
 }
 
-// TestBlockLeakTwins (issue 22's reproduction): after the Broken Car,
+// TestBlockLeakTwins: after the Broken Car,
 // player 3's observation, text renders (String, StringFor(3)), rgb render,
 // the player to act and the phase are identical in the two twins on
 // express-v2, and differ on express-v1 (which asks only the holder).
@@ -145,7 +145,7 @@ func TestBlockLeakTwins(t *testing.T) {
 			if same {
 				t.Error("express-v1: the twins look the same to player 3; the leak this test documents is gone")
 			} else {
-				t.Logf("express-v1 leaks, as issue 22 reports: after %s", diff)
+				t.Logf("express-v1 leaks the Way Car holder, as its block decision does: after %s", diff)
 			}
 		}
 	}
@@ -182,7 +182,7 @@ func observerDiffRGB(a, b *State, player int, rgb bool) string {
 	return ""
 }
 
-// TestPassengerWilds (issue 22, defect 6; A30): "a Wild Car stands in for
+// TestPassengerWilds (A30): "a Wild Car stands in for
 // any car" (notes) and is played "only as a specific car type" (seed): on
 // express-v2 (passenger_wilds=specific) a Wild in a passenger section is
 // the passenger car that scores best; passenger_wilds=generic, and
@@ -231,7 +231,7 @@ func TestPassengerWilds(t *testing.T) {
 	// the parameter: express-v2 defaults to specific; generic and
 	// express-v1 score the generic way through a whole hand
 	const hand = meldHead + "p0 played=1\np0.t0 loco=BX cars=ML,CO,DM,SL,WD?\np1 played=1\np2 played=1\np3 played=1\n"
-	generic, _ := V2.Spec().Resolve(map[string]any{"passenger_wilds": "generic"})
+	generic, _ := V2().Spec().Resolve(map[string]any{"passenger_wilds": "generic"})
 	for _, c := range []struct {
 		what string
 		cfg  *Config
@@ -254,7 +254,7 @@ func TestPassengerWilds(t *testing.T) {
 	}
 }
 
-// TestActionNamesV2 (issue 22, defect 7; A31): the action space stays
+// TestActionNamesV2 (A31): the action space stays
 // seat-relative, but the name of an action in a position says which player
 // is meant, by absolute seat as the renders show them.
 func TestActionNamesV2(t *testing.T) {
@@ -318,7 +318,7 @@ func mustJSON(t *testing.T, s *State) string {
 	return string(b)
 }
 
-// TestNotationCanonicalIntegers (issue 28, defect 4): a number has one
+// TestNotationCanonicalIntegers: a number has one
 // spelling, so that two records cannot name the same player or train and
 // overwrite each other; the cards of the position as built are counted.
 func TestNotationCanonicalIntegers(t *testing.T) {
@@ -420,7 +420,7 @@ func twinLeaks(t *testing.T, cfg *Config, games int) (twins, leaks int, first st
 // TestInformationSetV2: on express-v2 no player tells apart positions that
 // differ only in what he cannot see, for as long as the rules reveal
 // nothing to him (twinLeaks), at 2, 4 and 6 players. On express-v1 the
-// same test finds the block-decision leak (issue 22, defect 1).
+// same test finds the block-decision leak.
 func TestInformationSetV2(t *testing.T) {
 	for _, players := range []int{2, 4, 6} {
 		twins, leaks, first := twinLeaks(t, DefaultConfigV2(players), 2)

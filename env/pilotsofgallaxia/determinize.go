@@ -54,25 +54,70 @@ func (g Game) Determinize(params env.Params, player int, obs []uint8, seed uint6
 }
 
 func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64) error {
-	if len(obs) != ObsSize {
-		return derr("observation has %d bytes, want %d", len(obs), ObsSize)
-	}
-	n := cfg.players
-	if player < 0 || player >= n {
-		return derr("player %d of %d", player, n)
-	}
-	if int(obs[OffPlayers]) != n {
-		return derr("observation of %d players, parameters say %d", obs[OffPlayers], n)
+	if err := checkObsHeader(cfg, player, obs); err != nil {
+		return err
 	}
 	*s = State{cfg: cfg}
 	s.rng.Seed(seed, rngStream)
 	s.reset()
-	sk := int(s.sek[player])
-	abs := func(i int) int { return rotate(i, sk) }
-	pl := func(r int) int { return (player + r) % n }
+	v := obsFrame{obs: obs, player: player, n: cfg.players, sk: int(s.sek[player])}
+	for _, read := range [...]func(*State, obsFrame) error{readSeats, readPieces, readRings, readTurnState, dealUnseen} {
+		if err := read(s, v); err != nil {
+			return err
+		}
+	}
+	if err := s.validate(); err != nil {
+		return derr("%v", err)
+	}
+	s.settle()
+	s.rng.Seed(seed^0x9e3779b97f4a7c15, rngStream)
+	return nil
+}
+
+// checkObsHeader checks an observation's size, the observer and its
+// number of players against cfg.
+func checkObsHeader(cfg *config, player int, obs []uint8) error {
+	if len(obs) != ObsSize {
+		return derr("observation has %d bytes, want %d", len(obs), ObsSize)
+	}
+	if player < 0 || player >= cfg.players {
+		return derr("player %d of %d", player, cfg.players)
+	}
+	if int(obs[OffPlayers]) != cfg.players {
+		return derr("observation of %d players, parameters say %d", obs[OffPlayers], cfg.players)
+	}
+	return nil
+}
+
+// obsFrame is an observation and its frame: the observer, the number of
+// players and the observer's sektor (the board's rotation).
+type obsFrame struct {
+	obs       []uint8
+	player, n int
+	sk        int
+}
+
+// abs returns the absolute space of space i of the observer's frame.
+func (v obsFrame) abs(i int) int { return rotate(i, v.sk) }
+
+// pl returns the player at seat r relative to the observer.
+func (v obsFrame) pl(r int) int { return (v.player + r) % v.n }
+
+// unkind turns a card byte (kind + 1 in the observer's frame) into kind + 1
+// (0 stays 0).
+func (v obsFrame) unkind(b uint8) int8 {
+	if b == 0 {
+		return 0
+	}
+	return int8(obsKind(int(b)-1, (NumSektors-v.sk)%NumSektors) + 1)
+}
+
+// readSeats reads the phase, each seat's public counts and whose turn it
+// is.
+func readSeats(s *State, v obsFrame) error {
 	phase := -1
 	for i := 0; i < numPhases; i++ {
-		if obs[OffPhase+i] == 1 {
+		if v.obs[OffPhase+i] == 1 {
 			phase = i
 		}
 	}
@@ -83,94 +128,104 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		return derr("the game is over")
 	}
 	s.phase = int8(phase)
-	s.rekk = obs[OffPhase+numPhases] == 1
-	s.rwin = s.phase == PhRaidWin && obs[OffRaiderWon] == 1
+	s.rekk = v.obs[OffPhase+numPhases] == 1
+	s.rwin = s.phase == PhRaidWin && v.obs[OffRaiderWon] == 1
 	s.cur = -1
-	for r := 0; r < n; r++ {
+	for r := 0; r < v.n; r++ {
 		o := OffSeats + r*SeatBytes
-		p := pl(r)
-		if obs[o+SeatPresent] != 1 || int(obs[o+SeatSektor]) != (int(s.sek[p])-sk+NumSektors)%NumSektors {
-			return derr("seat %d does not match the sektors of %d players", r, n)
+		p := v.pl(r)
+		if v.obs[o+SeatPresent] != 1 || int(v.obs[o+SeatSektor]) != (int(s.sek[p])-v.sk+NumSektors)%NumSektors {
+			return derr("seat %d does not match the sektors of %d players", r, v.n)
 		}
-		s.handN[p] = obs[o+SeatHandSize]
-		s.carLeft[p], s.blkLeft[p] = int8(obs[o+SeatCaravans]), int8(obs[o+SeatBlokks])
-		s.hired[p], s.deployed[p] = obs[o+SeatHired] == 1, obs[o+SeatDeployed] == 1
-		s.delivered[p] = int8(obs[o+SeatHome])
-		s.points[p] = int16(obs[o+SeatPoints])
-		s.flags[p] = obs[o+SeatFlags]
-		if obs[o+SeatTurn] == 1 {
+		s.handN[p] = v.obs[o+SeatHandSize]
+		s.carLeft[p], s.blkLeft[p] = int8(v.obs[o+SeatCaravans]), int8(v.obs[o+SeatBlokks])
+		s.hired[p], s.deployed[p] = v.obs[o+SeatHired] == 1, v.obs[o+SeatDeployed] == 1
+		s.delivered[p] = int8(v.obs[o+SeatHome])
+		s.points[p] = int16(v.obs[o+SeatPoints])
+		s.flags[p] = v.obs[o+SeatFlags]
+		if v.obs[o+SeatTurn] == 1 {
 			s.cur = int8(p)
-			s.moved = obs[o+SeatMoved]
+			s.moved = v.obs[o+SeatMoved]
 		}
 	}
 	if s.cur < 0 {
 		return derr("nobody's turn")
 	}
-	s.mover = int8(obs[OffMovingPiece]) - 1
+	s.mover = int8(v.obs[OffMovingPiece]) - 1
 	if s.movingPhase() && s.mover < 0 {
 		return derr("a move without a piece")
 	}
 	if s.mover < 0 {
 		s.mover = 0
 	}
-	// Pieces.
+	return nil
+}
+
+// readPieces places every piece: starships, Durrikens and the moving
+// piece.
+func readPieces(s *State, v obsFrame) error {
 	found := [3 * MaxPlayers]bool{}
-	for r := 0; r < n; r++ {
-		p := pl(r)
+	for r := 0; r < v.n; r++ {
+		p := v.pl(r)
 		for i := 0; i < NumSpaces; i++ {
-			if v := obs[OffShips+r*NumSpaces+i]; v != 0 {
+			if b := v.obs[OffShips+r*NumSpaces+i]; b != 0 {
 				for k := 0; k < 2; k++ {
-					if v&(1<<k) != 0 {
-						s.pos[3*p+k], found[3*p+k] = int16(abs(i)), true
+					if b&(1<<k) != 0 {
+						s.pos[3*p+k], found[3*p+k] = int16(v.abs(i)), true
 					}
 				}
 			}
-			if obs[OffDurriken+r*NumSpaces+i] == 1 {
-				s.pos[3*p+2], found[3*p+2] = int16(abs(i)), true
+			if v.obs[OffDurriken+r*NumSpaces+i] == 1 {
+				s.pos[3*p+2], found[3*p+2] = int16(v.abs(i)), true
 			}
 		}
 	}
 	for i := 0; i < NumSpaces; i++ {
-		if obs[OffMover+i] == 1 {
-			s.at = int16(abs(i))
+		if v.obs[OffMover+i] == 1 {
+			s.at = int16(v.abs(i))
 		}
 	}
 	if s.movingPhase() {
 		piece := 3*int(s.cur) + int(s.mover)
 		s.pos[piece], found[piece] = s.at, true
-		s.budget, s.raided = int8(obs[OffMovePoints]), obs[OffRaided] == 1
-		s.lastFree = int16(abs(int(obs[OffLastFree])<<8 | int(obs[OffLastFree+1])))
-		s.endAfter = obs[OffEndAfter] == 1
+		s.budget, s.raided = int8(v.obs[OffMovePoints]), v.obs[OffRaided] == 1
+		s.lastFree = int16(v.abs(int(v.obs[OffLastFree])<<8 | int(v.obs[OffLastFree+1])))
+		s.endAfter = v.obs[OffEndAfter] == 1
 	}
-	for piece := 0; piece < 3*n; piece++ {
+	for piece := 0; piece < 3*v.n; piece++ {
 		if !found[piece] {
 			return derr("piece %s is nowhere", pieceName(piece))
 		}
 	}
-	// Caravans, rings.
-	for r := 0; r < n; r++ {
+	return nil
+}
+
+// readRings reads the caravans, BLOKKs, every ring (own, yellow, aboard)
+// and the scored routes.
+func readRings(s *State, v obsFrame) error {
+	for r := 0; r < v.n; r++ {
 		for i := 0; i < NumSpaces; i++ {
-			if obs[OffCaravans+r*NumSpaces+i] == 1 {
-				sp := abs(i)
-				s.car[sp] = int8(pl(r) + 1)
-				s.blokk[sp] = obs[OffBlokk+i] == 1
+			if v.obs[OffCaravans+r*NumSpaces+i] == 1 {
+				sp := v.abs(i)
+				s.car[sp] = int8(v.pl(r) + 1)
+				s.blokk[sp] = v.obs[OffBlokk+i] == 1
 			}
 		}
 	}
-	for r := 0; r < n; r++ {
-		p := pl(r)
-		st := obs[OffSeats+r*SeatBytes+SeatOwnRing]
+	for r := 0; r < v.n; r++ {
+		p := v.pl(r)
+		st := v.obs[OffSeats+r*SeatBytes+SeatOwnRing]
 		s.ringOwner[p], s.ringState[p] = int8(p), int8(st)
 		for i := 0; i < NumSpaces; i++ {
-			if obs[OffRings+r*NumSpaces+i] == 1 {
-				s.ringAt[p] = int16(abs(i))
-				s.ringsOn[abs(i)]++
+			if v.obs[OffRings+r*NumSpaces+i] == 1 {
+				s.ringAt[p] = int16(v.abs(i))
+				s.ringsOn[v.abs(i)]++
 			}
 		}
 	}
-	s.nRings = int8(n)
+	s.nRings = int8(v.n)
 	yellowHome := 0
-	for p := 0; p < n; p++ {
+	for p := 0; p < v.n; p++ {
 		yellowHome += int(s.delivered[p]) - b2i(s.ringState[p] == ringDelivered)
 	}
 	addYellow := func(st int8, at int16) {
@@ -182,15 +237,15 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		addYellow(ringDelivered, 0)
 	}
 	for i := 0; i < NumSpaces; i++ {
-		for c := 0; c < int(obs[OffYellow+i]); c++ {
-			addYellow(ringOnBoard, int16(abs(i)))
-			s.ringsOn[abs(i)]++
+		for c := 0; c < int(v.obs[OffYellow+i]); c++ {
+			addYellow(ringOnBoard, int16(v.abs(i)))
+			s.ringsOn[v.abs(i)]++
 		}
 	}
-	for r := 0; r < n; r++ {
-		p := pl(r)
+	for r := 0; r < v.n; r++ {
+		p := v.pl(r)
 		for k := 0; k < 2; k++ {
-			switch obs[OffSeats+r*SeatBytes+SeatCargo+k] {
+			switch v.obs[OffSeats+r*SeatBytes+SeatCargo+k] {
 			case 1:
 				s.cargo[3*p+k] = int8(p + 1)
 			case 2:
@@ -203,49 +258,56 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		return derr("%d rings", s.nRings)
 	}
 	for r := 0; r < NumRoutes; r++ {
-		if o := obs[OffScored+int(theBoard.routeRot[r][(NumSektors-sk)%NumSektors])]; o > 0 {
-			s.routeScored[r] = int8(pl(int(o)-1) + 1)
+		if o := v.obs[OffScored+int(theBoard.routeRot[r][(NumSektors-v.sk)%NumSektors])]; o > 0 {
+			s.routeScored[r] = int8(v.pl(int(o)-1) + 1)
 		}
 	}
-	// Turn state.
-	s.bought = obs[OffBought] == 1
-	s.sellFuel = int8(obs[OffSellFuel]) - 1
-	s.warpVal = int8(obs[OffWarpValue])
-	s.turn = int32(obs[OffTurns])
-	unkind := func(b uint8) int8 { // a card byte (kind + 1 in the observer's frame) to kind + 1
-		if b == 0 {
-			return 0
-		}
-		return int8(obsKind(int(b)-1, (NumSektors-sk)%NumSektors) + 1)
-	}
+	return nil
+}
+
+// readTurnState reads the turn's state: purchases, warp, the raid's cards
+// and dice, the Gambit cards.
+func readTurnState(s *State, v obsFrame) error {
+	s.bought = v.obs[OffBought] == 1
+	s.sellFuel = int8(v.obs[OffSellFuel]) - 1
+	s.warpVal = int8(v.obs[OffWarpValue])
+	s.turn = int32(v.obs[OffTurns])
 	if s.inRaid() {
-		s.raider = int8(3*pl(int(obs[OffRaiderSeat])-1) + int(obs[OffRaiderPiece]))
-		s.defender = int8(3*pl(int(obs[OffDefenderSeat])-1) + int(obs[OffDefenderPiece]))
-		s.rekkEnd = obs[OffRekkoning] == 1
-		if owner(int(s.raider)) == player && s.phase != PhRaidWin {
-			s.rcard = unkind(obs[OffOwnRaidCard])
+		s.raider = int8(3*v.pl(int(v.obs[OffRaiderSeat])-1) + int(v.obs[OffRaiderPiece]))
+		s.defender = int8(3*v.pl(int(v.obs[OffDefenderSeat])-1) + int(v.obs[OffDefenderPiece]))
+		s.rekkEnd = v.obs[OffRekkoning] == 1
+		if owner(int(s.raider)) == v.player && s.phase != PhRaidWin {
+			s.rcard = v.unkind(v.obs[OffOwnRaidCard])
 		}
-		if owner(int(s.defender)) == player && s.phase != PhRaidWin {
-			s.dcard = unkind(obs[OffOwnRaidCard])
+		if owner(int(s.defender)) == v.player && s.phase != PhRaidWin {
+			s.dcard = v.unkind(v.obs[OffOwnRaidCard])
 		}
 		if s.phase == PhRaidWin {
-			s.rdie, s.ddie = int8(obs[OffRaiderDie]), int8(obs[OffDefenderDie])
-			s.rrand, s.drand = unkind(obs[OffRaiderRand]), unkind(obs[OffDefenderRand])
-			s.rcard, s.dcard = unkind(obs[OffRaiderCard]), unkind(obs[OffDefenderCard])
-			s.rwin = obs[OffRaiderWon] == 1
+			s.rdie, s.ddie = int8(v.obs[OffRaiderDie]), int8(v.obs[OffDefenderDie])
+			s.rrand, s.drand = v.unkind(v.obs[OffRaiderRand]), v.unkind(v.obs[OffDefenderRand])
+			s.rcard, s.dcard = v.unkind(v.obs[OffRaiderCard]), v.unkind(v.obs[OffDefenderCard])
+			s.rwin = v.obs[OffRaiderWon] == 1
 		}
 	}
-	s.nexp = int8(obs[OffGambit+3])
+	s.nexp = int8(v.obs[OffGambit+3])
 	for i := 0; i < int(s.nexp); i++ {
-		s.exp[i] = uint8(unkind(obs[OffGambit+i]) - 1)
+		s.exp[i] = uint8(v.unkind(v.obs[OffGambit+i]) - 1)
 	}
+	return nil
+}
+
+// dealUnseen deals the cards the observer has not seen: the observer's
+// hand and the piles are seen; the decks and the other hands are shuffled
+// from the rest, and the raider's hidden card drawn when the observer
+// defends.
+func dealUnseen(s *State, v obsFrame) error {
 	// Cards: the observer's hand and the piles are seen; the rest is dealt.
 	var count [NumKinds]int
 	for i := 0; i < NumKinds; i++ {
-		k := int(unkind(uint8(i+1))) - 1
-		s.hand[player][k] = obs[OffHand+i]
-		s.disc[k] = obs[OffDiscard+i]
-		count[k] += int(obs[OffHand+i]) + int(obs[OffDiscard+i])
+		k := int(v.unkind(uint8(i+1))) - 1
+		s.hand[v.player][k] = v.obs[OffHand+i]
+		s.disc[k] = v.obs[OffDiscard+i]
+		count[k] += int(v.obs[OffHand+i]) + int(v.obs[OffDiscard+i])
 	}
 	s.countInPlay(&count)
 	var gal, capt []uint8
@@ -263,7 +325,7 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		}
 	}
 	rekkUnseen := count[KindRekkoning] == 0
-	deckN, cdckN := int(obs[OffDeckSize]), int(obs[OffCaptainSize])
+	deckN, cdckN := int(v.obs[OffDeckSize]), int(v.obs[OffCaptainSize])
 	s.shuffle(gal)
 	s.shuffle(capt)
 	need := deckN - b2i(rekkUnseen)
@@ -281,21 +343,21 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 	rest := append(gal[need:len(gal):len(gal)], capt[cdckN:]...)
 	s.shuffle(rest)
 	own := 0
-	for _, c := range s.hand[player] {
+	for _, c := range s.hand[v.player] {
 		own += int(c)
 	}
-	if s.rcard > 0 && owner(int(s.raider)) == player && (s.phase == PhRaidA || s.phase == PhRaidD) {
+	if s.rcard > 0 && owner(int(s.raider)) == v.player && (s.phase == PhRaidA || s.phase == PhRaidD) {
 		own++
 	}
-	if s.dcard > 0 && owner(int(s.defender)) == player && s.phase == PhRaidD {
+	if s.dcard > 0 && owner(int(s.defender)) == v.player && s.phase == PhRaidD {
 		own++
 	}
-	if own != int(s.handN[player]) {
-		return derr("own hand of %d cards, hand size %d", own, s.handN[player])
+	if own != int(s.handN[v.player]) {
+		return derr("own hand of %d cards, hand size %d", own, s.handN[v.player])
 	}
 	i := 0
-	for p := 0; p < n; p++ {
-		if p == player {
+	for p := 0; p < v.n; p++ {
+		if p == v.player {
 			continue
 		}
 		for j := 0; j < int(s.handN[p]); j++ {
@@ -310,7 +372,7 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 		return derr("%d unseen cards left over", len(rest)-i)
 	}
 	// The raider's hidden card, when the observer defends.
-	if s.phase == PhRaidD && owner(int(s.defender)) == player {
+	if s.phase == PhRaidD && owner(int(s.defender)) == v.player {
 		rp := owner(int(s.raider))
 		if s.handN[rp] > 0 && s.intN(2) == 0 {
 			j := s.intN(int(s.handN[rp]))
@@ -326,10 +388,5 @@ func determinizeInto(s *State, cfg *config, player int, obs []uint8, seed uint64
 			}
 		}
 	}
-	if err := s.validate(); err != nil {
-		return derr("%v", err)
-	}
-	s.settle()
-	s.rng.Seed(seed^0x9e3779b97f4a7c15, rngStream)
 	return nil
 }

@@ -119,7 +119,7 @@
 //	                 hidden cards dealt uniformly from those the pilot has not
 //	                 seen, so the generic mcts agent plays the game
 //	version history  v1: first release.
-//	                 v2 (issue 22): a starship never hops between vortices
+//	                 v2: a starship never hops between vortices
 //	                 (the vortex is a Durriken's way; A2), scientist_warp
 //	                 p2_cards by default (A10), max_turns 600; the landing
 //	                 decision on every landing (A29); a flee never ends on

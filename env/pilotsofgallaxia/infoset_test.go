@@ -67,12 +67,12 @@ func reveals(st env.State, player, action int) bool {
 
 // infoSetFor returns the options of envtest's information-set test for
 // environment id (pilots-of-gallaxia-v1 or a later version): reveals, and
-// for pilots-of-gallaxia-v1 the leak of issue 22 defect 2, kept byte for
+// for pilots-of-gallaxia-v1 its landing leak, kept byte for
 // byte (the landing discard is offered only when the pilot holds the card
 // of the planet landed on, so the others learn it from the phase).
 func infoSetFor(id string) envtest.Option {
 	if id == "pilots-of-gallaxia-v1" {
-		return envtest.Options(envtest.RevealsBy(reveals), envtest.KnownLeak("issue 22 defect 2: the landing "+
+		return envtest.Options(envtest.RevealsBy(reveals), envtest.KnownLeak("v1 landing leak: the landing "+
 			"discard is offered only when the pilot holds the planet's card"))
 	}
 	return envtest.RevealsBy(reveals)

@@ -228,7 +228,7 @@ const maxQuoted = 40
 // quote returns text as a Go string literal of printable ASCII (control
 // bytes, invalid UTF-8 and non-ASCII escaped), cut to its first maxQuoted
 // bytes with "..." appended when longer: errors never echo raw or
-// unbounded input (issue 28).
+// unbounded input.
 func quote(text string) string {
 	if len(text) > maxQuoted {
 		return strconv.QuoteToASCII(text[:maxQuoted]) + "..."
@@ -285,19 +285,62 @@ func parseInt(v string, lo, hi int) (int, error) {
 // spaces or cards, card counts that do not add up to the game's, two
 // pieces on one space.
 func ParsePosition(text string, c *Config) (*State, error) {
-	kv := map[string]string{}
-	var order []string
+	kv, order, err := splitTokens(text)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := positionConfig(kv, c)
+	if err != nil {
+		return nil, err
+	}
+	s := &State{cfg: cfg}
+	s.rng.Seed(0, rngStream)
+	s.reset()
+	for p := 0; p < cfg.players; p++ {
+		s.placeRing(p, Planet((int(s.sek[p])+3)%NumSektors, 4))
+	}
+	r := &positionReader{n: cfg.players}
+	for _, key := range order {
+		if err := r.read(s, key, kv[key]); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.checkHandSizes(&r.haveHandN); err != nil {
+		return nil, err
+	}
+	if err := s.placeDecks(r); err != nil {
+		return nil, err
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	s.settle()
+	return s, nil
+}
+
+// splitTokens splits a position's text into its key=value tokens: the
+// values by key and the keys in the order written. A token without '=' or
+// a key given twice is a *PositionError.
+func splitTokens(text string) (kv map[string]string, order []string, err error) {
+	kv = map[string]string{}
 	for _, tok := range strings.Fields(text) {
 		k, v, ok := strings.Cut(tok, "=")
 		if !ok {
-			return nil, perr("token %s is not key=value", quote(tok))
+			return nil, nil, perr("token %s is not key=value", quote(tok))
 		}
 		if _, dup := kv[k]; dup {
-			return nil, perr("key %s given twice", quote(k))
+			return nil, nil, perr("key %s given twice", quote(k))
 		}
 		kv[k] = v
 		order = append(order, k)
 	}
+	return kv, order, nil
+}
+
+// positionConfig returns the configuration a position is read under: c's,
+// or (c nil) the defaults for its players token (4 when absent). The
+// players and mode tokens, when given, must agree with it.
+func positionConfig(kv map[string]string, c *Config) (*config, error) {
 	var cfg *config
 	if c != nil {
 		cfg = c.c
@@ -318,184 +361,231 @@ func ParsePosition(text string, c *Config) (*State, error) {
 	if v, ok := kv["mode"]; ok && v != modeNames[cfg.mode] {
 		return nil, perr("mode=%s, the parameters say %s", quote(v), modeNames[cfg.mode])
 	}
-	s := &State{cfg: cfg}
-	s.rng.Seed(0, rngStream)
-	s.reset()
-	for p := 0; p < cfg.players; p++ {
-		s.placeRing(p, Planet((int(s.sek[p])+3)%NumSektors, 4))
+	return cfg, nil
+}
+
+// positionReader is what ParsePosition gathers while it reads the keys:
+// the number of players, the decks as written and which hand sizes were
+// given.
+type positionReader struct {
+	n                   int
+	deck, cdeck         []uint8
+	haveDeck, haveCdeck bool
+	haveHandN           [MaxPlayers]bool
+}
+
+// read applies one key=value token to s: a pilot's field (p<i>.<field>)
+// or a key of positionKeys.
+func (r *positionReader) read(s *State, key, v string) error {
+	if pre, field, ok := strings.Cut(key, "."); ok && strings.HasPrefix(pre, "p") {
+		p, e := parseInt(pre[1:], 0, r.n-1)
+		if e != nil {
+			return perr("key %s: no such pilot", quote(key))
+		}
+		return s.parsePilot(p, field, v, &r.haveHandN)
 	}
-	n := cfg.players
-	var deck, cdeck []uint8
-	haveDeck, haveCdeck, haveHandN := false, false, [MaxPlayers]bool{}
-	for _, key := range order {
-		v := kv[key]
+	f, ok := positionKeys[key]
+	if !ok {
+		return perr("unknown key %s", quote(key))
+	}
+	return f(s, r, v)
+}
+
+// intKey reads an integer in [lo, hi] (hi < 0: r.n-1) and stores it with
+// set.
+func intKey(lo, hi int, set func(s *State, x int)) func(*State, *positionReader, string) error {
+	return func(s *State, r *positionReader, v string) error {
+		h := hi
+		if h < 0 {
+			h = r.n - 1
+		}
+		x, err := parseInt(v, lo, h)
+		set(s, x)
+		return err
+	}
+}
+
+// flagKey reads a flag ("1" true, anything else false) into the field
+// get returns.
+func flagKey(get func(s *State) *bool) func(*State, *positionReader, string) error {
+	return func(s *State, _ *positionReader, v string) error {
+		*get(s) = v == "1"
+		return nil
+	}
+}
+
+// spaceKey reads a space into the field get returns.
+func spaceKey(get func(s *State) *int16) func(*State, *positionReader, string) error {
+	return func(s *State, _ *positionReader, v string) error {
+		sp, err := parseSpace(v)
+		*get(s) = int16(sp)
+		return err
+	}
+}
+
+// optCardKey reads a card or "-" (stored as kind+1, 0 for none) into the
+// field get returns.
+func optCardKey(get func(s *State) *int8) func(*State, *positionReader, string) error {
+	return func(s *State, _ *positionReader, v string) error {
+		c, err := parseOptCard(v)
+		*get(s) = c
+		return err
+	}
+}
+
+// pieceKey reads a piece or "-" (-1) into the field get returns.
+func pieceKey(get func(s *State) *int8) func(*State, *positionReader, string) error {
+	return func(s *State, r *positionReader, v string) error {
+		piece, err := -1, error(nil)
+		if v != "-" {
+			piece, err = parsePiece(v, r.n)
+		}
+		*get(s) = int8(piece)
+		return err
+	}
+}
+
+// positionKeys reads each key of the notation but the pilots' fields, key
+// by key; players and mode are checked by positionConfig.
+var positionKeys = map[string]func(s *State, r *positionReader, v string) error{
+	"players": func(*State, *positionReader, string) error { return nil },
+	"mode":    func(*State, *positionReader, string) error { return nil },
+	"turn":    intKey(0, 1<<30, func(s *State, x int) { s.turn = int32(x) }),
+	"cur":     intKey(0, -1, func(s *State, x int) { s.cur = int8(x) }),
+	"phase":   readPhase,
+	"rings":   func(s *State, _ *positionReader, v string) error { return s.parseRings(v) },
+	"car":     func(s *State, _ *positionReader, v string) error { return s.parseCaravans(v) },
+	"deck": func(_ *State, r *positionReader, v string) (err error) {
+		r.haveDeck = true
+		r.deck, err = parseCards(v)
+		return err
+	},
+	"cdeck": func(_ *State, r *positionReader, v string) (err error) {
+		r.haveCdeck = true
+		r.cdeck, err = parseCards(v)
+		return err
+	},
+	"disc":     readDiscards,
+	"moved":    intKey(0, 7, func(s *State, x int) { s.moved = uint8(x) }),
+	"bought":   flagKey(func(s *State) *bool { return &s.bought }),
+	"mover":    intKey(0, 2, func(s *State, x int) { s.mover = int8(x) }),
+	"at":       spaceKey(func(s *State) *int16 { return &s.at }),
+	"budget":   intKey(0, afterburnerPoints, func(s *State, x int) { s.budget = int8(x) }),
+	"lastfree": spaceKey(func(s *State) *int16 { return &s.lastFree }),
+	"raided":   flagKey(func(s *State) *bool { return &s.raided }),
+	"endafter": flagKey(func(s *State) *bool { return &s.endAfter }),
+	"sellfuel": func(s *State, _ *positionReader, v string) error {
+		c, err := parseOptCard(v)
+		s.sellFuel = c - 1
+		return err
+	},
+	"warpval":   intKey(0, 8, func(s *State, x int) { s.warpVal = int8(x) }),
+	"raider":    pieceKey(func(s *State) *int8 { return &s.raider }),
+	"defender":  pieceKey(func(s *State) *int8 { return &s.defender }),
+	"rcard":     optCardKey(func(s *State) *int8 { return &s.rcard }),
+	"dcard":     optCardKey(func(s *State) *int8 { return &s.dcard }),
+	"rrand":     optCardKey(func(s *State) *int8 { return &s.rrand }),
+	"drand":     optCardKey(func(s *State) *int8 { return &s.drand }),
+	"dice":      readDice,
+	"rwin":      flagKey(func(s *State) *bool { return &s.rwin }),
+	"rekkend":   flagKey(func(s *State) *bool { return &s.rekkEnd }),
+	"exp":       readGambits,
+	"rekk":      flagKey(func(s *State) *bool { return &s.rekk }),
+	"scored":    readScored,
+	"winner":    intKey(-1, -1, func(s *State, x int) { s.winner = int8(x) }),
+	"over":      flagKey(func(s *State) *bool { return &s.over }),
+	"truncated": flagKey(func(s *State) *bool { return &s.truncated }),
+	"stats":     readStats,
+	"rng":       readGenerator,
+}
+
+func readPhase(s *State, _ *positionReader, v string) error {
+	ph := -1
+	for i, name := range phaseNames {
+		if name == v {
+			ph = i
+		}
+	}
+	if ph < 0 {
+		return perr("unknown phase %s", quote(v))
+	}
+	s.phase = int8(ph)
+	return nil
+}
+
+func readDiscards(s *State, _ *positionReader, v string) error {
+	ks, err := parseCards(v)
+	for _, k := range ks {
+		s.disc[k]++
+	}
+	return err
+}
+
+func readDice(s *State, _ *positionReader, v string) error {
+	a, b, _ := strings.Cut(v, ",")
+	var x, y int
+	x, err := parseInt(a, 0, 6)
+	if err == nil {
+		y, err = parseInt(b, 0, 6)
+	}
+	s.rdie, s.ddie = int8(x), int8(y)
+	return err
+}
+
+func readGambits(s *State, _ *positionReader, v string) error {
+	ks, err := parseCards(v)
+	if len(ks) > 3 {
+		return perr("more than three Gambit cards")
+	}
+	s.nexp = int8(copy(s.exp[:], ks))
+	return err
+}
+
+func readScored(s *State, r *positionReader, v string) error {
+	if v == "-" {
+		return nil
+	}
+	for _, e := range strings.Split(v, ",") {
+		a, b, _ := strings.Cut(e, ":")
+		rt, e1 := parseInt(a, 0, NumRoutes-1)
+		o, e2 := parseInt(b, 0, r.n-1)
+		if e1 != nil || e2 != nil {
+			return perr("bad scored route %s", quote(e))
+		}
+		s.routeScored[rt] = int8(o + 1)
+	}
+	return nil
+}
+
+func readStats(s *State, _ *positionReader, v string) error {
+	f := strings.Split(v, ",")
+	if len(f) != 3 {
+		return perr("stats=%s", quote(v))
+	}
+	var x [3]int
+	for i := range x {
 		var err error
-		if pre, field, ok := strings.Cut(key, "."); ok && strings.HasPrefix(pre, "p") {
-			p, e := parseInt(pre[1:], 0, n-1)
-			if e != nil {
-				return nil, perr("key %s: no such pilot", quote(key))
-			}
-			err = s.parsePilot(p, field, v, &haveHandN)
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		switch key {
-		case "players", "mode":
-		case "turn":
-			var t int
-			t, err = parseInt(v, 0, 1<<30)
-			s.turn = int32(t)
-		case "cur":
-			var t int
-			t, err = parseInt(v, 0, n-1)
-			s.cur = int8(t)
-		case "phase":
-			ph := -1
-			for i, name := range phaseNames {
-				if name == v {
-					ph = i
-				}
-			}
-			if ph < 0 {
-				return nil, perr("unknown phase %s", quote(v))
-			}
-			s.phase = int8(ph)
-		case "rings":
-			err = s.parseRings(v)
-		case "car":
-			err = s.parseCaravans(v)
-		case "deck":
-			haveDeck = true
-			deck, err = parseCards(v)
-		case "cdeck":
-			haveCdeck = true
-			cdeck, err = parseCards(v)
-		case "disc":
-			var ks []uint8
-			ks, err = parseCards(v)
-			for _, k := range ks {
-				s.disc[k]++
-			}
-		case "moved":
-			var t int
-			t, err = parseInt(v, 0, 7)
-			s.moved = uint8(t)
-		case "bought":
-			s.bought = v == "1"
-		case "mover":
-			var t int
-			t, err = parseInt(v, 0, 2)
-			s.mover = int8(t)
-		case "at":
-			var sp int
-			sp, err = parseSpace(v)
-			s.at = int16(sp)
-		case "budget":
-			var t int
-			t, err = parseInt(v, 0, afterburnerPoints)
-			s.budget = int8(t)
-		case "lastfree":
-			var sp int
-			sp, err = parseSpace(v)
-			s.lastFree = int16(sp)
-		case "raided":
-			s.raided = v == "1"
-		case "endafter":
-			s.endAfter = v == "1"
-		case "sellfuel":
-			var c int8
-			c, err = parseOptCard(v)
-			s.sellFuel = c - 1
-		case "warpval":
-			var t int
-			t, err = parseInt(v, 0, 8)
-			s.warpVal = int8(t)
-		case "raider", "defender":
-			piece := -1
-			if v != "-" {
-				piece, err = parsePiece(v, n)
-			}
-			if key == "raider" {
-				s.raider = int8(piece)
-			} else {
-				s.defender = int8(piece)
-			}
-		case "rcard":
-			s.rcard, err = parseOptCard(v)
-		case "dcard":
-			s.dcard, err = parseOptCard(v)
-		case "rrand":
-			s.rrand, err = parseOptCard(v)
-		case "drand":
-			s.drand, err = parseOptCard(v)
-		case "dice":
-			a, b, _ := strings.Cut(v, ",")
-			var x, y int
-			if x, err = parseInt(a, 0, 6); err == nil {
-				y, err = parseInt(b, 0, 6)
-			}
-			s.rdie, s.ddie = int8(x), int8(y)
-		case "rwin":
-			s.rwin = v == "1"
-		case "rekkend":
-			s.rekkEnd = v == "1"
-		case "exp":
-			var ks []uint8
-			ks, err = parseCards(v)
-			if len(ks) > 3 {
-				return nil, perr("more than three Gambit cards")
-			}
-			s.nexp = int8(copy(s.exp[:], ks))
-		case "rekk":
-			s.rekk = v == "1"
-		case "scored":
-			if v != "-" {
-				for _, e := range strings.Split(v, ",") {
-					a, b, _ := strings.Cut(e, ":")
-					r, e1 := parseInt(a, 0, NumRoutes-1)
-					o, e2 := parseInt(b, 0, n-1)
-					if e1 != nil || e2 != nil {
-						return nil, perr("bad scored route %s", quote(e))
-					}
-					s.routeScored[r] = int8(o + 1)
-				}
-			}
-		case "winner":
-			var t int
-			t, err = parseInt(v, -1, n-1)
-			s.winner = int8(t)
-		case "over":
-			s.over = v == "1"
-		case "truncated":
-			s.truncated = v == "1"
-		case "stats":
-			f := strings.Split(v, ",")
-			if len(f) != 3 {
-				return nil, perr("stats=%s", quote(v))
-			}
-			var x [3]int
-			for i := range x {
-				if x[i], err = parseInt(f[i], 0, 1<<30); err != nil {
-					return nil, err
-				}
-			}
-			s.raids, s.teleports, s.rekkonings = int32(x[0]), int32(x[1]), int32(x[2])
-		case "rng":
-			b, e := hex.DecodeString(v)
-			if e != nil || s.rng.UnmarshalBinary(b) != nil {
-				return nil, perr("bad generator state %s", quote(v))
-			}
-		default:
-			return nil, perr("unknown key %s", quote(key))
-		}
-		if err != nil {
-			return nil, err
+		if x[i], err = parseInt(f[i], 0, 1<<30); err != nil {
+			return err
 		}
 	}
-	// Hand sizes count a hidden raid card until the reveal.
-	for p := 0; p < n; p++ {
+	s.raids, s.teleports, s.rekkonings = int32(x[0]), int32(x[1]), int32(x[2])
+	return nil
+}
+
+func readGenerator(s *State, _ *positionReader, v string) error {
+	b, e := hex.DecodeString(v)
+	if e != nil || s.rng.UnmarshalBinary(b) != nil {
+		return perr("bad generator state %s", quote(v))
+	}
+	return nil
+}
+
+// checkHandSizes sets each pilot's hand size from its cards (counting a
+// hidden raid card until the reveal); a hand size written that differs is
+// a *PositionError.
+func (s *State) checkHandSizes(haveHandN *[MaxPlayers]bool) error {
+	for p := 0; p < s.cfg.players; p++ {
 		sum := 0
 		for _, c := range s.hand[p] {
 			sum += int(c)
@@ -509,13 +599,19 @@ func ParsePosition(text string, c *Config) (*State, error) {
 			}
 		}
 		if haveHandN[p] && int(s.handN[p]) != sum {
-			return nil, perr("pilot %d: hand size %d, but %d cards", p, s.handN[p], sum)
+			return perr("pilot %d: hand size %d, but %d cards", p, s.handN[p], sum)
 		}
 		s.handN[p] = uint8(sum)
 	}
-	// Card conservation: every card is in exactly one place.
+	return nil
+}
+
+// placeDecks checks card conservation (every card in exactly one place)
+// and fills the two decks: the decks as written are the top; the cards not
+// placed anywhere lie below them in kind order (the Rekkoning last).
+func (s *State) placeDecks(r *positionReader) error {
 	var count [NumKinds]int
-	for p := 0; p < n; p++ {
+	for p := 0; p < s.cfg.players; p++ {
 		for k, c := range s.hand[p] {
 			count[k] += int(c)
 		}
@@ -524,15 +620,14 @@ func ParsePosition(text string, c *Config) (*State, error) {
 		count[k] += int(c)
 	}
 	s.countInPlay(&count)
-	// The deck and the Captain's deck as written are the top; the cards not
-	// placed anywhere lie below them in kind order (the Rekkoning last).
+	deck, cdeck := r.deck, r.cdeck
 	for _, k := range deck {
 		count[k]++
 	}
 	for _, k := range cdeck {
 		count[k]++
 	}
-	if !haveDeck || len(deck) < deckSize {
+	if !r.haveDeck || len(deck) < deckSize {
 		for k := 0; k < numGallaxiaKinds; k++ {
 			if k == KindRekkoning {
 				continue
@@ -547,7 +642,7 @@ func ParsePosition(text string, c *Config) (*State, error) {
 			count[KindRekkoning]++
 		}
 	}
-	if !haveCdeck || len(cdeck) < captainSize {
+	if !r.haveCdeck || len(cdeck) < captainSize {
 		for k := KindAfterburner; k <= KindSalvage; k++ {
 			for i := count[k]; i < Copies(k); i++ {
 				cdeck = append(cdeck, uint8(k))
@@ -556,32 +651,28 @@ func ParsePosition(text string, c *Config) (*State, error) {
 		}
 	}
 	if len(deck) > deckSize || len(cdeck) > captainSize {
-		return nil, perr("deck of %d or Captain's deck of %d cards", len(deck), len(cdeck))
+		return perr("deck of %d or Captain's deck of %d cards", len(deck), len(cdeck))
 	}
 	for i, k := range deck {
 		if k >= numGallaxiaKinds {
-			return nil, perr("Captain's Card %s in the Gallaxia deck", CardName(int(k)))
+			return perr("Captain's Card %s in the Gallaxia deck", CardName(int(k)))
 		}
 		s.deck[len(deck)-1-i] = k
 	}
 	s.deckN = uint8(len(deck))
 	for i, k := range cdeck {
 		if k < KindAfterburner {
-			return nil, perr("Gallaxia card %s in the Captain's deck", CardName(int(k)))
+			return perr("Gallaxia card %s in the Captain's deck", CardName(int(k)))
 		}
 		s.cdeck[len(cdeck)-1-i] = k
 	}
 	s.cdckN = uint8(len(cdeck))
 	for k := 0; k < NumKinds; k++ {
 		if count[k] != Copies(k) {
-			return nil, perr("%d cards %s in play, the game has %d", count[k], CardName(k), Copies(k))
+			return perr("%d cards %s in play, the game has %d", count[k], CardName(k), Copies(k))
 		}
 	}
-	if err := s.validate(); err != nil {
-		return nil, err
-	}
-	s.settle()
-	return s, nil
+	return nil
 }
 
 func parsePiece(v string, n int) (int, error) {

@@ -195,165 +195,193 @@ func (s *State) LegalMask(dst []uint8) int {
 	p := s.CurrentPlayer()
 	sk := int(s.sek[p])
 	h := &s.hand[p]
-	n := 0
-	set := func(a int) {
-		if dst[a] == 0 {
-			dst[a] = 1
-			n++
-		}
-	}
+	m := maskSetter{dst: dst}
 	if s.discarder >= 0 {
 		for k := 0; k < NumKinds; k++ {
 			if h[k] > 0 {
-				set(cardAction(k, sk))
+				m.set(cardAction(k, sk))
 			}
 		}
-		return n
+		return m.n
 	}
 	piece := 3*p + int(s.mover)
 	switch s.phase {
 	case PhMain:
-		for k := 0; k < 2; k++ {
-			if s.moved&(1<<k) == 0 {
-				set(ActShip + k)
-			}
-		}
-		if s.hired[p] && s.moved&4 == 0 {
-			ok := s.deployed[p]
-			for v := 1; v <= 8 && !ok; v++ {
-				ok = h[KindDurriken+v-1] > 0 && s.durrikenTarget(v)
-			}
-			if ok {
-				set(ActDurriken)
-			}
-		}
-		if !s.hired[p] {
-			set(ActHire)
-		}
-		set(ActEndMoves)
-		if !s.bought {
-			for k := 0; k < KindFuel; k++ {
-				if h[k] > 0 {
-					set(cardAction(k, sk))
-				}
-			}
-			if s.fuelCards(p) >= 2 {
-				for k := KindFuel; k < KindDurriken; k++ {
-					if h[k] > 0 {
-						set(cardAction(k, sk))
-					}
-				}
-			}
-		}
-		if h[KindSalvage] > 0 {
-			set(cardAction(KindSalvage, sk))
-		}
+		s.mainMask(&m, p, sk)
 	case PhWay:
-		if s.mover < 2 {
-			set(ActBase)
-			for k := 0; k < KindFuel; k++ {
-				if h[k] > 0 && s.occ[s.warpDest(piece, k)] == 0 && (!s.cfg.p2Cards || s.cargo[piece] == 0 || k%8 == 1) {
-					set(cardAction(k, sk))
-				}
-			}
-			for k := KindFuel; k < KindDurriken; k++ {
-				if h[k] > 0 {
-					set(cardAction(k, sk))
-				}
-			}
-			if h[KindAfterburner] > 0 {
-				set(cardAction(KindAfterburner, sk))
-			}
-		} else {
-			if s.deployed[p] {
-				set(ActBase)
-			}
-			for v := 1; v <= 8; v++ {
-				if h[KindDurriken+v-1] > 0 && s.durrikenTarget(v) {
-					set(cardAction(KindDurriken+v-1, sk))
-				}
-			}
-		}
+		s.wayMask(&m, p, sk, piece)
 	case PhPath:
-		set(ActStop)
-		at := int(s.at)
-		if s.budget >= 1 {
-			for _, y := range theBoard.adj[at][:theBoard.deg[at]] {
-				if s.canEnter(piece, int(y)) && !s.shipHop(piece, at, int(y)) {
-					set(nodeAction(int(y), sk))
-				}
-				if !s.raided && (!s.cfg.v2 || theBoard.kind[at] != KindHangar) {
-					if q := int(s.occ[y]) - 1; q >= 0 && owner(q) != p {
-						r := (owner(q) - p + s.cfg.players) % s.cfg.players
-						set(ActRaid + 3*(r-1) + q%3)
-					}
-				}
-			}
-			if theBoard.kind[at] == KindPlanet {
-				for _, r := range theBoard.routesAt[at] {
-					if r < 0 {
-						break
-					}
-					if c := s.quickroute(p, int(r)); c > 0 && int(s.budget) >= c {
-						set(nodeAction(farEnd(int(r), at), sk))
-					}
-				}
-			}
-		}
+		s.pathMask(&m, p, sk, piece)
 	case PhClaim:
-		set(ActClaim)
-		set(ActNoClaim)
+		m.set(ActClaim)
+		m.set(ActNoClaim)
 		if s.blkLeft[p] > 0 {
-			set(ActClaimBlokk)
+			m.set(ActClaimBlokk)
 		}
 	case PhDWarp:
 		for k := 0; k < NumSektors; k++ {
 			if pl := Planet(k, int(s.warpVal)); s.occ[pl] == 0 {
-				set(nodeAction(pl, sk))
+				m.set(nodeAction(pl, sk))
 			}
 		}
 	case PhSlide:
 		t := Teleprism(SektorOf(int(s.at)))
 		for _, y := range theBoard.adj[t][:theBoard.deg[t]] {
 			if s.slideFree(piece, int(y)) {
-				set(nodeAction(int(y), sk))
+				m.set(nodeAction(int(y), sk))
 			}
 		}
 	case PhLand:
-		set(ActPass)
+		m.set(ActPass)
 		if k := planetCard(int(s.pos[piece])); h[k] > 0 {
-			set(cardAction(k, sk))
+			m.set(cardAction(k, sk))
 		}
 	case PhSellFuel:
 		for k := KindFuel; k < KindDurriken; k++ {
 			if h[k] > 0 {
-				set(cardAction(k, sk))
+				m.set(cardAction(k, sk))
 			}
 		}
 	case PhRaidA, PhRaidD:
-		set(ActNoCard)
+		m.set(ActNoCard)
 		for k := 0; k < KindRekkoning; k++ {
 			if h[k] > 0 {
-				set(cardAction(k, sk))
+				m.set(cardAction(k, sk))
 			}
 		}
 		if h[KindDeflector] > 0 {
-			set(cardAction(KindDeflector, sk))
+			m.set(cardAction(KindDeflector, sk))
 		}
 	case PhRaidWin:
-		set(ActTakeCard)
-		set(ActDrawCard)
+		m.set(ActTakeCard)
+		m.set(ActDrawCard)
 	case PhGambit:
-		set(ActTake)
+		m.set(ActTake)
 		if s.nexp < 3 {
-			set(ActHigher)
-			set(ActLower)
+			m.set(ActHigher)
+			m.set(ActLower)
 		}
 	case PhPush:
-		set(ActTake)
-		set(ActCashIn)
+		m.set(ActTake)
+		m.set(ActCashIn)
 	}
-	return n
+	return m.n
+}
+
+// maskSetter writes a legal-action mask and counts the legal actions.
+type maskSetter struct {
+	dst []uint8
+	n   int
+}
+
+// set marks action a legal (once).
+func (m *maskSetter) set(a int) {
+	if m.dst[a] == 0 {
+		m.dst[a] = 1
+		m.n++
+	}
+}
+
+// mainMask sets the legal actions of pilot p's main phase (sk its sektor):
+// moves, hiring, the end of moves, purchases and salvage.
+func (s *State) mainMask(m *maskSetter, p, sk int) {
+	h := &s.hand[p]
+	for k := 0; k < 2; k++ {
+		if s.moved&(1<<k) == 0 {
+			m.set(ActShip + k)
+		}
+	}
+	if s.hired[p] && s.moved&4 == 0 {
+		ok := s.deployed[p]
+		for v := 1; v <= 8 && !ok; v++ {
+			ok = h[KindDurriken+v-1] > 0 && s.durrikenTarget(v)
+		}
+		if ok {
+			m.set(ActDurriken)
+		}
+	}
+	if !s.hired[p] {
+		m.set(ActHire)
+	}
+	m.set(ActEndMoves)
+	if !s.bought {
+		for k := 0; k < KindFuel; k++ {
+			if h[k] > 0 {
+				m.set(cardAction(k, sk))
+			}
+		}
+		if s.fuelCards(p) >= 2 {
+			for k := KindFuel; k < KindDurriken; k++ {
+				if h[k] > 0 {
+					m.set(cardAction(k, sk))
+				}
+			}
+		}
+	}
+	if h[KindSalvage] > 0 {
+		m.set(cardAction(KindSalvage, sk))
+	}
+}
+
+// wayMask sets the legal actions of the way a piece moves: base, warps,
+// fuel and afterburner for a starship, the Durriken's cards.
+func (s *State) wayMask(m *maskSetter, p, sk, piece int) {
+	h := &s.hand[p]
+	if s.mover < 2 {
+		m.set(ActBase)
+		for k := 0; k < KindFuel; k++ {
+			if h[k] > 0 && s.occ[s.warpDest(piece, k)] == 0 && (!s.cfg.p2Cards || s.cargo[piece] == 0 || k%8 == 1) {
+				m.set(cardAction(k, sk))
+			}
+		}
+		for k := KindFuel; k < KindDurriken; k++ {
+			if h[k] > 0 {
+				m.set(cardAction(k, sk))
+			}
+		}
+		if h[KindAfterburner] > 0 {
+			m.set(cardAction(KindAfterburner, sk))
+		}
+	} else {
+		if s.deployed[p] {
+			m.set(ActBase)
+		}
+		for v := 1; v <= 8; v++ {
+			if h[KindDurriken+v-1] > 0 && s.durrikenTarget(v) {
+				m.set(cardAction(KindDurriken+v-1, sk))
+			}
+		}
+	}
+}
+
+// pathMask sets the legal steps of a piece's path: stop, adjacent spaces,
+// raids and quickroutes.
+func (s *State) pathMask(m *maskSetter, p, sk, piece int) {
+	m.set(ActStop)
+	at := int(s.at)
+	if s.budget >= 1 {
+		for _, y := range theBoard.adj[at][:theBoard.deg[at]] {
+			if s.canEnter(piece, int(y)) && !s.shipHop(piece, at, int(y)) {
+				m.set(nodeAction(int(y), sk))
+			}
+			if !s.raided && (!s.cfg.v2 || theBoard.kind[at] != KindHangar) {
+				if q := int(s.occ[y]) - 1; q >= 0 && owner(q) != p {
+					r := (owner(q) - p + s.cfg.players) % s.cfg.players
+					m.set(ActRaid + 3*(r-1) + q%3)
+				}
+			}
+		}
+		if theBoard.kind[at] == KindPlanet {
+			for _, r := range theBoard.routesAt[at] {
+				if r < 0 {
+					break
+				}
+				if c := s.quickroute(p, int(r)); c > 0 && int(s.budget) >= c {
+					m.set(nodeAction(farEnd(int(r), at), sk))
+				}
+			}
+		}
+	}
 }
 
 func b2i(b bool) int {

@@ -31,7 +31,7 @@ func roundTrips(s *State) error {
 	return err
 }
 
-// TestV2Defects: each defect of issue 22, in the rules' own words, played
+// TestV2Defects: each rule v2 changes, in the rules' own words, played
 // on v1 (which keeps its published behaviour) and on v2 (which fixes it).
 func TestV2Defects(t *testing.T) {
 	type check func(t *testing.T, id string, s *State)
@@ -185,7 +185,7 @@ func TestV2Defects(t *testing.T) {
 // (the card of the planet it lands on, or another card) play the same
 // actions. In v2 pilot 1 observes the same bytes, text and rgb renders,
 // current player and phase after every step; in v1 the landing decision
-// shows pilot 1 that pilot 0 holds the card (issue 22, defect 2).
+// shows pilot 1 that pilot 0 holds the card.
 func TestLandingHiddenInformation(t *testing.T) {
 	twins := [2]string{"cur=0 p0.ships=1.r0c,1.H p0.hand=1.P3,f5 deck=f3,f4,f6",
 		"cur=0 p0.ships=1.r0c,1.H p0.hand=2.P5,f5 deck=f3,f4,f6"}
@@ -226,7 +226,7 @@ func TestLandingHiddenInformation(t *testing.T) {
 }
 
 // TestPositionErrorsQuote: errors quote the position's text in printable
-// ASCII and cut it short, whatever the input (issue 28, defect 6).
+// ASCII and cut it short, whatever the input.
 func TestPositionErrorsQuote(t *testing.T) {
 	for _, text := range []string{"p0.ships=\x00\x01\xff" + strings.Repeat("x", 5000), "k\x1b[31m=v", "\xc3\x28=1",
 		"p0.\x07bell=1", "p0.ships=" + strings.Repeat("é", 500), "players=\x00"} {

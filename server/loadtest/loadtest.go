@@ -1,7 +1,6 @@
 // Package loadtest drives a running galaxygym server (docs/protocol.md) with
 // many concurrent sessions and reports errors, step latency and the
-// server's memory: the probe of issue 16, kept as a tool (`galaxygym
-// loadtest`) and a test.
+// server's memory, as a tool (`galaxygym loadtest`) and a test.
 //
 // Each of [Config.Sessions] sessions makes [Config.Envs] environments
 // (autoreset next_step), resets them and steps them with random legal

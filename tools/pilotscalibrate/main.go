@@ -6,7 +6,7 @@
 // and mean), and how often raids, Durriken and BLOKKs are used. With
 // --check it also writes every position reached in the notation and reads
 // it back, counting the positions the notation refuses (two pieces on one
-// space, issue 22).
+// space).
 //
 //	nice go run ./tools/pilotscalibrate --env pilots-of-gallaxia-v2 \
 //	    --players 2,4,6 --games 10000

@@ -21,13 +21,14 @@
 //	players          2-4, the standard players parameter (default 3)
 //	actions          Discrete(5): take-0 .. take-4, the slot taken; the
 //	                 locked slot is illegal
-//	observation      Box(0, ObsHigh, shape [12], uint8):
-//	                   0-4  the row's values (1-9)
-//	                   5    the locked slot + 1 (0: none)
-//	                   6-9  the scores of the observer, then of the players
+//	observation      Box(0, ObsHigh, shape [12], uint8), fields
+//	                 (Spec().ObservationLayout, observe.go):
+//	                   0-4  row: the row's values (1-9)
+//	                   5    locked: the locked slot + 1 (0: none)
+//	                   6-9  scores: the scores of the observer, then of the players
 //	                        after it in turn order (0 for absent seats)
-//	                   10   cards taken so far by all players (0-16)
-//	                   11   the number of players
+//	                   10   taken: cards taken so far by all players (0-16)
+//	                   11   players: the number of players
 //	                 Everything but the chance generator is public.
 //	rewards          the value of the card taken, to the taker
 //	                 (RewardRange [0, 9], ReturnRange [0, 36])

@@ -35,8 +35,8 @@ func FuzzPlay(f *testing.F) {
 			func(e *env.Env, _ env.StepResult) error {
 				for p := range n {
 					e.Observe(p, obs)
-					if float64(obs[6]) != e.Returns()[p] {
-						return fmt.Errorf("player %d sees score %d, return %v", p, obs[6], e.Returns()[p])
+					if float64(obs[trio.OffScores]) != e.Returns()[p] {
+						return fmt.Errorf("player %d sees score %d, return %v", p, obs[trio.OffScores], e.Returns()[p])
 					}
 				}
 				return nil

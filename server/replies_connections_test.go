@@ -18,12 +18,13 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// Regression tests of issue 28 (hardening, round two): one per server
-// defect, each failing before its fix.
+// Tests of the server's replies and connections: error replies are valid
+// JSON, request ids are echoed, a dropped client frees its slot, shutdown
+// cancels long work, tokens, keep-alive and per-address limits.
 
 const pilotsEnv = "pilots-of-gallaxia-v1"
 
-// TestErrorRepliesAreValidJSON (defect 6, and issue 27's reviewer bug): a
+// TestErrorRepliesAreValidJSON: a
 // Pilots state whose position holds a NUL and raw bytes is refused with a
 // bad_state reply that is valid JSON. strconv.AppendQuote wrote \x00.
 func TestErrorRepliesAreValidJSON(t *testing.T) {
@@ -209,7 +210,7 @@ func TestRequestIDsEchoed(t *testing.T) {
 	}
 }
 
-// TestResetParsesStateOnce (defect 2): options.state is parsed once for
+// TestResetParsesStateOnce: options.state is parsed once for
 // the whole batch, not once per environment, for a snapshot and for a
 // bare game state alike; the loaded environments are all in the state.
 func TestResetParsesStateOnce(t *testing.T) {
@@ -240,10 +241,10 @@ func TestResetParsesStateOnce(t *testing.T) {
 	}
 }
 
-// TestDroppedClientStopsWorkAndFreesSlot (defect 2, and the slot of a
-// dropped connection): while a long reset runs, the client drops; the
+// TestDroppedClientStopsWorkAndFreesSlot: the slot of a
+// dropped connection. While a long reset runs, the client drops; the
 // reset is cancelled and stops instead of loading every environment, and
-// the slot is held until it has stopped (issue 33: work of a client that
+// the slot is held until it has stopped (work of a client that
 // left counts against MaxSessions), then freed for a new client.
 func TestDroppedClientStopsWorkAndFreesSlot(t *testing.T) {
 	srv, url := startServer(t, Config{MaxSessions: 1})
@@ -288,7 +289,7 @@ func TestDroppedClientStopsWorkAndFreesSlot(t *testing.T) {
 	hello(t, c2)
 }
 
-// TestShutdownCancelsLongReset (defect 2): Shutdown does not wait for a
+// TestShutdownCancelsLongReset: Shutdown does not wait for a
 // long request: the reset is cancelled and the session closed with 1001.
 func TestShutdownCancelsLongReset(t *testing.T) {
 	srv, url := startServer(t, Config{})
@@ -325,7 +326,7 @@ func TestShutdownCancelsLongReset(t *testing.T) {
 	expectClose(t, c, websocket.CloseGoingAway)
 }
 
-// TestTokenRules (defect 7): blank, whitespace, control-character and
+// TestTokenRules: blank, whitespace, control-character and
 // short tokens are refused with a reason; an empty query token never
 // authenticates.
 func TestTokenRules(t *testing.T) {
@@ -372,7 +373,7 @@ func serveLoopback(t *testing.T, srv *Server) string {
 	return l.Addr().String()
 }
 
-// TestIdleKeepAliveClosed (defect 3): a keep-alive connection that made one
+// TestIdleKeepAliveClosed: a keep-alive connection that made one
 // /healthz request is closed by the server after KeepAliveTimeout.
 func TestIdleKeepAliveClosed(t *testing.T) {
 	srv, err := New(Config{Token: "0123456789abcdef", KeepAliveTimeout: 200 * time.Millisecond})
@@ -399,7 +400,7 @@ func TestIdleKeepAliveClosed(t *testing.T) {
 	}
 }
 
-// TestConnectionsPerAddress (defect 3): one address holds at most
+// TestConnectionsPerAddress: one address holds at most
 // MaxConnsPerAddr connections; one more is closed at once, and closing
 // one gives its place back.
 func TestConnectionsPerAddress(t *testing.T) {
