@@ -2,6 +2,7 @@ package express_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/env/express"
@@ -60,4 +61,52 @@ p3 played=1
 	fmt.Println("rewards", rewards, "hands played", s.Hands())
 	// Output:
 	// rewards [49 0 0 0] hands played 1
+}
+
+// Present gives player 0's scene of a position: his hand face up, player
+// 1's face down, and each legal move as a hand card to click and the
+// train or pile it goes to.
+func ExampleGame_Present() {
+	s, err := express.ParsePosition(`express hand=0 turns=4 hturns=4 cur=0 phase=meld
+deck cards=...
+p0 played=1 hand=TK,CB
+p0.t0 loco=BX cars=TK,TK
+p1 played=1 hand=AU,BX
+`, express.DefaultConfigV2(2))
+	if err != nil {
+		panic(err)
+	}
+	params, _ := express.V2.Spec().Resolve(map[string]any{"players": 2})
+	obs := make([]uint8, express.ObsSize)
+	s.Observe(0, obs)
+	mask := make([]uint8, express.NumActions)
+	s.LegalMask(mask)
+	var legal []int
+	for a, m := range mask {
+		if m != 0 {
+			legal = append(legal, a)
+		}
+	}
+	sc, _ := express.V2.Present(params, 0, obs, legal)
+	fmt.Println(sc.Status)
+	for _, z := range sc.Zones {
+		if z.Owner >= 0 && (len(z.Cards) > 0 || z.Count > 0) {
+			var names []string
+			for _, c := range z.Cards {
+				names = append(names, c.Name)
+			}
+			fmt.Printf("%s: %s (%d face down)\n", z.Name, strings.Join(names, ", "), z.Count)
+		}
+	}
+	for _, m := range sc.Moves[:3] {
+		fmt.Println(m.Words, m.Select, "->", m.Target)
+	}
+	// Output:
+	// hand 1, round 3, play goes clockwise: player 0 melds
+	// player 0's hand: Tank Car, Caboose (0 face down)
+	// player 0's train t0: locomotive: Box Car, Tank Car, Tank Car (0 face down)
+	// player 1's hand:  (2 face down)
+	// start a new train with Caboose as its locomotive [hand-0-CB-0] -> [train-0-1]
+	// add Tank Car to train t0 [hand-0-TK-0] -> [train-0-0]
+	// add Caboose to train t0 [hand-0-CB-0] -> [train-0-0]
 }
