@@ -9,7 +9,7 @@ import (
 
 // sceneEpisodes is how many playouts of a Run check every seat's scene at
 // every step, for a game that is an [env.Presenter].
-const sceneEpisodes = 2
+const sceneEpisodes = 1
 
 // checkScenes checks, for a game that is an env.Presenter, every seat's
 // scene of the position: Present succeeds from the seat's observation and
