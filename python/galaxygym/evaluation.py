@@ -85,7 +85,8 @@ def _batch_policy(policy: Any, batched: bool) -> BatchPolicy:
     if hasattr(policy, "policy") and hasattr(policy.policy, "get_distribution"):
         return _sb3_policy(policy)
     if batched:
-        return policy
+        batch_policy: BatchPolicy = policy
+        return batch_policy
     return lambda obs, mask: np.array([int(policy(o, m)) for o, m in zip(obs, mask)], dtype=np.int64)
 
 
@@ -99,8 +100,8 @@ def _sb3_policy(model: Any) -> BatchPolicy:
             t, _ = model.policy.obs_to_tensor(obs)
             dist = model.policy.get_distribution(t)
             logits = dist.distribution.logits.cpu().numpy()
-        logits = np.where(np.asarray(mask) != 0, logits, -np.inf)
-        return logits.argmax(axis=1).astype(np.int64)
+        masked: NDArray[np.float64] = np.where(np.asarray(mask) != 0, logits, -np.inf)
+        return np.asarray(masked.argmax(axis=1), dtype=np.int64)
 
     return act
 
@@ -224,11 +225,11 @@ def _play(act: BatchPolicy, env_id: str, url: str | None, params: dict[str, Any]
         while not done.all():
             mask = infos["action_mask"]
             actions = mask.argmax(axis=1).astype(np.int64)  # a legal action of a finished game (ignored)
-            live = np.flatnonzero(~done)
-            chosen = np.asarray(act(obs[live], mask[live])).reshape(-1)
-            if len(chosen) != len(live):
-                raise ValueError(f"the policy returned {len(chosen)} actions for {len(live)} observations")
-            actions[live] = chosen
+            waiting = np.flatnonzero(~done)
+            chosen = np.asarray(act(obs[waiting], mask[waiting])).reshape(-1)
+            if len(chosen) != len(waiting):
+                raise ValueError(f"the policy returned {len(chosen)} actions for {len(waiting)} observations")
+            actions[waiting] = chosen
             obs, _, term, trunc, infos = venv.step(actions)
             live = ~done
             sums[live] += infos["rewards"][live]
