@@ -140,7 +140,7 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 			"env": r.Env, "env_params": r.EnvParams, "seed": r.Seed, "deals": r.Deals, "players": r.Players,
 			"games": r.Games, "external_games": r.ExternalGames, "bootstrap": r.Bootstrap, "lineups": lineups, "columns": leagueColumns, "agents": rows,
 			"head_to_head": map[string]any{"agents": names, "score": score, "meetings": meet},
-			"anchor": anchor, "prior_sd_elo": EloScale * RatingPriorSD, "rating_wide_prior": wide, "notes": r.Notes(),
+			"anchor":       anchor, "prior_sd_elo": EloScale * RatingPriorSD, "rating_wide_prior": wide, "notes": r.Notes(),
 		})
 	case FormatTable, FormatMarkdown:
 	default:
