@@ -139,8 +139,8 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 		return enc.Encode(map[string]any{
 			"env": r.Env, "env_params": r.EnvParams, "seed": r.Seed, "deals": r.Deals, "players": r.Players,
 			"games": r.Games, "external_games": r.ExternalGames, "bootstrap": r.Bootstrap, "lineups": lineups, "columns": leagueColumns, "agents": rows,
+			"anchor": anchor, "prior_sd_elo": EloScale * RatingPriorSD, "rating_wide_prior": wide, "notes": r.Notes(),
 			"head_to_head": map[string]any{"agents": names, "score": score, "meetings": meet},
-			"anchor":       anchor, "prior_sd_elo": EloScale * RatingPriorSD, "rating_wide_prior": wide, "notes": r.Notes(),
 		})
 	case FormatTable, FormatMarkdown:
 	default:
