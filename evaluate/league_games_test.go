@@ -131,7 +131,7 @@ func TestLeagueNotes(t *testing.T) {
 	want := []string{
 		"rating: Plackett-Luce rating in Elo points relative to the anchor, random (the pool's first agent), rated 0 by definition: its interval is [0, 0], and every other interval holds the anchor's uncertainty too.",
 		"ci95_low, ci95_high: 95% bootstrap percentile interval over the deals (200 resamples of the 12 deals, every game of a drawn deal counted as often as it is drawn).",
-		"prior: each agent's log-worth has a N(0, 3²) prior (SD 521 Elo) that keeps the fit finite: between an agent that never wins and one that beats it, the games alone put an infinite gap, so the prior sets that gap, not the games.",
+		"prior: each agent's log-worth has a N(0, 3²) prior (SD 521 Elo) that keeps the fit finite: between an agent that never wins and one that beats it, the games alone put an infinite gap, so the prior sets that gap, not the games, and no resample of the deals widens its interval.",
 		"never won: random (0 of 96 games).",
 		"with the prior twice as wide (SD 1042 Elo): mcts 1301 (now 930), heuristic 1290 (now 912); these ratings are set by the prior, the others move by less than 25 Elo.",
 	}

@@ -37,7 +37,7 @@ func (r *LeagueReport) Notes() []string {
 	}
 	sd := EloScale * RatingPriorSD
 	notes = append(notes, fmt.Sprintf("prior: each agent's log-worth has a N(0, %g²) prior (SD %.0f Elo) that keeps the fit finite: "+
-		"between an agent that never wins and one that beats it, the games alone put an infinite gap, so the prior sets that gap, not the games.",
+		"between an agent that never wins and one that beats it, the games alone put an infinite gap, so the prior sets that gap, not the games, and no resample of the deals widens its interval.",
 		RatingPriorSD, sd))
 	var never []string
 	for _, i := range r.Order {
