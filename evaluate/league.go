@@ -199,7 +199,10 @@ type leagueSeat struct {
 // rotations, counted as often as the deal is drawn, so the pairing by deal
 // is kept), and tallies the head-to-head scores. External games
 // (cfg.External) are checked before any game is played and merged into the
-// fit, the bootstrap and the tallies. Errors: *[ConfigError],
+// fit, the bootstrap and the tallies; with cfg.RateOnly nothing is played
+// and they are all there is. Each agent is refitted once more under a prior
+// twice as wide (LeagueAgent.RatingWidePrior, [LeagueReport.Notes]).
+// [LeagueReport.WriteGames] writes the games. Errors: *[ConfigError],
 // *[ExternalGameError], *[rollout.AgentError], *[InterruptedError].
 func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 	lg, envs, err := newLeague(cfg)
