@@ -33,6 +33,15 @@ type ExternalGame struct {
 	// Deal is the deal key, 0 <= Deal < LeagueConfig.Deals: the bootstrap
 	// resamples this game together with the league's deal of that index.
 	Deal int64 `json:"deal"`
+	// Lineup, Rotation and Seed are optional and play no part in the fit:
+	// a league's games record ([LeagueReport.WriteGames]) writes its
+	// lineup (pool labels by position; seat k holds position
+	// (k+Rotation) mod players), the rotation and the deal's environment
+	// seed (rollout.EpisodeSeeds(run seed, Deal)); absent, they are empty
+	// and 0.
+	Lineup   []string `json:"lineup,omitempty"`
+	Rotation int      `json:"rotation,omitempty"`
+	Seed     uint64   `json:"seed,omitempty"`
 	// Line is the game's line in its file (1-based; 0 when not read from a
 	// file), for error messages.
 	Line int `json:"-"`

@@ -56,6 +56,12 @@ type LeagueConfig struct {
 	// joins the report as an agent of its own, after the pool's, in order of
 	// first appearance.
 	External []ExternalGame
+	// RateOnly plays no game: the ratings, tallies and head-to-head matrix
+	// are those of the External games alone (at least one), the pool still
+	// naming the anchor (its first agent) and the order of the agents. A
+	// league's own games record ([LeagueReport.WriteGames]) read back this
+	// way, with the same Deals and Seed, gives the same report.
+	RateOnly bool
 }
 
 // Command returns the galaxygym eval command line of the league (without
@@ -66,6 +72,9 @@ func (c LeagueConfig) Command() string {
 	if c.Bootstrap != 0 {
 		fmt.Fprintf(&b, " --bootstrap %d", c.Bootstrap)
 	}
+	if c.RateOnly {
+		b.WriteString(" --rate-only")
+	}
 	writeOptionFlags(&b, c.AgentOptions, c.EnvParams)
 	return b.String()
 }
@@ -75,9 +84,16 @@ type LeagueAgent struct {
 	Name    string // its label in the pool
 	Options agents.Options
 	// Rating is the Plackett-Luce rating in Elo points relative to the
-	// pool's first agent (0), CI its 95% bootstrap percentile interval.
+	// pool's first agent, the anchor (0, by definition, with the interval
+	// [0, 0]); CI its 95% bootstrap percentile interval over the deals
+	// (NaN without a bootstrap).
 	Rating float64
 	CI     Interval
+	// RatingWidePrior is its rating refitted with the prior's standard
+	// deviation doubled (2·RatingPriorSD): close to Rating when the games
+	// pin the rating, far from it when the prior does (an agent that never
+	// wins, or never loses, against some other).
+	RatingWidePrior float64
 	// Games are its appearances (one seat of one game), WinRate the share
 	// of them whose outcome was a win, MeanRank its mean rank (1 = best),
 	// MeanScore its mean score.
@@ -116,6 +132,9 @@ type LeagueReport struct {
 	// pairs. NaN on the diagonal and for agents that never met.
 	Score    [][]float64
 	Meetings [][]int64
+	// played is the league that made the report, for WriteGames (nil in a
+	// report built by hand).
+	played *league
 }
 
 // Lineups returns the lineups of a league of m agents on an n-player game,
@@ -180,7 +199,10 @@ type leagueSeat struct {
 // rotations, counted as often as the deal is drawn, so the pairing by deal
 // is kept), and tallies the head-to-head scores. External games
 // (cfg.External) are checked before any game is played and merged into the
-// fit, the bootstrap and the tallies. Errors: *[ConfigError],
+// fit, the bootstrap and the tallies; with cfg.RateOnly nothing is played
+// and they are all there is. Each agent is refitted once more under a prior
+// twice as wide (LeagueAgent.RatingWidePrior, [LeagueReport.Notes]).
+// [LeagueReport.WriteGames] writes the games. Errors: *[ConfigError],
 // *[ExternalGameError], *[rollout.AgentError], *[InterruptedError].
 func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 	lg, envs, err := newLeague(cfg)
@@ -190,23 +212,28 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 	if err := lg.externalAgents(); err != nil {
 		return nil, err
 	}
-	ev := &evaluation{cfg: Config{Progress: cfg.Progress}}
-	ws, err := lg.workers(envs, ev)
-	if err != nil {
-		return nil, err
-	}
-	elapsed, steps, err := lg.play(ctx, ev, ws)
-	if err != nil {
-		return nil, err
+	var (
+		ws      []*worker
+		elapsed time.Duration
+		steps   int64
+	)
+	if !cfg.RateOnly {
+		ev := &evaluation{cfg: Config{Progress: cfg.Progress}}
+		if ws, err = lg.workers(envs, ev); err != nil {
+			return nil, err
+		}
+		if elapsed, steps, err = lg.play(ctx, ev, ws); err != nil {
+			return nil, err
+		}
 	}
 	r := &LeagueReport{Env: lg.spec.ID, EnvParams: envs[0].Params(), Seed: cfg.Seed, Deals: cfg.Deals, Workers: len(ws),
 		Players: lg.n, Lineups: lg.lineups, Games: lg.games, Steps: steps, Elapsed: elapsed, Bootstrap: cfg.Bootstrap,
-		ExternalGames: int64(len(cfg.External))}
+		ExternalGames: int64(len(cfg.External)), played: lg}
 	if r.Bootstrap == 0 {
 		r.Bootstrap = DefaultBootstrap
 	}
 	t := lg.tally(r)
-	ratings, ci, err := lg.rate(t, r.Bootstrap)
+	ratings, wide, ci, err := lg.rate(t, r.Bootstrap)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +244,7 @@ func RunLeague(ctx context.Context, cfg LeagueConfig) (*LeagueReport, error) {
 		}
 		g := float64(t.games[i])
 		r.Agents = append(r.Agents, &LeagueAgent{Name: label, Options: opts, Rating: ratings[i],
-			CI: ci[i], Games: t.games[i], WinRate: t.sums[i].wins / g,
+			CI: ci[i], RatingWidePrior: wide[i], Games: t.games[i], WinRate: t.sums[i].wins / g,
 			MeanRank: t.sums[i].rank / g, MeanScore: t.sums[i].score / g})
 		r.Order = append(r.Order, i)
 	}
@@ -272,8 +299,14 @@ func newLeague(cfg LeagueConfig) (*league, []*env.Env, error) {
 		return nil, nil, &ConfigError{Field: "Env", Reason: spec.ID + " has one player: a league wants a multi-player game (eval --agents compares one-player agents)"}
 	}
 	m := len(cfg.Pool)
-	lg := &league{cfg: cfg, specs: specs, spec: spec, n: n, m: m, lineups: Lineups(m, n),
-		perLineup: cfg.Deals * int64(n), nworkers: workers}
+	lg := &league{cfg: cfg, specs: specs, spec: spec, n: n, m: m, perLineup: cfg.Deals * int64(n), nworkers: workers}
+	if cfg.RateOnly {
+		if len(cfg.External) == 0 {
+			return nil, nil, &ConfigError{Field: "RateOnly", Reason: "no external games to rate (a league's games record read back: --games FILE)"}
+		}
+		return lg, envs, nil
+	}
+	lg.lineups = Lineups(m, n)
 	lg.games = int64(len(lg.lineups)) * lg.perLineup
 	return lg, envs, nil
 }
@@ -448,15 +481,20 @@ func (lg *league) tally(r *LeagueReport) *leagueTally {
 	return t
 }
 
-// rate fits the ratings (Elo points above the first agent) and, with
-// bootstrap draws, their intervals (NaN without): the deals resampled
-// with replacement, a game weighing as many times as its deal is drawn.
-func (lg *league) rate(t *leagueTally, bootstrap int) ([]float64, []Interval, error) {
+// rate fits the ratings (Elo points above the first agent), the ratings
+// under a prior twice as wide and, with bootstrap draws, their intervals
+// (NaN without): the deals resampled with replacement, a game weighing as
+// many times as its deal is drawn.
+func (lg *league) rate(t *leagueTally, bootstrap int) (ratings, wide []float64, ci []Interval, err error) {
 	mAll, deals := len(lg.labels), lg.cfg.Deals
 	pg := prepareGames(t.ranked)
-	theta, err := fitPL(pg, mAll, nil)
+	theta, err := fitPL(pg, mAll, nil, RatingPriorSD)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	thetaWide, err := fitPL(pg, mAll, theta, 2*RatingPriorSD)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	elo := func(th []float64) []float64 {
 		out := make([]float64, mAll)
@@ -465,7 +503,7 @@ func (lg *league) rate(t *leagueTally, bootstrap int) ([]float64, []Interval, er
 		}
 		return out
 	}
-	ci := make([]Interval, mAll)
+	ci = make([]Interval, mAll)
 	for i := range mAll {
 		ci[i] = Interval{math.NaN(), math.NaN()}
 	}
@@ -481,9 +519,9 @@ func (lg *league) rate(t *leagueTally, bootstrap int) ([]float64, []Interval, er
 			for g := range pg {
 				pg[g].weight = count[t.dealOf[g]]
 			}
-			th, err := fitPL(pg, mAll, theta)
+			th, err := fitPL(pg, mAll, theta, RatingPriorSD)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			for i, v := range elo(th) {
 				draws[i] = append(draws[i], v)
@@ -495,7 +533,7 @@ func (lg *league) rate(t *leagueTally, bootstrap int) ([]float64, []Interval, er
 				stat.Quantile(1-(1-Level)/2, stat.Empirical, draws[i], nil)}
 		}
 	}
-	return elo(theta), ci, nil
+	return elo(theta), elo(thetaWide), ci, nil
 }
 
 // asConfigError is errors.As for a *ConfigError.

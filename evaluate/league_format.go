@@ -71,7 +71,10 @@ const HeadToHeadTableAgents = 50
 // HeadToHeadTableAgents of them); with csv the
 // ratings table alone; with json {"env", "env_params", "seed", "deals",
 // "players", "games", "external_games", "bootstrap", "lineups", "columns", "agents": [rows],
-// "head_to_head": {"agents", "score", "meetings"}} (NaN as null).
+// "head_to_head": {"agents", "score", "meetings"}, "anchor", "prior_sd_elo",
+// "rating_wide_prior" (by row), "notes" ([LeagueReport.Notes])} (NaN as
+// null). Under the ratings table, table and markdown print the notes (a
+// markdown list).
 func (r *LeagueReport) Write(w io.Writer, f Format) error {
 	m := len(r.Agents)
 	names := make([]string, m)
@@ -117,6 +120,14 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 				meet[p] = append(meet[p], r.Meetings[a][b])
 			}
 		}
+		var anchor string
+		if m > 0 {
+			anchor = r.Agents[0].Name
+		}
+		wide := make([]any, m)
+		for p, a := range r.Order {
+			wide[p] = num(r.Agents[a].RatingWidePrior)
+		}
 		lineups := make([][]string, len(r.Lineups))
 		for i, lu := range r.Lineups {
 			for _, a := range lu {
@@ -128,6 +139,7 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 		return enc.Encode(map[string]any{
 			"env": r.Env, "env_params": r.EnvParams, "seed": r.Seed, "deals": r.Deals, "players": r.Players,
 			"games": r.Games, "external_games": r.ExternalGames, "bootstrap": r.Bootstrap, "lineups": lineups, "columns": leagueColumns, "agents": rows,
+			"anchor": anchor, "prior_sd_elo": EloScale * RatingPriorSD, "rating_wide_prior": wide, "notes": r.Notes(),
 			"head_to_head": map[string]any{"agents": names, "score": score, "meetings": meet},
 		})
 	case FormatTable, FormatMarkdown:
@@ -173,6 +185,14 @@ func (r *LeagueReport) Write(w io.Writer, f Format) error {
 		}
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		out = tw
+	}
+	fmt.Fprintln(w)
+	for _, note := range r.Notes() {
+		if md {
+			fmt.Fprintf(w, "- %s\n", note)
+		} else {
+			fmt.Fprintln(w, note)
+		}
 	}
 	fmt.Fprintf(w, "\nHead-to-head score (row against column: 1 per game the row agent ranked better, 1/2 per tie):\n\n")
 	if m > HeadToHeadTableAgents {

@@ -58,8 +58,9 @@ func prepareGames(games []RankedGame) []plGame {
 
 // plLoss returns minus the log posterior of θ (Plackett-Luce likelihood
 // with Breslow's treatment of ties, Gaussian prior) and writes its
-// gradient into grad when grad is not nil. ex is scratch (len m).
-func plLoss(theta, grad, ex []float64, games []plGame) float64 {
+// gradient into grad when grad is not nil; priorSD is the prior's standard
+// deviation (log-worth units). ex is scratch (len m).
+func plLoss(theta, grad, ex []float64, games []plGame, priorSD float64) float64 {
 	if grad != nil {
 		clear(grad)
 	}
@@ -97,7 +98,7 @@ func plLoss(theta, grad, ex []float64, games []plGame) float64 {
 			}
 		}
 	}
-	prec := 1 / (RatingPriorSD * RatingPriorSD)
+	prec := 1 / (priorSD * priorSD)
 	for i, t := range theta {
 		ll -= 0.5 * prec * t * t
 		if grad != nil {
@@ -118,14 +119,16 @@ func plLoss(theta, grad, ex []float64, games []plGame) float64 {
 // bootstrap). init, when not nil, starts the search (len m). It returns
 // an error when the optimizer fails.
 func FitPlackettLuce(games []RankedGame, m int, init []float64) ([]float64, error) {
-	return fitPL(prepareGames(games), m, init)
+	return fitPL(prepareGames(games), m, init, RatingPriorSD)
 }
 
-func fitPL(games []plGame, m int, init []float64) ([]float64, error) {
+// fitPL is FitPlackettLuce on prepared games with a prior of standard
+// deviation priorSD.
+func fitPL(games []plGame, m int, init []float64, priorSD float64) ([]float64, error) {
 	ex := make([]float64, m)
 	p := optimize.Problem{
-		Func: func(x []float64) float64 { return plLoss(x, nil, ex, games) },
-		Grad: func(grad, x []float64) { plLoss(x, grad, ex, games) },
+		Func: func(x []float64) float64 { return plLoss(x, nil, ex, games, priorSD) },
+		Grad: func(grad, x []float64) { plLoss(x, grad, ex, games, priorSD) },
 	}
 	x0 := make([]float64, m)
 	if init != nil {
@@ -145,7 +148,7 @@ func fitPL(games []plGame, m int, init []float64) ([]float64, error) {
 			return nil, fmt.Errorf("evaluate: Plackett-Luce fit: %w", err)
 		}
 		grad := make([]float64, m)
-		plLoss(res.X, grad, ex, games)
+		plLoss(res.X, grad, ex, games, priorSD)
 		for _, g := range grad {
 			if math.Abs(g) > 1e3*tol {
 				return nil, fmt.Errorf("evaluate: Plackett-Luce fit: %w (gradient %v)", err, grad)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -32,6 +33,8 @@ type evalFlags struct {
 	league    string
 	bootstrap int
 	games     string
+	gamesOut  string
+	rateOnly  bool
 	agentsSet func() bool // whether --agents was given
 }
 
@@ -72,7 +75,7 @@ func (f *evalFlags) config() (evaluate.Config, error) {
 
 // leagueConfig builds the evaluate.LeagueConfig of the flags (--league).
 func (f *evalFlags) leagueConfig() (evaluate.LeagueConfig, error) {
-	cfg := evaluate.LeagueConfig{Env: f.env, Deals: f.episodes, Seed: f.seed, Workers: f.workers, Bootstrap: f.bootstrap}
+	cfg := evaluate.LeagueConfig{Env: f.env, Deals: f.episodes, Seed: f.seed, Workers: f.workers, Bootstrap: f.bootstrap, RateOnly: f.rateOnly}
 	if f.seats != "" || f.rotate || (f.agentsSet != nil && f.agentsSet()) {
 		return cfg, fmt.Errorf("--league plays lineups drawn from its pool, every one rotated: give no --agents, --seats or --rotate")
 	}
@@ -134,6 +137,11 @@ func (f *evalFlags) runLeague(cmd *cobra.Command, format evaluate.Format, doc []
 	if err := writeAndPlot(cmd.OutOrStdout(), r, format, f.plot); err != nil {
 		return err
 	}
+	if f.gamesOut != "" {
+		if err := writeGames(f.gamesOut, r); err != nil {
+			return err
+		}
+	}
 	if f.doc == "" {
 		return nil
 	}
@@ -154,6 +162,26 @@ func (f *evalFlags) runLeague(cmd *cobra.Command, format evaluate.Format, doc []
 		return err
 	}
 	return os.WriteFile(f.doc, out, 0o644)
+}
+
+// writeGames writes the league's games record (--games-out) to path.
+func writeGames(path string, r *evaluate.LeagueReport) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--games-out: %w", err)
+	}
+	bw := bufio.NewWriter(fh)
+	err = r.WriteGames(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--games-out %s: %w", path, err)
+	}
+	return nil
 }
 
 // leaderboard is what eval --doc writes between the markers: the command,
@@ -200,6 +228,12 @@ func init() {
 			"outside the league (JSON lines {\"seats\": [labels], \"scores\": [...], \"ranks\": [...], \"deal\": d},\n" +
 			"0 <= d < --episodes; galaxygym.league writes them for a Python policy) into the fit, the\n" +
 			"bootstrap and the matrix; a label outside the pool is rated as an agent of its own.\n" +
+			"--games-out FILE writes every game behind the ratings, one JSON object a line (lineup,\n" +
+			"rotation, deal, seed, seats, scores, ranks; the --games games after the league's): a games\n" +
+			"file, which --games FILE --rate-only with the same pool, --episodes and --seed rates again,\n" +
+			"playing nothing, to the same report. Under the ratings the table says what the anchor (the\n" +
+			"first agent, 0 with interval [0, 0]), the intervals and the prior are, and which ratings the\n" +
+			"prior sets (those that move when it is twice as wide, as behind an agent that never wins).\n" +
 			"Columns: docs/benchmarks.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -223,6 +257,12 @@ func init() {
 			}
 			if f.games != "" && f.league == "" {
 				return fmt.Errorf("--games merges external games into a league: give --league")
+			}
+			if f.gamesOut != "" && f.league == "" {
+				return fmt.Errorf("--games-out writes a league's games: give --league")
+			}
+			if f.rateOnly && f.games == "" {
+				return fmt.Errorf("--rate-only rates the games of --games FILE alone: give --league and --games")
 			}
 			if f.league != "" {
 				return f.runLeague(cmd, format, doc)
@@ -296,6 +336,10 @@ func init() {
 	fl.IntVar(&f.bootstrap, "bootstrap", 0, fmt.Sprintf("with --league, bootstrap resamples of the deals for the rating intervals (0: %d)", evaluate.DefaultBootstrap))
 	fl.StringVar(&f.games, "games", "", "with --league, a JSON-lines file of games played outside the league "+
 		"({\"seats\", \"scores\", \"ranks\", \"deal\"} per line) merged into the ratings and head-to-head matrix")
+	fl.StringVar(&f.gamesOut, "games-out", "", "with --league, write every game behind the ratings to this JSON-lines file "+
+		"(lineup, rotation, deal, seed, seats, scores, ranks per line; readable back by --games)")
+	fl.BoolVar(&f.rateOnly, "rate-only", false, "with --league and --games, play nothing: rate the games of --games alone "+
+		"(a --games-out record with the same pool, --episodes and --seed gives the same report)")
 	fl.BoolVar(&f.rotate, "rotate", false, "with --seats, play every deal once per rotation of the seats (duplicate style)")
 	f.agentsSet = func() bool { return fl.Changed("agents") }
 	rootCmd.AddCommand(cmd)

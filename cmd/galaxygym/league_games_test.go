@@ -91,3 +91,79 @@ func TestEvalLeagueGames(t *testing.T) {
 		t.Error("a missing --games file: no error")
 	}
 }
+
+// TestEvalLeagueGamesOut writes a league's games with --games-out, one
+// JSON object a game, and rates them again with --games --rate-only: the
+// same report, playing nothing. The table explains the anchor, the
+// intervals and the prior under the ratings.
+func TestEvalLeagueGamesOut(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "games.jsonl")
+	args := []string{"--env", "envtest-trio-v1", "--league", "random,mcts@sims=2,mcts@sims=8", "--episodes", "6",
+		"--seed", "3", "--bootstrap", "20", "--format", "json"}
+	played, err := runEval(t, append(args, "--workers", "2", "--games-out", rec)...)
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, played)
+	}
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var first struct {
+		Lineup   []string `json:"lineup"`
+		Rotation *int     `json:"rotation"`
+		Deal     *int     `json:"deal"`
+		Seed     *uint64  `json:"seed"`
+		Seats    []string `json:"seats"`
+		Ranks    []int    `json:"ranks"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || len(first.Lineup) != 3 || first.Rotation == nil ||
+		first.Deal == nil || first.Seed == nil || len(first.Seats) != 3 || len(first.Ranks) != 3 {
+		t.Fatalf("first record (%v): %s", err, lines[0])
+	}
+	// One lineup (3 agents, 3 seats), 6 deals, 3 rotations.
+	if len(lines) != 18 {
+		t.Fatalf("%d records, want 18", len(lines))
+	}
+	again, err := runEval(t, append(args, "--games", rec, "--rate-only")...)
+	if err != nil {
+		t.Fatalf("eval --rate-only: %v\n%s", err, again)
+	}
+	var p, q map[string]any
+	if err := json.Unmarshal([]byte(played), &p); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(again), &q); err != nil {
+		t.Fatal(err)
+	}
+	if q["games"].(float64) != 0 || q["external_games"].(float64) != 18 {
+		t.Fatalf("rate-only: %v games, %v external", q["games"], q["external_games"])
+	}
+	for _, k := range []string{"agents", "head_to_head", "rating_wide_prior", "notes", "anchor"} {
+		pj, _ := json.Marshal(p[k])
+		qj, _ := json.Marshal(q[k])
+		if string(pj) != string(qj) {
+			t.Errorf("%s: played %s, read back %s", k, pj, qj)
+		}
+	}
+	table, err := runEval(t, "--env", "envtest-trio-v1", "--league", "random,mcts@sims=2,mcts@sims=8", "--episodes", "6",
+		"--seed", "3", "--bootstrap", "20", "--games", rec, "--rate-only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"relative to the anchor, random (the pool's first agent), rated 0 by definition: its interval is [0, 0]",
+		"95% bootstrap percentile interval over the deals (20 resamples of the 6 deals", "N(0, 3²) prior (SD 521 Elo)"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	if _, err := runEval(t, "--env", "envtest-trio-v1", "--league", "random,mcts", "--rate-only"); err == nil ||
+		!strings.Contains(err.Error(), "--rate-only") {
+		t.Errorf("--rate-only without --games: %v", err)
+	}
+	if _, err := runEval(t, "--env", "envtest-trio-v1", "--seats", "random,random,random", "--games-out", rec); err == nil ||
+		!strings.Contains(err.Error(), "give --league") {
+		t.Errorf("--games-out without --league: %v", err)
+	}
+}

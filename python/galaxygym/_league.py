@@ -7,6 +7,17 @@ policy in a league"): :func:`league`, the Python side of ``galaxygym eval
 >>> rep = galaxygym.league(first_legal, "express-v2", pool=["heuristic", "random"],
 ...                        deals=20, players=2)                      # doctest: +SKIP
 >>> [(a["agent"], round(a["rating"])) for a in rep["agents"]]        # doctest: +SKIP
+>>> print("\n".join(rep["notes"]))                                  # doctest: +SKIP
+
+Reading the ratings: they are Elo points relative to the anchor, the
+first pool agent, rated 0 by definition (so its interval is [0, 0]); the
+intervals are 95% bootstrap percentile intervals over the deals. Each
+rating has a N(0, 3²) prior on its log-worth (SD 521 Elo): between an
+agent that never wins and one that beats it the games alone would put an
+infinite gap, so that gap is the prior's, not measured (random's ~900
+points below the heuristic). The report's ``rating_wide_prior`` refits
+with the prior twice as wide, and ``notes`` names the ratings that move
+(those the prior sets).
 """
 
 from __future__ import annotations
@@ -72,7 +83,7 @@ def league(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_id:
            pool: Sequence[str] = ("heuristic", "random"), deals: int = 20, players: int | None = None,
            name: str = "python", seed: int = 0, *, bootstrap: int = 0, workers: int = 0,
            games_file: str | os.PathLike[str] | None = None, url: str | None = None, batch: int = 256,
-           **params: Any) -> dict[str, Any]:
+           games_out: str | os.PathLike[str] | None = None, **params: Any) -> dict[str, Any]:
     """Rates a Python policy (obs, mask -> action) in a league with the Go
     agents of ``pool`` and returns the report of ``galaxygym eval --league
     POOL --games FILE --format json``.
@@ -97,13 +108,20 @@ def league(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_id:
     ``"mcts@sims=64"``, ...), all distinct and none equal to ``name``.
     ``players`` and ``params`` are environment parameters, given to the
     server and to the binary (``--env-param``); ``workers`` is the binary's
-    ``--workers`` (0: its CPUs).
+    ``--workers`` (0: its CPUs). ``games_out``, when given, is where the
+    binary writes every game rated (``--games-out``: the Go games, with
+    their lineup, rotation and seed, then the policy's), a games file that
+    ``eval --league POOL --games FILE --rate-only`` rates again without
+    playing.
 
     Returns the parsed JSON report: env, env_params, seed, deals, players,
     games (the Go games), external_games (the policy's), bootstrap,
     lineups, columns and agents (rows best first: rank, agent, rating,
     ci95_low, ci95_high, games, win_rate, mean_rank, mean_score; the
-    first pool agent is rated 0), head_to_head (agents, score, meetings).
+    first pool agent, ``anchor``, is rated 0), head_to_head (agents, score,
+    meetings), prior_sd_elo, rating_wide_prior (the ratings by row with the
+    prior twice as wide) and notes (the lines ``eval`` prints under its
+    table: the anchor, the intervals, the prior and the ratings it sets).
     Raises ValueError for a bad pool, RuntimeError with the binary's
     message when ``eval`` fails.
     """
@@ -155,6 +173,8 @@ def league(policy: Callable[[NDArray[np.uint8], NDArray[np.int8]], int], env_id:
                "--episodes", str(deals), "--seed", str(seed), "--workers", str(workers), "--format", "json"]
         if bootstrap:
             cmd += ["--bootstrap", str(bootstrap)]
+        if games_out is not None:
+            cmd += ["--games-out", os.fspath(games_out)]
         for k, v in env_params.items():
             cmd += ["--env-param", f"{k}={_param_value(v)}"]
         proc = subprocess.run(cmd, capture_output=True, text=True)

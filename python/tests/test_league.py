@@ -31,8 +31,9 @@ def test_league_rates_python_policy(tmp_path):
 
     deals = 6
     games = tmp_path / "games.jsonl"
+    record = tmp_path / "record.jsonl"
     rep = galaxygym.league(first_legal, "express-v2", pool=["heuristic", "random"], deals=deals, players=2,
-                           seed=3, bootstrap=30, games_file=games)
+                           seed=3, bootstrap=30, games_file=games, games_out=record)
     rows = {r["agent"]: r for r in rep["agents"]}
     assert set(rows) == {"heuristic", "random", "python"}
     py = rows["python"]
@@ -51,6 +52,16 @@ def test_league_rates_python_policy(tmp_path):
     assert {g["deal"] for g in lines} == set(range(deals))
     for g in lines:
         assert sorted(g["ranks"]) in ([1, 2], [1, 1])
+    # The report explains the anchor, the intervals and the prior.
+    assert rep["anchor"] == "heuristic" and round(rep["prior_sd_elo"]) == 521
+    assert len(rep["rating_wide_prior"]) == 3
+    assert rep["notes"][0].startswith("rating: Plackett-Luce rating in Elo points relative to the anchor, heuristic")
+    assert "95% bootstrap percentile interval over the deals (30 resamples of the 6 deals" in rep["notes"][1]
+    # The binary's record: the Go games (with lineup, rotation and seed), then the policy's.
+    rec = [json.loads(x) for x in record.read_text().splitlines()]
+    assert len(rec) == rep["games"] + rep["external_games"]
+    assert all(set(g) >= {"lineup", "rotation", "seed"} for g in rec[:rep["games"]])
+    assert [g["seats"] for g in rec[rep["games"]:]] == [g["seats"] for g in lines]
 
 
 def test_league_bad_pool():
