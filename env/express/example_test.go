@@ -76,7 +76,7 @@ p1 played=1 hand=AU,BX
 	if err != nil {
 		panic(err)
 	}
-	params, _ := express.V2.Spec().Resolve(map[string]any{"players": 2})
+	params, _ := express.V2().Spec().Resolve(map[string]any{"players": 2})
 	obs := make([]uint8, express.ObsSize)
 	s.Observe(0, obs)
 	mask := make([]uint8, express.NumActions)
@@ -87,7 +87,7 @@ p1 played=1 hand=AU,BX
 			legal = append(legal, a)
 		}
 	}
-	sc, _ := express.V2.Present(params, 0, obs, legal)
+	sc, _ := express.V2().Present(params, 0, obs, legal)
 	fmt.Println(sc.Status)
 	for _, z := range sc.Zones {
 		if z.Owner >= 0 && (len(z.Cards) > 0 || z.Count > 0) {

@@ -30,7 +30,7 @@ func sceneOf(t *testing.T, s *State, player int, params map[string]any) *env.Sce
 			}
 		}
 	}
-	sc, err := V2.Present(p, player, obs, legal)
+	sc, err := V2().Present(p, player, obs, legal)
 	if err != nil {
 		t.Fatal(err)
 	}
