@@ -568,7 +568,7 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 // the same alien by alien, crashes and new ships included, for nothing it
 // reads changed. Below first the stacks are b's.
 func (p *Probe) SameApproach(b *ProbeBoard, m *gf.ViewMark) (first int, ok bool) {
-	h, st, mh := p.h, p.st, m.Heights()
+	h, mh := p.h, m.Heights()
 	if b.begin != p.begins || b.heightsRead {
 		return 0, false
 	}
@@ -590,7 +590,7 @@ func (p *Probe) SameApproach(b *ProbeBoard, m *gf.ViewMark) (first int, ok bool)
 			if b.base[c] == 0 {
 				return 0, false // it frenzied
 			}
-			if h := h[c]; h > 0 && st[c][h-1]&3 == faces {
+			if h := h[c]; h > 0 && p.st[c][h-1]&3 == faces {
 				return 0, false // it may frenzy now
 			}
 			first = min(first, c)
