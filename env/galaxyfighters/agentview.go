@@ -342,10 +342,12 @@ func (v *View) ShipTiles(seat int) (ship, drone, sds0, sds1 int) {
 	return int(x.cell), int(x.drone), int(x.sds[0]), int(x.sds[1])
 }
 
-// ShipyardModel returns the model of the View's i-th ship card (0 to
-// ShipyardLeft()-1, drawn from the end), as State.crash takes it for a
-// replacement ship. The observation does not show the shipyard's order:
-// a loaded View holds AstroWing for every card.
+// ShipyardModel returns the model (AstroWing, Phalanx, Gladius) of the
+// View's i-th ship card, i from 0 to ShipyardLeft()-1: the approach phase
+// draws the replacement for a destroyed ship from the end (i =
+// ShipyardLeft()-1 first). The observation does not show the shipyard's
+// order, so a loaded View holds AstroWing for every card; it panics when i
+// is out of range.
 func (v *View) ShipyardModel(i int) int { return int(v.s.yard[i]) }
 
 // Heights returns the stack heights m saved (View.Heights when Mark was
