@@ -346,8 +346,8 @@ func (v *View) ShipTiles(seat int) (ship, drone, sds0, sds1 int) {
 // View's i-th ship card, i from 0 to ShipyardLeft()-1: the approach phase
 // draws the replacement for a destroyed ship from the end (i =
 // ShipyardLeft()-1 first). The observation does not show the shipyard's
-// order, so a loaded View holds AstroWing for every card; it panics when i
-// is out of range.
+// order, so a loaded View holds AstroWing for every card. Another i reads
+// no card (a zero or a panic).
 func (v *View) ShipyardModel(i int) int { return int(v.s.yard[i]) }
 
 // Heights returns the stack heights m saved (View.Heights when Mark was
