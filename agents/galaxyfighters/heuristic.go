@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/agents/galaxyfighters/internal/search"
 	"github.com/galaxygym/galaxygym/env"
 	gf "github.com/galaxygym/galaxygym/env/galaxyfighters"
 )
@@ -46,12 +47,12 @@ func fightersEnv(spec *env.Spec) bool {
 // for, two commands deep (a move or warp only as the first), each ending
 // with its own approach phase played by the real rules (on one View:
 // commands are played and taken back with [gf.View.Mark] and
-// [gf.View.Undo], approach phases are played by a [gf.Probe] without
+// [gf.View.Undo], approach phases are played by a [search.Probe] without
 // copying the board, and a leaf whose leading stacks are its parent's
 // resumes the parent's partial threat sum; a leaf whose last command
 // provably leaves its parent's approach phase as it was takes its
 // parent's value (a Deflector or SDS tile no alien meets) or its parent's
-// board with the stacks it shot lower ([gf.Probe.SameApproach]), no
+// board with the stacks it shot lower ([search.Probe.SameApproach]), no
 // approach played; the values are those of a copy per leaf, to the bit:
 // reference_test.go). A leaf is scored
 // by what the approach did (a loss, a ship destroyed, invasions weighted
@@ -79,7 +80,7 @@ type Heuristic struct {
 	rng   rand.PCG
 	view  gf.View        // the position searched: commands played on it and undone
 	marks [2]gf.ViewMark // the position before the command of depth 1, 2
-	probe gf.Probe       // plays the approach phase of view's position
+	probe search.Probe   // plays the approach phase of view's position
 	// weight[cell][kindSlot(code)] is turnWeight of an alien of that type
 	// and facing on cell (by the approaches it needs to leave the board past
 	// a district's zone 1), or 0 when its path ends in a corner.
@@ -138,7 +139,7 @@ type node struct {
 	scored    bool
 	rest      float64
 	crashFree bool      // no alien flew into a ship in its approach phase
-	flown     [2]uint64 // the cells entered by the aliens that flew then (gf.Probe.Flown)
+	flown     [2]uint64 // the cells entered by the aliens that flew then (search.Probe.Flown)
 	// cache is the entry of Heuristic.leaves that its children's threat
 	// sums resume from: its own, or its parent's when their boards after
 	// the approach are the same.
@@ -154,7 +155,7 @@ type fillKey struct {
 
 // threatCache is one leaf's threat, occupied cell by occupied cell.
 type threatCache struct {
-	board   gf.ProbeBoard
+	board   search.ProbeBoard
 	fillDir [4]float64
 	n       int       // entries
 	set     [2]uint64 // the cells of the entries (bit c%64 of word c/64)
@@ -580,7 +581,7 @@ func (h *Heuristic) leafValue(depth int) float64 {
 
 // localValue is leafValue for h.view's position, a command after that of
 // n (whose mark is m), when its approach phase is n's
-// (gf.Probe.SameApproach): the same result, so the value before the
+// (search.Probe.SameApproach): the same result, so the value before the
 // threat is n's, and the threat is n's board with the stacks that lost
 // aliens lower, resumed from n's partial sum before the first of them.
 // ok is false when the approach may differ.
@@ -624,10 +625,10 @@ func from(set [2]uint64, d int) [2]uint64 {
 }
 
 // sum adds to t the threat of the stacks on the cells (a bit set, bit c%64
-// of word c/64) of board b (gf.ProbeBoard.StackAfter), cell by cell,
+// of word c/64) of board b (search.ProbeBoard.StackAfter), cell by cell,
 // bottom first: every alien but the top one weighs underTopWeight more.
 // threat's loop that keeps each cell's partial sum is the same sum.
-func (h *Heuristic) sum(t float64, cells [2]uint64, b *gf.ProbeBoard, fillDir *[4]float64) float64 {
+func (h *Heuristic) sum(t float64, cells [2]uint64, b *search.ProbeBoard, fillDir *[4]float64) float64 {
 	for w := range cells {
 		for bs := cells[w]; bs != 0; bs &= bs - 1 {
 			c := w<<6 | bits.TrailingZeros64(bs)

@@ -1,18 +1,19 @@
-package galaxyfighters
+package search
 
 import (
 	"math/rand/v2"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	gf "github.com/galaxygym/galaxygym/env/galaxyfighters"
 )
 
 // probeBoard is a board as Probe or View shows it: per cell, the aliens
 // bottom first as type*4+facing.
-type probeBoard [Cells][]int
+type probeBoard [gf.Cells][]int
 
-func viewBoard(v *View) (b probeBoard) {
-	for c := 0; c < Cells; c++ {
+func viewBoard(v *gf.View) (b probeBoard) {
+	for c := 0; c < gf.Cells; c++ {
 		for i := 0; i < v.Height(c); i++ {
 			typ, dir := v.Alien(c, i)
 			b[c] = append(b[c], typ*4+dir)
@@ -31,13 +32,13 @@ func probeBoardOf(p *Probe) (b probeBoard) {
 		}
 		for i := 0; i < p.Height(c); i++ {
 			typ, dir := p.Alien(c, i)
-			if k := AlienKind(append(stayed[:len(stayed):len(stayed)], landed...)[i]); k != typ*4+dir {
+			if k := gf.AlienKind(append(stayed[:len(stayed):len(stayed)], landed...)[i]); k != typ*4+dir {
 				panic("AlienKind and Alien disagree")
 			}
 			b[c] = append(b[c], typ*4+dir)
 		}
 	}
-	for c := 0; c < Cells; c++ {
+	for c := 0; c < gf.Cells; c++ {
 		if !seen.has(c) && p.Height(c) != 0 {
 			panic("Next skips an occupied cell")
 		}
@@ -46,7 +47,7 @@ func probeBoardOf(p *Probe) (b probeBoard) {
 }
 
 func firstBoardDiff(a, b *probeBoard) int {
-	for c := 0; c < Cells; c++ {
+	for c := 0; c < gf.Cells; c++ {
 		if len(a[c]) != len(b[c]) {
 			return c
 		}
@@ -56,7 +57,7 @@ func firstBoardDiff(a, b *probeBoard) int {
 			}
 		}
 	}
-	return Cells
+	return gf.Cells
 }
 
 // TestProbeMatchesViewApproach checks the search helpers against the
@@ -64,7 +65,6 @@ func firstBoardDiff(a, b *probeBoard) int {
 // to four players, every mission, small districts and no backup ships so
 // that ships are lost and games end by crashes): at every command phase
 //
-//   - View.Load (decodeView) rebuilds exactly the State decodeObs does;
 //   - along random command sequences of up to three commands, Probe's
 //     approach phase reports what View.Approach (State.approach on a copy)
 //     does, and leaves the same board, invaders and shipyard, while the
@@ -89,8 +89,8 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 		map[string]any{"mission": "rookie", "invader_spaces": 6, "backup_ships": 1, "spawn_density": 4.0})
 	var positions, approaches, lost, noShip, crashes, diffExact int
 	for vi, params := range variants {
-		for _, id := range []string{ID, IDv1} {
-			if id == IDv1 {
+		for _, id := range []string{gf.ID, gf.IDv1} {
+			if id == gf.IDv1 {
 				if _, ok := params["spawn_density"]; ok {
 					continue
 				}
@@ -100,8 +100,8 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 				t.Fatal(err)
 			}
 			rng := rand.New(rand.NewPCG(uint64(vi), 7))
-			obs := make([]uint8, ObsSize)
-			var v, ref View
+			obs := make([]uint8, gf.ObsSize)
+			var v, ref gf.View
 			var p Probe
 			var pb ProbeBoard
 			for g := 0; g < games; g++ {
@@ -109,25 +109,14 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 				for !e.Done() {
 					pl := e.CurrentPlayer()
 					mask := e.Mask()
-					if e.State().(*State).Phase() == PhaseCommand {
+					if e.State().(*gf.State).Phase() == gf.PhaseCommand {
 						if err := e.Observe(pl, obs); err != nil {
 							t.Fatal(err)
 						}
 						positions++
 						v.Load(obs)
-						var w View
-						w.cfg = v.cfg
-						w.s = State{cfg: &w.cfg, spillSrc: -1, card: -1, started: true}
-						if err := w.s.decodeObs(0, obs, nil); err != nil {
-							t.Fatal(err)
-						}
-						ws := w.s
-						ws.cfg = v.s.cfg
-						if ws != v.s {
-							t.Fatalf("%s %v game %d: View.Load differs from decodeObs", id, params, g)
-						}
 						p.Begin(&v)
-						var mark ViewMark
+						var mark gf.ViewMark
 						v.Mark(&mark)
 						saved := v
 						var last probeBoard
@@ -148,16 +137,16 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 								crashes++
 							}
 							if got != want {
-								t.Fatalf("%s %v game %d depth %d: Probe.Approach %+v, View.Approach %+v", id, params, g, depth, got, want)
+								t.Fatalf("%s %v game %d depth %d: Probe.Approach %+v, gf.View.Approach %+v", id, params, g, depth, got, want)
 							}
 							if before != v {
-								t.Fatalf("%s %v game %d depth %d: Probe.Approach changed the View", id, params, g, depth)
+								t.Fatalf("%s %v game %d depth %d: Probe.Approach changed the gf.View", id, params, g, depth)
 							}
 							wb, gb := viewBoard(&ref), probeBoardOf(&p)
-							if d := firstBoardDiff(&wb, &gb); d != Cells {
-								t.Fatalf("%s %v game %d depth %d: boards after the approach differ on %s: %v vs %v", id, params, g, depth, CellName(d), wb[d], gb[d])
+							if d := firstBoardDiff(&wb, &gb); d != gf.Cells {
+								t.Fatalf("%s %v game %d depth %d: boards after the approach differ on %s: %v vs %v", id, params, g, depth, gf.CellName(d), wb[d], gb[d])
 							}
-							for k := 0; k < NumSeats; k++ {
+							for k := 0; k < gf.NumSeats; k++ {
 								if p.Invaders(k) != ref.Invaders(k) {
 									t.Fatalf("%s %v game %d depth %d: invaders of %d: %d, want %d", id, params, g, depth, k, p.Invaders(k), ref.Invaders(k))
 								}
@@ -169,7 +158,7 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 								// Diff may stop early where the same aliens stayed on one
 								// board and landed on the other, never late.
 								d, want := p.Diff(&pb), firstBoardDiff(&last, &gb)
-								if d > want || (d < want && d < Cells && p.now.pushN[d] == pb.pushN[d]) {
+								if d > want || (d < want && d < gf.Cells && p.now.pushN[d] == pb.pushN[d]) {
 									t.Fatalf("%s %v game %d depth %d: Diff %d, want %d", id, params, g, depth, d, want)
 								}
 								if d == want {
@@ -180,7 +169,7 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 							last, haveLast = gb, true
 							// One more random command, if any is legal.
 							var legal []int
-							for a := ActionFire; a < ActionEndTurn; a++ {
+							for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
 								if v.Legal(a) {
 									legal = append(legal, a)
 								}
@@ -192,7 +181,7 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 						}
 						v.Undo(&mark)
 						if v != saved {
-							t.Fatalf("%s %v game %d: Undo did not restore the View", id, params, g)
+							t.Fatalf("%s %v game %d: Undo did not restore the gf.View", id, params, g)
 						}
 					}
 					var legal []int
@@ -231,22 +220,22 @@ func TestSameApproach(t *testing.T) {
 		{"players": 4, "mission": "expert"}, {"players": 2, "mission": "ace"}, {"players": 3, "mission": "rookie"},
 		{"mission": "ace", "invader_spaces": 6, "backup_ships": 1, "spawn_density": 4.0},
 	} {
-		e, err := env.Make(ID, params)
+		e, err := env.Make(gf.ID, params)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(uint64(vi), 11))
-		obs := make([]uint8, ObsSize)
-		var v View
+		obs := make([]uint8, gf.ObsSize)
+		var v gf.View
 		var p Probe
 		var pb ProbeBoard
-		var m0, m1 ViewMark
+		var m0, m1 gf.ViewMark
 		for g := 0; g < games; g++ {
 			e.Reset(uint64(g))
 			for !e.Done() {
 				pl := e.CurrentPlayer()
 				mask := e.Mask()
-				if e.State().(*State).Phase() == PhaseCommand {
+				if e.State().(*gf.State).Phase() == gf.PhaseCommand {
 					if err := e.Observe(pl, obs); err != nil {
 						t.Fatal(err)
 					}
@@ -261,12 +250,12 @@ func TestSameApproach(t *testing.T) {
 						p.Save(&pb)
 						v.Mark(&m1)
 						var legal []int
-						for a := ActionFire; a < ActionEndTurn; a++ {
+						for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
 							if !v.Legal(a) {
 								continue
 							}
 							legal = append(legal, a)
-							if a != ActionFire && (a < ActionUseWeapon || a >= ActionSDS) {
+							if a != gf.ActionFire && (a < gf.ActionUseWeapon || a >= gf.ActionSDS) {
 								continue
 							}
 							v.Play(a)
@@ -280,16 +269,16 @@ func TestSameApproach(t *testing.T) {
 								if got != r {
 									t.Fatalf("%v game %d: SameApproach after %d, but the approach gives %+v, not %+v", params, g, a, got, r)
 								}
-								for c := 0; c < Cells; c++ {
+								for c := 0; c < gf.Cells; c++ {
 									stayed, landed := pb.StackAfter(&v, c)
 									s2, l2 := p.Stack(c)
 									want := append(append([]uint8{}, s2...), l2...)
 									have := append(append([]uint8{}, stayed...), landed...)
 									if string(want) != string(have) {
-										t.Fatalf("%v game %d: SameApproach after %d, but %s holds %v after the approach, not %v", params, g, a, CellName(c), want, have)
+										t.Fatalf("%v game %d: SameApproach after %d, but %s holds %v after the approach, not %v", params, g, a, gf.CellName(c), want, have)
 									}
-									if c < first && v.Height(c) != int(m1.h[c]) {
-										t.Fatalf("%v game %d: first %d, but %s is lower", params, g, first, CellName(c))
+									if c < first && v.Height(c) != int(m1.Heights()[c]) {
+										t.Fatalf("%v game %d: first %d, but %s is lower", params, g, first, gf.CellName(c))
 									}
 								}
 							} else {

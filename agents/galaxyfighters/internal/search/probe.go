@@ -1,20 +1,26 @@
-package galaxyfighters
+// Package search holds the Galaxy Fighters heuristic's search helpers,
+// which play the approach phase of a [gf.View]'s positions without copying
+// the board. It reads a View through the rules package's exported API
+// only (the View's stacks and ships, the board geometry, the alien codes),
+// so that the rules package never sees an agent.
+package search
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
+
+	gf "github.com/galaxygym/galaxygym/env/galaxyfighters"
 )
 
 // Cheap search over a View: an agent that tries many short command
 // sequences from one observation, each followed by the approach phase,
 // needs neither a board copy per sequence nor one per approach.
 //
-//   - Commands (View.Play) only remove aliens, move and equip ships and
-//     spend symbols: they never write a stack's contents. A ViewMark saves
+//   - Commands (gf.View.Play) only remove aliens, move and equip ships and
+//     spend symbols: they never write a stack's contents. A gf.ViewMark saves
 //     the little they change (the stack heights and the ships, symbols and
 //     counters), so a search plays a command on one View and takes it back
-//     with View.Undo instead of copying the board.
+//     with gf.View.Undo instead of copying the board.
 //   - A Probe plays the approach phase of a View's position without
 //     changing it: the aliens that move land on an overlay of the stacks
 //     (the stacks they leave are cut to height 0 there), only the stacks
@@ -29,37 +35,9 @@ import (
 //     whether the approach phase is an earlier position's (Save) alien by
 //     alien: that board, its stacks cut to the View's heights, is then the
 //     board after it (ProbeBoard.StackAfter), and no approach is played.
-//   - View.Load decodes the observation as decodeObs does, visiting only
-//     the stacks, each ship's plane and each ship's own atmosphere.
-
-// ViewMark is what View.Play can change in a View; View.Mark saves it and
-// View.Undo restores it.
-type ViewMark struct {
-	h         [Cells]uint8
-	ships     [NumSeats]ship
-	pool      [numFaces]int8
-	used      int8
-	aliens    int16
-	destroyed int16
-}
-
-// Mark saves into m what Play can change in v.
-func (v *View) Mark(m *ViewMark) {
-	s := &v.s
-	// One assignment each: a tuple assignment copies through temporaries.
-	m.h = s.h
-	m.ships = s.ships
-	m.pool, m.used, m.aliens, m.destroyed = s.pool, s.used, s.aliens, s.destroyed
-}
-
-// Undo restores v to the position of Mark(m), which must have been taken
-// on v with nothing but Play called since.
-func (v *View) Undo(m *ViewMark) {
-	s := &v.s
-	s.h = m.h
-	s.ships = m.ships
-	s.pool, s.used, s.aliens, s.destroyed = m.pool, m.used, m.aliens, m.destroyed
-}
+//
+// gf.View.Load (in the rules package) decodes the observation, visiting
+// only the stacks, each ship's plane and each ship's own atmosphere.
 
 // Approach directions in a seat's scan order, and the neighbours of a
 // cell: approachOrder[seat] lists the 85 board cells (global) in the order
@@ -73,12 +51,12 @@ const (
 	boardCells = 85
 )
 
-var approachOrder = func() (o [NumSeats][boardCells]uint8) {
-	for seat := 0; seat < NumSeats; seat++ {
+var approachOrder = func() (o [gf.NumSeats][boardCells]uint8) {
+	for seat := 0; seat < gf.NumSeats; seat++ {
 		n := 0
-		for lr := Side - 1; lr >= 0; lr-- {
-			for lc := 0; lc < Side; lc++ {
-				if g := Global(seat, lr*Side+lc); onBoard[g] {
+		for lr := gf.Side - 1; lr >= 0; lr-- {
+			for lc := 0; lc < gf.Side; lc++ {
+				if g := gf.Global(seat, lr*gf.Side+lc); gf.OnBoard(g/gf.Side, g%gf.Side) {
 					o[seat][n] = uint8(g)
 					n++
 				}
@@ -88,10 +66,10 @@ var approachOrder = func() (o [NumSeats][boardCells]uint8) {
 	return o
 }()
 
-var nextCell = func() (t [Cells][4]int8) {
-	for c := 0; c < Cells; c++ {
+var nextCell = func() (t [gf.Cells][4]int8) {
+	for c := 0; c < gf.Cells; c++ {
 		for d := 0; d < 4; d++ {
-			n, ok, out := step(c, d)
+			n, ok, out := gf.Step(c, d)
 			switch {
 			case ok:
 				t[c][d] = int8(n)
@@ -109,13 +87,13 @@ var nextCell = func() (t [Cells][4]int8) {
 // starting on cell: the board cells it enters, in order, then its fate
 // (cellOut: it invades, cellCorner: it drifts away, else it lands on the
 // last cell entered).
-var alienPath = func() (t [Cells][16]flight) {
-	for c := 0; c < Cells; c++ {
-		for typ := 0; typ < numTypes; typ++ {
+var alienPath = func() (t [gf.Cells][16]flight) {
+	for c := 0; c < gf.Cells; c++ {
+		for typ := 0; typ < gf.NumAlienTypes; typ++ {
 			for d := 0; d < 4; d++ {
-				f := &t[c][makeAlien(typ, d)]
+				f := &t[c][gf.AlienCode(typ, d)]
 				x := c
-				for i := 0; i < alienSpeed[typ]; i++ {
+				for i := 0; i < gf.AlienSpeed(typ); i++ {
 					n := int(nextCell[x][d])
 					if n < 0 {
 						f.fate = int8(n)
@@ -160,7 +138,7 @@ func (m *cellSet) has(c int) bool { return m[c>>6]&(1<<(c&63)) != 0 }
 // read through the Probe until the next Approach. Its zero value is ready
 // for Begin; it does not allocate.
 type Probe struct {
-	v *View
+	v *gf.View
 	// occ holds the cells occupied at Begin; scan lists those of them with
 	// an alien facing the View's acting seat, in the seat's approach order.
 	// Play only removes aliens, so every later position of the View has its
@@ -174,22 +152,30 @@ type Probe struct {
 	// st[c][:now.base[c]] with now.pushed[c][:now.pushN[c]] on top (now's
 	// begin is not kept); cells holds every occupied cell (and maybe empty
 	// ones).
-	st       *[Cells][maxStack]uint8
+	st       *[gf.Cells][gf.MaxStack]uint8
+	h        *[gf.Cells]uint8 // the gf.View's heights
 	now      ProbeBoard
 	cells    cellSet
 	flown    cellSet // the cells of the flights of the aliens that flew
-	invaders [NumSeats]int8
-	spill    [NumSeats]uint8
-	ships    [NumSeats]ship // the ships once one crashed (ownShips), else the View's
+	invaders [gf.NumSeats]int8
+	ships    [gf.NumSeats]ship // the ships once one crashed (ownShips), else the gf.View's
 	ownShips bool
 	yardN    int8
+	// What Play does not change, read at Begin: the acting seat, the
+	// districts' spaces, invaders and ship cards, and the ships (the
+	// acting seat's as it was then).
+	cur        int
+	invaderCap int
+	invaders0  [gf.NumSeats]int8
+	yardN0     int8
+	ships0     [gf.NumSeats]ship
 	// Where ships, Shielded Defense System tiles and drones lie.
 	shipSet, sdsSet, droneSet cellSet
 	blockSet                  cellSet // ships and SDS tiles
 	// Those of the ships other than the acting seat's, which Play does not
 	// change (it moves and equips the acting ship only).
 	othersShip, othersSDS, othersDrone cellSet
-	r                                  ViewResult
+	r                                  gf.ViewResult
 }
 
 // scanCell is a cell of Probe.scan, cell<<56 | faces: faces (bits 1-32)
@@ -199,28 +185,31 @@ type Probe struct {
 type scanCell uint64
 
 // Begin ties p to v, whose position is the start of a search.
-func (p *Probe) Begin(v *View) {
+func (p *Probe) Begin(v *gf.View) {
 	p.v = v
-	p.st = &v.s.st
+	p.st, p.h = v.Stacks(), v.Heights()
 	p.begins++
 	p.scanN = 0
 	p.occ = cellSet{}
-	s := &v.s
+	cur := v.Seat()
+	p.cur, p.invaderCap, p.yardN0 = cur, v.InvaderCap(), int8(v.ShipyardLeft())
 	p.othersShip, p.othersSDS, p.othersDrone = cellSet{}, cellSet{}, cellSet{}
-	for k := range s.ships {
-		if k != int(s.cur) {
-			p.othersShip, p.othersSDS, p.othersDrone = tilesOf(&s.ships[k], p.othersShip, p.othersSDS, p.othersDrone)
+	for k := 0; k < gf.NumSeats; k++ {
+		p.invaders0[k] = int8(v.Invaders(k))
+		p.ships0[k] = viewShip(v, k)
+		if k != cur {
+			p.othersShip, p.othersSDS, p.othersDrone = tilesOf(&p.ships0[k], p.othersShip, p.othersSDS, p.othersDrone)
 		}
 	}
-	faces := uint8(DistrictDir(int(s.cur)))
-	for _, g := range &approachOrder[s.cur] {
-		h := int(s.h[g])
+	faces := uint8(gf.DistrictDir(cur))
+	for _, g := range &approachOrder[cur] {
+		h := int(p.h[g])
 		if h == 0 {
 			continue
 		}
 		p.occ.add(int(g))
 		var m uint32
-		for i, a := range s.st[g][:h] {
+		for i, a := range p.st[g][:h] {
 			if a&3 == faces {
 				m |= 1 << i
 			}
@@ -235,7 +224,7 @@ func (p *Probe) Begin(v *View) {
 // Approach plays the acting seat's approach phase of the View's current
 // position, as View.Approach does, but leaves the View unchanged; the
 // position after it is read through p.
-func (p *Probe) Approach() ViewResult {
+func (p *Probe) Approach() gf.ViewResult {
 	p.approach()
 	return p.r
 }
@@ -243,17 +232,17 @@ func (p *Probe) Approach() ViewResult {
 // approach is Approach, its result left in p.r (apart from Approach so
 // that its loops need not keep the result's address in registers).
 func (p *Probe) approach() {
-	s := &p.v.s
-	p.now.base = s.h
-	p.now.pushN = [Cells]uint8{}
+	v := p.v
+	p.now.base = *p.h
+	p.now.pushN = [gf.Cells]uint8{}
 	p.now.landed, p.flown, p.now.heightsRead = cellSet{}, cellSet{}, false
 	moved := cellSet{} // the stacks that frenzied
-	p.invaders, p.spill, p.yardN = s.invaders, s.spill, s.yardN
+	p.invaders, p.yardN = p.invaders0, p.yardN0
 	p.ownShips = false
-	p.r = ViewResult{}
+	p.r = gf.ViewResult{}
 	// The tiles: the other ships' and the acting ship's (tilesOf, inlined).
-	x := &s.ships[s.cur]
-	c, d, t0, t1 := &tileSet[uint8(x.cell)], &tileSet[uint8(x.drone)], &tileSet[uint8(x.sds[0])], &tileSet[uint8(x.sds[1])]
+	x, xd, xs0, xs1 := v.ShipTiles(p.cur)
+	c, d, t0, t1 := &tileSet[uint8(x)], &tileSet[uint8(xd)], &tileSet[uint8(xs0)], &tileSet[uint8(xs1)]
 	p.shipSet = cellSet{p.othersShip[0] | c[0], p.othersShip[1] | c[1]}
 	p.sdsSet = cellSet{p.othersSDS[0] | t0[0] | t1[0], p.othersSDS[1] | t0[1] | t1[1]}
 	p.droneSet = cellSet{p.othersDrone[0] | d[0], p.othersDrone[1] | d[1]}
@@ -291,10 +280,10 @@ func (p *Probe) approach() {
 			// its way).
 			c := int(f.last)
 			n := p.now.pushN[c]
-			if int(p.now.base[c])+int(n) >= maxStack {
+			if int(p.now.base[c])+int(n) >= gf.MaxStack {
 				continue // never reached with the printed content (State.push)
 			}
-			p.now.pushed[c][n&(maxStack-1)] = a
+			p.now.pushed[c][n&(gf.MaxStack-1)] = a
 			p.now.pushN[c] = n + 1
 			p.now.landed.add(c)
 		}
@@ -308,7 +297,7 @@ done:
 // tileSet[uint8(c)] is the set {c} for a global cell c, empty for -1
 // (as uint8 255: no tile).
 var tileSet = func() (t [256]cellSet) {
-	for c := 0; c < Cells; c++ {
+	for c := 0; c < gf.Cells; c++ {
 		t[c].add(c)
 	}
 	return t
@@ -316,7 +305,7 @@ var tileSet = func() (t [256]cellSet) {
 
 // tiles finds the cells of the ships, SDS tiles and drones (tilesOf for
 // every ship, inlined).
-func (p *Probe) tiles(ships *[NumSeats]ship) {
+func (p *Probe) tiles(ships *[gf.NumSeats]ship) {
 	var sh0, sh1, sd0, sd1, dr0, dr1 uint64
 	for k := range ships {
 		x := &ships[k]
@@ -354,12 +343,10 @@ func (p *Probe) moveAlien(a uint8, f *flight) {
 	}
 	switch f.fate {
 	case cellOut:
-		k := FacedSeat(alienDir(a))
+		k := gf.FacedSeat(gf.AlienDir(a))
 		p.r.Invasions[k]++
-		if int(p.invaders[k]) < p.v.cfg.invaderCap {
+		if int(p.invaders[k]) < p.invaderCap {
 			p.invaders[k]++
-		} else {
-			p.spill[k]++
 		}
 		return
 	case cellCorner:
@@ -370,7 +357,7 @@ func (p *Probe) moveAlien(a uint8, f *flight) {
 		p.r.Destroyed++
 		return
 	}
-	if int(p.now.base[c])+int(p.now.pushN[c]) >= maxStack {
+	if int(p.now.base[c])+int(p.now.pushN[c]) >= gf.MaxStack {
 		return // never reached with the printed content (State.push)
 	}
 	p.now.pushed[c][p.now.pushN[c]] = a
@@ -382,10 +369,11 @@ func (p *Probe) moveAlien(a uint8, f *flight) {
 // cell.
 func (p *Probe) crash(cell int) {
 	if !p.ownShips { // the ships change: from now on they are p's own
-		p.ships, p.ownShips = p.v.s.ships, true
+		p.ships, p.ownShips = p.ships0, true
+		p.ships[p.cur] = viewShip(p.v, p.cur) // Play may have moved or equipped it
 	}
 	seat := 0
-	for seat < NumSeats && int(p.ships[seat].cell) != cell {
+	for seat < gf.NumSeats && int(p.ships[seat].cell) != cell {
 		seat++
 	}
 	p.r.Crashes++
@@ -400,9 +388,8 @@ func (p *Probe) crash(cell int) {
 		return
 	}
 	p.yardN--
-	home := HomeCell(seat)
-	*sh = ship{model: p.v.s.yard[p.yardN], weapon: -1, engine: -1, bonus: sh.bonus, cell: int8(home),
-		shielded: true, drone: -1, sds: [2]int8{-1, -1}}
+	home := gf.HomeCell(seat)
+	*sh = ship{model: int8(p.v.ShipyardModel(int(p.yardN))), cell: int8(home), shielded: true, drone: -1, sds: [2]int8{-1, -1}}
 	p.clearCell(home)
 	// Clear every tile on the home space: the sets still hold the tiles
 	// of the ships before the crash, so none lies there when they do not
@@ -420,7 +407,7 @@ func (p *Probe) crash(cell int) {
 			}
 		}
 	}
-	if sh.model == Gladius {
+	if sh.model == gf.Gladius {
 		p.placeDrone(seat)
 		p.now.heightsRead = true
 	}
@@ -434,14 +421,14 @@ func (p *Probe) placeDrone(seat int) {
 	sh := &p.ships[seat]
 	sh.drone = -1
 	c := int(sh.cell)
-	for _, m := range dronePref {
-		if n := neighbour(seat, c, m); n >= 0 && p.Height(n) == 0 && p.tileFree(n) {
+	for _, m := range gf.DronePref() {
+		if n := gf.Neighbour(seat, c, m); n >= 0 && p.Height(n) == 0 && p.tileFree(n) {
 			sh.drone = int8(n)
 			return
 		}
 	}
-	for _, m := range dronePref {
-		if n := neighbour(seat, c, m); n >= 0 && p.tileFree(n) {
+	for _, m := range gf.DronePref() {
+		if n := gf.Neighbour(seat, c, m); n >= 0 && p.tileFree(n) {
 			p.clearCell(n)
 			sh.drone = int8(n)
 			return
@@ -472,7 +459,7 @@ func (p *Probe) Alien(cell, i int) (typ, dir int) {
 	} else {
 		a = p.now.pushed[cell][i-b]
 	}
-	return alienType(a), alienDir(a)
+	return gf.AlienType(a), gf.AlienDir(a)
 }
 
 // Stack returns the aliens on cell after the last Approach, bottom first,
@@ -483,10 +470,6 @@ func (p *Probe) Stack(cell int) (stayed, landed []uint8) {
 	return p.st[cell][:p.now.base[cell]], p.now.pushed[cell][:p.now.pushN[cell]]
 }
 
-// AlienKind returns type*4 + global facing (0-11) of an alien code of
-// Probe.Stack.
-func AlienKind(code uint8) int { return int(code&15) - 4 }
-
 // ProbeBoard is a copy of the board after a Probe's Approach, to tell
 // where the board after a later Approach first differs (Probe.Diff).
 type ProbeBoard struct {
@@ -494,8 +477,8 @@ type ProbeBoard struct {
 	// heightsRead is whether the approach read a stack's height besides
 	// deciding its frenzy (a drone placed beside a new ship).
 	heightsRead bool
-	base, pushN [Cells]uint8
-	pushed      [Cells][maxStack]uint8
+	base, pushN [gf.Cells]uint8
+	pushed      [gf.Cells][gf.MaxStack]uint8
 	landed      cellSet // the cells with pushN > 0 (maybe fewer)
 }
 
@@ -524,8 +507,8 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 	}
 	// Eight cells a word, two words a step (cells 0-111), then cells
 	// 112-119 and 120.
-	d := Cells
-	for i := 0; i <= Cells-16; i += 16 {
+	d := gf.Cells
+	for i := 0; i <= gf.Cells-16; i += 16 {
 		x := (binary.LittleEndian.Uint64(p.now.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
 			(binary.LittleEndian.Uint64(p.now.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
 		y := (binary.LittleEndian.Uint64(p.now.base[i+8:]) ^ binary.LittleEndian.Uint64(b.base[i+8:])) |
@@ -539,20 +522,20 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 			break
 		}
 	}
-	if d == Cells {
-		const i = Cells - 9
+	if d == gf.Cells {
+		const i = gf.Cells - 9
 		x := (binary.LittleEndian.Uint64(p.now.base[i:]) ^ binary.LittleEndian.Uint64(b.base[i:])) |
 			(binary.LittleEndian.Uint64(p.now.pushN[i:]) ^ binary.LittleEndian.Uint64(b.pushN[i:]))
 		if x != 0 {
 			d = i + bits.TrailingZeros64(x)/8
-		} else if p.now.base[Cells-1] != b.base[Cells-1] || p.now.pushN[Cells-1] != b.pushN[Cells-1] {
-			d = Cells - 1
+		} else if p.now.base[gf.Cells-1] != b.base[gf.Cells-1] || p.now.pushN[gf.Cells-1] != b.pushN[gf.Cells-1] {
+			d = gf.Cells - 1
 		}
 	}
 	// Below d the heights agree; so do the aliens that stayed (the View's
 	// stacks): compare those that landed. (d is at most Cells: min tells
 	// the compiler, so that pushed[c] needs no bounds check.)
-	d = min(d, Cells)
+	d = min(d, gf.Cells)
 	for w := range p.now.landed {
 		for m := p.now.landed[w]; m != 0; m &= m - 1 {
 			c := w<<6 | bits.TrailingZeros64(m)
@@ -584,20 +567,20 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 // otherwise (no drone was placed beside a new ship). The approach is then
 // the same alien by alien, crashes and new ships included, for nothing it
 // reads changed. Below first the stacks are b's.
-func (p *Probe) SameApproach(b *ProbeBoard, m *ViewMark) (first int, ok bool) {
-	s := &p.v.s
+func (p *Probe) SameApproach(b *ProbeBoard, m *gf.ViewMark) (first int, ok bool) {
+	h, mh := p.h, m.Heights()
 	if b.begin != p.begins || b.heightsRead {
 		return 0, false
 	}
-	faces := uint8(DistrictDir(int(s.cur)))
-	first = Cells
-	for i := 0; i < Cells; i += 8 {
+	faces := uint8(gf.DistrictDir(p.cur))
+	first = gf.Cells
+	for i := 0; i < gf.Cells; i += 8 {
 		var x uint64
-		if i+8 <= Cells {
-			x = binary.LittleEndian.Uint64(s.h[i:]) ^ binary.LittleEndian.Uint64(m.h[i:])
+		if i+8 <= gf.Cells {
+			x = binary.LittleEndian.Uint64(h[i:]) ^ binary.LittleEndian.Uint64(mh[i:])
 		} else {
-			for j := i; j < Cells; j++ {
-				x |= uint64(s.h[j]^m.h[j]) << (8 * (j - i))
+			for j := i; j < gf.Cells; j++ {
+				x |= uint64(h[j]^mh[j]) << (8 * (j - i))
 			}
 		}
 		for x != 0 {
@@ -607,7 +590,7 @@ func (p *Probe) SameApproach(b *ProbeBoard, m *ViewMark) (first int, ok bool) {
 			if b.base[c] == 0 {
 				return 0, false // it frenzied
 			}
-			if h := s.h[c]; h > 0 && s.st[c][h-1]&3 == faces {
+			if h := h[c]; h > 0 && p.st[c][h-1]&3 == faces {
 				return 0, false // it may frenzy now
 			}
 			first = min(first, c)
@@ -627,8 +610,8 @@ func (p *Probe) Board() *ProbeBoard { return &p.now }
 // approach phase the View's position has (Probe.SameApproach): the stacks
 // that lost aliens since are cut to the View's heights. The slices are
 // valid until the View or b changes.
-func (b *ProbeBoard) StackAfter(v *View, cell int) (stayed, landed []uint8) {
-	return v.s.st[cell][:min(b.base[cell], v.s.h[cell])], b.pushed[cell][:b.pushN[cell]]
+func (b *ProbeBoard) StackAfter(v *gf.View, cell int) (stayed, landed []uint8) {
+	return v.Stacks()[cell][:min(b.base[cell], v.Heights()[cell])], b.pushed[cell][:b.pushN[cell]]
 }
 
 // lowBytes[n] masks the first n bytes of a little-endian word (0 when n
@@ -636,7 +619,7 @@ func (b *ProbeBoard) StackAfter(v *View, cell int) (stayed, landed []uint8) {
 var lowBytes = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, ^uint64(0)}
 
 // samePushed reports whether the first n aliens of x and y are the same.
-func samePushed(x, y *[maxStack]uint8, n int) bool {
+func samePushed(x, y *[gf.MaxStack]uint8, n int) bool {
 	if uint(n) < uint(len(lowBytes)) { // nearly always: one word, the bytes past n masked off
 		return (binary.LittleEndian.Uint64(x[:8])^binary.LittleEndian.Uint64(y[:8]))&lowBytes[n] == 0
 	}
@@ -649,7 +632,7 @@ func samePushed(x, y *[maxStack]uint8, n int) bool {
 // are occupied).
 func (p *Probe) Next(cell int) int {
 	c := cell + 1
-	for c < Cells {
+	for c < gf.Cells {
 		w := p.cells[c>>6] >> (c & 63)
 		if w != 0 {
 			return c + bits.TrailingZeros64(w)
@@ -677,7 +660,7 @@ func (p *Probe) Invaders(seat int) int { return int(p.invaders[seat]) }
 func (p *Probe) Invaded() int {
 	n := 0
 	for _, x := range p.invaders {
-		if int(x) >= p.v.cfg.invaderCap {
+		if int(x) >= p.invaderCap {
 			n++
 		}
 	}
@@ -687,148 +670,20 @@ func (p *Probe) Invaded() int {
 // ShipyardLeft returns the ship cards left after the last Approach.
 func (p *Probe) ShipyardLeft() int { return int(p.yardN) }
 
-// atmosphereCells[seat] lists the 15 cells of seat's atmosphere, in
-// increasing order.
-var atmosphereCells = func() (a [NumSeats][15]uint8) {
-	for k := 0; k < NumSeats; k++ {
-		n := 0
-		for g := 0; g < Cells; g++ {
-			if InAtmosphere(k, g) {
-				a[k][n] = uint8(g)
-				n++
-			}
-		}
-	}
-	return a
-}()
-
-// decodeViewStack is decodeStack(0, g, g, obs, nil) for a stack (height
-// not 0): the aliens under the top bottom first by kind, the top last,
-// written straight into the stack; an invalid stack is left empty, as
-// decodeStack leaves it.
-func (s *State) decodeViewStack(cell uint8, obs *[ObsSize]uint8) {
-	g := int(cell) // at most 255: the observation's indices need no check
-	h := int(obs[OffHeight+g])
-	if h > maxStack {
-		return
-	}
-	// The top: a valid observation sets one of the twelve bytes to 1, the
-	// others 0, and its index is then their weighted sum. All twelve are
-	// read at once, without a branch on each (BenchmarkViewLoad: about
-	// 580 -> 480 ns a Load, the reads overlapping); anything else takes the
-	// first byte set, as decodeStack does.
-	t := func(k int) int { return int(obs[OffTop+k*plane+g]) }
-	top := t(1) + 2*t(2) + 3*t(3) + 4*t(4) + 5*t(5) + 6*t(6) + 7*t(7) + 8*t(8) + 9*t(9) + 10*t(10) + 11*t(11)
-	if t(0)+t(1)+t(2)+t(3)+t(4)+t(5)+t(6)+t(7)+t(8)+t(9)+t(10)+t(11) != 1 {
-		top = -1
-		for k := 0; k < 12; k++ {
-			if obs[OffTop+k*plane+g] != 0 {
-				top = k
-				break
-			}
-		}
-		if top < 0 {
-			return
-		}
-	}
-	st := s.st[g][:h] // h <= maxStack
-	n, under := 0, len(st)-1
-	// Kind k's code is makeAlien(k/4, k%4) = k+4 (the observer's frame is
-	// the global one).
-	for k := 0; k < 12 && n < under; k++ {
-		cnt := int(obs[OffCount+k*plane+g]) - boolInt(k == top)
-		for ; cnt > 0 && n < under; cnt-- {
-			st[n] = uint8(k + 4)
-			n++
-		}
-	}
-	if n < under { // the first saturated count takes the rest
-		for k := 0; k < 12; k++ {
-			if obs[OffCount+k*plane+g] >= obsMaxCount {
-				for ; n < under; n++ {
-					st[n] = uint8(k + 4)
-				}
-				break
-			}
-		}
-		if n < under {
-			clear(st) // the counts show too few aliens
-			return
-		}
-	}
-	st[n] = uint8(top + 4)
-	s.h[g] = uint8(h)
-	s.aliens += int16(h)
+// ship is what the approach phase reads and changes of a ship: its cell,
+// its tiles (drone, Shielded Defense System tiles; -1 when none), its
+// shield and model. The Probe copies the View's ships (viewShip) only
+// once one crashes.
+type ship struct {
+	model    int8
+	cell     int8
+	drone    int8
+	sds      [2]int8
+	shielded bool
 }
 
-// decodeView is decodeObs(0, obs, nil) for a valid observation (View.Load
-// ignores decodeObs's errors), visiting only the spaces that matter: the
-// board's stacks, each ship's plane from its end, the drones and SDS tiles
-// of each ship's own atmosphere.
-func (s *State) decodeView(obs []uint8) {
-	o := (*[ObsSize]uint8)(obs)
-	// The height plane eight cells a word: only the stacks are decoded (a
-	// cell off the board has height 0).
-	const lo, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-	for i := 0; i <= Cells-8; i += 8 {
-		x := binary.LittleEndian.Uint64(o[OffHeight+i:])
-		for m := ((x & lo) + lo | x) & hi; m != 0; m &= m - 1 { // the bytes that are not 0
-			s.decodeViewStack(uint8(i+bits.TrailingZeros64(m)/8), o)
-		}
-	}
-	if o[OffHeight+Cells-1] != 0 {
-		s.decodeViewStack(Cells-1, o)
-	}
-	for k := 0; k < NumSeats; k++ {
-		b := obs[OffSeats+k*seatBytes : OffSeats+(k+1)*seatBytes]
-		sh := &s.ships[k]
-		*sh = ship{weapon: -1, engine: -1, bonus: -1, cell: -1, drone: -1, sds: [2]int8{-1, -1}}
-		sh.model = oneHot(b[SeatModel:SeatModel+numModels], 0)
-		sh.weapon = oneHot(b[SeatWeapon:SeatWeapon+numWeapons], -1)
-		sh.engine = oneHot(b[SeatEngine:SeatEngine+numEngines], -1)
-		sh.bonus = oneHot(b[SeatBonus:SeatBonus+numBonusTiles], -1)
-		sh.shielded = b[SeatShielded] != 0
-		if b[SeatActing] != 0 {
-			s.cur = int8(k)
-		}
-		s.invaders[k] = int8(b[SeatInvaders])
-		// A valid observation shows each ship once, as a 1.
-		if l := bytes.IndexByte(obs[OffShips+k*plane:OffShips+(k+1)*plane], 1); l >= 0 {
-			sh.cell = int8(l)
-		}
-		switch sh.model {
-		case Gladius:
-			for _, g := range &atmosphereCells[k] {
-				if obs[OffDrones+int(g)] != 0 {
-					sh.drone = int8(g)
-				}
-			}
-		case Phalanx:
-			for _, g := range &atmosphereCells[k] {
-				if obs[OffSDS+int(g)] != 0 {
-					if sh.sds[0] < 0 {
-						sh.sds[0] = int8(g)
-					} else {
-						sh.sds[1] = int8(g)
-					}
-				}
-			}
-		}
-	}
-	for f := 0; f < numFaces; f++ {
-		s.pool[f] = int8(obs[OffPool+f])
-	}
-	s.used = int8(obs[OffUsed])
-	s.phase = PhaseOver
-	for p := PhaseWeapon; p < numPhases; p++ {
-		if obs[OffPhase+int(p)] != 0 {
-			s.phase = p
-		}
-	}
-	for i := 0; i < NumSeats; i++ {
-		if obs[OffSpillSeat+i] != 0 {
-			s.spillSrc = int8(i)
-		}
-	}
-	s.deckN, s.yardN = int8(min(obs[OffDeckLeft], maxDeckSize)), int8(min(obs[OffYardLeft], maxBackup))
+// viewShip returns seat's ship in v.
+func viewShip(v *gf.View, seat int) ship {
+	c, d, t0, t1 := v.ShipTiles(seat)
+	return ship{model: int8(v.Model(seat)), cell: int8(c), drone: int8(d), sds: [2]int8{int8(t0), int8(t1)}, shielded: v.Shielded(seat)}
 }
