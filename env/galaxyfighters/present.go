@@ -153,12 +153,6 @@ func (f *fighterObs) controller(k int) int {
 // (row, col of the 11 x 11 grid), inside the district strips.
 func rc(lr, lc int) (x, y int) { return (lc + 1) * pcCell, (lr + 1) * pcCell }
 
-// cellXY is the top-left corner of global cell g in the observer's frame.
-func (f *fighterObs) cellXY(g int) (x, y int) {
-	l := Local(f.o, g)
-	return rc(l/Side, l%Side)
-}
-
 func cellID(g int) string { return CellName(g) }
 
 func stackID(g int) string { return "aliens-" + CellName(g) }
