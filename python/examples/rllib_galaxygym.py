@@ -23,6 +23,18 @@ Runs in a venv with Ray and torch (``make venv-ray``, docs/scaling.md)::
     python python/examples/rllib_galaxygym.py --env express-v2 --players 2 --env-runners 2
     python python/examples/rllib_galaxygym.py --env galaxy-express-v1 --bench 1,2,4
 
+Every ``--eval-every`` iterations (and after the last) the learner's
+policy is exported for the Go ``policy`` agent (``galaxygym.export_policy``:
+the module's actor encoder and policy head, tanh between them, the
+observation's scaling) and played natively, greedy, by ``galaxygym eval``
+against ``--eval-opponent`` (the heuristic) in every other seat, seats
+rotated: the summary gives the learner seat's mean return and win rate
+(``eval_return``, ``eval_win_rate``), not RLlib's ``episode_return_mean``,
+which on a multiplayer game adds every seat's return. The last export stays
+at ``--export`` (default ``rllib-ENV.npz``), playable by ``galaxygym eval
+--seats policy@weights=rllib-ENV.npz,heuristic`` or ``galaxygym serve
+--weights DIR``.
+
 ``--bench`` measures the env steps per second the EnvRunners collect
 (sampling only, no training), for each number of EnvRunners listed.
 """
@@ -32,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 from typing import Any
@@ -125,11 +138,7 @@ def env_creator(config: dict[str, Any]) -> Any:
 
 def is_multi_agent(env_id: str, params: dict[str, Any] | None = None, url: str | None = None) -> bool:
     """Whether the game has more than one player (with these parameters)."""
-    env = galaxygym.make(env_id, url=url, **dict(params or {}))
-    try:
-        return int(env.num_players) > 1
-    finally:
-        env.close()
+    return game_info(env_id, params, url)[0] > 1
 
 
 def build_config(env_id: str, *, params: dict[str, Any] | None = None, url: str | None = None,
@@ -188,21 +197,108 @@ def _metric(result: dict[str, Any], *keys: str) -> Any:
     return cur
 
 
-def train(cfg: Any, iterations: int) -> list[dict[str, Any]]:
+def policy_layers(weights: dict[str, Any]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The policy's linear layers, as (weight (out, in), bias (out,)) numpy
+    pairs in order, from an action-masking RLModule's state dict (the
+    numpy dict ``algo.learner_group.get_weights()[module_id]`` gives): the
+    actor encoder's layers (``encoder.actor_encoder.*``; ``encoder.encoder.*``
+    when the value function shares them), then the policy head's
+    (``pi.*``). The critic's layers and the value head are left out.
+    ValueError when there is no policy head."""
+    def pairs(prefix: str) -> list[tuple[np.ndarray, np.ndarray]]:
+        out = []
+        for key, w in weights.items():
+            if key.startswith(prefix) and key.endswith(".weight") and np.ndim(w) == 2:
+                out.append((np.asarray(w), np.asarray(weights[key[:-len("weight")] + "bias"])))
+        return out
+
+    body = pairs("encoder.actor_encoder.") or pairs("encoder.encoder.")
+    head = pairs("pi.")
+    if not head:
+        raise ValueError(f"no policy head (pi.*) among the module's weights {sorted(weights)[:8]}...")
+    return body + head
+
+
+def export(weights: dict[str, Any], path: str, env_id: str, obs_high: np.ndarray) -> dict[str, Any]:
+    """Writes the module's policy (weights: its state dict, see
+    :func:`policy_layers`) as a Go ``policy`` weights file at path:
+    obs_scale 1 / max(obs_high, 1) (the observation scaling of
+    :class:`MaskedObservation`), tanh between the layers (the example's
+    ``fcnet_activation``), played greedily. Returns its metadata."""
+    high = np.asarray(obs_high, dtype=np.float32)
+    scale = (1.0 / np.maximum(high, 1.0)).astype(np.float32)
+    return galaxygym.export_policy(path, policy_layers(weights), scale, env_id, activation="tanh",
+                                   obs_shape=high.shape, play="greedy")
+
+
+def evaluate(path: str, env_id: str, params: dict[str, Any] | None = None, episodes: int = 100,
+             opponent: str = "heuristic", seed: int = 1) -> dict[str, Any]:
+    """Plays the weights file at path natively (``galaxygym eval``, greedy)
+    on seeded deals: alone on a one-player game, else against opponent in
+    every other seat with the seats rotated (every deal played from every
+    seat). Returns the learner seat's eval_return (its mean return: its own
+    rewards summed, not every seat's), eval_score (its mean score),
+    eval_win_rate with its 95 % interval (eval_win_ci95: [low, high]) and
+    eval_episodes (the games it played)."""
+    from galaxygym._server import binary_path
+
+    players = int(game_info(env_id, params)[0])
+    seats = ",".join([f"policy@weights={path}@greedy=true"] + [opponent] * (players - 1))
+    cmd = [binary_path(), "eval", "--env", env_id, "--seats", seats, "--episodes",
+           str(max(1, episodes // players)), "--seed", str(seed), "--format", "json"]
+    if players > 1:
+        cmd.append("--rotate")
+    for k, v in (params or {}).items():
+        cmd += ["--env-param", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
+    res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    me = res["agents"][0]
+    return {"eval_return": float(me["mean_return"]), "eval_score": float(me["mean_score"]),
+            "eval_win_rate": float(me["win_rate"]),
+            "eval_win_ci95": [float(me["win_ci95_low"]), float(me["win_ci95_high"])],
+            "eval_episodes": int(me["games"])}
+
+
+def game_info(env_id: str, params: dict[str, Any] | None = None, url: str | None = None) -> tuple[int, np.ndarray]:
+    """(players, the observation's upper bounds) of the game with these
+    parameters."""
+    env = galaxygym.make(env_id, url=url, **dict(params or {}))
+    try:
+        return int(env.num_players), np.asarray(env.observation_space.high)
+    finally:
+        env.close()
+
+
+def train(cfg: Any, iterations: int, *, eval_every: int = 5, eval_episodes: int = 100,
+          eval_opponent: str = "heuristic", export_path: str | None = None) -> list[dict[str, Any]]:
     """Builds the algorithm and trains ``iterations`` iterations; returns
-    one summary per iteration (env steps sampled, episodes, mean return)."""
+    one summary per iteration (env steps sampled, episodes, RLlib's mean
+    return: every seat's added on a multiplayer game). Every ``eval_every``
+    iterations and after the last (0: never) the learner's policy is
+    exported to export_path (default rllib-ENV.npz) and evaluated
+    (:func:`evaluate`, ``eval_episodes`` games against ``eval_opponent``):
+    the summary then has eval_return, eval_win_rate and eval_episodes."""
+    env_cfg = cfg.env_config
+    env_id, params = env_cfg["env"], dict(env_cfg.get("params") or {})
+    module_id = "shared" if env_cfg.get("multi_agent") else "default_policy"
+    path = os.path.abspath(export_path or f"rllib-{env_id}.npz")
+    high = game_info(env_id, params, env_cfg.get("url"))[1]
     algo = cfg.build_algo()
     out = []
     try:
         for i in range(iterations):
             r = algo.train()
-            out.append({
+            row = {
                 "iteration": i + 1,
                 "env_steps": _metric(r, "env_runners", "num_env_steps_sampled_lifetime"),
                 "episodes": _metric(r, "env_runners", "num_episodes_lifetime"),
                 "episode_return_mean": _metric(r, "env_runners", "episode_return_mean"),
                 "episode_len_mean": _metric(r, "env_runners", "episode_len_mean"),
-            })
+            }
+            if eval_every > 0 and ((i + 1) % eval_every == 0 or i + 1 == iterations):
+                export(algo.learner_group.get_weights()[module_id], path, env_id, high)
+                row.update(evaluate(path, env_id, params, eval_episodes, eval_opponent))
+                row["exported"] = path
+            out.append(row)
             print(json.dumps(out[-1]), flush=True)
     finally:
         algo.stop()
@@ -273,6 +369,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--minibatch", type=int, default=128)
     p.add_argument("--rollout", type=int, default=64, help="rollout fragment length")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--eval-every", type=int, default=5,
+                   help="iterations between evaluations of the learner (and after the last); 0: none")
+    p.add_argument("--eval-episodes", type=int, default=100, help="games per evaluation")
+    p.add_argument("--eval-opponent", default="heuristic", help="the agent in every other seat at evaluation")
+    p.add_argument("--export", default=None, help="the exported policy (default: rllib-ENV.npz)")
     p.add_argument("--bench", default=None, help="comma-separated EnvRunner counts: measure steps/s, no training")
     p.add_argument("--bench-seconds", type=float, default=20.0)
     a = p.parse_args(argv)
@@ -297,7 +398,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = build_config(a.env, params=params, url=a.url, env_runners=a.env_runners,
                            envs_per_runner=a.envs_per_runner, rollout_len=a.rollout,
                            train_batch=a.train_batch, minibatch=a.minibatch, seed=a.seed)
-        train(cfg, a.iterations)
+        train(cfg, a.iterations, eval_every=a.eval_every, eval_episodes=a.eval_episodes,
+              eval_opponent=a.eval_opponent, export_path=a.export)
         return 0
     finally:
         ray.shutdown()

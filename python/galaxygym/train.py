@@ -239,92 +239,8 @@ def _torch() -> Any:
 
 @functools.lru_cache(maxsize=None)
 def _modules() -> tuple[Any, Any]:
-    """The network classes, defined once per process (torch imported on
-    first use), so that isinstance works on every network made."""
-    import torch
-    import torch.nn as nn
-
-    class MLPPolicy(nn.Module):
-        """obs (uint8, B x obs_size) -> logits: obs * obs_scale, Linear
-        layers with ReLU (or tanh) between them."""
-
-        def __init__(self, obs_scale: NDArray[Any], num_actions: int, hidden: Sequence[int] = (256, 256),
-                     activation: str = "relu"):
-            super().__init__()
-            self.activation = activation
-            self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
-            act = nn.ReLU if activation == "relu" else nn.Tanh
-            sizes = [self.obs_scale.numel(), *hidden, num_actions]
-            mods: list[nn.Module] = []
-            for i in range(len(sizes) - 1):
-                if i:
-                    mods.append(act())
-                mods.append(nn.Linear(sizes[i], sizes[i + 1]))
-            self.pi = nn.Sequential(*mods)
-
-        def forward(self, obs: torch.Tensor) -> Any:
-            return self.pi(obs.float() * self.obs_scale)
-
-    class ConvPolicy(nn.Module):
-        """obs (uint8, B x obs_size) -> logits. x = obs * obs_scale; the
-        board (planes x height x width from byte offset) is translated so
-        that the first set square of center_plane (if any; -1: never) lies at
-        (0, 0), then goes through Conv2d layers (odd kernel, circular padding
-        (k-1)/2, stride 1) with the activation after each; their output,
-        flattened (C, H, W) row-major, joined with x's other elements (the
-        scalar features, in order), feeds Linear layers with the activation
-        between them."""
-
-        def __init__(self, obs_scale: NDArray[Any], num_actions: int, board: dict[str, int] | None = None,
-                     channels: Sequence[int] = (32, 32), kernel: int = 3, hidden: Sequence[int] = (256,),
-                     activation: str = "relu"):
-            super().__init__()
-            board = dict(board_of("galaxy-express-v1") if board is None else board)
-            self.board = board
-            self.activation = activation
-            self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
-            off, p, h, w = board["offset"], board["planes"], board["height"], board["width"]
-            n = self.obs_scale.numel()
-            self.register_buffer("scalar_idx", torch.as_tensor(
-                [i for i in range(n) if not off <= i < off + p * h * w], dtype=torch.long))
-            act = nn.ReLU if activation == "relu" else nn.Tanh
-            convs: list[nn.Module] = []
-            c_in = p
-            for c in channels:
-                convs += [nn.Conv2d(c_in, c, kernel, padding=(kernel - 1) // 2, padding_mode="circular"), act()]
-                c_in = c
-            self.conv = nn.Sequential(*convs)
-            sizes = [c_in * h * w + len(self.scalar_idx), *hidden, num_actions]
-            mods: list[nn.Module] = []
-            for i in range(len(sizes) - 1):
-                if i:
-                    mods.append(act())
-                mods.append(nn.Linear(sizes[i], sizes[i + 1]))
-            self.pi = nn.Sequential(*mods)
-            rows = torch.arange(h).view(h, 1)
-            cols = torch.arange(w).view(1, w)
-            self.register_buffer("_rows", rows)
-            self.register_buffer("_cols", cols)
-
-        def planes(self, obs: torch.Tensor, x: torch.Tensor) -> Any:
-            """The board planes of scaled observations x, (B, P, H, W),
-            centred on the first nonzero byte of obs's center plane."""
-            b = self.board
-            off, p, h, w = b["offset"], b["planes"], b["height"], b["width"]
-            board = x[:, off:off + p * h * w].reshape(-1, p, h * w)
-            cp = b.get("center_plane", -1)
-            if cp is not None and cp >= 0:
-                plane = obs[:, off + cp * h * w:off + (cp + 1) * h * w]
-                sq: Any = torch.where((plane != 0).any(1), (plane != 0).float().argmax(1), torch.zeros_like(plane[:, 0], dtype=torch.long))
-                sr, sc = (sq // w).view(-1, 1, 1), (sq % w).view(-1, 1, 1)
-                idx = ((self._rows + sr) % h) * w + (self._cols + sc) % w  # (B, H, W)
-                board = board.gather(2, idx.view(-1, 1, h * w).expand(-1, p, -1))
-            return board.reshape(-1, p, h, w)
-
-        def forward(self, obs: torch.Tensor) -> Any:
-            x = obs.float() * self.obs_scale
-            y = self.conv(self.planes(obs, x)).flatten(1)
-            return self.pi(torch.cat([y, x[:, self.scalar_idx]], 1))
+    """The network classes (galaxygym._nets; torch imported on first use)."""
+    from ._nets import ConvPolicy, MLPPolicy
 
     return MLPPolicy, ConvPolicy
 
@@ -413,26 +329,6 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     history: list[dict[str, Any]] = []
     perm, pos, loss_sum, loss_n, trained = torch.randperm(train_rows, generator=gen), 0, 0.0, 0, 0.0
 
-    def agreement() -> dict[str, float]:
-        net.eval()
-        hits, best, regret = 0, 0, 0.0
-        with torch.no_grad():
-            for k in range(val.start, val.stop, 4096):
-                e = min(k + 4096, val.stop)
-                choice = net(obs[k:e]).masked_fill(~mask[k:e], -1e9).argmax(1)
-                hits += int((choice == act[k:e]).sum())
-                if q is not None:
-                    qk = torch.where(mask[k:e], q[k:e].float(), torch.tensor(-np.inf))
-                    gap = qk.max(1).values - qk.gather(1, choice.view(-1, 1)).view(-1)
-                    best += int((gap <= 0).sum())
-                    regret += float(gap.sum())
-        net.train()
-        n = max(1, val.stop - val.start)
-        out = {"agreement": hits / n}
-        if q is not None:
-            out.update(best=best / n, regret=regret / n)
-        return out
-
     net.train()
     started = time.time()
     for step in range(1, steps + 1):
@@ -440,13 +336,7 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
             perm, pos = torch.randperm(train_rows, generator=gen), 0
         idx = perm[pos:pos + batch_size]
         pos += batch_size
-        logits = net(obs[idx]).masked_fill(~mask[idx], -1e9)
-        if soft is not None:
-            assert q is not None
-            target = torch.softmax(torch.where(mask[idx], q[idx].float() / soft, torch.tensor(-np.inf)), 1)
-            loss = -(target * torch.log_softmax(logits, 1)).sum(1).mean()
-        else:
-            loss = torch.nn.functional.cross_entropy(logits, act[idx])
+        loss = _bc_loss(net, obs[idx], mask[idx], act[idx], None if q is None else q[idx], soft)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -457,7 +347,7 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
             trained += time.time() - started
             point: dict[str, Any] = {"samples": step * batch_size, "seconds": round(trained, 1),
                                      "loss": loss_sum / loss_n}
-            point.update(agreement() if val.stop > val.start else {"agreement": float("nan")})
+            point.update(_agreement(net, obs, mask, act, q, val) if val.stop > val.start else {"agreement": float("nan")})
             loss_sum, loss_n = 0.0, 0
             if on_checkpoint is not None:
                 on_checkpoint(net, point)
@@ -467,6 +357,42 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
             started = time.time()
     net.eval()
     return history
+
+
+def _bc_loss(net: Any, obs: Any, mask: Any, act: Any, q: Any, soft: float | None) -> Any:
+    """One minibatch's loss: masked cross-entropy against the labels act, or
+    with soft against softmax(q / soft) over the legal actions."""
+    torch = _torch()
+    logits = net(obs).masked_fill(~mask, -1e9)
+    if soft is not None:
+        assert q is not None
+        target = torch.softmax(torch.where(mask, q.float() / soft, torch.tensor(-np.inf)), 1)
+        return -(target * torch.log_softmax(logits, 1)).sum(1).mean()
+    return torch.nn.functional.cross_entropy(logits, act)
+
+
+def _agreement(net: Any, obs: Any, mask: Any, act: Any, q: Any, val: slice) -> dict[str, float]:
+    """The held-out rows val's agreement (and, with q, best and regret; see
+    :func:`behaviour_cloning`), the net in eval mode meanwhile."""
+    torch = _torch()
+    net.eval()
+    hits, best, regret = 0, 0, 0.0
+    with torch.no_grad():
+        for k in range(val.start, val.stop, 4096):
+            e = min(k + 4096, val.stop)
+            choice = net(obs[k:e]).masked_fill(~mask[k:e], -1e9).argmax(1)
+            hits += int((choice == act[k:e]).sum())
+            if q is not None:
+                qk = torch.where(mask[k:e], q[k:e].float(), torch.tensor(-np.inf))
+                gap = qk.max(1).values - qk.gather(1, choice.view(-1, 1)).view(-1)
+                best += int((gap <= 0).sum())
+                regret += float(gap.sum())
+    net.train()
+    n = max(1, val.stop - val.start)
+    out = {"agreement": hits / n}
+    if q is not None:
+        out.update(best=best / n, regret=regret / n)
+    return out
 
 
 def layers_of(net: Any, kind: str = "Linear", part: str = "pi") -> list[Any]:
@@ -510,48 +436,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     """python -m galaxygym.train: behaviour cloning from a dataset to a
     weights file; prints the learning curve and writes it as JSON beside
     the weights (FILE.json)."""
-    ap = argparse.ArgumentParser(prog="python -m galaxygym.train", description=main.__doc__)
-    ap.add_argument("--data", required=True,
-                    help="dataset directory (galaxygym generate --out), or an .npz of labelled decisions (tools/dagger)")
-    ap.add_argument("--episodes", type=int, default=None, help="read the first episodes only")
-    ap.add_argument("--arch", default="conv", choices=["conv", "conv-nocenter", "mlp"],
-                    help="conv: over the board of the env's observation layout (board_of); a game without one needs mlp")
-    ap.add_argument("--samples", type=int, default=2_000_000, help="training budget in decisions seen")
-    ap.add_argument("--batch-size", type=int, default=512)
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--channels", default="32,32", help="conv channels, comma-separated (none: the centred board planes go straight to the linear layers)")
-    ap.add_argument("--hidden", default=None, help="hidden widths (default: 256 for conv, 256,256 for mlp)")
-    ap.add_argument("--checkpoints", type=int, default=10)
-    ap.add_argument("--eval-episodes", type=int, default=0,
-                    help="at each checkpoint, play this many games natively (galaxygym eval) for the mean score")
-    ap.add_argument("--dagger", action="append", default=[],
-                    help="an .npz of expert-labelled decisions from tools/dagger, added to the training data (repeatable)")
-    ap.add_argument("--soft", type=float, default=None,
-                    help="soft targets: softmax of the expert's action values (tools/dagger -values) at this temperature, in score points")
-    ap.add_argument("--init", default=None, help="start from this state_dict (.pt) of the same network")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--out", required=True, help="the weights file (.npz) to write")
-    ap.add_argument("--save-checkpoints", default=None,
-                    help="directory: also save the torch state_dict at each checkpoint (ckpt-SAMPLES.pt)")
-    a = ap.parse_args(argv)
-    layout_source: str | dict[str, Any] | None = None  # the spec whose layout gives the board (None: env_id's)
-    if str(a.data).endswith(".npz"):
-        data = load_labels(a.data)
-        if a.episodes is not None:
-            data = {k: v[data["episode_id"] < a.episodes] for k, v in data.items()}
-        env_id, high = labels_meta(a.data)
-        num_actions = data["mask"].shape[1]
-    else:
-        data = load_steps(a.data, a.episodes)
-        manifest = json.loads((Path(a.data) / "manifest.json").read_text())
-        env_id = manifest["env_id"]
-        if manifest["env_spec"].get("observation_layout"):
-            layout_source = manifest["env_spec"]
-        high = np.asarray(manifest["env_spec"]["obs_high"], np.float32)
-        num_actions = len(manifest["action_names"])
-    if a.dagger:
-        data = concat_before([load_labels(f) for f in a.dagger], data)
+    a = _parser().parse_args(argv)
+    data, env_id, high, num_actions, layout_source = _training_data(a)
     scale = 1.0 / np.maximum(np.asarray(high, np.float32), 1.0)
     print(f"{len(data['action'])} decisions of {len(np.unique(data['episode_id']))} episodes from {a.data}")
     torch = _torch()
@@ -582,6 +468,59 @@ def main(argv: Sequence[str] | None = None) -> None:
         (argv if argv is not None else __import__("sys").argv[1:])), "args": args, "meta": meta,
         "curve": history}, indent=1))
     print("wrote", out)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The arguments of python -m galaxygym.train."""
+    ap = argparse.ArgumentParser(prog="python -m galaxygym.train", description=main.__doc__)
+    ap.add_argument("--data", required=True,
+                    help="dataset directory (galaxygym generate --out), or an .npz of labelled decisions (tools/dagger)")
+    ap.add_argument("--episodes", type=int, default=None, help="read the first episodes only")
+    ap.add_argument("--arch", default="conv", choices=["conv", "conv-nocenter", "mlp"],
+                    help="conv: over the board of the env's observation layout (board_of); a game without one needs mlp")
+    ap.add_argument("--samples", type=int, default=2_000_000, help="training budget in decisions seen")
+    ap.add_argument("--batch-size", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--channels", default="32,32", help="conv channels, comma-separated (none: the centred board planes go straight to the linear layers)")
+    ap.add_argument("--hidden", default=None, help="hidden widths (default: 256 for conv, 256,256 for mlp)")
+    ap.add_argument("--checkpoints", type=int, default=10)
+    ap.add_argument("--eval-episodes", type=int, default=0,
+                    help="at each checkpoint, play this many games natively (galaxygym eval) for the mean score")
+    ap.add_argument("--dagger", action="append", default=[],
+                    help="an .npz of expert-labelled decisions from tools/dagger, added to the training data (repeatable)")
+    ap.add_argument("--soft", type=float, default=None,
+                    help="soft targets: softmax of the expert's action values (tools/dagger -values) at this temperature, in score points")
+    ap.add_argument("--init", default=None, help="start from this state_dict (.pt) of the same network")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", required=True, help="the weights file (.npz) to write")
+    ap.add_argument("--save-checkpoints", default=None,
+                    help="directory: also save the torch state_dict at each checkpoint (ckpt-SAMPLES.pt)")
+    return ap
+
+
+def _training_data(a: argparse.Namespace) -> tuple[dict[str, NDArray[Any]], str, Any, int, dict[str, Any] | None]:
+    """The decisions --data (a dataset directory or a tools/dagger .npz;
+    --episodes, --dagger) names: (data, env_id, obs_high, num_actions, the
+    spec whose layout gives the board, None: env_id's)."""
+    layout_source: dict[str, Any] | None = None
+    if str(a.data).endswith(".npz"):
+        data = load_labels(a.data)
+        if a.episodes is not None:
+            data = {k: v[data["episode_id"] < a.episodes] for k, v in data.items()}
+        env_id, high = labels_meta(a.data)
+        num_actions = data["mask"].shape[1]
+    else:
+        data = load_steps(a.data, a.episodes)
+        manifest = json.loads((Path(a.data) / "manifest.json").read_text())
+        env_id = manifest["env_id"]
+        if manifest["env_spec"].get("observation_layout"):
+            layout_source = manifest["env_spec"]
+        high = np.asarray(manifest["env_spec"]["obs_high"], np.float32)
+        num_actions = len(manifest["action_names"])
+    if a.dagger:
+        data = concat_before([load_labels(f) for f in a.dagger], data)
+    return data, env_id, high, num_actions, layout_source
 
 
 if __name__ == "__main__":

@@ -1,21 +1,26 @@
 """Every Python code block of README.md, python/README.md and docs/**/*.md runs.
 
-Two pages are where a newcomer starts, README.md and python/README.md:
-each of their blocks runs **alone**, in its own process, in a fresh venv
-that holds only what the page's install line installs (the one
+Every block of every page runs **alone**, in its own process, with only
+what the page's install line installs (the one
 ``pip install "$(ls dist/galaxygym-*.whl)[extras]"`` line of the page: the
-platform wheel with those extras and their dependencies, nothing else). A
-block that needs an earlier block or a package the install line does not
-bring fails there.
+platform wheel with those extras and their dependencies, nothing else), in
+a scratch directory holding only the data the page's own commands make
+(its ``galaxygym generate ... --out datasets/out/...`` lines, run first,
+with the server binary the wheel carries). A block that needs an earlier
+block, a package the install line does not bring, or data the page does
+not say how to make fails there. A page whose extras are all in a wheel
+venv (none, ``datasets``) runs its blocks in a fresh venv of the wheel;
+one whose install line names ``train`` or ``sb3`` (torch, which a wheel
+venv here cannot take: Debian's torch needs the test venv's pins) runs them
+in the test venv (sys.executable), each block still in a process of its own.
+A page with Python blocks that run has exactly one install line.
 
-The blocks of a docs/ page run in order in one namespace in the test venv
-(which has the extras and SuperSuit, SB3, torch ...), since a docs page
-reads as a session.
-
-Every block runs in a scratch directory holding a small dataset at the
-path the docs use (datasets/out/galaxy-express-v1-heuristic), with clients
-on the auto-started local server. A block that cannot run is marked by a
-comment line just above its fence that gives the reason::
+The blocks of a docs/ page also run in order in one namespace in the test
+venv (which has the extras and SuperSuit, SB3, torch ...), as a session,
+in a scratch directory holding a small dataset at the path the docs use
+(datasets/out/galaxy-express-v1-heuristic), with clients on the
+auto-started local server. A block that cannot run is marked by a comment
+line just above its fence that gives the reason::
 
     <!-- docs-test: skip (why it cannot run here) -->
 """
@@ -25,6 +30,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -42,7 +48,12 @@ FRONT = [REPO / "README.md", REPO / "python" / "README.md"]
 DOCS = sorted((REPO / "docs").glob("**/*.md"))
 FILES = [*FRONT, *DOCS]
 #: A page's install line: pip install of the wheel file, with its extras.
-INSTALL = re.compile(r'^pip install "\$\(ls dist/galaxygym-\*\.whl\)(?:\[([\w,-]+)\])?"', re.M)
+INSTALL = re.compile(r'^pip install "\$\(ls dist/galaxygym-\*\.whl\)(?:\[([\w,-]+)\])?"([^\n#]*)', re.M)
+#: A page's data command, in a sh block: galaxygym generate ... --out datasets/out/NAME.
+DATA = re.compile(r"^(galaxygym generate [^\n#]*--out datasets/out/[^\s#]+[^\n#]*)", re.M)
+SH_FENCE = re.compile(r"^```(?:sh|bash|console)[^\n]*\n(.*?)^```", re.S | re.M)
+#: Extras a wheel-only venv here cannot install (torch): their pages' blocks run in the test venv.
+TEST_VENV_EXTRAS = {"train", "sb3"}
 
 
 def blocks(path: Path) -> list[tuple[int, str, str | None]]:
@@ -57,11 +68,24 @@ def blocks(path: Path) -> list[tuple[int, str, str | None]]:
     return out
 
 
-def install_extras(path: Path) -> list[str]:
-    """The extras of path's one install line (an empty list: the plain wheel)."""
+def data_commands(path: Path) -> list[str]:
+    """The page's commands that make data (its sh blocks' ``galaxygym
+    generate ... --out datasets/out/...`` lines), in page order."""
+    return [c.strip() for b in SH_FENCE.finditer(path.read_text()) for c in DATA.findall(b.group(1))]
+
+
+def install_line(path: Path) -> tuple[list[str], list[str]]:
+    """(extras, other packages) of path's one install line (no extras: the
+    plain wheel)."""
     lines = INSTALL.findall(path.read_text())
     assert len(lines) == 1, f"{path}: want one install line `pip install \"$(ls dist/galaxygym-*.whl)[...]\"`, got {lines}"
-    return [e for e in lines[0].split(",") if e]
+    extras, rest = lines[0]
+    return [e for e in extras.split(",") if e], rest.split()
+
+
+def install_extras(path: Path) -> list[str]:
+    """The extras of path's one install line (an empty list: the plain wheel)."""
+    return install_line(path)[0]
 
 
 def test_the_markers_give_reasons():
@@ -127,7 +151,7 @@ def test_python_blocks_run(path: Path, workdir: Path, monkeypatch: pytest.Monkey
         pytest.skip("every block is marked skip")
 
 
-# --- the front pages, block by block, in a wheel-only venv -----------------
+# --- every page, block by block, with only its install line and its data ---
 
 
 @pytest.fixture(scope="module")
@@ -159,19 +183,20 @@ def clean_env(venv: Path) -> dict[str, str]:
     return env
 
 
-def page_venv(wheel: Path, extras: list[str], root: Path) -> Path:
+def page_venv(wheel: Path, extras: list[str], root: Path, packages: list[str] | None = None) -> Path:
     """A fresh venv of the system interpreter with only the wheel[extras]
-    (one per set of extras, shared by the pages that name the same)."""
-    key = tuple(sorted(extras))
+    and packages (one per install line, shared by the pages that have the
+    same)."""
+    key = tuple(sorted(extras)) + tuple(f"+{p}" for p in sorted(packages or []))
     if key not in _venvs:
         base = os.environ.get("GALAXYGYM_WHEEL_PYTHON", "/usr/bin/python3")
         if not os.path.exists(base):
             base = sys.executable
-        venv = root / ("venv-" + ("-".join(key) or "plain"))
+        venv = root / ("venv-" + (re.sub(r"[^\w+-]", "_", "-".join(key)) or "plain"))
         subprocess.run([base, "-m", "venv", str(venv)], check=True, env=clean_env(venv))
-        spec = f"{wheel}[{','.join(key)}]" if key else str(wheel)
+        spec = f"{wheel}[{','.join(sorted(extras))}]" if extras else str(wheel)
         subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        spec], check=True, env=clean_env(venv), cwd=root)
+                        spec, *(packages or [])], check=True, env=clean_env(venv), cwd=root)
         _venvs[key] = venv
     return _venvs[key]
 
@@ -181,17 +206,43 @@ def venv_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("pagevenvs")
 
 
-def front_blocks() -> list[tuple[Path, int, str]]:
-    return [(p, line, code) for p in FRONT for line, code, skip in blocks(p) if skip is None]
+_page_data: dict[Path, Path] = {}
 
 
-@pytest.mark.parametrize("path,line,code", front_blocks(),
-                         ids=[f"{p.relative_to(REPO)}:{line}" for p, line, _ in front_blocks()])
-def test_front_page_block_runs_alone(path: Path, line: int, code: str, wheel: Path, venv_root: Path,
-                                     workdir: Path, tmp_path: Path):
-    venv = page_venv(wheel, install_extras(path), venv_root)
+def page_data(path: Path, server_bin: str, root: Path) -> Path:
+    """A directory holding only what path's data commands make (run with
+    the server binary the wheel carries, one directory per page)."""
+    if path not in _page_data:
+        d = root / ("data-" + re.sub(r"\W", "_", str(path.relative_to(REPO))))
+        d.mkdir()
+        for cmd in data_commands(path):
+            argv = shlex.split(cmd)
+            subprocess.run([server_bin, *argv[1:]], cwd=d, check=True, capture_output=True, timeout=600)
+        _page_data[path] = d
+    return _page_data[path]
+
+
+def alone_blocks() -> list[tuple[Path, int, str]]:
+    return [(p, line, code) for p in FILES for line, code, skip in blocks(p) if skip is None]
+
+
+def test_every_page_with_blocks_has_one_install_line():
+    for path in {p for p, _, _ in alone_blocks()}:
+        install_extras(path)  # asserts one line
+
+
+@pytest.mark.parametrize("path,line,code", alone_blocks(),
+                         ids=[f"{p.relative_to(REPO)}:{line}" for p, line, _ in alone_blocks()])
+def test_block_runs_alone(path: Path, line: int, code: str, wheel: Path, venv_root: Path, server_bin: str,
+                          tmp_path: Path):
+    extras, packages = install_line(path)
     cwd = tmp_path / "cwd"
-    shutil.copytree(workdir, cwd)
-    p = subprocess.run([str(venv / "bin" / "python"), "-W", "ignore", "-c", code], cwd=cwd, env=clean_env(venv),
-                       capture_output=True, text=True, timeout=300)
+    shutil.copytree(page_data(path, server_bin, venv_root), cwd)
+    if TEST_VENV_EXTRAS & set(extras):
+        python, env = sys.executable, dict(os.environ)
+    else:
+        venv = page_venv(wheel, extras, venv_root, packages)
+        python, env = str(venv / "bin" / "python"), clean_env(venv)
+    p = subprocess.run([python, "-W", "ignore", "-c", code], cwd=cwd, env=env,
+                       capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, f"{path.relative_to(REPO)}, block at line {line}, alone:\n{p.stdout}{p.stderr}"

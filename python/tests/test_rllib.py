@@ -102,3 +102,20 @@ def test_env_creator_gives_masked_observations(server_bin, monkeypatch):
         assert o["action_mask"].sum() >= 1
     finally:
         menv.close()
+
+
+def test_train_evaluates_the_learner_and_exports_it(ray_cluster, tmp_path):
+    """Every eval_every iterations the learner's policy is exported and
+    played natively against the heuristic: the learner seat's own return
+    and win rate, and a Go weights file that is the module's policy."""
+    params = {"players": 2}
+    cfg = ex.build_config("express-v2", params=params, env_runners=1,
+                          rollout_len=64, train_batch=128, minibatch=64, epochs=1, hidden=(16,))
+    path = tmp_path / "rllib-express.npz"
+    rows = ex.train(cfg, 2, eval_every=1, eval_episodes=4, export_path=str(path))
+    assert [("eval_return" in r) for r in rows] == [True, True]
+    for r in rows:
+        assert r["eval_episodes"] == 4 and 0.0 <= r["eval_win_rate"] <= 1.0
+        assert r["exported"] == str(path)
+    meta = galaxygym.load_policy(str(path))
+    assert meta["activation"] == "tanh" and len(meta["layers"]) == 2
