@@ -69,10 +69,13 @@ type config struct {
 	infoSetPositions int
 	noRoundTrip      string
 	rendersShowMore  string
+
+	sceneEpisodes int // playouts that check every seat's scene at every step (scene.go)
 }
 
 func newConfig(episodes int, opts []Option) config {
-	c := config{episodes: episodes, seed: 1, policy: Uniform, policyName: "uniform", infoSetPositions: defaultInfoSetPositions}
+	c := config{episodes: episodes, seed: 1, policy: Uniform, policyName: "uniform", infoSetPositions: defaultInfoSetPositions,
+		sceneEpisodes: defaultSceneEpisodes}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -125,7 +128,7 @@ func Run(t *testing.T, id string, opts ...Option) {
 	for i := 0; i < c.episodes; i++ {
 		seed := c.seed + uint64(i)
 		t.Run(fmt.Sprintf("%s/seed=%d", c.policyName, seed), func(t *testing.T) {
-			p := &playout{t: t, id: id, c: &c, seed: seed, defaults: defaults, scenes: i < sceneEpisodes}
+			p := &playout{t: t, id: id, c: &c, seed: seed, defaults: defaults, scenes: i < c.sceneEpisodes}
 			p.run()
 		})
 	}

@@ -18,14 +18,14 @@ import (
 // TestConformance runs the suite on every registered game. The
 // information-set test needs each game's options (its reveals, a retired
 // version's known leak), so it runs in the game's own conformance test,
-// not in this sweep.
+// not in this sweep; so do the scenes (each game's first playout).
 func TestConformance(t *testing.T) {
 	ids := env.IDs()
 	if len(ids) == 0 {
 		t.Fatal("no game registered; env/all links none")
 	}
 	for _, id := range ids {
-		t.Run(id, func(t *testing.T) { envtest.Run(t, id, envtest.InfoSetPositions(0)) })
+		t.Run(id, func(t *testing.T) { envtest.Run(t, id, envtest.InfoSetPositions(0), envtest.SceneEpisodes(0)) })
 	}
 }
 

@@ -7,9 +7,14 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// sceneEpisodes is how many playouts of a Run check every seat's scene at
-// every step, for a game that is an [env.Presenter].
-const sceneEpisodes = 1
+// defaultSceneEpisodes is how many playouts of a Run check every seat's
+// scene at every step, for a game that is an [env.Presenter].
+const defaultSceneEpisodes = 1
+
+// SceneEpisodes sets how many playouts of a Run check every seat's scene
+// at every step (default 1; 0: none, for a sweep over games whose own
+// conformance tests check their scenes).
+func SceneEpisodes(n int) Option { return func(c *config) { c.sceneEpisodes = n } }
 
 // checkScenes checks, for a game that is an env.Presenter, every seat's
 // scene of the position: Present succeeds from the seat's observation and
