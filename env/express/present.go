@@ -118,37 +118,7 @@ func (g Game) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Sc
 	}
 	sc := &env.Scene{Zones: []env.Zone{}, Spaces: []env.Space{}, Pieces: []env.Piece{}, Moves: []env.Move{}}
 
-	// The piles.
-	sc.Zones = append(sc.Zones, env.Zone{ID: "draw-pile", Name: "draw pile", Owner: -1, Cards: []env.Card{}, Count: int(obs[OffDeck])})
-	discN := int(obs[OffDiscN])
-	disc := env.Zone{ID: "discard-pile", Name: "discard pile", Owner: -1, Cards: []env.Card{}}
-	shown := 0
-	for shown < RecentDiscards && obs[OffRecent+shown] != 0 {
-		shown++
-	}
-	for i := shown - 1; i >= 0; i-- {
-		disc.Cards = append(disc.Cards, kindCard("discard-"+strconv.Itoa(discN-1-i), int(obs[OffRecent+i])-1))
-	}
-	if shown < discN {
-		disc.Count = discN
-	}
-	sc.Zones = append(sc.Zones, disc)
-	slotN := 0
-	for _, c := range obs[OffSlot : OffSlot+NumKinds] {
-		slotN += int(c)
-	}
-	slot := env.Zone{ID: "disaster-slot", Name: "disaster slot", Owner: -1, Cards: []env.Card{}}
-	if top := int(obs[OffTopSlot]); top > 0 {
-		slot.Cards = append(slot.Cards, kindCard("slot-top", top-1))
-	}
-	if slotN > len(slot.Cards) {
-		slot.Count = slotN
-	}
-	sc.Zones = append(sc.Zones, slot)
-	aside := countCards([]env.Card{}, "aside", obs[OffAside:OffAside+NumKinds])
-	if len(aside) > 0 {
-		sc.Zones = append(sc.Zones, env.Zone{ID: "set-aside", Name: "set-aside hands", Owner: -1, Cards: aside})
-	}
+	sc.Zones = append(sc.Zones, pileZones(obs)...)
 
 	// The players' zones.
 	startable := false
@@ -206,23 +176,7 @@ func (g Game) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Sc
 
 	// Seats.
 	for q := range n {
-		b := block(q)
-		f := env.SeatFacts{Name: "player " + strconv.Itoa(q),
-			Score: fmt.Sprintf("%d points", int(uint16(b[PScore])|uint16(b[PScore+1])<<8)-32768)}
-		f.Facts = append(f.Facts, fmt.Sprintf("%d cards in hand", b[PHandSize]), fmt.Sprintf("%d trains", b[PTrains]))
-		var known []string
-		for k, c := range b[PKnown : PKnown+NumKinds] {
-			for range int(c) {
-				known = append(known, kinds[k].Name)
-			}
-		}
-		if len(known) > 0 {
-			f.Facts = append(f.Facts, "known in hand: "+strings.Join(known, ", "))
-		}
-		if b[PDerail] > 0 {
-			f.Facts = append(f.Facts, fmt.Sprintf("skips %d turns", b[PDerail]))
-		}
-		sc.Seats = append(sc.Seats, f)
+		sc.Seats = append(sc.Seats, seatFacts(q, block(q)))
 	}
 
 	// Status or the end.
@@ -445,4 +399,61 @@ Disasters (none in the first round): Broken Car (the end car is discarded), Stea
 Going out: end a turn with an empty hand and trains of at least 5, 4 and 3 cars (every other train 3 or more); it is automatic (Assumption 18) and scores 10 (5 with 4 players). Then every train scores, Way Cars score 2, and every card left in hand costs its value (Assumption 7; a Wild costs 5, Assumption 4). Locomotives never count (Assumption 22). A hand also ends, scored as it is, when the draw pile runs out after one rebuild (Assumption 19). If your hand is stuck above five cards with no play that reduces it, you set it aside face up and draw a new one (Assumption 14).
 
 More you meet: each hand deals 12 cards (8 with 5-6 players, Assumption 8), player 0 starts the first hand and the start moves clockwise (Assumption 9); a round is as many turns as players (Assumption 15). A card taken from the discard pile or stolen is shown as known in its taker's hand (Assumption 26). When a Disaster hits you, you are asked whether to block whenever you might hold the Way Car, so the question tells nobody what you hold (Assumption 29). A Wild in a passenger train counts as the passenger car that scores best (Assumption 30).`
+}
+
+// pileZones are the table's piles seen in obs: the draw pile, the discard
+// pile (its newest cards face up), the disaster slot and set-aside hands.
+func pileZones(obs []uint8) []env.Zone {
+	var zones []env.Zone
+	zones = append(zones, env.Zone{ID: "draw-pile", Name: "draw pile", Owner: -1, Cards: []env.Card{}, Count: int(obs[OffDeck])})
+	discN := int(obs[OffDiscN])
+	disc := env.Zone{ID: "discard-pile", Name: "discard pile", Owner: -1, Cards: []env.Card{}}
+	shown := 0
+	for shown < RecentDiscards && obs[OffRecent+shown] != 0 {
+		shown++
+	}
+	for i := shown - 1; i >= 0; i-- {
+		disc.Cards = append(disc.Cards, kindCard("discard-"+strconv.Itoa(discN-1-i), int(obs[OffRecent+i])-1))
+	}
+	if shown < discN {
+		disc.Count = discN
+	}
+	zones = append(zones, disc)
+	slotN := 0
+	for _, c := range obs[OffSlot : OffSlot+NumKinds] {
+		slotN += int(c)
+	}
+	slot := env.Zone{ID: "disaster-slot", Name: "disaster slot", Owner: -1, Cards: []env.Card{}}
+	if top := int(obs[OffTopSlot]); top > 0 {
+		slot.Cards = append(slot.Cards, kindCard("slot-top", top-1))
+	}
+	if slotN > len(slot.Cards) {
+		slot.Count = slotN
+	}
+	zones = append(zones, slot)
+	aside := countCards([]env.Card{}, "aside", obs[OffAside:OffAside+NumKinds])
+	if len(aside) > 0 {
+		zones = append(zones, env.Zone{ID: "set-aside", Name: "set-aside hands", Owner: -1, Cards: aside})
+	}
+	return zones
+}
+
+// seatFacts are player q's public facts from its block b of the observation.
+func seatFacts(q int, b []uint8) env.SeatFacts {
+	f := env.SeatFacts{Name: "player " + strconv.Itoa(q),
+		Score: fmt.Sprintf("%d points", int(uint16(b[PScore])|uint16(b[PScore+1])<<8)-32768)}
+	f.Facts = append(f.Facts, fmt.Sprintf("%d cards in hand", b[PHandSize]), fmt.Sprintf("%d trains", b[PTrains]))
+	var known []string
+	for k, c := range b[PKnown : PKnown+NumKinds] {
+		for range int(c) {
+			known = append(known, kinds[k].Name)
+		}
+	}
+	if len(known) > 0 {
+		f.Facts = append(f.Facts, "known in hand: "+strings.Join(known, ", "))
+	}
+	if b[PDerail] > 0 {
+		f.Facts = append(f.Facts, fmt.Sprintf("skips %d turns", b[PDerail]))
+	}
+	return f
 }
