@@ -119,6 +119,7 @@ type stepsFile struct {
 	scratch, zbuf, lvlRep, lvlDef []byte
 	levels                        []uint8
 	dropObs                       bool // runMeta.dropObsPages
+	compact                       bool // runMeta.compact: no obs and action_mask columns
 }
 
 func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
@@ -132,7 +133,8 @@ func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
 		numPlayers: m.numPlayers,
 		split:      m.obsEncoding != ObsPlain,
 		dropObs:    m.dropObsPages,
-		schema:     stepsSchemaElements(m.obsSize, m.numActions),
+		compact:    m.compact,
+		schema:     stepsSchemaElements(m.obsSize, m.numActions, m.compact),
 		ep:         make([]int64, g),
 		step:       make([]int32, g),
 		player:     make([]int32, g),
@@ -146,7 +148,10 @@ func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
 		mask:       make([]byte, m.numActions),
 	}
 	s.obsPageRows = min(g, max(64, obsPageBytes/max(1, m.obsSize)))
-	s.obsPage = make([]byte, s.obsPageRows*m.obsSize)
+	if m.compact {
+		s.obsPageRows, s.obsSize = 1, 0 // obsSlot is empty and never flushed
+	}
+	s.obsPage = make([]byte, s.obsPageRows*s.obsSize)
 	s.write([]byte("PAR1"))
 	return s
 }
@@ -169,8 +174,8 @@ func (s *stepsFile) reset(out io.Writer) {
 }
 
 // stepsSchemaElements returns the flattened Parquet schema of the steps
-// table (see the Col* constants).
-func stepsSchemaElements(obsSize, numActions int) []format.SchemaElement {
+// table (see the Col* constants); compact leaves out obs and action_mask.
+func stepsSchemaElements(obsSize, numActions int, compact bool) []format.SchemaElement {
 	req := thrift.New(format.Required)
 	leaf := func(name string, t format.Type) format.SchemaElement {
 		return format.SchemaElement{Name: name, Type: thrift.New(t), RepetitionType: req}
@@ -180,7 +185,7 @@ func stepsSchemaElements(obsSize, numActions int) []format.SchemaElement {
 		e.TypeLength = thrift.New(int32(n))
 		return e
 	}
-	return []format.SchemaElement{
+	el := []format.SchemaElement{
 		{Name: "steps", NumChildren: thrift.New(int32(numStepColumns))},
 		leaf(ColEpisodeID, format.Int64),
 		leaf(ColStep, format.Int32),
@@ -196,6 +201,16 @@ func stepsSchemaElements(obsSize, numActions int) []format.SchemaElement {
 		leaf(ColTerminated, format.Boolean),
 		leaf(ColTruncated, format.Boolean),
 	}
+	if compact {
+		el[0].NumChildren = thrift.New(int32(numStepColumns - 2))
+		el = append(el[:1+colObs], el[1+colActionMask+1:]...)
+	}
+	return el
+}
+
+// skipColumn reports whether column i is left out of s's files.
+func (s *stepsFile) skipColumn(i int) bool {
+	return s.compact && (i == colObs || i == colActionMask)
 }
 
 // columnPaths are the leaf paths, in column order.
@@ -263,17 +278,19 @@ func (s *stepsFile) commit(ep int64, step, player, action int32, rewards []float
 		}
 	}
 	s.rewardIdx[i] = s.rewardDict.index(math.Float32bits(own))
-	idx, ok := s.dict[string(s.mask)]
-	if !ok {
-		idx = int32(len(s.dict))
-		s.dict[string(s.mask)] = idx
-		s.dictVals = append(s.dictVals, s.mask...)
-	}
-	s.maskIdx[i] = idx
 	s.n++
-	s.obsN++
-	if s.obsN == s.obsPageRows {
-		s.flushObsPage()
+	if !s.compact {
+		idx, ok := s.dict[string(s.mask)]
+		if !ok {
+			idx = int32(len(s.dict))
+			s.dict[string(s.mask)] = idx
+			s.dictVals = append(s.dictVals, s.mask...)
+		}
+		s.maskIdx[i] = idx
+		s.obsN++
+		if s.obsN == s.obsPageRows {
+			s.flushObsPage()
+		}
 	}
 	if s.n == s.groupRows {
 		return s.flushRowGroup()
@@ -390,11 +407,13 @@ func (s *stepsFile) flushRowGroup() error {
 		s.chunks[c.col].stats = statsInt32(c.v)
 	}
 
-	mc := &s.chunks[colActionMask]
-	s.dictPage(mc, len(s.dict), s.dictVals)
-	s.scratch, err = new(rle.DictionaryEncoding).EncodeInt32(s.scratch[:0], s.maskIdx[:n])
-	s.must(err)
-	s.page(mc, n, n, format.RLEDictionary, nil, nil, s.scratch)
+	if !s.compact {
+		mc := &s.chunks[colActionMask]
+		s.dictPage(mc, len(s.dict), s.dictVals)
+		s.scratch, err = new(rle.DictionaryEncoding).EncodeInt32(s.scratch[:0], s.maskIdx[:n])
+		s.must(err)
+		s.page(mc, n, n, format.RLEDictionary, nil, nil, s.scratch)
+	}
 
 	s.dictColumn(&s.chunks[colAction], &s.actionDict, s.actionIdx[:n], n, nil, nil)
 	s.chunks[colAction].stats = s.actionDict.statsInt32()
@@ -431,6 +450,9 @@ func (s *stepsFile) flushRowGroup() error {
 
 	rg := format.RowGroup{NumRows: int64(n), FileOffset: s.off, Ordinal: int16(len(s.rowGroups))}
 	for i := range s.chunks {
+		if s.skipColumn(i) {
+			continue
+		}
 		c := &s.chunks[i]
 		start := s.off
 		md := format.ColumnMetaData{
@@ -539,7 +561,11 @@ func (s *stepsFile) close() error {
 	if err := s.flushRowGroup(); err != nil {
 		return err
 	}
-	orders := make([]format.ColumnOrder, numStepColumns)
+	cols := numStepColumns
+	if s.compact {
+		cols -= 2
+	}
+	orders := make([]format.ColumnOrder, cols)
 	for i := range orders {
 		orders[i] = format.ColumnOrder{Value: &format.TypeDefinedOrder{}}
 	}
