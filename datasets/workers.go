@@ -284,31 +284,38 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 	if err := sw.commit(ep, t, last, -1, nil, false, false); err != nil {
 		return t, pw.stepErr(err)
 	}
-	e.FillInfo(&w.info)
-	w.infoBuf = w.info.AppendJSON(w.infoBuf[:0])
-	row := episodeRow{
-		EpisodeID:  ep,
-		Seed:       int64(envSeed),
-		Agent:      w.r.meta.agent,
-		SeatAgents: w.r.names,
-		Length:     t,
-		Returns:    append([]float64(nil), e.Returns()...),
-		Outcome:    w.info.Outcome.String(),
-		Scores:     append([]float64(nil), w.info.Scores...),
-		Ranks:      make([]int32, len(w.info.Ranks)),
-		Outcomes:   make([]string, len(w.info.Outcomes)),
-		Info:       string(w.infoBuf),
-	}
-	for i, r := range w.info.Ranks {
-		row.Ranks[i] = int32(r)
-	}
-	for i, o := range w.info.Outcomes {
-		row.Outcomes[i] = o.String()
-	}
+	row := episodeRowOf(e, &w.info, &w.infoBuf, ep, envSeed, t, w.r.meta.agent, w.r.names)
 	if w.cur != nil {
 		if err := w.cur.end(t, last, &row); err != nil {
 			return t, err
 		}
 	}
 	return t, pw.endEpisode(row)
+}
+
+// episodeRowOf returns the episodes-table row of episode ep, just played
+// by e in t steps from envSeed; info and infoBuf are the caller's scratch.
+func episodeRowOf(e *env.Env, info *env.Info, infoBuf *[]byte, ep int64, envSeed uint64, t int32, agent string, names []string) episodeRow {
+	e.FillInfo(info)
+	*infoBuf = info.AppendJSON((*infoBuf)[:0])
+	row := episodeRow{
+		EpisodeID:  ep,
+		Seed:       int64(envSeed),
+		Agent:      agent,
+		SeatAgents: names,
+		Length:     t,
+		Returns:    append([]float64(nil), e.Returns()...),
+		Outcome:    info.Outcome.String(),
+		Scores:     append([]float64(nil), info.Scores...),
+		Ranks:      make([]int32, len(info.Ranks)),
+		Outcomes:   make([]string, len(info.Outcomes)),
+		Info:       string(*infoBuf),
+	}
+	for i, r := range info.Ranks {
+		row.Ranks[i] = int32(r)
+	}
+	for i, o := range info.Outcomes {
+		row.Outcomes[i] = o.String()
+	}
+	return row
 }

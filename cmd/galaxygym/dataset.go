@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"runtime"
 
@@ -89,6 +90,30 @@ func init() {
 		},
 	}
 	materialize.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "goroutines replaying parts (the output does not depend on it)")
-	cmd.AddCommand(merge, verify, materialize)
+	var deriveWorkers int
+	derive := &cobra.Command{
+		Use:   "derive IN",
+		Short: "Stream the observations and masks of a compact dataset to stdout (what galaxygym.datasets.load reads)",
+		Long: "derive replays every episode of the compact dataset IN and writes its steps table's observations\n" +
+			"and action masks to stdout, in row order, in batches: a little-endian uint32 row count n, n\n" +
+			"observations (ObsSize bytes each), n masks (NumActions bytes each); a batch of 0 rows ends it.\n" +
+			"Every step is checked against IN as by materialize; a dataset this build cannot replay is\n" +
+			"refused. docs/datasets.md, \"Compact datasets\".",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			if isTerminal(out) {
+				return fmt.Errorf("dataset derive writes binary data: redirect stdout (or use galaxygym dataset materialize)")
+			}
+			w := bufio.NewWriterSize(out, 1<<20)
+			if err := datasets.Derive(cmd.Context(), args[0], w, deriveWorkers); err != nil {
+				w.Flush()
+				return err
+			}
+			return w.Flush()
+		},
+	}
+	derive.Flags().IntVar(&deriveWorkers, "workers", runtime.NumCPU(), "goroutines replaying parts (the output does not depend on it)")
+	cmd.AddCommand(merge, verify, materialize, derive)
 	rootCmd.AddCommand(cmd)
 }
