@@ -72,7 +72,16 @@ func (e *DeriveError) Unwrap() error { return ErrUnderivable }
 // removed), or another spec (a changed default, observation shape, action
 // names, bounds).
 func checkDerivable(d *Dataset, dir string) (*env.Env, error) {
-	m := d.Manifest
+	return CheckDerivable(d.Manifest, dir)
+}
+
+// CheckDerivable makes the environment of the compact dataset dir whose
+// manifest is m, and returns a *[DeriveError] when this build's differs
+// from the one that wrote it (an id it does not have, parameters it
+// resolves otherwise, another spec: a changed default, observation shape,
+// action names or bounds), a *[ConfigError] for a full dataset. Replaying
+// the episodes still checks every step.
+func CheckDerivable(m *Manifest, dir string) (*env.Env, error) {
 	if !m.Compact() {
 		return nil, &ConfigError{Field: "In", Reason: dir + " stores its observations (not a compact dataset): nothing to derive"}
 	}
