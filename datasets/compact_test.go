@@ -9,8 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -383,4 +386,48 @@ func TestCompactBucketShardsMerge(t *testing.T) {
 		t.Fatalf("Materialize from s3: %v", err)
 	}
 	sameTree(t, "materialized from s3 vs full", readTree(t, full.Out), readTree(t, out))
+}
+
+// TestCompactArrowReadBack: apache arrow-go reads every column of a compact
+// steps file (its v1 rewards pages, its dictionary-encoded player) as
+// parquet-go does, for a multiplayer game.
+func TestCompactArrowReadBack(t *testing.T) {
+	smallGroups(t)
+	dir := t.TempDir()
+	cfg := Config{Env: "express-v1", Agent: "random", Episodes: 12, EpisodesPerPart: 5, Workers: 2, Seed: 1,
+		Observations: ObsNone, Out: dir, EnvParams: map[string]any{"players": "3"}}
+	generate(t, cfg)
+	want := allSteps(t, dir)
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for _, p := range d.Manifest.Parts {
+		tbl, kv := arrowFile(t, filepath.Join(dir, p.Steps.Path))
+		if n := tbl.Schema().NumFields(); n != numStepColumns-2 || kv[KeyObservations] != "none" {
+			t.Fatalf("compact steps schema has %d fields, observations %q: %v", n, kv[KeyObservations], tbl.Schema())
+		}
+		eps := column[*array.Int64](t, tbl, ColEpisodeID)
+		players := column[*array.Int32](t, tbl, ColPlayer)
+		actions := column[*array.Int32](t, tbl, ColAction)
+		rewards := column[*array.List](t, tbl, ColRewards)
+		for c := range eps {
+			vals := rewards[c].ListValues().(*array.Float32)
+			for j := 0; j < eps[c].Len(); j++ {
+				w := want[i]
+				lo, hi := rewards[c].ValueOffsets(j)
+				got := vals.Float32Values()[lo:hi]
+				if eps[c].Value(j) != w.EpisodeID || int(players[c].Value(j)) != w.Player ||
+					int(actions[c].Value(j)) != w.Action || !slices.Equal(got, w.Rewards) {
+					t.Fatalf("row %d: arrow-go %d %d %d %v, parquet-go %+v", i, eps[c].Value(j), players[c].Value(j),
+						actions[c].Value(j), got, w)
+				}
+				i++
+			}
+		}
+	}
+	if i != len(want) {
+		t.Fatalf("arrow-go read %d rows, parquet-go %d", i, len(want))
+	}
 }
