@@ -262,17 +262,26 @@ def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = No
                          "binary, which reads directories and bucket URLs, not a Python filesystem=; pass the URL, "
                          "or run `galaxygym dataset materialize IN OUT` and load OUT")
     parts = sorted(m["parts"], key=lambda p: int(p["index"]))
-    steps = pa.concat_tables([pq.read_table(f"{base}/{p['steps']['path']}", columns=cols, filesystem=fs) for p in parts])
-    episodes = pa.concat_tables([pq.read_table(f"{base}/{p['episodes']['path']}", filesystem=fs) for p in parts])
-    rows = steps.num_rows
-    flat_rewards = pc.list_flatten(steps["rewards"]).to_numpy()
+
+    def read() -> tuple["pa.Table", "pa.Table"]:
+        return (pa.concat_tables([pq.read_table(f"{base}/{p['steps']['path']}", columns=cols, filesystem=fs)
+                                  for p in parts]),
+                pa.concat_tables([pq.read_table(f"{base}/{p['episodes']['path']}", filesystem=fs) for p in parts]))
+
     if compact:
-        obs_arr, mask_arr = derive(os.fspath(path), rows=rows, obs=obs)
+        # pyarrow reads the stored columns while the binary replays.
+        obs_arr, mask_arr, (steps, episodes) = _derive(os.fspath(path), m, None, obs, None, None, read)
+        rows = steps.num_rows
+        if len(mask_arr) != rows:
+            raise RuntimeError(f"galaxygym.datasets: derived {len(mask_arr)} rows of {path}, its steps table has {rows}")
         obs_arr = obs_arr.reshape((rows, *obs_shape)) if obs else obs_arr
     else:
+        steps, episodes = read()
+        rows = steps.num_rows
         obs_arr = (_fixed_binary(steps["obs"], obs_size).reshape((rows, *obs_shape)) if obs
                    else np.zeros((rows, 0), np.uint8))
         mask_arr = _fixed_binary(steps["action_mask"], num_actions)
+    flat_rewards = pc.list_flatten(steps["rewards"]).to_numpy()
     return Dataset(
         path=location,
         manifest=m,
@@ -333,12 +342,21 @@ def derive(path: str | os.PathLike[str], *, rows: int | None = None, obs: bool =
     replay the dataset faithfully (another environment version or
     parameters, a changed default, an illegal action); nothing is returned
     then."""
+    src = os.fspath(path)
+    m = _remote_manifest(*_remote(src, None), src) if _is_url(src) else _manifest(Path(src))
+    obs_arr, mask_arr, _ = _derive(src, m, rows, obs, workers, binary, None)
+    return obs_arr, mask_arr
+
+
+def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: int | None, binary: str | None,
+            during: Any) -> tuple[NDArray[Any], NDArray[Any], Any]:
+    """:func:`derive` of the dataset src whose manifest is m; ``during()``,
+    when given, runs while the binary replays (load reads the other columns
+    then) and its result is returned third."""
     import subprocess
 
     from ._server import binary_path
 
-    src = os.fspath(path)
-    m = _remote_manifest(*_remote(src, None), src) if _is_url(src) else _manifest(Path(src))
     if m.get("observations") != "none":
         raise ValueError(f"galaxygym.datasets: {src} stores its observations (not a compact dataset); use load")
     if rows is None:
@@ -361,6 +379,11 @@ def derive(path: str | os.PathLike[str], *, rows: int | None = None, obs: bool =
             pass
         off, ended = 0, False
         hdr = bytearray(4)
+        try:
+            extra = during() if during is not None else None
+        except BaseException:
+            proc.kill()
+            raise
         try:
             while True:
                 _read_into(proc.stdout, memoryview(hdr))
@@ -388,7 +411,7 @@ def derive(path: str | os.PathLike[str], *, rows: int | None = None, obs: bool =
         raise _derive_error(err or f"galaxygym dataset derive exited with status {code}")
     if off != rows:
         raise RuntimeError(f"galaxygym.datasets: derived {off} rows of {src}, its manifest says {rows}")
-    return obs_arr, mask_arr
+    return obs_arr, mask_arr, extra
 
 
 def _as_dataset(data: Dataset | str | os.PathLike[str]) -> Dataset:
