@@ -394,14 +394,14 @@ def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: i
                 if off + n > rows:
                     raise RuntimeError(f"galaxygym.datasets: the binary derived more than the {rows} rows of {src}")
                 if obs:
-                    _read_into(proc.stdout, memoryview(obs_arr[off:off + n]).cast("B"))
+                    _read_into(proc.stdout, obs_arr[off:off + n].data.cast("B"))
                 else:
                     left = n * obs_size
                     while left:
                         k = min(left, len(scratch))
-                        _read_into(proc.stdout, memoryview(scratch[:k]))
+                        _read_into(proc.stdout, scratch[:k].data)
                         left -= k
-                _read_into(proc.stdout, memoryview(mask_arr[off:off + n]).cast("B"))
+                _read_into(proc.stdout, mask_arr[off:off + n].data.cast("B"))
                 off += n
         except EOFError:
             pass
