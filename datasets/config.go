@@ -71,8 +71,15 @@ type Config struct {
 	Shards int
 	// Shard is the shard this run plays, 0 <= Shard < Shards.
 	Shard int
-	// ObsEncoding is the obs column's encoding ("": ObsPlain).
+	// ObsEncoding is the obs column's encoding ("": ObsPlain). A compact
+	// dataset (Observations ObsNone) records it for the full dataset that
+	// [Materialize] derives.
 	ObsEncoding ObsEncoding
+	// Observations is ObsStored ("" too: the default) for observation and
+	// mask columns in the steps table, ObsNone for a compact dataset
+	// without them, derived on read by replaying the episodes
+	// ([Materialize], [Derive]; docs/datasets.md, "Compact datasets").
+	Observations Observations
 	// ZstdLevel is the compression effort ("": ZstdBetter).
 	ZstdLevel ZstdLevel
 	// Observe makes Bench encode every observation even when the agent
@@ -145,6 +152,9 @@ func (c *Config) CanonicalCommand() string {
 	}
 	for _, k := range slices.Sorted(maps.Keys(c.EnvParams)) {
 		fmt.Fprintf(&b, " --env-param %s=%v", k, c.EnvParams[k])
+	}
+	if c.Observations == ObsNone {
+		b.WriteString(" --observations none")
 	}
 	if c.ObsEncoding != "" && c.ObsEncoding != ObsPlain {
 		fmt.Fprintf(&b, " --obs-encoding %s", c.ObsEncoding)

@@ -87,7 +87,40 @@ type Manifest struct {
 	// Parts lists the parts in order; part i holds episodes
 	// [i*EpisodesPerPart, min((i+1)*EpisodesPerPart, TotalEpisodes)).
 	Parts []PartInfo `json:"parts"`
+	// Observations is "none" for a compact dataset (no obs and action_mask
+	// columns; generate --observations none), absent ("": stored) for a
+	// full one, whose manifest is then the same bytes as before compact
+	// datasets existed.
+	Observations string `json:"observations,omitempty" manifest:"omitempty"`
+	// Derive says, in a compact dataset, how the missing columns are
+	// derived; absent in a full one.
+	Derive *DeriveInfo `json:"derive,omitempty" manifest:"omitempty"`
 }
+
+// DeriveInfo is the manifest's derive entry of a compact dataset: what a
+// replay needs to derive the observations and masks, and the command that
+// does it. Materialize and Derive refuse a build whose environment differs.
+type DeriveInfo struct {
+	// Method is "replay": env_id made with env_params, reset with each
+	// episode's seed (the episodes table), stepped with the recorded actions.
+	Method string `json:"method"`
+	// EnvID and EnvVersion name the environment and its version; a build
+	// without this exact id cannot derive the dataset.
+	EnvID      string `json:"env_id"`
+	EnvVersion string `json:"env_version"`
+	// EnvParams holds every parameter, resolved, as the environment was made.
+	EnvParams map[string]any `json:"env_params"`
+	// Build is the galaxygym release that wrote the dataset.
+	Build string `json:"build"`
+	// Command writes the full dataset: "galaxygym dataset materialize IN OUT".
+	Command string `json:"command"`
+	// ObsEncoding is the obs encoding of the materialized dataset.
+	ObsEncoding string `json:"obs_encoding"`
+}
+
+// Compact reports whether the manifest is a compact dataset's (no stored
+// observations).
+func (m *Manifest) Compact() bool { return m.Observations == string(ObsNone) }
 
 // Space is a Gymnasium space in Minari's JSON form.
 type Space struct {
@@ -184,6 +217,12 @@ func marshalManifest(m *Manifest) ([]byte, error) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if t.Field(i).Tag.Get("manifest") == "omitempty" && v.Field(i).IsZero() {
+			continue
+		}
+		if i > 0 {
+			b.WriteString(",\n")
+		}
 		fmt.Fprintf(&b, "  %q: ", name)
 		if parts, ok := v.Field(i).Interface().([]PartInfo); ok && len(parts) > 0 {
 			b.WriteString("[\n")
@@ -207,12 +246,8 @@ func marshalManifest(m *Manifest) ([]byte, error) {
 			}
 			b.Write(data)
 		}
-		if i < t.NumField()-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
 	}
-	b.WriteString("}\n")
+	b.WriteString("\n}\n")
 	return b.Bytes(), nil
 }
 

@@ -73,11 +73,14 @@ type runMeta struct {
 	// through Config.dropObsPages (unexported: no caller outside this
 	// package's tests can).
 	dropObsPages bool
+	// compact is set for Observations ObsNone: the steps table has no obs
+	// and action_mask columns, and the footers say observations=none.
+	compact bool
 }
 
 // footer returns the key/value metadata of a part, in a fixed order.
 func (m *runMeta) footer(table string, part int, start, end int64) [][2]string {
-	return [][2]string{
+	kv := [][2]string{
 		{KeySchemaVersion, strconv.Itoa(SchemaVersion)},
 		{KeyTable, table},
 		{KeyDatasetID, m.datasetID},
@@ -101,6 +104,18 @@ func (m *runMeta) footer(table string, part int, start, end int64) [][2]string {
 		{KeyEpisodeStart, strconv.FormatInt(start, 10)},
 		{KeyEpisodeEnd, strconv.FormatInt(end, 10)},
 	}
+	if m.compact {
+		kv = append(kv, [2]string{KeyObservations, string(ObsNone)})
+	}
+	return kv
+}
+
+// observations returns the Observations of m's dataset.
+func (m *runMeta) observations() Observations {
+	if m.compact {
+		return ObsNone
+	}
+	return ObsStored
 }
 
 // partStats accumulates a part's episode statistics in episode order, the

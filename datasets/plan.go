@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -35,6 +36,7 @@ type run struct {
 	prev     *Manifest     // the manifest found in Out by scan, or nil
 	names    []string      // the agent of each seat
 	loop0    *rollout.Loop // made by prepare, given to the first worker
+	src      *Dataset      // Materialize: the compact dataset replayed, else nil
 
 	mu       sync.Mutex // guards progress, err and loop0
 	progress Progress
@@ -61,6 +63,14 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 	case "", ZstdFastest, ZstdDefault, ZstdBetter:
 	default:
 		return nil, &ConfigError{Field: "ZstdLevel", Reason: fmt.Sprintf("%q: want %q, %q or %q", cfg.ZstdLevel, ZstdFastest, ZstdDefault, ZstdBetter)}
+	}
+	switch cfg.Observations {
+	case "", ObsStored, ObsNone:
+	default:
+		return nil, &ConfigError{Field: "Observations", Reason: fmt.Sprintf("%q: want %q or %q", cfg.Observations, ObsStored, ObsNone)}
+	}
+	if cfg.Observations == ObsNone && bench {
+		return nil, &ConfigError{Field: "Observations", Reason: "Bench writes nothing; leave Observations empty"}
 	}
 	if !bench && cfg.Out == "" {
 		return nil, &ConfigError{Field: "Out", Reason: "no output directory"}
@@ -144,6 +154,7 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 		obsEncoding:     enc,
 		zstdLevel:       cmp.Or(cfg.ZstdLevel, ZstdBetter),
 		dropObsPages:    cfg.dropObsPages,
+		compact:         cfg.Observations == ObsNone,
 	}
 	if r.meta.datasetID == "" {
 		r.meta.datasetID = fmt.Sprintf("galaxygym/%s/%s-v%d", spec.ID, strings.ReplaceAll(r.agentName(), ",", "-"), SchemaVersion)
@@ -163,6 +174,9 @@ func (r *run) agentName() string {
 // newLoop makes an environment and the agents of its seats.
 func (r *run) newLoop() (*rollout.Loop, error) {
 	cfg := r.cfg
+	if r.src != nil {
+		return nil, errors.New("datasets: a replay makes its loops with newReplayLoop")
+	}
 	e, err := env.Make(cfg.Env, cfg.EnvParams)
 	if err != nil {
 		return nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(cfg.Env), Err: err}

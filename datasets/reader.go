@@ -136,7 +136,8 @@ func readStepsFile(fsys fileSystem, path string) iter.Seq2[*Step, error] {
 			yield(nil, err)
 			return
 		}
-		if cols := pf.Schema().Columns(); len(cols) != numStepColumns || cols[colObs][0] != ColObs {
+		cols, ok := stepsColumns(pf.Schema().Columns())
+		if !ok {
 			yield(nil, &FormatError{Path: path, Reason: "not a steps table"})
 			return
 		}
@@ -147,7 +148,7 @@ func readStepsFile(fsys fileSystem, path string) iter.Seq2[*Step, error] {
 			for {
 				n, err := guardRead(path, func() (int, error) { return rows.ReadRows(buf) })
 				for _, row := range buf[:n] {
-					decodeStep(&s, row)
+					decodeStep(&s, row, cols)
 					if !yield(&s, nil) {
 						rows.Close()
 						return
@@ -167,11 +168,31 @@ func readStepsFile(fsys fileSystem, path string) iter.Seq2[*Step, error] {
 	}
 }
 
-// decodeStep fills s from a row of the steps table.
-func decodeStep(s *Step, row parquet.Row) {
+// stepsColumns maps the leaf columns of a steps file to the col*
+// constants: every column of a full steps table, or all but obs and
+// action_mask for a compact one (Observations ObsNone).
+func stepsColumns(leaves [][]string) ([]int, bool) {
+	var cols []int
+	for i, p := range columnPaths {
+		if len(cols) < len(leaves) && slices.Equal(leaves[len(cols)], p) {
+			cols = append(cols, i)
+		} else if i != colObs && i != colActionMask {
+			return nil, false
+		}
+	}
+	ok := len(cols) == len(leaves) && (len(cols) == numStepColumns || len(cols) == numStepColumns-2)
+	return cols, ok
+}
+
+// decodeStep fills s from a row of the steps table whose leaf column i is
+// cols[i]. A compact file's rows leave Obs and ActionMask empty.
+func decodeStep(s *Step, row parquet.Row, cols []int) {
 	s.Rewards = s.Rewards[:0]
+	if len(cols) < numStepColumns {
+		s.Obs, s.ActionMask = s.Obs[:0], s.ActionMask[:0]
+	}
 	for _, v := range row {
-		switch v.Column() {
+		switch cols[v.Column()] {
 		case colEpisodeID:
 			s.EpisodeID = v.Int64()
 		case colStep:

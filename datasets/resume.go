@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -90,6 +91,7 @@ func (r *run) compareManifest(m *Manifest) error {
 		{"episodes_per_part", strconv.Itoa(m.EpisodesPerPart), strconv.Itoa(m0.episodesPerPart)},
 		{"obs_encoding", m.ObsEncoding, m0.obsEncoding.parquetName()},
 		{"zstd_level", m.ZstdLevel, string(m0.zstdLevel)},
+		{"observations", cmp.Or(m.Observations, string(ObsStored)), string(m0.observations())},
 	}
 	for _, c := range checks {
 		if err := r.compare(ManifestFile, c[0], c[1], c[2]); err != nil {
@@ -130,6 +132,7 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 			{"episodes_per_part", kv[KeyEpisodesPerPart], strconv.Itoa(m.episodesPerPart)},
 			{"obs_encoding", kv[KeyObsEncoding], m.obsEncoding.parquetName()},
 			{"zstd_level", kv[KeyZstdLevel], string(m.zstdLevel)},
+			{"observations", cmp.Or(kv[KeyObservations], string(ObsStored)), string(m.observations())},
 		} {
 			if err := r.compare(rel, c[0], c[1], c[2]); err != nil {
 				return nil, err

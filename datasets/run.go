@@ -124,6 +124,18 @@ func (r *run) manifest() *Manifest {
 	if m.CreatedBy == "" {
 		m.CreatedBy = r.cfg.CanonicalCommand()
 	}
+	if r.meta.compact {
+		m.Observations = string(ObsNone)
+		m.Derive = &DeriveInfo{
+			Method:      "replay",
+			EnvID:       spec.ID,
+			EnvVersion:  r.meta.envVersion,
+			EnvParams:   r.params,
+			Build:       version.Version,
+			Command:     "galaxygym dataset materialize IN OUT",
+			ObsEncoding: r.meta.obsEncoding.parquetName(),
+		}
+	}
 	low := make([]int, spec.ObsSize())
 	high := make([]int, spec.ObsSize())
 	for i := range high {

@@ -70,6 +70,21 @@ const (
 	ObsSplit ObsEncoding = "split"
 )
 
+// Observations says whether a dataset stores its observations.
+type Observations string
+
+const (
+	// ObsStored is the default: the steps table holds the obs and
+	// action_mask columns.
+	ObsStored Observations = "stored"
+	// ObsNone writes a compact dataset: the steps table without the obs and
+	// action_mask columns (every other column, and the episodes table, as
+	// with ObsStored). The environments are deterministic, so the
+	// observations and masks are derived by replaying each episode from its
+	// seed and actions ([Materialize], [Derive]).
+	ObsNone Observations = "none"
+)
+
 // ZstdLevel is the zstd effort spent on the dataset's files
 // (klauspost/compress encoder levels).
 type ZstdLevel string
@@ -151,4 +166,7 @@ const (
 	KeyEpisodeEnd      = "galaxygym.episode_end"       // one past the last episode_id
 	KeyNumSteps        = "galaxygym.num_steps"         // steps (transitions) in the part
 	KeyNumRows         = "galaxygym.num_rows"          // rows of the steps table: num_steps + episodes
+	// KeyObservations is "none" in the footers of a compact dataset
+	// (Observations ObsNone), absent otherwise.
+	KeyObservations = "galaxygym.observations"
 )

@@ -30,6 +30,7 @@ type JobSpec struct {
 	Seed            uint64                    `json:"seed"`
 	EpisodesPerPart int                       `json:"episodes_per_part"`
 	ObsEncoding     ObsEncoding               `json:"obs_encoding,omitempty"`
+	Observations    Observations              `json:"observations,omitempty"`
 	ZstdLevel       ZstdLevel                 `json:"zstd_level,omitempty"`
 	DatasetID       string                    `json:"dataset_id,omitempty"`
 	Author          string                    `json:"author,omitempty"`
@@ -42,7 +43,7 @@ func (c *Config) jobSpec() JobSpec {
 	return JobSpec{Env: c.Env, EnvParams: c.EnvParams, Agent: c.Agent, AgentOptions: c.AgentOptions,
 		Seats: c.Seats, SeatOptions: c.SeatOptions, Episodes: c.Episodes, Seed: c.Seed,
 		EpisodesPerPart: c.partSize(false), ObsEncoding: c.ObsEncoding, ZstdLevel: c.ZstdLevel,
-		DatasetID: c.DatasetID, Author: c.Author, CommandLine: c.CommandLine, Shards: c.Shards}
+		Observations: c.Observations, DatasetID: c.DatasetID, Author: c.Author, CommandLine: c.CommandLine, Shards: c.Shards}
 }
 
 // config returns the Config a JobSpec stands for, writing to out.
@@ -50,7 +51,7 @@ func (j *JobSpec) config(out string) Config {
 	return Config{Env: j.Env, EnvParams: j.EnvParams, Agent: j.Agent, AgentOptions: j.AgentOptions,
 		Seats: j.Seats, SeatOptions: j.SeatOptions, Episodes: j.Episodes, Seed: j.Seed,
 		EpisodesPerPart: j.EpisodesPerPart, ObsEncoding: j.ObsEncoding, ZstdLevel: j.ZstdLevel,
-		DatasetID: j.DatasetID, Author: j.Author, CommandLine: j.CommandLine, Out: out}
+		Observations: j.Observations, DatasetID: j.DatasetID, Author: j.Author, CommandLine: j.CommandLine, Out: out}
 }
 
 // writeJob writes job.json, or checks that the one there (another shard's)

@@ -117,8 +117,11 @@ type stepsFile struct {
 	rows      int64
 
 	scratch, zbuf, lvlRep, lvlDef []byte
+	v1                            []byte // a v1 page's body (compact files)
+	playerDict                    dict32 // compact files: player is dictionary-encoded
 	levels                        []uint8
 	dropObs                       bool // runMeta.dropObsPages
+	compact                       bool // runMeta.compact: no obs and action_mask columns
 }
 
 func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
@@ -132,7 +135,8 @@ func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
 		numPlayers: m.numPlayers,
 		split:      m.obsEncoding != ObsPlain,
 		dropObs:    m.dropObsPages,
-		schema:     stepsSchemaElements(m.obsSize, m.numActions),
+		compact:    m.compact,
+		schema:     stepsSchemaElements(m.obsSize, m.numActions, m.compact),
 		ep:         make([]int64, g),
 		step:       make([]int32, g),
 		player:     make([]int32, g),
@@ -146,7 +150,10 @@ func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
 		mask:       make([]byte, m.numActions),
 	}
 	s.obsPageRows = min(g, max(64, obsPageBytes/max(1, m.obsSize)))
-	s.obsPage = make([]byte, s.obsPageRows*m.obsSize)
+	if m.compact {
+		s.obsPageRows, s.obsSize = 1, 0 // obsSlot is empty and never flushed
+	}
+	s.obsPage = make([]byte, s.obsPageRows*s.obsSize)
 	s.write([]byte("PAR1"))
 	return s
 }
@@ -169,8 +176,8 @@ func (s *stepsFile) reset(out io.Writer) {
 }
 
 // stepsSchemaElements returns the flattened Parquet schema of the steps
-// table (see the Col* constants).
-func stepsSchemaElements(obsSize, numActions int) []format.SchemaElement {
+// table (see the Col* constants); compact leaves out obs and action_mask.
+func stepsSchemaElements(obsSize, numActions int, compact bool) []format.SchemaElement {
 	req := thrift.New(format.Required)
 	leaf := func(name string, t format.Type) format.SchemaElement {
 		return format.SchemaElement{Name: name, Type: thrift.New(t), RepetitionType: req}
@@ -180,7 +187,7 @@ func stepsSchemaElements(obsSize, numActions int) []format.SchemaElement {
 		e.TypeLength = thrift.New(int32(n))
 		return e
 	}
-	return []format.SchemaElement{
+	el := []format.SchemaElement{
 		{Name: "steps", NumChildren: thrift.New(int32(numStepColumns))},
 		leaf(ColEpisodeID, format.Int64),
 		leaf(ColStep, format.Int32),
@@ -196,6 +203,16 @@ func stepsSchemaElements(obsSize, numActions int) []format.SchemaElement {
 		leaf(ColTerminated, format.Boolean),
 		leaf(ColTruncated, format.Boolean),
 	}
+	if compact {
+		el[0].NumChildren = thrift.New(int32(numStepColumns - 2))
+		el = append(el[:1+colObs], el[1+colActionMask+1:]...)
+	}
+	return el
+}
+
+// skipColumn reports whether column i is left out of s's files.
+func (s *stepsFile) skipColumn(i int) bool {
+	return s.compact && (i == colObs || i == colActionMask)
 }
 
 // columnPaths are the leaf paths, in column order.
@@ -263,17 +280,19 @@ func (s *stepsFile) commit(ep int64, step, player, action int32, rewards []float
 		}
 	}
 	s.rewardIdx[i] = s.rewardDict.index(math.Float32bits(own))
-	idx, ok := s.dict[string(s.mask)]
-	if !ok {
-		idx = int32(len(s.dict))
-		s.dict[string(s.mask)] = idx
-		s.dictVals = append(s.dictVals, s.mask...)
-	}
-	s.maskIdx[i] = idx
 	s.n++
-	s.obsN++
-	if s.obsN == s.obsPageRows {
-		s.flushObsPage()
+	if !s.compact {
+		idx, ok := s.dict[string(s.mask)]
+		if !ok {
+			idx = int32(len(s.dict))
+			s.dict[string(s.mask)] = idx
+			s.dictVals = append(s.dictVals, s.mask...)
+		}
+		s.maskIdx[i] = idx
+		s.obsN++
+		if s.obsN == s.obsPageRows {
+			s.flushObsPage()
+		}
 	}
 	if s.n == s.groupRows {
 		return s.flushRowGroup()
@@ -307,6 +326,38 @@ func (s *stepsFile) page(c *chunk, numValues, numRows int, enc format.Encoding, 
 	c.buf = append(c.buf, def...)
 	c.buf = append(c.buf, s.zbuf...)
 	c.uncompressed += int64(len(hdr)) + int64(h.UncompressedPageSize)
+	c.numValues += int64(numValues)
+	c.addEncoding(enc)
+}
+
+// pageV1 appends a data page (v1) to c: the levels (each RLE, behind its
+// 4-byte length) and the values compressed together. A compact file writes
+// the rewards column so: a v2 page leaves the levels uncompressed, and
+// with numPlayers values per row they were most of a compact file.
+func (s *stepsFile) pageV1(c *chunk, numValues int, enc format.Encoding, rep, def, values []byte) {
+	s.v1 = s.v1[:0]
+	s.v1 = binary.LittleEndian.AppendUint32(s.v1, uint32(len(rep)))
+	s.v1 = append(s.v1, rep...)
+	s.v1 = binary.LittleEndian.AppendUint32(s.v1, uint32(len(def)))
+	s.v1 = append(s.v1, def...)
+	s.v1 = append(s.v1, values...)
+	s.zbuf = s.zenc.EncodeAll(s.v1, s.zbuf[:0])
+	h := format.PageHeader{
+		Type:                 format.DataPage,
+		UncompressedPageSize: int32(len(s.v1)),
+		CompressedPageSize:   int32(len(s.zbuf)),
+		CRC:                  int32(crc32.ChecksumIEEE(s.zbuf)),
+		DataPageHeader: thrift.New(format.DataPageHeader{
+			NumValues:               int32(numValues),
+			Encoding:                enc,
+			DefinitionLevelEncoding: format.RLE,
+			RepetitionLevelEncoding: format.RLE,
+		}),
+	}
+	hdr := marshalThrift(&h)
+	c.buf = append(c.buf, hdr...)
+	c.buf = append(c.buf, s.zbuf...)
+	c.uncompressed += int64(len(hdr)) + int64(len(s.v1))
 	c.numValues += int64(numValues)
 	c.addEncoding(enc)
 }
@@ -380,21 +431,36 @@ func (s *stepsFile) flushRowGroup() error {
 	s.must(err)
 	s.page(&s.chunks[colEpisodeID], n, n, format.DeltaBinaryPacked, nil, nil, s.scratch)
 	s.chunks[colEpisodeID].stats = statsInt64(s.ep[:n])
-	for _, c := range []struct {
+	cols := []struct {
 		col int
 		v   []int32
-	}{{colStep, s.step[:n]}, {colPlayer, s.player[:n]}} {
+	}{{colStep, s.step[:n]}, {colPlayer, s.player[:n]}}
+	if s.compact {
+		// The players' turn order is a short cycle: a dictionary's
+		// indices compress to 30% less than its deltas.
+		cols = cols[:1]
+		idx := s.maskIdx[:n] // unused in compact files
+		for i, p := range s.player[:n] {
+			idx[i] = s.playerDict.index(uint32(p))
+		}
+		s.dictColumn(&s.chunks[colPlayer], &s.playerDict, idx, n, nil, nil)
+		s.chunks[colPlayer].stats = statsInt32(s.player[:n])
+		s.playerDict.reset()
+	}
+	for _, c := range cols {
 		s.scratch, err = be.EncodeInt32(s.scratch[:0], c.v)
 		s.must(err)
 		s.page(&s.chunks[c.col], n, n, format.DeltaBinaryPacked, nil, nil, s.scratch)
 		s.chunks[c.col].stats = statsInt32(c.v)
 	}
 
-	mc := &s.chunks[colActionMask]
-	s.dictPage(mc, len(s.dict), s.dictVals)
-	s.scratch, err = new(rle.DictionaryEncoding).EncodeInt32(s.scratch[:0], s.maskIdx[:n])
-	s.must(err)
-	s.page(mc, n, n, format.RLEDictionary, nil, nil, s.scratch)
+	if !s.compact {
+		mc := &s.chunks[colActionMask]
+		s.dictPage(mc, len(s.dict), s.dictVals)
+		s.scratch, err = new(rle.DictionaryEncoding).EncodeInt32(s.scratch[:0], s.maskIdx[:n])
+		s.must(err)
+		s.page(mc, n, n, format.RLEDictionary, nil, nil, s.scratch)
+	}
 
 	s.dictColumn(&s.chunks[colAction], &s.actionDict, s.actionIdx[:n], n, nil, nil)
 	s.chunks[colAction].stats = s.actionDict.statsInt32()
@@ -431,6 +497,9 @@ func (s *stepsFile) flushRowGroup() error {
 
 	rg := format.RowGroup{NumRows: int64(n), FileOffset: s.off, Ordinal: int16(len(s.rowGroups))}
 	for i := range s.chunks {
+		if s.skipColumn(i) {
+			continue
+		}
 		c := &s.chunks[i]
 		start := s.off
 		md := format.ColumnMetaData{
@@ -474,6 +543,10 @@ func (s *stepsFile) dictColumn(c *chunk, d *dict32, idx []int32, numRows int, re
 	var err error
 	s.scratch, err = new(rle.DictionaryEncoding).EncodeInt32(s.scratch[:0], idx)
 	s.must(err)
+	if s.compact && rep != nil {
+		s.pageV1(c, len(idx), format.RLEDictionary, rep, def, s.scratch)
+		return
+	}
 	s.page(c, len(idx), numRows, format.RLEDictionary, rep, def, s.scratch)
 }
 
@@ -539,7 +612,11 @@ func (s *stepsFile) close() error {
 	if err := s.flushRowGroup(); err != nil {
 		return err
 	}
-	orders := make([]format.ColumnOrder, numStepColumns)
+	cols := numStepColumns
+	if s.compact {
+		cols -= 2
+	}
+	orders := make([]format.ColumnOrder, cols)
 	for i := range orders {
 		orders[i] = format.ColumnOrder{Value: &format.TypeDefinedOrder{}}
 	}

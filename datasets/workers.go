@@ -3,6 +3,7 @@ package datasets
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -118,9 +119,25 @@ type worker struct {
 	infoBuf []byte
 	zenc    *zstd.Encoder // created with the first part written
 	steps   *stepsFile    // reused from part to part
+	cur     *replayCursor // Materialize: the recorded actions and results, else nil
 }
 
 func (r *run) newWorker() (*worker, error) {
+	if r.src != nil {
+		e, err := env.Make(r.spec.ID, r.params)
+		if err != nil {
+			return nil, &ConfigError{Field: "Env", Reason: "cannot make " + r.spec.ID, Err: err}
+		}
+		l, c, err := newReplayLoop(e, r.names)
+		if err != nil {
+			return nil, err
+		}
+		c.dir = r.src.Dir
+		if r.src.Dir == "" {
+			c.dir = r.cfg.Out
+		}
+		return &worker{r: r, loop: l, cur: c}, nil
+	}
 	r.mu.Lock()
 	l := r.loop0
 	r.loop0 = nil
@@ -136,20 +153,27 @@ func (r *run) newWorker() (*worker, error) {
 
 // recorder writes the steps of an episode into a part's steps table.
 type recorder struct {
-	sw   *stepsFile
-	ep   int64
-	t    int32
-	last int32 // the last player to act
+	sw    *stepsFile
+	check *replayCursor // a replay's: every step's result is checked
+	ep    int64
+	t     int32
+	last  int32 // the last player to act
 }
 
 // Before returns the observation slot of the next row and copies the mask.
 func (rc *recorder) Before(_ int, mask []uint8) []uint8 {
+	if rc.sw.compact {
+		return nil
+	}
 	copy(rc.sw.maskSlot(), mask)
 	return rc.sw.obsSlot()
 }
 
 // After commits the row.
 func (rc *recorder) After(p, act int, res env.StepResult) error {
+	if rc.check != nil {
+		rc.check.after(res)
+	}
 	if err := rc.sw.commit(rc.ep, rc.t, int32(p), int32(act), res.Rewards, res.Terminated, res.Truncated); err != nil {
 		return &stepsError{err}
 	}
@@ -188,6 +212,17 @@ func (w *worker) part(ctx context.Context, i int) (err error) {
 			}
 		}()
 	}
+	if w.cur != nil {
+		p := &r.src.Manifest.Parts[i]
+		if p.Index != i || p.EpisodeStart != start || p.EpisodeEnd != end {
+			return &FormatError{Path: r.src.Dir + "/" + ManifestFile, Reason: fmt.Sprintf("part %d is not episodes [%d, %d)", i, start, end)}
+		}
+		rp, err := readReplayPart(r.src, p)
+		if err != nil {
+			return err
+		}
+		w.cur.part, w.cur.pos = rp, 0
+	}
 	var episodes, steps int64
 	for ep := start; ep < end; ep++ {
 		if episodes == progressEvery {
@@ -225,7 +260,14 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 	}
 	sw := pw.steps
 	w.rec = recorder{sw: sw, ep: ep}
+	if c := w.cur; c != nil {
+		c.start(ep)
+		w.rec.check = c
+	}
 	t, err := l.Play(ep, envSeed, agentSeed, false, &w.rec)
+	if w.cur != nil && w.cur.err != nil {
+		return t, w.cur.err
+	}
 	if err != nil {
 		var se *stepsError
 		if errors.As(err, &se) {
@@ -235,31 +277,45 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 	}
 	// The final row: the last observation, seen by the last player to act.
 	e, last := l.Env(), w.rec.last
-	e.Observe(int(last), sw.obsSlot())
-	clear(sw.maskSlot())
+	if !sw.compact {
+		e.Observe(int(last), sw.obsSlot())
+		clear(sw.maskSlot())
+	}
 	if err := sw.commit(ep, t, last, -1, nil, false, false); err != nil {
 		return t, pw.stepErr(err)
 	}
-	e.FillInfo(&w.info)
-	w.infoBuf = w.info.AppendJSON(w.infoBuf[:0])
+	row := episodeRowOf(e, &w.info, &w.infoBuf, ep, envSeed, t, w.r.meta.agent, w.r.names)
+	if w.cur != nil {
+		if err := w.cur.end(t, last, &row); err != nil {
+			return t, err
+		}
+	}
+	return t, pw.endEpisode(row)
+}
+
+// episodeRowOf returns the episodes-table row of episode ep, just played
+// by e in t steps from envSeed; info and infoBuf are the caller's scratch.
+func episodeRowOf(e *env.Env, info *env.Info, infoBuf *[]byte, ep int64, envSeed uint64, t int32, agent string, names []string) episodeRow {
+	e.FillInfo(info)
+	*infoBuf = info.AppendJSON((*infoBuf)[:0])
 	row := episodeRow{
 		EpisodeID:  ep,
 		Seed:       int64(envSeed),
-		Agent:      w.r.meta.agent,
-		SeatAgents: w.r.names,
+		Agent:      agent,
+		SeatAgents: names,
 		Length:     t,
 		Returns:    append([]float64(nil), e.Returns()...),
-		Outcome:    w.info.Outcome.String(),
-		Scores:     append([]float64(nil), w.info.Scores...),
-		Ranks:      make([]int32, len(w.info.Ranks)),
-		Outcomes:   make([]string, len(w.info.Outcomes)),
-		Info:       string(w.infoBuf),
+		Outcome:    info.Outcome.String(),
+		Scores:     append([]float64(nil), info.Scores...),
+		Ranks:      make([]int32, len(info.Ranks)),
+		Outcomes:   make([]string, len(info.Outcomes)),
+		Info:       string(*infoBuf),
 	}
-	for i, r := range w.info.Ranks {
+	for i, r := range info.Ranks {
 		row.Ranks[i] = int32(r)
 	}
-	for i, o := range w.info.Outcomes {
+	for i, o := range info.Outcomes {
 		row.Outcomes[i] = o.String()
 	}
-	return t, pw.endEpisode(row)
+	return row
 }

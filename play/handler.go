@@ -23,6 +23,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/datasets"
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/server/wsconn"
 )
@@ -53,6 +54,11 @@ type Config struct {
 	// RecordDir, when set, is where games with a person seated are written
 	// as datasets (one folder per game); it is served for replays too.
 	RecordDir string
+	// RecordObservations is how recordings store observations: "" or
+	// datasets.ObsStored (the default) with them, datasets.ObsNone as
+	// compact datasets (docs/datasets.md, "Compact datasets"), which the
+	// page replays as well.
+	RecordObservations datasets.Observations
 	// WeightsDir holds the policy weights offered for the policy agent:
 	// files named <env id>-*.npz play that environment (resolved as the
 	// training protocol resolves its opponents' weights:

@@ -226,8 +226,15 @@ func TestBadInputChangesNothing(t *testing.T) {
 // heuristic to the end through the protocol, checks the recording read back
 // with datasets.Open, and replays it.
 func TestPlayRecordReplay(t *testing.T) {
+	t.Run("stored", func(t *testing.T) { playRecordReplay(t, "") })
+	// A compact recording (serve --record-observations none) replays the
+	// same way and materializes to the full dataset.
+	t.Run("compact", func(t *testing.T) { playRecordReplay(t, datasets.ObsNone) })
+}
+
+func playRecordReplay(t *testing.T, obs datasets.Observations) {
 	rec := filepath.Join(t.TempDir(), "rec")
-	p := newPage(t, Config{RecordDir: rec})
+	p := newPage(t, Config{RecordDir: rec, RecordObservations: obs})
 	c := p.dial(t, "")
 	c.send(map[string]any{"op": "new", "lineup": map[string]any{"env": "galaxy-fighters-v1",
 		"params": map[string]any{"players": 2, "mission": "rookie"}, "seats": []string{"human", "heuristic"}, "delay_ms": 0, "seed": 77}})
@@ -262,6 +269,29 @@ func TestPlayRecordReplay(t *testing.T) {
 	}
 	if got := strings.Join(d.Manifest.Seats, ","); got != "human,heuristic" {
 		t.Fatalf("seats %q", got)
+	}
+	if d.Manifest.Compact() != (obs == datasets.ObsNone) {
+		t.Fatalf("observations %q in the manifest of a recording with %q", d.Manifest.Observations, obs)
+	}
+	if obs == datasets.ObsNone {
+		full := filepath.Join(t.TempDir(), "full")
+		if _, err := datasets.Materialize(context.Background(), datasets.MaterializeConfig{In: d.Dir, Out: full}); err != nil {
+			t.Fatalf("Materialize the recording: %v", err)
+		}
+		fd, err := datasets.Open(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := 0
+		for st, err := range fd.Steps() {
+			if err != nil || len(st.Obs) != fd.Manifest.EnvSpec.ObsSize() {
+				t.Fatalf("materialized row %d: %v, %d bytes of obs", rows, err, len(st.Obs))
+			}
+			rows++
+		}
+		if int64(rows) != fd.Manifest.TotalSteps+1 {
+			t.Fatalf("%d materialized rows", rows)
+		}
 	}
 	n := 0
 	for ep, err := range d.Episodes() {

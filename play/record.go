@@ -129,7 +129,8 @@ func (h *Handler) record(t *table) (string, error) {
 	}
 	cfg := datasets.Config{Env: t.e.Spec().ID, EnvParams: map[string]any(t.e.Params()), Seats: t.lineup.Seats,
 		SeatOptions: seatOpts, Episodes: 1, Seed: t.runSeed, Workers: 1, Out: out, Author: "galaxygym serve (browser)",
-		DatasetID: "galaxygym/" + t.e.Spec().ID + "/human-v" + strconv.Itoa(datasets.SchemaVersion)}
+		DatasetID:    "galaxygym/" + t.e.Spec().ID + "/human-v" + strconv.Itoa(datasets.SchemaVersion),
+		Observations: h.cfg.RecordObservations}
 	cfg.CommandLine = "galaxygym serve (a game played in the browser; seats " + strings.Join(t.lineup.Seats, ",") + ")"
 	if _, err := datasets.Generate(context.Background(), cfg); err != nil {
 		return "", fmt.Errorf("play: recording the game: %w", err)

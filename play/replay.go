@@ -177,6 +177,14 @@ func LoadEpisode(dir string, m *datasets.Manifest, id int64) (*episode, error) {
 	if err != nil {
 		return nil, &RequestError{Code: "not_replayable", Message: err.Error()}
 	}
+	// A compact dataset (no stored observations) is checked against its
+	// environment's spec here and its rewards at every step below.
+	compact := m.Compact()
+	if compact {
+		if _, err := datasets.CheckDerivable(m, dir); err != nil {
+			return nil, &RequestError{Code: "not_replayable", Message: err.Error()}
+		}
+	}
 	e.Reset(envSeed)
 	obs := make([]uint8, e.Spec().ObsSize())
 	ep := &episode{m: m, seed: envSeed}
@@ -192,7 +200,7 @@ func LoadEpisode(dir string, m *datasets.Manifest, id int64) (*episode, error) {
 			break
 		}
 		found = true
-		if err := e.Observe(st.Player, obs); err != nil || !bytes.Equal(obs, st.Obs) {
+		if err := e.Observe(st.Player, obs); err != nil || (!compact && !bytes.Equal(obs, st.Obs)) {
 			return nil, &RequestError{Code: "not_replayable", Message: fmt.Sprintf("at step %d the observation of player %d differs from the dataset's: it was written by another version of %s",
 				st.Step, st.Player, m.EnvID)}
 		}
@@ -203,8 +211,13 @@ func LoadEpisode(dir string, m *datasets.Manifest, id int64) (*episode, error) {
 			return nil, &RequestError{Code: "not_replayable", Message: fmt.Sprintf("at step %d player %d acted in the dataset, player %d is to act here: another version of %s",
 				st.Step, st.Player, e.CurrentPlayer(), m.EnvID)}
 		}
-		if _, err := e.Step(st.Action); err != nil {
+		res, err := e.Step(st.Action)
+		if err != nil {
 			return nil, &RequestError{Code: "not_replayable", Message: fmt.Sprintf("at step %d: %v: another version of %s", st.Step, err, m.EnvID)}
+		}
+		if compact && !sameRewards(res.Rewards, st.Rewards) {
+			return nil, &RequestError{Code: "not_replayable", Message: fmt.Sprintf("at step %d the rewards %v differ from the dataset's %v: it was written by another version of %s",
+				st.Step, res.Rewards, st.Rewards, m.EnvID)}
 		}
 		ep.players = append(ep.players, st.Player)
 		ep.actions = append(ep.actions, st.Action)
@@ -287,4 +300,18 @@ func (h *Handler) replayFrame(name string, id int64, step, view int) (*Frame, er
 		return nil, err
 	}
 	return ep.Replay(name, id, step, view)
+}
+
+// sameRewards reports whether a step's rewards are the ones a dataset
+// stored (as 32-bit floats).
+func sameRewards(got []float64, stored []float32) bool {
+	if len(got) != len(stored) {
+		return false
+	}
+	for i, r := range got {
+		if float32(r) != stored[i] {
+			return false
+		}
+	}
+	return true
 }

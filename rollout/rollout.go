@@ -64,7 +64,9 @@ type Recorder interface {
 	// Before is called before the acting player's agent chooses: it
 	// returns the buffer (len ObsSize) the loop writes player's
 	// observation into and hands to the agent, and may copy mask, which
-	// the step overwrites.
+	// the step overwrites. It returns nil when it stores no observation
+	// (a compact dataset): the loop then observes only for an agent that
+	// reads observations, or with observe.
 	Before(player int, mask []uint8) (obs []uint8)
 	// After records the step the player took and its result; an error
 	// stops the episode and is returned by [Loop.Play] as it is.
@@ -148,7 +150,12 @@ func (l *Loop) Play(ep int64, envSeed, agentSeed uint64, observe bool, rec Recor
 			p := e.CurrentPlayer()
 			mask := e.Mask()
 			obs := rec.Before(p, mask)
-			e.Observe(p, obs)
+			if obs == nil && (observe || l.need[p]) {
+				obs = l.obs
+			}
+			if obs != nil {
+				e.Observe(p, obs)
+			}
 			act := l.seats[p].Act(p, obs, mask)
 			res, err := e.Step(act)
 			if err != nil {

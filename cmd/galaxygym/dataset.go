@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -56,6 +58,62 @@ func init() {
 			return nil
 		},
 	}
-	cmd.AddCommand(merge, verify)
+	var workers int
+	materialize := &cobra.Command{
+		Use:   "materialize IN OUT",
+		Short: "Write the full dataset (observations and masks) of a compact one (generate --observations none)",
+		Long: "materialize replays every episode of the compact dataset IN (its seed and actions) and writes the\n" +
+			"full dataset to OUT: the files generate --observations stored writes with the same arguments, byte\n" +
+			"for byte, for DuckDB, polars and every other Parquet reader. Each step is checked against IN\n" +
+			"(player, rewards, flags, the episodes table); a dataset this build cannot replay (another\n" +
+			"environment version or parameters, an illegal action) is refused. IN and OUT are directories or\n" +
+			"bucket URLs; running it again resumes. docs/datasets.md, \"Compact datasets\".",
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			mc := datasets.MaterializeConfig{In: args[0], Out: args[1], Workers: workers}
+			stderr := cmd.ErrOrStderr()
+			var done func(bool)
+			if isTerminal(stderr) {
+				mc.Progress, done = progressBar(stderr, "materialize")
+			}
+			res, err := datasets.Materialize(cmd.Context(), mc)
+			if done != nil {
+				done(err == nil)
+			}
+			if err != nil {
+				return err
+			}
+			m := res.Manifest
+			fmt.Fprintf(cmd.OutOrStdout(), "%d episodes, %d steps, %d bytes, %.0f steps/s (%d replayed in %.2fs, %d parts kept) -> %s\n",
+				m.TotalEpisodes, m.TotalSteps, res.Bytes, res.StepsPerSecond(), res.Episodes, res.Elapsed.Seconds(), res.PartsKept, args[1])
+			return nil
+		},
+	}
+	materialize.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "goroutines replaying parts (the output does not depend on it)")
+	var deriveWorkers int
+	derive := &cobra.Command{
+		Use:   "derive IN",
+		Short: "Stream the observations and masks of a compact dataset to stdout (what galaxygym.datasets.load reads)",
+		Long: "derive replays every episode of the compact dataset IN and writes its steps table's observations\n" +
+			"and action masks to stdout, in row order, in batches: a little-endian uint32 row count n, n\n" +
+			"observations (ObsSize bytes each), n masks (NumActions bytes each); a batch of 0 rows ends it.\n" +
+			"Every step is checked against IN as by materialize; a dataset this build cannot replay is\n" +
+			"refused. docs/datasets.md, \"Compact datasets\".",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			if isTerminal(out) {
+				return fmt.Errorf("dataset derive writes binary data: redirect stdout (or use galaxygym dataset materialize)")
+			}
+			w := bufio.NewWriterSize(out, 1<<20)
+			if err := datasets.Derive(cmd.Context(), args[0], w, deriveWorkers); err != nil {
+				w.Flush()
+				return err
+			}
+			return w.Flush()
+		},
+	}
+	derive.Flags().IntVar(&deriveWorkers, "workers", runtime.NumCPU(), "goroutines replaying parts (the output does not depend on it)")
+	cmd.AddCommand(merge, verify, materialize, derive)
 	rootCmd.AddCommand(cmd)
 }

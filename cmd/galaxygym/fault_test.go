@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -88,8 +89,24 @@ func TestGenerateKill9(t *testing.T) {
 	}
 	// The same relative --out in two directories: the manifest records the
 	// command line.
-	args := []string{"generate", "--agent", "random", "--episodes", "360", "--episodes-per-part", "20",
-		"--workers", "2", "--seed", "5", "--out", "ds"}
+	kill9(t, 18, "generate", "--agent", "random", "--episodes", "360", "--episodes-per-part", "20",
+		"--workers", "2", "--seed", "5", "--out", "ds")
+}
+
+// TestGenerateCompactKill9 is TestGenerateKill9 for a compact dataset
+// (--observations none, issue 37): more episodes, as each costs less.
+func TestGenerateCompactKill9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command in child processes")
+	}
+	kill9(t, 20, "generate", "--agent", "random", "--episodes", "2000", "--episodes-per-part", "100",
+		"--workers", "2", "--seed", "5", "--observations", "none", "--out", "ds")
+}
+
+// kill9 runs args (a generate of parts parts writing to ds) killed at six
+// random moments and resumed, then with a part corrupted, and compares
+// each result with an uninterrupted run's.
+func kill9(t *testing.T, parts int, args ...string) {
 	refDir, runDir := t.TempDir(), t.TempDir()
 	ref, dir := filepath.Join(refDir, "ds"), filepath.Join(runDir, "ds")
 	t0 := time.Now()
@@ -143,7 +160,7 @@ func TestGenerateKill9(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	b[len(b)/2] ^= 1
 	os.WriteFile(path, b, 0o644)
-	if out, err := child(runDir, args...).CombinedOutput(); err != nil || !strings.Contains(string(out), "17 parts kept") {
+	if out, err := child(runDir, args...).CombinedOutput(); err != nil || !strings.Contains(string(out), fmt.Sprintf("%d parts kept", parts-1)) {
 		t.Fatalf("run after corruption: %v\n%s", err, out)
 	}
 	sameFiles(t, "corrupted and resumed", want, tree(t, dir))

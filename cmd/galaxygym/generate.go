@@ -210,6 +210,7 @@ func init() {
 		out       string
 		perPart   int
 		obsEnc    string
+		obsMode   string
 		zstdLevel string
 		datasetID string
 		author    string
@@ -238,6 +239,9 @@ func init() {
 			}
 			cfg.EpisodesPerPart = perPart
 			cfg.ObsEncoding = datasets.ObsEncoding(obsEnc)
+			if obsMode != string(datasets.ObsStored) {
+				cfg.Observations = datasets.Observations(obsMode)
+			}
 			cfg.ZstdLevel = datasets.ZstdLevel(zstdLevel)
 			cfg.DatasetID = datasetID
 			cfg.Author = author
@@ -306,6 +310,9 @@ func init() {
 	fl.IntVar(&perPart, "episodes-per-part", datasets.DefaultEpisodesPerPart, "consecutive episodes per part file")
 	fl.StringVar(&obsEnc, "obs-encoding", string(datasets.ObsPlain),
 		"obs column encoding: plain (every reader: pyarrow, DuckDB, polars, ...) or split (BYTE_STREAM_SPLIT, 1.5-1.8x smaller; pyarrow, arrow-go, parquet-go only)")
+	fl.StringVar(&obsMode, "observations", string(datasets.ObsStored),
+		"stored (obs and action_mask columns) or none (a compact dataset: seeds, actions, rewards; "+
+			"observations derived on read by replaying, galaxygym dataset materialize writes them; docs/datasets.md)")
 	fl.StringVar(&zstdLevel, "zstd-level", string(datasets.ZstdBetter),
 		"zstd effort: better (smallest), default (1.2-1.5x faster to generate, 10% larger) or fastest")
 	fl.StringVar(&datasetID, "dataset-id", "", "manifest dataset_id (default galaxygym/<env>/<agent>-v1)")

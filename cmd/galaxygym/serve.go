@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/galaxygym/galaxygym/agents"
+	"github.com/galaxygym/galaxygym/datasets"
 	"github.com/galaxygym/galaxygym/play"
 	"github.com/galaxygym/galaxygym/server"
 )
@@ -136,6 +137,8 @@ func init() {
 	f.BoolVarP(&verbose, "verbose", "v", false, "log session events")
 	f.StringSliceVar(&pageCfg.Datasets, "datasets", nil, "dataset folder (or folder of datasets) the browser page may replay, read-only (repeatable; default datasets/out where it exists)")
 	f.StringVar(&pageCfg.RecordDir, "record", "", "folder where the page writes the games people play, as datasets (empty: not recorded)")
+	f.Var(&obsFlag{&pageCfg.RecordObservations}, "record-observations", "stored (the default) or none: record games as compact datasets "+
+		"(seeds and moves; observations derived on read, docs/datasets.md)")
 	f.DurationVar(&pageCfg.SeatGrace, "seat-grace", play.DefaultSeatGrace, "how long the page keeps a seat for a person whose page dropped (the game waits; they come back with the seat's secret)")
 	f.StringVar(&pageCfg.GraceAgent, "seat-grace-agent", play.DefaultGraceAgent, "the agent that takes a seat whose person stayed away longer than --seat-grace (\"close\": close the game instead)")
 	lim := &pageCfg.Limits
@@ -155,3 +158,24 @@ func init() {
 	f.Int64Var(&lim.RecordMaxBytes, "record-max-bytes", play.DefaultRecordMaxBytes, "most bytes under --record in all; when full, games are not recorded (negative: no limit)")
 	rootCmd.AddCommand(cmd)
 }
+
+// obsFlag is a flag of a datasets.Observations: stored or none.
+type obsFlag struct{ v *datasets.Observations }
+
+func (f *obsFlag) String() string {
+	if f.v == nil || *f.v == "" {
+		return string(datasets.ObsStored)
+	}
+	return string(*f.v)
+}
+
+func (f *obsFlag) Set(s string) error {
+	switch datasets.Observations(s) {
+	case datasets.ObsStored, datasets.ObsNone:
+		*f.v = datasets.Observations(s)
+		return nil
+	}
+	return fmt.Errorf("%q: want stored or none", s)
+}
+
+func (f *obsFlag) Type() string { return "stored|none" }

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
     import pyarrow.fs as pafs
 
-__all__ = ["Dataset", "Transitions", "load", "transitions", "torch_dataset", "to_minari", "episode_spans",
+__all__ = ["Dataset", "Transitions", "load", "derive", "transitions", "torch_dataset", "to_minari", "episode_spans",
            "player_episodes", "seat_dataset_id"]
 
 
@@ -251,13 +251,36 @@ def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = No
     obs_size = int(np.prod(obs_shape))
     num_actions = len(m["action_names"])
     players = int(m["num_players"])
-    cols = ["episode_id", "step", "player", "action_mask", "action", "reward", "rewards", "terminated", "truncated"]
-    if obs:
-        cols.append("obs")
+    compact = m.get("observations") == "none"
+    cols = ["episode_id", "step", "player", "action", "reward", "rewards", "terminated", "truncated"]
+    if not compact:
+        cols.insert(3, "action_mask")
+        if obs:
+            cols.append("obs")
+    elif filesystem is not None:
+        raise ValueError("galaxygym.datasets: a compact dataset (observations: none) is derived by the galaxygym "
+                         "binary, which reads directories and bucket URLs, not a Python filesystem=; pass the URL, "
+                         "or run `galaxygym dataset materialize IN OUT` and load OUT")
     parts = sorted(m["parts"], key=lambda p: int(p["index"]))
-    steps = pa.concat_tables([pq.read_table(f"{base}/{p['steps']['path']}", columns=cols, filesystem=fs) for p in parts])
-    episodes = pa.concat_tables([pq.read_table(f"{base}/{p['episodes']['path']}", filesystem=fs) for p in parts])
-    rows = steps.num_rows
+
+    def read() -> tuple["pa.Table", "pa.Table"]:
+        return (pa.concat_tables([pq.read_table(f"{base}/{p['steps']['path']}", columns=cols, filesystem=fs)
+                                  for p in parts]),
+                pa.concat_tables([pq.read_table(f"{base}/{p['episodes']['path']}", filesystem=fs) for p in parts]))
+
+    if compact:
+        # pyarrow reads the stored columns while the binary replays.
+        obs_arr, mask_arr, (steps, episodes) = _derive(os.fspath(path), m, None, obs, None, None, read)
+        rows = steps.num_rows
+        if len(mask_arr) != rows:
+            raise RuntimeError(f"galaxygym.datasets: derived {len(mask_arr)} rows of {path}, its steps table has {rows}")
+        obs_arr = obs_arr.reshape((rows, *obs_shape)) if obs else obs_arr
+    else:
+        steps, episodes = read()
+        rows = steps.num_rows
+        obs_arr = (_fixed_binary(steps["obs"], obs_size).reshape((rows, *obs_shape)) if obs
+                   else np.zeros((rows, 0), np.uint8))
+        mask_arr = _fixed_binary(steps["action_mask"], num_actions)
     flat_rewards = pc.list_flatten(steps["rewards"]).to_numpy()
     return Dataset(
         path=location,
@@ -265,9 +288,8 @@ def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = No
         episode_id=steps["episode_id"].to_numpy(),
         step=steps["step"].to_numpy(),
         player=steps["player"].to_numpy(),
-        obs=(_fixed_binary(steps["obs"], obs_size).reshape((rows, *obs_shape)) if obs
-             else np.zeros((rows, 0), np.uint8)),
-        action_mask=_fixed_binary(steps["action_mask"], num_actions),
+        obs=obs_arr,
+        action_mask=mask_arr,
         action=steps["action"].to_numpy(),
         reward=steps["reward"].to_numpy(),
         rewards=np.asarray(flat_rewards, dtype=np.float32).reshape(rows, players),
@@ -275,6 +297,121 @@ def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = No
         truncated=steps["truncated"].to_numpy(zero_copy_only=False),
         episodes=episodes,
     )
+
+
+def _read_into(f: Any, buf: memoryview) -> None:
+    """Fills buf from the binary stream f (EOFError if it ends first)."""
+    got = 0
+    while got < len(buf):
+        n = f.readinto(buf[got:])
+        if not n:
+            raise EOFError
+        got += n
+
+
+def _derive_error(message: str) -> Exception:
+    """The exception of a failed ``galaxygym dataset derive``: a
+    :class:`galaxygym.errors.DeriveError` for a dataset this build cannot
+    replay, a RuntimeError otherwise."""
+    import re
+
+    from .errors import DeriveError
+
+    if "cannot derive the observations" in message:
+        f = re.search(r"observations of the compact dataset \S+: (\S+)( at episode (\d+) step (\d+))? is ", message)
+        if f:
+            return DeriveError(message, f.group(1), int(f.group(3)) if f.group(3) else None,
+                               int(f.group(4)) if f.group(4) else None)
+        return DeriveError(message)
+    return RuntimeError(f"galaxygym.datasets: deriving the observations failed: {message}")
+
+
+def derive(path: str | os.PathLike[str], *, rows: int | None = None, obs: bool = True,
+           workers: int | None = None, binary: str | None = None) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The observations and action masks of a compact dataset
+    (``galaxygym generate --observations none``), derived by replaying its
+    episodes in the galaxygym binary (``galaxygym dataset derive``, Go
+    speed, every core) and read straight into the returned arrays, batch by
+    batch: nothing else of that size is held. Returns ``(obs, action_mask)``:
+    uint8 (R, ObsSize) (or (R, 0) with ``obs=False``) and uint8 (R, A), the
+    arrays :func:`load` gives for the full dataset. ``path`` is a directory
+    or a bucket URL the binary reads (``s3://``, ``gs://``, ...); ``rows``
+    defaults to the manifest's total_steps + total_episodes.
+
+    Raises :class:`galaxygym.errors.DeriveError` when this build cannot
+    replay the dataset faithfully (another environment version or
+    parameters, a changed default, an illegal action); nothing is returned
+    then."""
+    src = os.fspath(path)
+    m = _remote_manifest(*_remote(src, None), src) if _is_url(src) else _manifest(Path(src))
+    obs_arr, mask_arr, _ = _derive(src, m, rows, obs, workers, binary, None)
+    return obs_arr, mask_arr
+
+
+def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: int | None, binary: str | None,
+            during: Any) -> tuple[NDArray[Any], NDArray[Any], Any]:
+    """:func:`derive` of the dataset src whose manifest is m; ``during()``,
+    when given, runs while the binary replays (load reads the other columns
+    then) and its result is returned third."""
+    import subprocess
+
+    from ._server import binary_path
+
+    if m.get("observations") != "none":
+        raise ValueError(f"galaxygym.datasets: {src} stores its observations (not a compact dataset); use load")
+    if rows is None:
+        rows = int(m["total_steps"]) + int(m["total_episodes"])
+    obs_size = int(np.prod([int(d) for d in m["env_spec"]["obs_shape"]]))
+    num_actions = len(m["action_names"])
+    obs_arr = np.empty((rows, obs_size if obs else 0), np.uint8)
+    mask_arr = np.empty((rows, num_actions), np.uint8)
+    cmd = [binary or binary_path(), "dataset", "derive", src]
+    if workers:
+        cmd += ["--workers", str(workers)]
+    scratch = np.empty(0 if obs else (1 << 20) // max(1, obs_size) * obs_size + obs_size, np.uint8)
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        try:  # a 1 MiB pipe (Linux): 16x fewer switches between the binary and us than the default 64 KiB
+            import fcntl
+
+            fcntl.fcntl(proc.stdout.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+        except (ImportError, OSError):
+            pass
+        off, ended = 0, False
+        hdr = bytearray(4)
+        try:
+            extra = during() if during is not None else None
+        except BaseException:
+            proc.kill()
+            raise
+        try:
+            while True:
+                _read_into(proc.stdout, memoryview(hdr))
+                n = int.from_bytes(hdr, "little")
+                if n == 0:
+                    ended = True
+                    break
+                if off + n > rows:
+                    raise RuntimeError(f"galaxygym.datasets: the binary derived more than the {rows} rows of {src}")
+                if obs:
+                    _read_into(proc.stdout, obs_arr[off:off + n].data.cast("B"))
+                else:
+                    left = n * obs_size
+                    while left:
+                        k = min(left, len(scratch))
+                        _read_into(proc.stdout, scratch[:k].data)
+                        left -= k
+                _read_into(proc.stdout, mask_arr[off:off + n].data.cast("B"))
+                off += n
+        except EOFError:
+            pass
+        err = proc.stderr.read().decode(errors="replace").strip()
+        code = proc.wait()
+    if code != 0 or not ended:
+        raise _derive_error(err or f"galaxygym dataset derive exited with status {code}")
+    if off != rows:
+        raise RuntimeError(f"galaxygym.datasets: derived {off} rows of {src}, its manifest says {rows}")
+    return obs_arr, mask_arr, extra
 
 
 def _as_dataset(data: Dataset | str | os.PathLike[str]) -> Dataset:

@@ -31,12 +31,35 @@ __all__ = [
     "ServerTimeoutError",
     "SessionTimeoutError",
     "SessionDesyncError",
+    "DeriveError",
     "error_from_reply",
 ]
 
 
 class GalaxyGymError(Exception):
     """Base class of every galaxygym client error."""
+
+
+class DeriveError(GalaxyGymError):
+    """A compact dataset (``generate --observations none``) whose
+    observations this build cannot derive: another environment version or
+    parameters, a changed parameter default, or a recorded action this
+    build's environment refuses or replays differently
+    (``galaxygym.datasets.load``; docs/datasets.md, "Compact datasets").
+
+    Attributes:
+        message: the binary's message, naming the dataset and the mismatch.
+        field: what differs, e.g. ``"env_id"``, ``"env_params"``,
+            ``"env_spec.params"``, ``"action"``, ``"player"``, ``"rewards"``.
+        episode, step: where a replay diverged, or None.
+    """
+
+    def __init__(self, message: str, field: str = "", episode: int | None = None, step: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.episode = episode
+        self.step = step
 
 
 class ServerError(GalaxyGymError):

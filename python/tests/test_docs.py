@@ -123,6 +123,11 @@ def workdir(tmp_path_factory: pytest.TempPathFactory, server_bin: str) -> Path:
                         "--episodes", "300", "--seed", "0", "--workers", "1",
                         "--out", str(d / "datasets" / "out" / f"galaxy-express-v1-{agent}")],
                        check=True, capture_output=True)
+    # The same episodes as a compact dataset (docs/datasets.md, "Compact datasets").
+    subprocess.run([server_bin, "generate", "--env", "galaxy-express-v1", "--agent", "heuristic",
+                    "--episodes", "300", "--seed", "0", "--workers", "1", "--observations", "none",
+                    "--out", str(d / "datasets" / "out" / "galaxy-express-v1-heuristic-compact")],
+                   check=True, capture_output=True)
     return d
 
 

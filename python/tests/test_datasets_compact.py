@@ -1,0 +1,154 @@
+"""Compact datasets (``generate --observations none``, issue 37): ``load``
+derives the observations and masks by replaying the episodes in the binary
+and gives the arrays of the full dataset, for every game; datasets this
+build cannot replay are refused with galaxygym.errors.DeriveError."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import galaxygym.datasets as gd
+from galaxygym.errors import DeriveError
+
+pytest.importorskip("pyarrow")
+
+# Every game of the binary: heuristic in every seat, mixed seats for two.
+GAMES = {
+    "galaxy-express-v1": ["--agent", "heuristic", "--episodes", "40", "--episodes-per-part", "15"],
+    "express-v1": ["--env-param", "players=3", "--seats", "heuristic,random,heuristic", "--episodes", "4"],
+    "express-v2": ["--agent", "heuristic", "--episodes", "3"],
+    "pilots-of-gallaxia-v1": ["--env-param", "players=3", "--agent", "heuristic", "--episodes", "4"],
+    "pilots-of-gallaxia-v2": ["--agent", "heuristic", "--episodes", "3"],
+    "galaxy-fighters-v1": ["--env-param", "players=3", "--env-param", "max_turns=30", "--agent", "heuristic",
+                           "--episodes", "4"],
+    "galaxy-fighters-v2": ["--env-param", "players=3", "--seats", "heuristic,random,heuristic", "--episodes", "4"],
+}
+
+
+def _generate(server_bin: str, out: Path, env_id: str, *extra: str) -> Path:
+    subprocess.run([server_bin, "generate", "--env", env_id, *GAMES[env_id], "--seed", "9", "--workers", "2",
+                    "--episodes-per-part", GAMES[env_id][GAMES[env_id].index("--episodes-per-part") + 1]
+                    if "--episodes-per-part" in GAMES[env_id] else "2", *extra, "--out", str(out)],
+                   check=True, capture_output=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pairs(server_bin: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path]]:
+    root = tmp_path_factory.mktemp("compact")
+    out = {}
+    for env_id in GAMES:
+        full = _generate(server_bin, root / f"{env_id}-full", env_id)
+        compact = _generate(server_bin, root / f"{env_id}-compact", env_id, "--observations", "none")
+        out[env_id] = (full, compact)
+    return out
+
+
+COLUMNS = ("episode_id", "step", "player", "obs", "action_mask", "action", "reward", "rewards", "terminated",
+           "truncated")
+TRANSITIONS = ("obs", "action", "reward", "next_obs", "terminated", "truncated", "mask", "next_mask", "episode_id",
+               "player", "stale_next_obs")
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_load_compact_equals_load_full(pairs, env_id, server_bin, monkeypatch):
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    full_dir, compact_dir = pairs[env_id]
+    full, compact = gd.load(full_dir), gd.load(compact_dir)
+    assert compact.manifest["observations"] == "none" and "observations" not in full.manifest
+    assert compact.manifest["derive"]["env_id"] == env_id
+    for name in COLUMNS:
+        a, b = getattr(full, name), getattr(compact, name)
+        assert a.dtype == b.dtype and a.shape == b.shape, name
+        np.testing.assert_array_equal(a, b, err_msg=name)
+    assert full.episodes.equals(compact.episodes)
+    for per_player in (False, True) if full.num_players > 1 else (False,):
+        ta, tb = gd.transitions(full, per_player=per_player), gd.transitions(compact, per_player=per_player)
+        for name in TRANSITIONS:
+            np.testing.assert_array_equal(getattr(ta, name), getattr(tb, name), err_msg=f"{name} {per_player}")
+    # obs=False skips the observations, not the masks.
+    light = gd.load(compact_dir, obs=False)
+    assert light.obs.shape == (len(full), 0)
+    np.testing.assert_array_equal(light.action_mask, full.action_mask)
+
+
+def test_materialize_is_the_full_dataset(pairs, server_bin, tmp_path):
+    """The binary's materialize writes the files generate writes with stored
+    observations, byte for byte (the manifest's created_by names its own
+    --out); every reader then reads observations from it."""
+    full_dir, compact_dir = pairs["express-v1"]
+    out = tmp_path / "m"
+    subprocess.run([server_bin, "dataset", "materialize", str(compact_dir), str(out)], check=True, capture_output=True)
+    for f in sorted(p for p in full_dir.rglob("*") if p.is_file()):
+        rel = f.relative_to(full_dir)
+        if rel.name == "manifest.json":
+            a, b = json.loads(f.read_text()), json.loads((out / rel).read_text())
+            assert a.pop("created_by").replace(str(full_dir), str(out)) == b.pop("created_by")
+            assert a == b
+        else:
+            assert f.read_bytes() == (out / rel).read_bytes(), rel
+
+
+def _edit_manifest(d: Path, edit) -> None:
+    m = json.loads((d / "manifest.json").read_text())
+    edit(m)
+    (d / "manifest.json").write_text(json.dumps(m))
+
+
+def _set_default(m: dict, name: str, value) -> None:
+    for p in m["env_spec"]["params"]:
+        if p["name"] == name:
+            p["default"] = value
+
+
+def _illegal_action(full_dir: Path, compact_dir: Path) -> None:
+    """Rewrites part 0 of the compact dataset with row 2's action one the
+    full dataset's mask says is illegal there."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    full = gd.load(full_dir)
+    bad = int(np.flatnonzero(full.action_mask[2] == 0)[0])
+    path = compact_dir / "steps" / "part-00000.parquet"
+    t = pq.read_table(path)
+    action = t["action"].to_numpy().copy()
+    action[2] = bad
+    i = t.schema.get_field_index("action")
+    t = t.set_column(i, t.schema.field(i), pa.array(action, pa.int32()))
+    pq.write_table(t, path)
+
+
+@pytest.mark.parametrize("case,field", [
+    ("env version", "env_id"),
+    ("unknown parameter", "env_params"),
+    ("changed default", "env_spec.params"),
+    ("illegal action", "action"),
+])
+def test_refusals(pairs, server_bin, monkeypatch, tmp_path, case, field):
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    full_dir, src = pairs["galaxy-express-v1"]
+    d = tmp_path / "c"
+    shutil.copytree(src, d)
+    if case == "env version":
+        _edit_manifest(d, lambda m: m.update(env_id="galaxy-express-v9"))
+    elif case == "unknown parameter":
+        _edit_manifest(d, lambda m: m["env_params"].update(warp_drive=True))
+    elif case == "changed default":
+        _edit_manifest(d, lambda m: _set_default(m, "max_turns", 150))
+    else:
+        _illegal_action(full_dir, d)
+    with pytest.raises(DeriveError) as e:
+        gd.load(d)
+    assert e.value.field == field and str(d) in str(e.value)
+    if case == "illegal action":
+        assert (e.value.episode, e.value.step) == (0, 2)
+    r = subprocess.run([server_bin, "dataset", "materialize", str(d), str(tmp_path / "m")], capture_output=True,
+                       text=True)
+    assert r.returncode != 0 and "cannot derive the observations" in r.stderr
+    assert not (tmp_path / "m" / "manifest.json").exists()
