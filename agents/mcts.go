@@ -220,7 +220,10 @@ type MCTS struct {
 	hseed   maphash.Seed
 	path    []mctsStep
 
-	explain func(a int, ret float64) // ActExplained's tally of rollFrom's returns, or nil
+	// ActExplained's tally of rollFrom's returns (xvisits nil: none):
+	// simulations and summed returns per root action.
+	xvisits []int
+	xsums   []float64
 
 	// done is the Done channel of the context given to SetContext (nil:
 	// no bound); the search stops at the next simulation once it closes.
@@ -653,10 +656,17 @@ func (m *MCTS) deadline() time.Time {
 // value head at the leaves (leafValue) it stops at player's next decision
 // instead and adds the value head's estimate of the rest (output 0, on
 // player's own observation).
-func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) (ret float64) {
-	if m.explain != nil {
-		defer func(a int) { m.explain(a, ret) }(a)
+func (m *MCTS) rollFrom(st env.State, player, a int, rseed uint64) float64 {
+	ret := m.roll(st, player, a, rseed)
+	if m.xvisits != nil {
+		m.xvisits[a]++
+		m.xsums[a] += ret
 	}
+	return ret
+}
+
+// roll is rollFrom without ActExplained's tally.
+func (m *MCTS) roll(st env.State, player, a int, rseed uint64) (ret float64) {
 	m.rollout.Reset(rseed)
 	m.stats.Simulations++
 	for {

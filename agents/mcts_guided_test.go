@@ -423,6 +423,14 @@ func TestMCTSGuidedDoesNotAllocate(t *testing.T) {
 		if n := testing.AllocsPerRun(20, func() { a.Act(p, obs, mask) }); n > 0 {
 			t.Errorf("%s: %v allocations per guided decision, want 0", search, n)
 		}
+		// ActExplained too, once its buffers have grown (generate
+		// --record-search calls it at every decision).
+		var th Thoughts
+		m := a.(*MCTS)
+		m.ActExplained(p, obs, mask, &th)
+		if n := testing.AllocsPerRun(20, func() { m.ActExplained(p, obs, mask, &th) }); n > 0 {
+			t.Errorf("%s: %v allocations per explained decision, want 0", search, n)
+		}
 	}
 }
 

@@ -66,20 +66,19 @@ type Explainer interface {
 // root's edge statistics. A decision that was not searched (one legal
 // action, sims=0, or an observation no position has) leaves Visits all 0.
 // A search with weights also gives th.Probs: the policy's probabilities at
-// the root, its prior.
+// the root, its prior. It does not allocate once th's buffers and the
+// agent's have grown to len(mask).
 func (m *MCTS) ActExplained(player int, obs, mask []uint8, th *Thoughts) int {
 	th.Reset()
 	th.ValueUnit = "mean return from the decision on"
 	th.Visits = grow(th.Visits, len(mask))
 	th.values(len(mask))
-	sums := make([]float64, len(mask))
-	m.explain = func(a int, ret float64) {
-		th.Visits[a]++
-		sums[a] += ret
-	}
+	m.xsums = grow(m.xsums, len(mask))
+	sums := m.xsums
+	m.xvisits = th.Visits
 	searched := m.stats.Searched
 	a := m.Act(player, obs, mask)
-	m.explain = nil
+	m.xvisits = nil
 	if m.stats.Searched > searched && m.search == SearchISMCTS && len(m.nodes) > 0 {
 		root := m.edges[:len(mask)]
 		for i := range root {

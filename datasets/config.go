@@ -82,6 +82,14 @@ type Config struct {
 	Observations Observations
 	// ZstdLevel is the compression effort ("": ZstdBetter).
 	ZstdLevel ZstdLevel
+	// RecordSearch adds the search columns to the steps table
+	// (ColSearchPolicy, ColSearchValue; generate --record-search): at each
+	// decision of a seat played by the mcts agent, its visit fractions over
+	// the actions and its root value, from [agents.MCTS.ActExplained],
+	// which plays the same moves as Act. Seats of other agents get 1 on the
+	// action played and NaN. At least one seat must be an mcts agent;
+	// Bench refuses it.
+	RecordSearch bool
 	// Observe makes Bench encode every observation even when the agent
 	// does not read them (Generate always does).
 	Observe bool
@@ -155,6 +163,9 @@ func (c *Config) CanonicalCommand() string {
 	}
 	if c.Observations == ObsNone {
 		b.WriteString(" --observations none")
+	}
+	if c.RecordSearch {
+		b.WriteString(" --record-search")
 	}
 	if c.ObsEncoding != "" && c.ObsEncoding != ObsPlain {
 		fmt.Fprintf(&b, " --obs-encoding %s", c.ObsEncoding)

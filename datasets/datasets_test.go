@@ -184,6 +184,7 @@ func allSteps(t testing.TB, dir string) []Step {
 		c.Obs = bytes.Clone(s.Obs)
 		c.ActionMask = bytes.Clone(s.ActionMask)
 		c.Rewards = slices.Clone(s.Rewards)
+		c.SearchPolicy = slices.Clone(s.SearchPolicy)
 		rows = append(rows, c)
 	}
 	return rows

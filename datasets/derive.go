@@ -355,6 +355,10 @@ func Materialize(ctx context.Context, cfg MaterializeConfig) (*Result, error) {
 		return nil, err
 	}
 	m := src.Manifest
+	if m.Search != "" {
+		return nil, &ConfigError{Field: "In", Reason: "a dataset with the search columns (generate --record-search) " +
+			"is not materialized (the replay does not carry them); read it with datasets.Open or galaxygym.datasets.load"}
+	}
 	if cfg.Out == "" {
 		return nil, &ConfigError{Field: "Out", Reason: "no output directory"}
 	}

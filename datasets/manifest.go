@@ -95,6 +95,10 @@ type Manifest struct {
 	// Derive says, in a compact dataset, how the missing columns are
 	// derived; absent in a full one.
 	Derive *DeriveInfo `json:"derive,omitempty" manifest:"omitempty"`
+	// Search is SearchVisits when the steps table has the search columns
+	// (ColSearchPolicy, ColSearchValue; generate --record-search), absent
+	// otherwise.
+	Search string `json:"search,omitempty" manifest:"omitempty"`
 }
 
 // DeriveInfo is the manifest's derive entry of a compact dataset: what a

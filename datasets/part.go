@@ -76,6 +76,10 @@ type runMeta struct {
 	// compact is set for Observations ObsNone: the steps table has no obs
 	// and action_mask columns, and the footers say observations=none.
 	compact bool
+	// search is set for Config.RecordSearch: the steps table has the
+	// search_policy and search_value columns, and the footers say
+	// search=visits.
+	search bool
 }
 
 // footer returns the key/value metadata of a part, in a fixed order.
@@ -107,6 +111,9 @@ func (m *runMeta) footer(table string, part int, start, end int64) [][2]string {
 	if m.compact {
 		kv = append(kv, [2]string{KeyObservations, string(ObsNone)})
 	}
+	if m.search {
+		kv = append(kv, [2]string{KeySearch, SearchVisits})
+	}
 	return kv
 }
 
@@ -116,6 +123,15 @@ func (m *runMeta) observations() Observations {
 		return ObsNone
 	}
 	return ObsStored
+}
+
+// searchName returns the footers' and manifest's search value of m's
+// dataset: SearchVisits or "".
+func (m *runMeta) searchName() string {
+	if m.search {
+		return SearchVisits
+	}
+	return ""
 }
 
 // partStats accumulates a part's episode statistics in episode order, the

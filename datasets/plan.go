@@ -72,6 +72,9 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 	if cfg.Observations == ObsNone && bench {
 		return nil, &ConfigError{Field: "Observations", Reason: "Bench writes nothing; leave Observations empty"}
 	}
+	if cfg.RecordSearch && bench {
+		return nil, &ConfigError{Field: "RecordSearch", Reason: "Bench writes nothing; leave RecordSearch unset"}
+	}
 	if !bench && cfg.Out == "" {
 		return nil, &ConfigError{Field: "Out", Reason: "no output directory"}
 	}
@@ -155,6 +158,7 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 		zstdLevel:       cmp.Or(cfg.ZstdLevel, ZstdBetter),
 		dropObsPages:    cfg.dropObsPages,
 		compact:         cfg.Observations == ObsNone,
+		search:          cfg.RecordSearch,
 	}
 	if r.meta.datasetID == "" {
 		r.meta.datasetID = fmt.Sprintf("galaxygym/%s/%s-v%d", spec.ID, strings.ReplaceAll(r.agentName(), ",", "-"), SchemaVersion)
@@ -204,6 +208,11 @@ func (r *run) newLoop() (*rollout.Loop, error) {
 		}
 	}
 	r.names = names
+	if cfg.RecordSearch {
+		if seats, err = searchSeats(seats); err != nil {
+			return nil, err
+		}
+	}
 	return rollout.New(e, seats, names)
 }
 

@@ -63,6 +63,12 @@ type Step struct {
 	Rewards    []float32 // every player's reward for the step
 	Terminated bool
 	Truncated  bool
+	// SearchPolicy and SearchValue are the search columns of a dataset
+	// generated with Config.RecordSearch (ColSearchPolicy: NumActions
+	// visit fractions; ColSearchValue: the acting seat's root value, NaN
+	// when unsearched); SearchPolicy is empty and SearchValue 0 otherwise.
+	SearchPolicy []float32
+	SearchValue  float32
 }
 
 // Episodes iterates over the episodes table in episode order. Errors
@@ -176,11 +182,19 @@ func stepsColumns(leaves [][]string) ([]int, bool) {
 	for i, p := range columnPaths {
 		if len(cols) < len(leaves) && slices.Equal(leaves[len(cols)], p) {
 			cols = append(cols, i)
-		} else if i != colObs && i != colActionMask {
+		} else if i != colObs && i != colActionMask && i < numStepColumns {
 			return nil, false
 		}
 	}
-	ok := len(cols) == len(leaves) && (len(cols) == numStepColumns || len(cols) == numStepColumns-2)
+	n := len(cols)
+	if n > 0 && cols[n-1] >= numStepColumns {
+		// The search columns come both or neither (RecordSearch).
+		if n < 2 || cols[n-2] != colSearchPolicy {
+			return nil, false
+		}
+		n -= 2
+	}
+	ok := len(cols) == len(leaves) && (n == numStepColumns || n == numStepColumns-2)
 	return cols, ok
 }
 
@@ -188,7 +202,8 @@ func stepsColumns(leaves [][]string) ([]int, bool) {
 // cols[i]. A compact file's rows leave Obs and ActionMask empty.
 func decodeStep(s *Step, row parquet.Row, cols []int) {
 	s.Rewards = s.Rewards[:0]
-	if len(cols) < numStepColumns {
+	s.SearchPolicy = s.SearchPolicy[:0]
+	if len(cols) <= colObs || cols[colObs] != colObs {
 		s.Obs, s.ActionMask = s.Obs[:0], s.ActionMask[:0]
 	}
 	for _, v := range row {
@@ -211,6 +226,12 @@ func decodeStep(s *Step, row parquet.Row, cols []int) {
 			if !v.IsNull() {
 				s.Rewards = append(s.Rewards, v.Float())
 			}
+		case colSearchPolicy:
+			if !v.IsNull() {
+				s.SearchPolicy = append(s.SearchPolicy, v.Float())
+			}
+		case colSearchValue:
+			s.SearchValue = v.Float()
 		case colTerminated:
 			s.Terminated = v.Boolean()
 		case colTruncated:

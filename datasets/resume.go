@@ -92,6 +92,7 @@ func (r *run) compareManifest(m *Manifest) error {
 		{"obs_encoding", m.ObsEncoding, m0.obsEncoding.parquetName()},
 		{"zstd_level", m.ZstdLevel, string(m0.zstdLevel)},
 		{"observations", cmp.Or(m.Observations, string(ObsStored)), string(m0.observations())},
+		{"search", m.Search, m0.searchName()},
 	}
 	for _, c := range checks {
 		if err := r.compare(ManifestFile, c[0], c[1], c[2]); err != nil {
@@ -133,6 +134,7 @@ func (r *run) verifyPart(idx int) (*partResult, error) {
 			{"obs_encoding", kv[KeyObsEncoding], m.obsEncoding.parquetName()},
 			{"zstd_level", kv[KeyZstdLevel], string(m.zstdLevel)},
 			{"observations", cmp.Or(kv[KeyObservations], string(ObsStored)), string(m.observations())},
+			{"search", kv[KeySearch], m.searchName()},
 		} {
 			if err := r.compare(rel, c[0], c[1], c[2]); err != nil {
 				return nil, err

@@ -124,6 +124,7 @@ func (r *run) manifest() *Manifest {
 	if m.CreatedBy == "" {
 		m.CreatedBy = r.cfg.CanonicalCommand()
 	}
+	m.Search = r.meta.searchName()
 	if r.meta.compact {
 		m.Observations = string(ObsNone)
 		m.Derive = &DeriveInfo{

@@ -34,6 +34,25 @@ const (
 	ColTruncated  = "truncated"   // bool: the step reached the turn limit (last step only)
 )
 
+// Columns of the steps table of a dataset generated with
+// Config.RecordSearch (generate --record-search), after ColTruncated: the
+// search's improved policy and root value at every decision.
+const (
+	// ColSearchPolicy is list<float> (32-bit), NumActions per row: the
+	// fraction of the decision's simulations that began with each action
+	// (the search's visit counts over their total; 0 off the legal mask).
+	// A decision the acting seat's agent did not search (one legal action,
+	// sims=0, an agent that is no search) holds 1 on the action played; the
+	// final row holds zeros.
+	ColSearchPolicy = "search_policy"
+	// ColSearchValue is float (32-bit): the search's root value for the
+	// acting seat, the mean over the decision's simulations of that seat's
+	// own undiscounted return from the decision on (the visit-weighted mean
+	// of the actions' means, in the environment's reward units); NaN when
+	// the decision was not searched and on the final row.
+	ColSearchValue = "search_value"
+)
+
 // Column indexes of the steps table.
 const (
 	colEpisodeID = iota
@@ -46,7 +65,11 @@ const (
 	colRewards
 	colTerminated
 	colTruncated
-	numStepColumns
+	numStepColumns // the columns of every steps table
+
+	colSearchPolicy = numStepColumns     // RecordSearch only
+	colSearchValue  = numStepColumns + 1 // RecordSearch only
+	numAllColumns   = numStepColumns + 2
 )
 
 // stepsRowGroupRows bounds the rows of a steps row group: a reader decodes
@@ -84,6 +107,10 @@ const (
 	// seed and actions ([Materialize], [Derive]).
 	ObsNone Observations = "none"
 )
+
+// SearchVisits is the manifest's search and the footers' KeySearch in a
+// dataset with the search columns: search_policy holds visit fractions.
+const SearchVisits = "visits"
 
 // ZstdLevel is the zstd effort spent on the dataset's files
 // (klauspost/compress encoder levels).
@@ -169,4 +196,8 @@ const (
 	// KeyObservations is "none" in the footers of a compact dataset
 	// (Observations ObsNone), absent otherwise.
 	KeyObservations = "galaxygym.observations"
+	// KeySearch is SearchVisits in the footers of a dataset generated with
+	// Config.RecordSearch (the search_policy and search_value columns),
+	// absent otherwise.
+	KeySearch = "galaxygym.search"
 )

@@ -31,6 +31,7 @@ type JobSpec struct {
 	EpisodesPerPart int                       `json:"episodes_per_part"`
 	ObsEncoding     ObsEncoding               `json:"obs_encoding,omitempty"`
 	Observations    Observations              `json:"observations,omitempty"`
+	RecordSearch    bool                      `json:"record_search,omitempty"`
 	ZstdLevel       ZstdLevel                 `json:"zstd_level,omitempty"`
 	DatasetID       string                    `json:"dataset_id,omitempty"`
 	Author          string                    `json:"author,omitempty"`
@@ -43,7 +44,8 @@ func (c *Config) jobSpec() JobSpec {
 	return JobSpec{Env: c.Env, EnvParams: c.EnvParams, Agent: c.Agent, AgentOptions: c.AgentOptions,
 		Seats: c.Seats, SeatOptions: c.SeatOptions, Episodes: c.Episodes, Seed: c.Seed,
 		EpisodesPerPart: c.partSize(false), ObsEncoding: c.ObsEncoding, ZstdLevel: c.ZstdLevel,
-		Observations: c.Observations, DatasetID: c.DatasetID, Author: c.Author, CommandLine: c.CommandLine, Shards: c.Shards}
+		Observations: c.Observations, RecordSearch: c.RecordSearch, DatasetID: c.DatasetID, Author: c.Author,
+		CommandLine: c.CommandLine, Shards: c.Shards}
 }
 
 // config returns the Config a JobSpec stands for, writing to out.
@@ -51,7 +53,8 @@ func (j *JobSpec) config(out string) Config {
 	return Config{Env: j.Env, EnvParams: j.EnvParams, Agent: j.Agent, AgentOptions: j.AgentOptions,
 		Seats: j.Seats, SeatOptions: j.SeatOptions, Episodes: j.Episodes, Seed: j.Seed,
 		EpisodesPerPart: j.EpisodesPerPart, ObsEncoding: j.ObsEncoding, ZstdLevel: j.ZstdLevel,
-		Observations: j.Observations, DatasetID: j.DatasetID, Author: j.Author, CommandLine: j.CommandLine, Out: out}
+		Observations: j.Observations, RecordSearch: j.RecordSearch, DatasetID: j.DatasetID, Author: j.Author,
+		CommandLine: j.CommandLine, Out: out}
 }
 
 // writeJob writes job.json, or checks that the one there (another shard's)

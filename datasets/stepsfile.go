@@ -112,7 +112,17 @@ type stepsFile struct {
 	obsPageRows int
 	obsN        int // rows in obsPage
 
-	chunks    [numStepColumns]chunk
+	// The search columns (search): the policy of obsPage's rows, a page
+	// at a time, and every row's value.
+	search      bool
+	spolPage    []float32 // spolPageRows rows of numActions
+	spolRows    int
+	spolN       int       // rows in spolPage
+	svalue      []float32 // per row of the row group
+	curValue    float32   // the search value of the row being built
+	spolScratch []byte
+
+	chunks    [numAllColumns]chunk
 	rowGroups []format.RowGroup
 	rows      int64
 
@@ -136,7 +146,8 @@ func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
 		split:      m.obsEncoding != ObsPlain,
 		dropObs:    m.dropObsPages,
 		compact:    m.compact,
-		schema:     stepsSchemaElements(m.obsSize, m.numActions, m.compact),
+		search:     m.search,
+		schema:     stepsSchemaElements(m.obsSize, m.numActions, m.compact, m.search),
 		ep:         make([]int64, g),
 		step:       make([]int32, g),
 		player:     make([]int32, g),
@@ -154,6 +165,12 @@ func newStepsFile(out io.Writer, zenc *zstd.Encoder, m *runMeta) *stepsFile {
 		s.obsPageRows, s.obsSize = 1, 0 // obsSlot is empty and never flushed
 	}
 	s.obsPage = make([]byte, s.obsPageRows*s.obsSize)
+	if s.search {
+		s.spolRows = min(g, max(64, obsPageBytes/max(1, 4*m.numActions)))
+		s.spolPage = make([]float32, s.spolRows*m.numActions)
+		s.svalue = make([]float32, g)
+		s.curValue = float32(math.NaN())
+	}
 	s.write([]byte("PAR1"))
 	return s
 }
@@ -164,6 +181,11 @@ func (s *stepsFile) reset(out io.Writer) {
 	s.out, s.off, s.err = out, 0, nil
 	s.kv = nil
 	s.n, s.obsN, s.rows = 0, 0, 0
+	if s.search {
+		s.spolN = 0
+		clear(s.searchSlot())
+		s.curValue = float32(math.NaN())
+	}
 	clear(s.dict)
 	s.dictVals = s.dictVals[:0]
 	s.actionDict.reset()
@@ -176,8 +198,9 @@ func (s *stepsFile) reset(out io.Writer) {
 }
 
 // stepsSchemaElements returns the flattened Parquet schema of the steps
-// table (see the Col* constants); compact leaves out obs and action_mask.
-func stepsSchemaElements(obsSize, numActions int, compact bool) []format.SchemaElement {
+// table (see the Col* constants); compact leaves out obs and action_mask,
+// search adds search_policy and search_value.
+func stepsSchemaElements(obsSize, numActions int, compact, search bool) []format.SchemaElement {
 	req := thrift.New(format.Required)
 	leaf := func(name string, t format.Type) format.SchemaElement {
 		return format.SchemaElement{Name: name, Type: thrift.New(t), RepetitionType: req}
@@ -203,27 +226,41 @@ func stepsSchemaElements(obsSize, numActions int, compact bool) []format.SchemaE
 		leaf(ColTerminated, format.Boolean),
 		leaf(ColTruncated, format.Boolean),
 	}
+	n := numStepColumns
+	if search {
+		n += 2
+		el = append(el,
+			format.SchemaElement{Name: ColSearchPolicy, RepetitionType: req, NumChildren: thrift.New(int32(1)),
+				ConvertedType: thrift.New(deprecated.List), LogicalType: format.LogicalType{Value: &format.ListType{}}},
+			format.SchemaElement{Name: "list", RepetitionType: thrift.New(format.Repeated), NumChildren: thrift.New(int32(1))},
+			leaf("element", format.Float),
+			leaf(ColSearchValue, format.Float))
+	}
 	if compact {
-		el[0].NumChildren = thrift.New(int32(numStepColumns - 2))
+		n -= 2
 		el = append(el[:1+colObs], el[1+colActionMask+1:]...)
 	}
+	el[0].NumChildren = thrift.New(int32(n))
 	return el
 }
 
 // skipColumn reports whether column i is left out of s's files.
 func (s *stepsFile) skipColumn(i int) bool {
-	return s.compact && (i == colObs || i == colActionMask)
+	return (s.compact && (i == colObs || i == colActionMask)) ||
+		(!s.search && (i == colSearchPolicy || i == colSearchValue))
 }
 
 // columnPaths are the leaf paths, in column order.
-var columnPaths = [numStepColumns][]string{
+var columnPaths = [numAllColumns][]string{
 	{ColEpisodeID}, {ColStep}, {ColPlayer}, {ColObs}, {ColActionMask}, {ColAction},
 	{ColReward}, {ColRewards, "list", "element"}, {ColTerminated}, {ColTruncated},
+	{ColSearchPolicy, "list", "element"}, {ColSearchValue},
 }
 
-var columnTypes = [numStepColumns]format.Type{
+var columnTypes = [numAllColumns]format.Type{
 	format.Int64, format.Int32, format.Int32, format.FixedLenByteArray, format.FixedLenByteArray,
 	format.Int32, format.Float, format.Float, format.Boolean, format.Boolean,
+	format.Float, format.Float,
 }
 
 // setKeyValue sets a footer key (keys keep their first position).
@@ -257,6 +294,16 @@ func (s *stepsFile) obsSlot() []byte {
 // maskSlot returns the action-mask buffer of the row being built.
 func (s *stepsFile) maskSlot() []byte { return s.mask }
 
+// searchSlot returns the search_policy buffer (numActions) of the row
+// being built, all zeros until the caller writes it; only with search.
+func (s *stepsFile) searchSlot() []float32 {
+	return s.spolPage[s.spolN*s.numActions : (s.spolN+1)*s.numActions]
+}
+
+// setSearchValue sets the search_value of the row being built (NaN until
+// set); only with search.
+func (s *stepsFile) setSearchValue(v float32) { s.curValue = v }
+
 // commit completes the row whose obs and mask slots were filled; rewards
 // has one entry per player, or is nil for zeros.
 func (s *stepsFile) commit(ep int64, step, player, action int32, rewards []float64, term, trunc bool) error {
@@ -281,6 +328,15 @@ func (s *stepsFile) commit(ep int64, step, player, action int32, rewards []float
 	}
 	s.rewardIdx[i] = s.rewardDict.index(math.Float32bits(own))
 	s.n++
+	if s.search {
+		s.svalue[i] = s.curValue
+		s.curValue = float32(math.NaN())
+		s.spolN++
+		if s.spolN == s.spolRows {
+			s.flushSearchPage()
+		}
+		clear(s.searchSlot())
+	}
 	if !s.compact {
 		idx, ok := s.dict[string(s.mask)]
 		if !ok {
@@ -409,6 +465,41 @@ func (s *stepsFile) flushObsPage() {
 	s.obsN = 0
 }
 
+// flushSearchPage compresses the buffered search policies into a page of
+// the search_policy column: a required list of numActions required floats
+// per row, PLAIN.
+func (s *stepsFile) flushSearchPage() {
+	if s.spolN == 0 {
+		return
+	}
+	rows, na := s.spolN, s.numActions
+	nv := rows * na
+	s.levels = growLevels(s.levels, nv)
+	for i := range s.levels {
+		s.levels[i] = 1
+		if i%na == 0 {
+			s.levels[i] = 0
+		}
+	}
+	lv := &rle.Encoding{BitWidth: 1}
+	var err error
+	s.lvlRep, err = lv.EncodeLevels(s.lvlRep[:0], s.levels)
+	s.must(err)
+	for i := range s.levels {
+		s.levels[i] = 1
+	}
+	s.lvlDef, err = lv.EncodeLevels(s.lvlDef[:0], s.levels)
+	s.must(err)
+	s.spolScratch = s.spolScratch[:0]
+	for _, x := range s.spolPage[:nv] {
+		s.spolScratch = binary.LittleEndian.AppendUint32(s.spolScratch, math.Float32bits(x))
+	}
+	c := &s.chunks[colSearchPolicy]
+	s.page(c, nv, rows, format.Plain, s.lvlRep, s.lvlDef, s.spolScratch)
+	c.addEncoding(format.RLE)
+	s.spolN = 0
+}
+
 func grow(b []byte, n int) []byte {
 	if cap(b) < n {
 		return make([]byte, n)
@@ -494,6 +585,17 @@ func (s *stepsFile) flushRowGroup() error {
 	s.page(&s.chunks[colTerminated], n, n, format.Plain, nil, nil, s.scratch)
 	s.scratch = appendBools(s.scratch[:0], s.trunc[:n])
 	s.page(&s.chunks[colTruncated], n, n, format.Plain, nil, nil, s.scratch)
+
+	if s.search {
+		s.flushSearchPage()
+		clear(s.searchSlot()) // the next row's slot, at the page's start again
+		s.scratch = s.scratch[:0]
+		for _, x := range s.svalue[:n] {
+			s.scratch = binary.LittleEndian.AppendUint32(s.scratch, math.Float32bits(x))
+		}
+		s.page(&s.chunks[colSearchValue], n, n, format.Plain, nil, nil, s.scratch)
+		s.chunks[colSearchValue].stats = statsFloat(s.svalue[:n])
+	}
 
 	rg := format.RowGroup{NumRows: int64(n), FileOffset: s.off, Ordinal: int16(len(s.rowGroups))}
 	for i := range s.chunks {
@@ -615,6 +717,9 @@ func (s *stepsFile) close() error {
 	cols := numStepColumns
 	if s.compact {
 		cols -= 2
+	}
+	if s.search {
+		cols += 2
 	}
 	orders := make([]format.ColumnOrder, cols)
 	for i := range orders {

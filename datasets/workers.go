@@ -9,6 +9,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/rollout"
 )
@@ -154,7 +155,8 @@ func (r *run) newWorker() (*worker, error) {
 // recorder writes the steps of an episode into a part's steps table.
 type recorder struct {
 	sw    *stepsFile
-	check *replayCursor // a replay's: every step's result is checked
+	seats []agents.Agent // the loop's seats (RecordSearch: searchSeats)
+	check *replayCursor  // a replay's: every step's result is checked
 	ep    int64
 	t     int32
 	last  int32 // the last player to act
@@ -173,6 +175,10 @@ func (rc *recorder) Before(_ int, mask []uint8) []uint8 {
 func (rc *recorder) After(p, act int, res env.StepResult) error {
 	if rc.check != nil {
 		rc.check.after(res)
+	}
+	if rc.sw.search {
+		ss, _ := rc.seats[p].(*searchSeat)
+		rc.sw.setSearchValue(ss.record(act, rc.sw.searchSlot()))
 	}
 	if err := rc.sw.commit(rc.ep, rc.t, int32(p), int32(act), res.Rewards, res.Terminated, res.Truncated); err != nil {
 		return &stepsError{err}
@@ -259,7 +265,7 @@ func (w *worker) episode(ep int64, pw *partWriter) (int32, error) {
 		return l.Play(ep, envSeed, agentSeed, w.r.cfg.Observe, nil)
 	}
 	sw := pw.steps
-	w.rec = recorder{sw: sw, ep: ep}
+	w.rec = recorder{sw: sw, ep: ep, seats: l.Seats()}
 	if c := w.cur; c != nil {
 		c.start(ep)
 		w.rec.check = c

@@ -206,16 +206,17 @@ func progressBar(w io.Writer, desc string) (func(datasets.Progress), func(ok boo
 
 func init() {
 	var (
-		f         runFlags
-		out       string
-		perPart   int
-		obsEnc    string
-		obsMode   string
-		zstdLevel string
-		datasetID string
-		author    string
-		shard     int
-		shards    int
+		f            runFlags
+		out          string
+		perPart      int
+		obsEnc       string
+		obsMode      string
+		recordSearch bool
+		zstdLevel    string
+		datasetID    string
+		author       string
+		shard        int
+		shards       int
 	)
 	cmd := &cobra.Command{
 		Use:   "generate",
@@ -243,6 +244,7 @@ func init() {
 				cfg.Observations = datasets.Observations(obsMode)
 			}
 			cfg.ZstdLevel = datasets.ZstdLevel(zstdLevel)
+			cfg.RecordSearch = recordSearch
 			cfg.DatasetID = datasetID
 			cfg.Author = author
 			cfg.Out = out
@@ -313,6 +315,10 @@ func init() {
 	fl.StringVar(&obsMode, "observations", string(datasets.ObsStored),
 		"stored (obs and action_mask columns) or none (a compact dataset: seeds, actions, rewards; "+
 			"observations derived on read by replaying, galaxygym dataset materialize writes them; docs/datasets.md)")
+	fl.BoolVar(&recordSearch, "record-search", false,
+		"add the search's statistics to the steps table (the mcts seats): search_policy, the visit "+
+			"fractions over the actions, and search_value, the acting seat's root value (mean return from the "+
+			"decision on); for expert iteration (docs/learning-baselines.md)")
 	fl.StringVar(&zstdLevel, "zstd-level", string(datasets.ZstdBetter),
 		"zstd effort: better (smallest), default (1.2-1.5x faster to generate, 10% larger) or fastest")
 	fl.StringVar(&datasetID, "dataset-id", "", "manifest dataset_id (default galaxygym/<env>/<agent>-v1)")
