@@ -64,6 +64,14 @@ class Dataset:
             transition row.
         episodes: the episodes table (a pyarrow Table: episode_id, seed,
             agent, length, returns, outcome, info, ...).
+        search_policy: float32 (R, A) in a dataset generated with
+            ``--record-search`` (manifest ``search: visits``): the search's
+            visit fractions at each decision (0 off the legal mask; 1 on the
+            action played where the seat did not search; zeros on final
+            rows); None otherwise.
+        search_value: float32 (R,), the search's root value for the acting
+            seat (its mean return from the decision on, in reward units;
+            NaN unsearched and on final rows); None without the columns.
     """
 
     path: Path | str
@@ -79,6 +87,8 @@ class Dataset:
     terminated: NDArray[Any]
     truncated: NDArray[Any]
     episodes: "pa.Table" = field(repr=False)
+    search_policy: NDArray[Any] | None = field(default=None, repr=False)
+    search_value: NDArray[Any] | None = field(default=None, repr=False)
 
     @property
     def env_id(self) -> str:
@@ -253,6 +263,9 @@ def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = No
     players = int(m["num_players"])
     compact = m.get("observations") == "none"
     cols = ["episode_id", "step", "player", "action", "reward", "rewards", "terminated", "truncated"]
+    search = bool(m.get("search"))
+    if search:
+        cols += ["search_policy", "search_value"]
     if not compact:
         cols.insert(3, "action_mask")
         if obs:
@@ -282,6 +295,11 @@ def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = No
                    else np.zeros((rows, 0), np.uint8))
         mask_arr = _fixed_binary(steps["action_mask"], num_actions)
     flat_rewards = pc.list_flatten(steps["rewards"]).to_numpy()
+    search_policy = search_value = None
+    if search:
+        search_policy = np.asarray(pc.list_flatten(steps["search_policy"]).to_numpy(),
+                                   dtype=np.float32).reshape(rows, num_actions)
+        search_value = np.asarray(steps["search_value"].to_numpy(), dtype=np.float32)
     return Dataset(
         path=location,
         manifest=m,
@@ -296,6 +314,8 @@ def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = No
         terminated=steps["terminated"].to_numpy(zero_copy_only=False),
         truncated=steps["truncated"].to_numpy(zero_copy_only=False),
         episodes=episodes,
+        search_policy=search_policy,
+        search_value=search_value,
     )
 
 

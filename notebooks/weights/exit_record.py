@@ -1,0 +1,64 @@
+"""Writes the record of an expert-iteration chain (notebooks/weights/make_exit.sh):
+    python exit_record.py GAME RUN_DIR ROUNDS INIT OUT.json
+from the chain's files: per round the generate command and dataset size (its manifest), the
+training's command, curve and CPU seconds (w.json), the evaluations (eval JSON), and every
+stage's command line and CPU seconds (the .stage files); the machine it ran on."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _stage(run: Path, name: str) -> dict[str, Any] | None:
+    f = run / f"{name}.stage"
+    if not f.exists():
+        return None
+    cmd, times = f.read_text().splitlines()[:2]
+    user, system, wall = (float(x) for x in times.split())
+    return {"command": cmd, "cpu_seconds": round(user + system, 1), "wall_seconds": round(wall, 1)}
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def main(argv: list[str]) -> None:
+    game, run_dir, rounds, init, out = argv[0], Path(argv[1]), int(argv[2]), argv[3], Path(argv[4])
+    rec: dict[str, Any] = {"env_id": game, "method": "expert iteration (make_exit.sh)", "init_weights": init,
+                           "machine": {"cpus": os.cpu_count(), "cpu": _cpu_model(), "platform": platform.platform()},
+                           "rounds": []}
+    for r in range(1, rounds + 1):
+        d = run_dir / f"r{r}"
+        m = json.loads((d / "data" / "manifest.json").read_text())
+        w = json.loads((d / "w.json").read_text())
+        rnd: dict[str, Any] = {
+            "round": r,
+            "data": {"created_by": m["created_by"], "episodes": m["total_episodes"], "steps": m["total_steps"],
+                     "bytes": sum(p["steps"]["bytes"] + p["episodes"]["bytes"] for p in m["parts"]),
+                     "agent_version": m["agent"]["version"], "return_mean": m["stats"]["return_mean"]},
+            "train": {k: w[k] for k in ("command", "decisions", "searched", "episodes", "samples", "curve",
+                                        "wall_seconds", "cpu_seconds")},
+            "evaluations": {k: json.loads((d / f"eval-{k}.json").read_text()) for k in ("policy", "mcts")},
+            "stages": {s: _stage(run_dir, f"r{r}-{s}") for s in ("gen", "train", "eval", "eval-mcts")},
+        }
+        rec["rounds"].append(rnd)
+    rec["cpu_seconds_total"] = round(sum(s["cpu_seconds"] for rnd in rec["rounds"]
+                                         for s in rnd["stages"].values() if s), 1)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(rec, indent=1))
+    tmp.replace(out)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,127 @@
+"""Expert iteration (issue 35): generate --record-search's columns read back
+by galaxygym.datasets.load, python -m galaxygym.exit's training and its
+format-version-3 export (played by the Go policy and mcts@weights agents),
+and notebooks/weights/make_exit.sh's SMOKE chain, resumed stage by stage."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+REPO = Path(__file__).resolve().parents[2]
+BC = REPO / "notebooks" / "weights" / "galaxy-express-v1-bc.npz"
+
+
+@pytest.fixture(scope="module")
+def search_dataset(server_bin, tmp_path_factory) -> Path:
+    """A compact dataset of the guided search with its search columns."""
+    out = tmp_path_factory.mktemp("ds") / "search"
+    subprocess.run([server_bin, "generate", "--env", "galaxy-express-v1", "--agent", "mcts", "--agent-opt", "sims=6",
+                    "--agent-opt", f"weights={BC}", "--record-search", "--observations", "none", "--episodes", "6",
+                    "--episodes-per-part", "4", "--seed", "2", "--out", str(out)], check=True, capture_output=True)
+    return out
+
+
+def test_load_reads_search_columns(search_dataset, server_bin):
+    from galaxygym.datasets import load
+
+    ds = load(search_dataset)
+    assert ds.manifest["search"] == "visits"
+    assert ds.search_policy.shape == ds.action_mask.shape and ds.search_policy.dtype == np.float32
+    dec = ds.action >= 0
+    pol, mask, val = ds.search_policy[dec], ds.action_mask[dec], ds.search_value[dec]
+    assert np.allclose(pol.sum(1), 1, atol=1e-5)
+    assert (pol[mask == 0] == 0).all()
+    searched = ~np.isnan(val)
+    assert searched.mean() > 0.5
+    # Unsearched decisions hold 1 on the action played; final rows zeros and NaN.
+    rows = np.flatnonzero(dec)[~searched]
+    assert (ds.search_policy[rows, ds.action[rows]] == 1).all()
+    assert (ds.search_policy[~dec] == 0).all() and np.isnan(ds.search_value[~dec]).all()
+    # A full dataset of the same run has the same search columns.
+    full = Path(str(search_dataset) + "-full")
+    subprocess.run([server_bin, "generate", "--env", "galaxy-express-v1", "--agent", "mcts", "--agent-opt", "sims=6",
+                    "--agent-opt", f"weights={BC}", "--record-search", "--episodes", "6", "--episodes-per-part", "4",
+                    "--seed", "2", "--out", str(full)], check=True, capture_output=True)
+    f = load(full)
+    assert np.array_equal(f.search_policy, ds.search_policy)
+    assert np.array_equal(f.search_value, ds.search_value, equal_nan=True)
+
+
+def test_returns_to_go():
+    from galaxygym.exit import returns_to_go
+
+    eid = np.array([0, 0, 0, 1, 1])
+    player = np.array([0, 1, 0, 1, 0])
+    rewards = np.array([[1, 0], [0, 2], [3, 4], [5, 6], [7, 8]], np.float32)
+    assert returns_to_go(eid, player, rewards).tolist() == [4, 6, 3, 14, 7]
+
+
+def test_exit_trains_and_exports_version_3(search_dataset, server_bin, tmp_path, monkeypatch):
+    import galaxygym
+    from galaxygym.exit import build_net, export_exit, load_search_data, train_exit
+
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    data = load_search_data([search_dataset])
+    net = build_net(BC, data)
+    ce0 = None
+    curve = train_exit(data, net, samples=2048, batch_size=64, lr=1e-3, checkpoints=2, log=None)
+    assert len(curve) == 2 and all(np.isfinite(p["loss"]) for p in curve)
+    out = tmp_path / "w.npz"
+    meta = export_exit(net, out, "galaxy-express-v1")
+    assert meta["version"] == 3 and meta["value_outputs"] == 1
+    p = galaxygym.load_policy(out)
+    assert p["value"]
+    # The file computes the torch network: probabilities and value.
+    obs = data["obs"][:16]
+    with torch.no_grad():
+        logits, v = net(torch.from_numpy(obs))
+    mask = data["mask"][:16]
+    want = torch.softmax(logits.masked_fill(~torch.from_numpy(mask), -1e9), 1).numpy()
+    got = galaxygym.policy_probs(out, obs, mask)
+    assert np.allclose(got, want, atol=1e-4), ce0
+    assert np.allclose(galaxygym.policy_value(out, obs)[:, 0], v.numpy(), rtol=1e-4, atol=1e-3)
+    # The warm start kept the clone's policy layers at the start: a fresh net from BC has them.
+    fresh = build_net(BC, data)
+    first = [m for m in fresh.policy.pi if isinstance(m, torch.nn.Linear)][0]
+    assert np.allclose(first.weight.detach().numpy(), galaxygym.load_policy(BC)["layers"][0][0], atol=1e-6)
+    # The Go agents load it: the policy and the guided search play.
+    for agent in (f"policy@weights={out}", f"mcts@sims=4@weights={out}"):
+        res = subprocess.run([server_bin, "eval", "--env", "galaxy-express-v1", "--agents", agent, "--episodes", "2",
+                              "--format", "json"], check=True, capture_output=True, text=True)
+        assert json.loads(res.stdout)["agents"][0]["episodes"] == 2
+
+
+def test_make_exit_smoke_chain_resumes(server_bin, tmp_path):
+    """notebooks/weights/make_exit.sh SMOKE=1 for galaxy-express-v1: two
+    rounds of generate -> train -> eval, the record of the chain, and a
+    rerun that skips every complete stage and redoes only a removed one."""
+    env = dict(os.environ, SMOKE="1", OUT_DIR=str(tmp_path), PY=sys.executable, GALAXYGYM_BIN=server_bin,
+               THREADS="1", WORKERS="2")
+    run = ["sh", "notebooks/weights/make_exit.sh", "galaxy-express-v1"]
+    subprocess.run(run, cwd=REPO, env=env, check=True, capture_output=True, timeout=300)
+    rec = json.loads((tmp_path / "galaxy-express-v1-exit.json").read_text())
+    assert len(rec["rounds"]) == 2 and rec["machine"]["cpus"] >= 1
+    for rnd in rec["rounds"]:
+        assert rnd["data"]["episodes"] == 6 and "--record-search" in rnd["data"]["created_by"]
+        assert rnd["train"]["curve"] and rnd["evaluations"]["policy"]["agents"]
+        assert all(s is not None and s["cpu_seconds"] >= 0 for s in rnd["stages"].values())
+    assert rec["rounds"][1]["data"]["agent_version"].startswith("sha256:")
+    import galaxygym
+    assert galaxygym.load_policy(tmp_path / "galaxy-express-v1-exit.npz")["value"]
+    w2 = (tmp_path / "galaxy-express-v1" / "r2" / "w.npz").read_bytes()
+    # A killed training stage: its outputs gone; the rerun redoes it alone.
+    (tmp_path / "galaxy-express-v1" / "r2" / "w.json").unlink()
+    res = subprocess.run(run, cwd=REPO, env=env, check=True, capture_output=True, text=True, timeout=300)
+    skipped = [ln for ln in res.stdout.splitlines() if ln.endswith("skipped")]
+    assert len(skipped) == 7, res.stdout
+    assert "r2-train: " in res.stdout
+    assert (tmp_path / "galaxy-express-v1" / "r2" / "w.npz").read_bytes() == w2  # seeded: the same weights
