@@ -59,7 +59,7 @@ def returns_to_go(episode_id: NDArray[Any], player: NDArray[Any], rewards: NDArr
     togo = np.empty_like(r)
     for s, e in zip(starts, ends):
         togo[s:e] = np.cumsum(r[s:e][::-1], axis=0)[::-1]
-    out = togo[np.arange(rows), np.asarray(player, np.int64)]
+    out[:] = togo[np.arange(rows), np.asarray(player, np.int64)]
     return out
 
 

@@ -56,7 +56,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
 from .vector import GalaxyGymVectorEnv
 
-__all__ = ["VecEnv", "export"]
+__all__ = ["VecEnv", "export", "from_weights"]
 
 
 def _env_id(model: Any) -> str | None:
@@ -118,6 +118,80 @@ def export(model: Any, path: str | os.PathLike[str], env_id: str | None = None, 
         scale /= 255.0
     return export_policy(path, linear + [pol.action_net], scale, env_id,
                          activation=acts[pol.activation_fn], play=play)
+
+
+def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, value: bool = True,
+                 **ppo_kwargs: Any) -> Any:
+    """A MaskablePPO model (sb3-contrib; ``algo`` another on-policy class such
+    as PPO) whose actor computes the weights file ``path``
+    (docs/policy-format.md): the inverse of :func:`export`, so that a model
+    starts at a committed policy's level instead of at random.
+
+    The file must be an MLP (format version 1, or 3 without a board: the
+    Express, Pilots of Gallaxia and Galaxy Fighters clones and self-play
+    files); its obs_scale is folded into the first layer (SB3's
+    ``MlpPolicy`` reads the observation as float, unscaled). The model's
+    ``policy_kwargs`` net_arch and activation are set from the file; with
+    ``value`` and a value head (format version 3) the critic is the file's
+    trunk followed by its value head (output 0), else SB3's fresh critic.
+    ``ppo_kwargs`` go to the algorithm (n_steps, batch_size, seed, ...).
+    Greedy actions (``model.predict(obs, action_masks=..., deterministic=True)``)
+    are the Go ``policy`` agent's greedy actions on the same observations.
+
+    Raises ValueError for a file with a board or convolutions (galaxy-express-v1's
+    files centre the board on the ship: no MlpPolicy computes that)."""
+    import torch
+    import torch.nn as nn
+
+    from .policy import load_policy
+
+    p = load_policy(path)
+    if p["board"] is not None or p.get("conv"):
+        raise ValueError(f"galaxygym.sb3.from_weights: {path} has a board (format version 2): "
+                         "MlpPolicy reads the flat observation; only MLP weights files load")
+    layers = p["layers"]
+    if len(layers) < 2:
+        raise ValueError("galaxygym.sb3.from_weights: a policy of one layer has no hidden layer for MlpPolicy")
+    act = {"tanh": nn.Tanh, "relu": nn.ReLU}[p["activation"]]
+    hidden = [int(w.shape[0]) for w, _ in layers[:-1]]
+    vhead = (p.get("value") or []) if value else []
+    vf = hidden + [int(w.shape[0]) for w, _ in vhead[:-1]] if vhead else hidden
+    if algo is None:
+        from sb3_contrib import MaskablePPO
+        algo = MaskablePPO
+    kw = dict(ppo_kwargs)
+    pk = dict(kw.pop("policy_kwargs", None) or {})
+    pk.update(net_arch=dict(pi=hidden, vf=vf), activation_fn=act)
+    model = algo("MlpPolicy", env, policy_kwargs=pk, **kw)
+    pol = model.policy
+    scale = np.asarray(p["obs_scale"], np.float64).reshape(-1)
+    from stable_baselines3.common.preprocessing import is_image_space
+    if pol.normalize_images and is_image_space(pol.observation_space):
+        scale = scale * 255.0  # SB3 divides images by 255 first
+
+    def put(mod: Any, w: NDArray[Any], b: NDArray[Any]) -> None:
+        if tuple(mod.weight.shape) != w.shape:
+            raise ValueError(f"galaxygym.sb3.from_weights: layer {tuple(mod.weight.shape)}, file {w.shape}")
+        mod.weight.data.copy_(torch.as_tensor(w, dtype=mod.weight.dtype))
+        mod.bias.data.copy_(torch.as_tensor(b, dtype=mod.bias.dtype))
+
+    def trunk(seq: Any) -> list[Any]:
+        return [m for m in seq if isinstance(m, nn.Linear)]
+
+    w0, b0 = layers[0]
+    if w0.shape[1] != scale.size:
+        raise ValueError(f"galaxygym.sb3.from_weights: {path} reads {w0.shape[1]} inputs, obs_scale has {scale.size}")
+    scaled = [(w0 * scale[None, :], b0)] + list(layers[1:])
+    for mod, (w, b) in zip(trunk(pol.mlp_extractor.policy_net), scaled[:-1]):
+        put(mod, w, b)
+    put(pol.action_net, *scaled[-1])
+    if vhead:
+        vlin = trunk(pol.mlp_extractor.value_net)
+        for mod, (w, b) in zip(vlin, scaled[:-1] + list(vhead[:-1])):
+            put(mod, w, b)
+        w, b = vhead[-1]
+        put(pol.value_net, w[:1], b[:1])
+    return model
 
 
 class VecEnv(_SB3VecEnv):

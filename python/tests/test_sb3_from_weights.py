@@ -1,0 +1,86 @@
+"""galaxygym.sb3.from_weights (issue 35): a MaskablePPO model started from a
+committed weights file plays, greedily, the Go policy agent's actions on the
+same observations, and its critic is the file's value head when it has one."""
+
+from __future__ import annotations
+
+import subprocess
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SELFPLAY = REPO / "notebooks" / "weights" / "express-v2-selfplay.npz"
+
+
+def test_from_weights_plays_the_go_policy(server_bin, tmp_path, monkeypatch):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    from galaxygym.datasets import load
+    from galaxygym.sb3 import VecEnv, export, from_weights
+
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    # The Go policy agent, greedy, in every seat: its observations and actions.
+    out = tmp_path / "go"
+    subprocess.run([server_bin, "generate", "--env", "express-v2", "--env-param", "players=2", "--agent", "policy",
+                    "--agent-opt", f"weights={SELFPLAY}", "--agent-opt", "greedy=true", "--episodes", "3",
+                    "--seed", "4", "--out", str(out)], check=True, capture_output=True)
+    ds = load(out)
+    dec = ds.action >= 0
+    obs, mask, act = ds.obs.reshape(len(ds), -1)[dec], ds.action_mask[dec] != 0, ds.action[dec]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        venv = VecEnv("express-v2", num_envs=2, players=2, opponents="heuristic")
+        try:
+            model = from_weights(SELFPLAY, venv, n_steps=16, batch_size=32, seed=0)
+            got, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            np.testing.assert_array_equal(got, act)
+            # export(from_weights(f)) computes the same policy as f.
+            back = tmp_path / "back.npz"
+            export(model, back, "express-v2")
+            import galaxygym
+            np.testing.assert_allclose(galaxygym.policy_probs(back, obs[:20], mask[:20]),
+                                       galaxygym.policy_probs(SELFPLAY, obs[:20], mask[:20]), atol=1e-5)
+            model.learn(32)  # it trains on
+        finally:
+            venv.close()
+
+
+def test_from_weights_value_head_and_refusals(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    import galaxygym
+    from galaxygym.sb3 import from_weights
+
+    rng = np.random.default_rng(0)
+    n_obs, n_act = 12, 5
+    layers = [(rng.normal(size=(8, n_obs)), rng.normal(size=8)), (rng.normal(size=(n_act, 8)), rng.normal(size=n_act))]
+    value = [(rng.normal(size=(4, 8)), rng.normal(size=4)), (rng.normal(size=(1, 4)), rng.normal(size=1))]
+    scale = rng.uniform(0.1, 1, size=n_obs)
+    f = tmp_path / "v3.npz"
+    galaxygym.export_policy(f, layers, scale, "express-v2", activation="tanh", value=value)
+
+    class Dummy(gym.Env):
+        observation_space = gym.spaces.Box(0, 255, (n_obs,), np.uint8)
+        action_space = gym.spaces.Discrete(n_act)
+
+        def reset(self, *, seed=None, options=None):
+            return np.zeros(n_obs, np.uint8), {}
+
+        def step(self, a):
+            return np.zeros(n_obs, np.uint8), 0.0, True, False, {}
+
+        def action_masks(self):
+            return np.ones(n_act, bool)
+
+    model = from_weights(f, Dummy(), n_steps=8, batch_size=8)
+    obs = rng.integers(0, 5, size=(6, n_obs)).astype(np.uint8)
+    with torch.no_grad():
+        v = model.policy.predict_values(torch.as_tensor(obs).float()).numpy()[:, 0]
+    np.testing.assert_allclose(v, galaxygym.policy_value(f, obs)[:, 0], rtol=1e-4, atol=1e-4)
+    bc = REPO / "notebooks" / "weights" / "galaxy-express-v1-bc.npz"
+    with pytest.raises(ValueError, match="board"):
+        from_weights(bc, Dummy())
