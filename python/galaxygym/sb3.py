@@ -51,12 +51,13 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from numpy.typing import NDArray
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
 from .vector import GalaxyGymVectorEnv
 
-__all__ = ["VecEnv", "export", "from_weights"]
+__all__ = ["VecEnv", "export", "from_weights", "BoardExtractor"]
 
 
 def _env_id(model: Any) -> str | None:
@@ -99,6 +100,15 @@ def export(model: Any, path: str | os.PathLike[str], env_id: str | None = None, 
     if pol is None or not hasattr(pol, "mlp_extractor") or not hasattr(pol, "action_net"):
         raise ValueError(f"galaxygym.sb3.export: {type(model).__name__} has no actor-critic MLP policy "
                          "(PPO, A2C or MaskablePPO with 'MlpPolicy')")
+    if isinstance(pol.features_extractor, BoardExtractor):
+        fx = pol.features_extractor
+        env_id = env_id or _env_id(model)
+        if env_id is None:
+            raise ValueError("galaxygym.sb3.export: give env_id (the model trains on no galaxygym.sb3.VecEnv)")
+        linear = [m for m in pol.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
+        acts0 = {nn.Tanh: "tanh", nn.ReLU: "relu"}
+        return export_policy(path, linear + [pol.action_net], fx.obs_scale.detach().cpu().numpy(), env_id,
+                             activation=acts0[pol.activation_fn], board=fx.board, play=play)
     if not isinstance(pol.features_extractor, FlattenExtractor):
         raise ValueError(f"galaxygym.sb3.export: feature extractor {type(pol.features_extractor).__name__}, "
                          "the weights format reads a flattened observation (FlattenExtractor)")
@@ -120,6 +130,47 @@ def export(model: Any, path: str | os.PathLike[str], env_id: str | None = None, 
                          activation=acts[pol.activation_fn], play=play)
 
 
+class BoardExtractor(BaseFeaturesExtractor):
+    """SB3 features extractor of a weights file's board without
+    convolutions (format version 2, no conv layers: galaxy-express-v1's
+    committed files): x = obs x obs_scale, the board planes translated so
+    that the first nonzero byte of center_plane lies at (0, 0)
+    (docs/policy-format.md), flattened, followed by x's other elements: what
+    layer 0 of the file reads. :func:`from_weights` makes it;
+    :func:`export` writes it back as the same board."""
+
+    def __init__(self, observation_space: gym.Space[Any], board: dict[str, int], obs_scale: Sequence[float]):
+        import torch
+
+        n = int(np.prod(observation_space.shape or (1,)))
+        super().__init__(observation_space, n)
+        self.board = {k: int(v) for k, v in board.items()}
+        self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
+        off, p, h, w = self.board["offset"], self.board["planes"], self.board["height"], self.board["width"]
+        self.register_buffer("scalar_idx", torch.as_tensor(
+            [i for i in range(n) if not off <= i < off + p * h * w], dtype=torch.long))
+        self.register_buffer("_rows", torch.arange(h).view(h, 1))
+        self.register_buffer("_cols", torch.arange(w).view(1, w))
+
+    def forward(self, observations: Any) -> Any:
+        import torch
+
+        obs = observations.flatten(1)
+        x = obs.float() * self.obs_scale
+        b = self.board
+        off, p, h, w = b["offset"], b["planes"], b["height"], b["width"]
+        board = x[:, off:off + p * h * w].reshape(-1, p, h * w)
+        cp = b.get("center_plane", -1)
+        if cp >= 0:
+            plane = obs[:, off + cp * h * w:off + (cp + 1) * h * w]
+            nz: Any = plane != 0
+            sq: Any = torch.where(nz.any(1), nz.float().argmax(1), torch.zeros_like(plane[:, 0], dtype=torch.long))
+            sr, sc = (sq // w).view(-1, 1, 1), (sq % w).view(-1, 1, 1)
+            idx = ((self._rows + sr) % h) * w + (self._cols + sc) % w
+            board = board.gather(2, idx.view(-1, 1, h * w).expand(-1, p, -1))
+        return torch.cat([board.flatten(1), x[:, self.scalar_idx]], 1)
+
+
 def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, value: bool = True,
                  **ppo_kwargs: Any) -> Any:
     """A MaskablePPO model (sb3-contrib; ``algo`` another on-policy class such
@@ -127,10 +178,11 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     (docs/policy-format.md): the inverse of :func:`export`, so that a model
     starts at a committed policy's level instead of at random.
 
-    The file must be an MLP (format version 1, or 3 without a board: the
-    Express, Pilots of Gallaxia and Galaxy Fighters clones and self-play
-    files); its obs_scale is folded into the first layer (SB3's
-    ``MlpPolicy`` reads the observation as float, unscaled). The model's
+    The file must be an MLP (versions 1 and 3: the Express, Pilots of
+    Gallaxia and Galaxy Fighters clones and self-play files), whose
+    obs_scale is folded into the first layer (SB3's ``MlpPolicy`` reads
+    the observation as float, unscaled), or a board without convolutions
+    (galaxy-express-v1's files), read through :class:`BoardExtractor`. The model's
     ``policy_kwargs`` net_arch and activation are set from the file; with
     ``value`` and a value head (format version 3) the critic is the file's
     trunk followed by its value head (output 0), else SB3's fresh critic.
@@ -138,17 +190,16 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     Greedy actions (``model.predict(obs, action_masks=..., deterministic=True)``)
     are the Go ``policy`` agent's greedy actions on the same observations.
 
-    Raises ValueError for a file with a board or convolutions (galaxy-express-v1's
-    files centre the board on the ship: no MlpPolicy computes that)."""
+    Raises ValueError for a file with convolutions."""
     import torch
     import torch.nn as nn
 
     from .policy import load_policy
 
     p = load_policy(path)
-    if p["board"] is not None or p.get("conv"):
-        raise ValueError(f"galaxygym.sb3.from_weights: {path} has a board (format version 2): "
-                         "MlpPolicy reads the flat observation; only MLP weights files load")
+    if p.get("conv"):
+        raise ValueError(f"galaxygym.sb3.from_weights: {path} has convolutions; MlpPolicy has none "
+                         "(MLP files and boards without convolutions load)")
     layers = p["layers"]
     if len(layers) < 2:
         raise ValueError("galaxygym.sb3.from_weights: a policy of one layer has no hidden layer for MlpPolicy")
@@ -162,11 +213,17 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     kw = dict(ppo_kwargs)
     pk = dict(kw.pop("policy_kwargs", None) or {})
     pk.update(net_arch=dict(pi=hidden, vf=vf), activation_fn=act)
+    board = p["board"]
+    if board is not None:
+        pk.update(features_extractor_class=BoardExtractor,
+                  features_extractor_kwargs=dict(board=dict(board), obs_scale=np.asarray(p["obs_scale"]).tolist()))
     model = algo("MlpPolicy", env, policy_kwargs=pk, **kw)
     pol = model.policy
     scale = np.asarray(p["obs_scale"], np.float64).reshape(-1)
     from stable_baselines3.common.preprocessing import is_image_space
-    if pol.normalize_images and is_image_space(pol.observation_space):
+    if board is not None:
+        scale = np.ones(int(layers[0][0].shape[1]))  # the extractor scales
+    elif pol.normalize_images and is_image_space(pol.observation_space):
         scale = scale * 255.0  # SB3 divides images by 255 first
 
     def put(mod: Any, w: NDArray[Any], b: NDArray[Any]) -> None:

@@ -12,37 +12,46 @@ import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SELFPLAY = REPO / "notebooks" / "weights" / "express-v2-selfplay.npz"
+W = REPO / "notebooks" / "weights"
+CASES = {  # weights file, env, env params: an MLP (version 1) and a centred board (version 2)
+    "express-v2-selfplay": (W / "express-v2-selfplay.npz", "express-v2", {"players": 2}),
+    "galaxy-express-v1-bc": (W / "galaxy-express-v1-bc.npz", "galaxy-express-v1", {}),
+}
 
 
-def test_from_weights_plays_the_go_policy(server_bin, tmp_path, monkeypatch):
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_from_weights_plays_the_go_policy(case, server_bin, tmp_path, monkeypatch):
     torch = pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
     from galaxygym.datasets import load
     from galaxygym.sb3 import VecEnv, export, from_weights
 
     monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    weights, env_id, params = CASES[case]
     # The Go policy agent, greedy, in every seat: its observations and actions.
     out = tmp_path / "go"
-    subprocess.run([server_bin, "generate", "--env", "express-v2", "--env-param", "players=2", "--agent", "policy",
-                    "--agent-opt", f"weights={SELFPLAY}", "--agent-opt", "greedy=true", "--episodes", "3",
-                    "--seed", "4", "--out", str(out)], check=True, capture_output=True)
+    cmd = [server_bin, "generate", "--env", env_id, "--agent", "policy", "--agent-opt", f"weights={weights}",
+           "--agent-opt", "greedy=true", "--episodes", "3", "--seed", "4", "--out", str(out)]
+    for k, v in params.items():
+        cmd += ["--env-param", f"{k}={v}"]
+    subprocess.run(cmd, check=True, capture_output=True)
     ds = load(out)
     dec = ds.action >= 0
     obs, mask, act = ds.obs.reshape(len(ds), -1)[dec], ds.action_mask[dec] != 0, ds.action[dec]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        venv = VecEnv("express-v2", num_envs=2, players=2, opponents="heuristic")
+        kw = {"opponents": "heuristic", **params} if params else {}
+        venv = VecEnv(env_id, num_envs=2, **kw)
         try:
-            model = from_weights(SELFPLAY, venv, n_steps=16, batch_size=32, seed=0)
+            model = from_weights(weights, venv, n_steps=16, batch_size=32, seed=0)
             got, _ = model.predict(obs, action_masks=mask, deterministic=True)
             np.testing.assert_array_equal(got, act)
             # export(from_weights(f)) computes the same policy as f.
             back = tmp_path / "back.npz"
-            export(model, back, "express-v2")
+            export(model, back, env_id)
             import galaxygym
             np.testing.assert_allclose(galaxygym.policy_probs(back, obs[:20], mask[:20]),
-                                       galaxygym.policy_probs(SELFPLAY, obs[:20], mask[:20]), atol=1e-5)
+                                       galaxygym.policy_probs(weights, obs[:20], mask[:20]), atol=1e-5)
             model.learn(32)  # it trains on
         finally:
             venv.close()
@@ -81,6 +90,10 @@ def test_from_weights_value_head_and_refusals(tmp_path):
     with torch.no_grad():
         v = model.policy.predict_values(torch.as_tensor(obs).float()).numpy()[:, 0]
     np.testing.assert_allclose(v, galaxygym.policy_value(f, obs)[:, 0], rtol=1e-4, atol=1e-4)
-    bc = REPO / "notebooks" / "weights" / "galaxy-express-v1-bc.npz"
-    with pytest.raises(ValueError, match="board"):
-        from_weights(bc, Dummy())
+    conv = tmp_path / "conv.npz"
+    board = {"offset": 0, "planes": 1, "height": 2, "width": 3, "center_plane": -1}
+    galaxygym.export_policy(conv, [(rng.normal(size=(8, 2 * 6 + 6)), rng.normal(size=8)),
+                                   (rng.normal(size=(n_act, 8)), rng.normal(size=n_act))], scale, "express-v2",
+                            conv=[(rng.normal(size=(2, 1, 3, 3)), rng.normal(size=2))], board=board)
+    with pytest.raises(ValueError, match="convolutions"):
+        from_weights(conv, Dummy())
