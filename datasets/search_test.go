@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // searchConfig is a small dataset of the mcts agent with the search
@@ -151,5 +153,57 @@ func TestRecordSearchResumeAndRefusals(t *testing.T) {
 	_, err := Materialize(context.Background(), MaterializeConfig{In: compact.Out, Out: filepath.Join(root, "m")})
 	if !errors.As(err, &ce) {
 		t.Fatalf("Materialize of a dataset with the search columns: %v, want a *ConfigError", err)
+	}
+}
+
+// TestRecordSearchShardsMerge: a run with the search columns split in
+// shards and merged is the run on one machine, byte for byte, and apache
+// arrow-go reads the search columns as parquet-go does.
+func TestRecordSearchShardsMerge(t *testing.T) {
+	smallGroups(t)
+	root := t.TempDir()
+	one := searchConfig(filepath.Join(root, "one"))
+	one.Episodes, one.EpisodesPerPart = 30, 10
+	generate(t, one)
+	want := readTree(t, one.Out)
+	sharded := filepath.Join(root, "sharded")
+	for shard := range 3 {
+		cfg := one
+		cfg.Out, cfg.Shard, cfg.Shards = sharded, shard, 3
+		generate(t, cfg)
+	}
+	if _, err := Merge(context.Background(), sharded); err != nil {
+		t.Fatalf("Merge: %v", err)
+	}
+	sameTree(t, "merged shards vs one run", want, readTree(t, sharded))
+
+	rows := allSteps(t, one.Out)
+	d, err := Open(one.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for _, p := range d.Manifest.Parts {
+		tbl, kv := arrowFile(t, filepath.Join(one.Out, p.Steps.Path))
+		if kv[KeySearch] != SearchVisits {
+			t.Fatalf("footer search %q", kv[KeySearch])
+		}
+		pols := column[*array.List](t, tbl, ColSearchPolicy)
+		vals := column[*array.Float32](t, tbl, ColSearchValue)
+		for c := range pols {
+			flat := pols[c].ListValues().(*array.Float32).Float32Values()
+			for j := 0; j < pols[c].Len(); j++ {
+				lo, hi := pols[c].ValueOffsets(j)
+				w := rows[i]
+				if !equalFloats(flat[lo:hi], w.SearchPolicy) ||
+					math.Float32bits(vals[c].Value(j)) != math.Float32bits(w.SearchValue) {
+					t.Fatalf("row %d: arrow-go %v %v, parquet-go %v %v", i, flat[lo:hi], vals[c].Value(j), w.SearchPolicy, w.SearchValue)
+				}
+				i++
+			}
+		}
+	}
+	if i != len(rows) {
+		t.Fatalf("arrow-go read %d rows, parquet-go %d", i, len(rows))
 	}
 }
