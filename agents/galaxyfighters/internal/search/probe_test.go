@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 	gf "github.com/galaxygym/galaxygym/env/galaxyfighters"
 )
 
@@ -12,7 +13,7 @@ import (
 // bottom first as type*4+facing.
 type probeBoard [gf.Cells][]int
 
-func viewBoard(v *gf.View) (b probeBoard) {
+func viewBoard(v *View) (b probeBoard) {
 	for c := 0; c < gf.Cells; c++ {
 		for i := 0; i < v.Height(c); i++ {
 			typ, dir := v.Alien(c, i)
@@ -66,7 +67,7 @@ func firstBoardDiff(a, b *probeBoard) int {
 // that ships are lost and games end by crashes): at every command phase
 //
 //   - along random command sequences of up to three commands, Probe's
-//     approach phase reports what View.Approach (State.approach on a copy)
+//     approach phase reports what View.Approach (gf.State.Approach on a copy)
 //     does, and leaves the same board, invaders and shipyard, while the
 //     View itself does not change;
 //   - Probe.Diff finds the first cell where two boards after an approach
@@ -95,106 +96,93 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 					continue
 				}
 			}
-			e, err := env.Make(id, params)
-			if err != nil {
-				t.Fatal(err)
-			}
 			rng := rand.New(rand.NewPCG(uint64(vi), 7))
 			obs := make([]uint8, gf.ObsSize)
-			var v, ref gf.View
+			var v, ref View
 			var p Probe
 			var pb ProbeBoard
-			for g := 0; g < games; g++ {
-				e.Reset(uint64(g))
-				for !e.Done() {
-					pl := e.CurrentPlayer()
-					mask := e.Mask()
-					if e.State().(*gf.State).Phase() == gf.PhaseCommand {
-						if err := e.Observe(pl, obs); err != nil {
-							t.Fatal(err)
-						}
-						positions++
-						v.Load(obs)
-						p.Begin(&v)
-						var mark gf.ViewMark
-						v.Mark(&mark)
-						saved := v
-						var last probeBoard
-						haveLast := false
-						for depth := 0; depth < 4; depth++ {
-							before := v
-							ref.CopyFrom(&v)
-							want := ref.Approach()
-							got := p.Approach()
-							approaches++
-							if want.ShipsLost > 0 {
-								lost++
-							}
-							if want.NoShip {
-								noShip++
-							}
-							if want.Crashes > 0 {
-								crashes++
-							}
-							if got != want {
-								t.Fatalf("%s %v game %d depth %d: Probe.Approach %+v, gf.View.Approach %+v", id, params, g, depth, got, want)
-							}
-							if before != v {
-								t.Fatalf("%s %v game %d depth %d: Probe.Approach changed the gf.View", id, params, g, depth)
-							}
-							wb, gb := viewBoard(&ref), probeBoardOf(&p)
-							if d := firstBoardDiff(&wb, &gb); d != gf.Cells {
-								t.Fatalf("%s %v game %d depth %d: boards after the approach differ on %s: %v vs %v", id, params, g, depth, gf.CellName(d), wb[d], gb[d])
-							}
-							for k := 0; k < gf.NumSeats; k++ {
-								if p.Invaders(k) != ref.Invaders(k) {
-									t.Fatalf("%s %v game %d depth %d: invaders of %d: %d, want %d", id, params, g, depth, k, p.Invaders(k), ref.Invaders(k))
-								}
-							}
-							if p.Invaded() != ref.Invaded() || p.ShipyardLeft() != ref.ShipyardLeft() {
-								t.Fatalf("%s %v game %d depth %d: invaded %d shipyard %d, want %d %d", id, params, g, depth, p.Invaded(), p.ShipyardLeft(), ref.Invaded(), ref.ShipyardLeft())
-							}
-							if haveLast {
-								// Diff may stop early where the same aliens stayed on one
-								// board and landed on the other, never late.
-								d, want := p.Diff(&pb), firstBoardDiff(&last, &gb)
-								if d > want || (d < want && d < gf.Cells && p.now.pushN[d] == pb.pushN[d]) {
-									t.Fatalf("%s %v game %d depth %d: Diff %d, want %d", id, params, g, depth, d, want)
-								}
-								if d == want {
-									diffExact++
-								}
-							}
-							p.Save(&pb)
-							last, haveLast = gb, true
-							// One more random command, if any is legal.
-							var legal []int
-							for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
-								if v.Legal(a) {
-									legal = append(legal, a)
-								}
-							}
-							if len(legal) == 0 {
-								break
-							}
-							v.Play(legal[rng.IntN(len(legal))])
-						}
-						v.Undo(&mark)
-						if v != saved {
-							t.Fatalf("%s %v game %d: Undo did not restore the gf.View", id, params, g)
+			g := -1
+			envtest.RandomGames(t, id, params, games, rng, func(e *env.Env) {
+				if e.Steps() == 0 {
+					g++
+				}
+				if e.State().(*gf.State).Phase() != gf.PhaseCommand {
+					return
+				}
+				if err := e.Observe(e.CurrentPlayer(), obs); err != nil {
+					t.Fatal(err)
+				}
+				positions++
+				v.Load(obs)
+				p.Begin(&v)
+				var mark ViewMark
+				v.Mark(&mark)
+				saved := v
+				var last probeBoard
+				haveLast := false
+				for depth := 0; depth < 4; depth++ {
+					before := v
+					ref.CopyFrom(&v)
+					want := ref.Approach()
+					got := p.Approach()
+					approaches++
+					if want.ShipsLost > 0 {
+						lost++
+					}
+					if want.NoShip {
+						noShip++
+					}
+					if want.Crashes > 0 {
+						crashes++
+					}
+					if got != want {
+						t.Fatalf("%s %v game %d depth %d: Probe.Approach %+v, View.Approach %+v", id, params, g, depth, got, want)
+					}
+					if before != v {
+						t.Fatalf("%s %v game %d depth %d: Probe.Approach changed the View", id, params, g, depth)
+					}
+					wb, gb := viewBoard(&ref), probeBoardOf(&p)
+					if d := firstBoardDiff(&wb, &gb); d != gf.Cells {
+						t.Fatalf("%s %v game %d depth %d: boards after the approach differ on %s: %v vs %v", id, params, g, depth, gf.CellName(d), wb[d], gb[d])
+					}
+					for k := 0; k < gf.NumSeats; k++ {
+						if p.Invaders(k) != ref.Invaders(k) {
+							t.Fatalf("%s %v game %d depth %d: invaders of %d: %d, want %d", id, params, g, depth, k, p.Invaders(k), ref.Invaders(k))
 						}
 					}
+					if p.Invaded() != ref.Invaded() || p.ShipyardLeft() != ref.ShipyardLeft() {
+						t.Fatalf("%s %v game %d depth %d: invaded %d shipyard %d, want %d %d", id, params, g, depth, p.Invaded(), p.ShipyardLeft(), ref.Invaded(), ref.ShipyardLeft())
+					}
+					if haveLast {
+						// Diff may stop early where the same aliens stayed on one
+						// board and landed on the other, never late.
+						d, want := p.Diff(&pb), firstBoardDiff(&last, &gb)
+						if d > want || (d < want && d < gf.Cells && p.now.pushN[d] == pb.pushN[d]) {
+							t.Fatalf("%s %v game %d depth %d: Diff %d, want %d", id, params, g, depth, d, want)
+						}
+						if d == want {
+							diffExact++
+						}
+					}
+					p.Save(&pb)
+					last, haveLast = gb, true
+					// One more random command, if any is legal.
 					var legal []int
-					for a, m := range mask {
-						if m != 0 {
+					for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
+						if v.Legal(a) {
 							legal = append(legal, a)
 						}
 					}
-					if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
-						t.Fatal(err)
+					if len(legal) == 0 {
+						break
 					}
+					v.Play(legal[rng.IntN(len(legal))])
 				}
-			}
+				v.Undo(&mark)
+				if v != saved {
+					t.Fatalf("%s %v game %d: Undo did not restore the View", id, params, g)
+				}
+			})
 		}
 	}
 	t.Logf("%d positions, %d approaches compared (%d with crashes, %d with ships lost, %d with no ship left); Diff exact %d times", positions, approaches, crashes, lost, noShip, diffExact)
@@ -226,10 +214,10 @@ func TestSameApproach(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(uint64(vi), 11))
 		obs := make([]uint8, gf.ObsSize)
-		var v gf.View
+		var v View
 		var p Probe
 		var pb ProbeBoard
-		var m0, m1 gf.ViewMark
+		var m0, m1 ViewMark
 		for g := 0; g < games; g++ {
 			e.Reset(uint64(g))
 			for !e.Done() {
