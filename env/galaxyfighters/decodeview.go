@@ -22,20 +22,36 @@ import (
 // not Apply. An observation that no position shows (not ObsSize bytes
 // long: a panic) gives some position, never an error.
 //
-// s keeps its parameters when they are the observation's (s is then
-// reloaded without allocating), else it gets new ones; copies of s by
-// assignment share them, and they never change.
+// The parameters of every observation an environment writes are shared,
+// never changing, by all the States loaded with them, so LoadObservation
+// does not allocate and a State loaded so is copied by assignment; only
+// counters out of the parameters' ranges get parameters of their own.
 func (s *State) LoadObservation(obs []uint8) {
 	obs = obs[:ObsSize]
-	c := config{players: NumSeats, districtsToLose: int(obs[OffToLose]), invaderCap: int(obs[OffInvaderCap]), winOnClear: obs[OffWinOnClear] == 1}
-	cfg := s.cfg
-	if cfg == nil || *cfg != c {
-		cfg = new(config)
-		*cfg = c
+	d, c, w := int(obs[OffToLose]), int(obs[OffInvaderCap]), boolInt(obs[OffWinOnClear] == 1)
+	var cfg *config
+	if d < len(observedConfigs) && c < len(observedConfigs[d]) {
+		cfg = &observedConfigs[d][c][w]
+	} else {
+		cfg = &config{players: NumSeats, districtsToLose: d, invaderCap: c, winOnClear: w == 1}
 	}
 	*s = State{cfg: cfg, spillSrc: -1, card: -1, started: true}
 	s.decodeView(obs) // the observer's frame is the global frame
 }
+
+// observedConfigs[d][c][w] are the parameters LoadObservation gives an
+// observation that shows d districts to lose, c invader spaces and
+// win_on=clear when w is 1 (for every value the parameters allow).
+var observedConfigs = func() (t [NumSeats + 1][maxInvaders + 1][2]config) {
+	for d := range t {
+		for c := range t[d] {
+			for w := range t[d][c] {
+				t[d][c][w] = config{players: NumSeats, districtsToLose: d, invaderCap: c, winOnClear: w == 1}
+			}
+		}
+	}
+	return t
+}()
 
 // atmosphereCells[seat] lists the 15 cells of seat's atmosphere, in
 // increasing order.
@@ -129,7 +145,7 @@ func (s *State) decodeView(obs []uint8) {
 	if o[OffHeight+Cells-1] != 0 {
 		s.decodeViewStack(Cells-1, o)
 	}
-	s.decodeSeatsAndCounters(0, obs)
+	s.decodeSeatsAndCounters(0, o)
 	for k := 0; k < NumSeats; k++ {
 		sh := &s.ships[k]
 		// A valid observation shows each ship once, as a 1.

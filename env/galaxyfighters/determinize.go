@@ -89,7 +89,7 @@ func (s *State) decodeObs(o int, obs []uint8, rng *rand.PCG) error {
 			return err
 		}
 	}
-	s.decodeSeatsAndCounters(o, obs)
+	s.decodeSeatsAndCounters(o, (*[ObsSize]uint8)(obs))
 	for i := 0; i < NumSeats; i++ {
 		k := (o + i) % NumSeats
 		sh := &s.ships[k]
@@ -124,10 +124,10 @@ func (s *State) decodeObs(o int, obs []uint8, rng *rand.PCG) error {
 // for the caller, which reads them from the planes), the command symbols
 // left and used, the phase (over when none is shown), the district whose
 // spill-over is being decided, and the spawn deck and shipyard counts.
-func (s *State) decodeSeatsAndCounters(o int, obs []uint8) {
+func (s *State) decodeSeatsAndCounters(o int, obs *[ObsSize]uint8) {
 	for i := 0; i < NumSeats; i++ {
-		k := (o + i) % NumSeats
-		b := obs[OffSeats+i*seatBytes : OffSeats+(i+1)*seatBytes]
+		k := int(uint(o+i) % NumSeats)
+		b := (*[seatBytes]uint8)(obs[OffSeats+i*seatBytes:])
 		sh := &s.ships[k]
 		*sh = ship{weapon: -1, engine: -1, bonus: -1, cell: -1, drone: -1, sds: [2]int8{-1, -1}}
 		sh.model = oneHot(b[SeatModel:SeatModel+numModels], 0)
@@ -152,7 +152,7 @@ func (s *State) decodeSeatsAndCounters(o int, obs []uint8) {
 	}
 	for i := 0; i < NumSeats; i++ {
 		if obs[OffSpillSeat+i] != 0 {
-			s.spillSrc = int8((o + i) % NumSeats)
+			s.spillSrc = int8(uint(o+i) % NumSeats)
 		}
 	}
 	s.deckN, s.yardN = int8(min(obs[OffDeckLeft], maxDeckSize)), int8(min(obs[OffYardLeft], maxBackup))

@@ -118,11 +118,11 @@ var loadTestGames = []struct {
 	{[]string{ID}, map[string]any{"mission": "rookie", "invader_spaces": 6, "backup_ships": 1, "spawn_density": 4.0}},
 }
 
-// TestLoadObservationKeepsItsParameters checks that LoadObservation
-// reloads a State without allocating while the observation's parameters
-// stay the same, and that a State loaded under other parameters gets its
-// own without changing those a copy of it shares.
-func TestLoadObservationKeepsItsParameters(t *testing.T) {
+// TestLoadObservationSharesItsParameters checks that LoadObservation
+// allocates nothing for the observations of environments under different
+// parameters, that States loaded under the same parameters share them and
+// that loading another observation never changes those a copy holds.
+func TestLoadObservationSharesItsParameters(t *testing.T) {
 	observe := func(params map[string]any) []uint8 {
 		e, err := env.Make(ID, params)
 		if err != nil {
@@ -135,20 +135,30 @@ func TestLoadObservationKeepsItsParameters(t *testing.T) {
 		}
 		return obs
 	}
-	expert, ace := observe(map[string]any{"mission": "expert"}), observe(map[string]any{"mission": "ace", "invader_spaces": 6})
-	var v State
+	expert, ace := observe(map[string]any{"mission": "expert"}), observe(map[string]any{"mission": "ace", "invader_spaces": 6, "win_on": "last_card"})
+	var v, w State
+	if n := testing.AllocsPerRun(20, func() { v.LoadObservation(expert); w.LoadObservation(ace) }); n != 0 {
+		t.Errorf("LoadObservation allocates %v times", n)
+	}
 	v.LoadObservation(expert)
-	if n := testing.AllocsPerRun(20, func() { v.LoadObservation(expert) }); n != 0 {
-		t.Errorf("LoadObservation allocates %v times under the same parameters", n)
+	x := v // a copy shares v's parameters
+	shared := *x.cfg
+	w.LoadObservation(expert)
+	if w.cfg != v.cfg {
+		t.Error("two States loaded from the same observation hold parameters of their own")
 	}
-	w := v // shares v's parameters
-	shared := *w.cfg
 	v.LoadObservation(ace)
-	if v.InvaderCap() != 6 || v.DistrictsToLose() == w.DistrictsToLose() || v.cfg == w.cfg {
-		t.Errorf("LoadObservation under other parameters: invader spaces %d, districts to lose %d (the copy's %d)",
-			v.InvaderCap(), v.DistrictsToLose(), w.DistrictsToLose())
+	if v.InvaderCap() != 6 || v.cfg.winOnClear || !x.cfg.winOnClear || v.DistrictsToLose() == x.DistrictsToLose() || v.cfg == x.cfg {
+		t.Errorf("LoadObservation under other parameters: invader spaces %d, win on clear %v, districts to lose %d (the copy's %d)",
+			v.InvaderCap(), v.cfg.winOnClear, v.DistrictsToLose(), x.DistrictsToLose())
 	}
-	if *w.cfg != shared {
-		t.Error("LoadObservation changed the parameters a copy shares")
+	if *x.cfg != shared {
+		t.Error("LoadObservation changed the parameters a copy holds")
+	}
+	// Counters no environment writes get parameters of their own.
+	ace[OffInvaderCap], ace[OffToLose] = 200, 9
+	v.LoadObservation(ace)
+	if v.InvaderCap() != 200 || v.DistrictsToLose() != 9 || *x.cfg != shared {
+		t.Errorf("out of range: invader spaces %d, districts to lose %d", v.InvaderCap(), v.DistrictsToLose())
 	}
 }
