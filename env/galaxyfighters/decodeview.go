@@ -127,10 +127,10 @@ func (s *State) decodeViewStack(cell uint8, obs *[ObsSize]uint8) {
 	s.aliens += int16(h)
 }
 
-// decodeView is decodeObs(0, obs, nil) for a valid observation (LoadObservation
-// ignores decodeObs's errors), visiting only the spaces that matter: the
-// board's stacks, each ship's plane from its end, the drones and SDS tiles
-// of each ship's own atmosphere.
+// decodeView is decodeObs(0, obs, nil) for a valid observation
+// (LoadObservation ignores decodeObs's errors), visiting only the spaces
+// that matter: the board's stacks, each ship's plane from its end, the
+// drones and SDS tiles of each ship's own atmosphere.
 func (s *State) decodeView(obs []uint8) {
 	o := (*[ObsSize]uint8)(obs)
 	// The height plane eight cells a word: only the stacks are decoded (a
