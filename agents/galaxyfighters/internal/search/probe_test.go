@@ -208,90 +208,77 @@ func TestSameApproach(t *testing.T) {
 		{"players": 4, "mission": "expert"}, {"players": 2, "mission": "ace"}, {"players": 3, "mission": "rookie"},
 		{"mission": "ace", "invader_spaces": 6, "backup_ships": 1, "spawn_density": 4.0},
 	} {
-		e, err := env.Make(gf.ID, params)
-		if err != nil {
-			t.Fatal(err)
-		}
 		rng := rand.New(rand.NewPCG(uint64(vi), 11))
 		obs := make([]uint8, gf.ObsSize)
 		var v View
 		var p Probe
 		var pb ProbeBoard
 		var m0, m1 ViewMark
-		for g := 0; g < games; g++ {
-			e.Reset(uint64(g))
-			for !e.Done() {
-				pl := e.CurrentPlayer()
-				mask := e.Mask()
-				if e.State().(*gf.State).Phase() == gf.PhaseCommand {
-					if err := e.Observe(pl, obs); err != nil {
-						t.Fatal(err)
-					}
-					v.Load(obs)
-					p.Begin(&v)
-					v.Mark(&m0)
-					for depth := 0; depth < 2; depth++ {
-						r := p.Approach()
-						if r.NoShip {
-							break
-						}
-						p.Save(&pb)
-						v.Mark(&m1)
-						var legal []int
-						for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
-							if !v.Legal(a) {
-								continue
-							}
-							legal = append(legal, a)
-							if a != gf.ActionFire && (a < gf.ActionUseWeapon || a >= gf.ActionSDS) {
-								continue
-							}
-							v.Play(a)
-							first, ok := p.SameApproach(&pb, &m1)
-							got := p.Approach()
-							if ok {
-								same++
-								if r.Crashes > 0 {
-									withCrash++
-								}
-								if got != r {
-									t.Fatalf("%v game %d: SameApproach after %d, but the approach gives %+v, not %+v", params, g, a, got, r)
-								}
-								for c := 0; c < gf.Cells; c++ {
-									stayed, landed := pb.StackAfter(&v, c)
-									s2, l2 := p.Stack(c)
-									want := append(append([]uint8{}, s2...), l2...)
-									have := append(append([]uint8{}, stayed...), landed...)
-									if string(want) != string(have) {
-										t.Fatalf("%v game %d: SameApproach after %d, but %s holds %v after the approach, not %v", params, g, a, gf.CellName(c), want, have)
-									}
-									if c < first && v.Height(c) != int(m1.Heights()[c]) {
-										t.Fatalf("%v game %d: first %d, but %s is lower", params, g, first, gf.CellName(c))
-									}
-								}
-							} else {
-								differ++
-							}
-							v.Undo(&m1)
-						}
-						if len(legal) == 0 {
-							break
-						}
-						v.Play(legal[rng.IntN(len(legal))])
-					}
-					v.Undo(&m0)
-				}
-				var legal []int
-				for a, m := range mask {
-					if m != 0 {
-						legal = append(legal, a)
-					}
-				}
-				if _, err := e.Step(legal[rng.IntN(len(legal))]); err != nil {
-					t.Fatal(err)
-				}
+		g := -1
+		envtest.RandomGames(t, gf.ID, params, games, rng, func(e *env.Env) {
+			if e.Steps() == 0 {
+				g++
 			}
-		}
+			if e.State().(*gf.State).Phase() != gf.PhaseCommand {
+				return
+			}
+			if err := e.Observe(e.CurrentPlayer(), obs); err != nil {
+				t.Fatal(err)
+			}
+			v.Load(obs)
+			p.Begin(&v)
+			v.Mark(&m0)
+			for depth := 0; depth < 2; depth++ {
+				r := p.Approach()
+				if r.NoShip {
+					break
+				}
+				p.Save(&pb)
+				v.Mark(&m1)
+				var legal []int
+				for a := gf.ActionFire; a < gf.ActionEndTurn; a++ {
+					if !v.Legal(a) {
+						continue
+					}
+					legal = append(legal, a)
+					if a != gf.ActionFire && (a < gf.ActionUseWeapon || a >= gf.ActionSDS) {
+						continue
+					}
+					v.Play(a)
+					first, ok := p.SameApproach(&pb, &m1)
+					got := p.Approach()
+					if ok {
+						same++
+						if r.Crashes > 0 {
+							withCrash++
+						}
+						if got != r {
+							t.Fatalf("%v game %d: SameApproach after %d, but the approach gives %+v, not %+v", params, g, a, got, r)
+						}
+						for c := 0; c < gf.Cells; c++ {
+							stayed, landed := pb.StackAfter(&v, c)
+							s2, l2 := p.Stack(c)
+							want := append(append([]uint8{}, s2...), l2...)
+							have := append(append([]uint8{}, stayed...), landed...)
+							if string(want) != string(have) {
+								t.Fatalf("%v game %d: SameApproach after %d, but %s holds %v after the approach, not %v", params, g, a, gf.CellName(c), want, have)
+							}
+							if c < first && v.Height(c) != int(m1.Heights()[c]) {
+								t.Fatalf("%v game %d: first %d, but %s is lower", params, g, first, gf.CellName(c))
+							}
+						}
+					} else {
+						differ++
+					}
+					v.Undo(&m1)
+				}
+				if len(legal) == 0 {
+					break
+				}
+				v.Play(legal[rng.IntN(len(legal))])
+			}
+			v.Undo(&m0)
+		})
 	}
 	t.Logf("%d commands kept the approach (%d of them with crashes), %d did not", same, withCrash, differ)
 	if same == 0 || differ == 0 || withCrash == 0 {
