@@ -61,6 +61,27 @@ func firstBoardDiff(a, b *probeBoard) int {
 	return gf.Cells
 }
 
+// commandObservations plays games random games of environment id under
+// params (envtest.RandomGames with rng) and calls visit with the game's
+// index and the acting player's observation at every command decision.
+func commandObservations(t *testing.T, id string, params map[string]any, games int, rng *rand.Rand, visit func(g int, obs []uint8)) {
+	t.Helper()
+	obs := make([]uint8, gf.ObsSize)
+	g := -1
+	envtest.RandomGames(t, id, params, games, rng, func(e *env.Env) {
+		if e.Steps() == 0 {
+			g++
+		}
+		if e.State().(*gf.State).Phase() != gf.PhaseCommand {
+			return
+		}
+		if err := e.Observe(e.CurrentPlayer(), obs); err != nil {
+			t.Fatal(err)
+		}
+		visit(g, obs)
+	})
+}
+
 // TestProbeMatchesViewApproach checks the search helpers against the
 // game's own code on the positions of seeded random games (v1 and v2, two
 // to four players, every mission, small districts and no backup ships so
@@ -97,21 +118,10 @@ func TestProbeMatchesViewApproach(t *testing.T) {
 				}
 			}
 			rng := rand.New(rand.NewPCG(uint64(vi), 7))
-			obs := make([]uint8, gf.ObsSize)
 			var v, ref View
 			var p Probe
 			var pb ProbeBoard
-			g := -1
-			envtest.RandomGames(t, id, params, games, rng, func(e *env.Env) {
-				if e.Steps() == 0 {
-					g++
-				}
-				if e.State().(*gf.State).Phase() != gf.PhaseCommand {
-					return
-				}
-				if err := e.Observe(e.CurrentPlayer(), obs); err != nil {
-					t.Fatal(err)
-				}
+			commandObservations(t, id, params, games, rng, func(g int, obs []uint8) {
 				positions++
 				v.Load(obs)
 				p.Begin(&v)
@@ -209,22 +219,11 @@ func TestSameApproach(t *testing.T) {
 		{"mission": "ace", "invader_spaces": 6, "backup_ships": 1, "spawn_density": 4.0},
 	} {
 		rng := rand.New(rand.NewPCG(uint64(vi), 11))
-		obs := make([]uint8, gf.ObsSize)
 		var v View
 		var p Probe
 		var pb ProbeBoard
 		var m0, m1 ViewMark
-		g := -1
-		envtest.RandomGames(t, gf.ID, params, games, rng, func(e *env.Env) {
-			if e.Steps() == 0 {
-				g++
-			}
-			if e.State().(*gf.State).Phase() != gf.PhaseCommand {
-				return
-			}
-			if err := e.Observe(e.CurrentPlayer(), obs); err != nil {
-				t.Fatal(err)
-			}
+		commandObservations(t, gf.ID, params, games, rng, func(g int, obs []uint8) {
 			v.Load(obs)
 			p.Begin(&v)
 			v.Mark(&m0)
