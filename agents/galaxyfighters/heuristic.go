@@ -41,13 +41,13 @@ func fightersEnv(spec *env.Spec) bool {
 // v2's Ace Special on every ship wins 29.5% of 1,000 games, Fire 0.6%,
 // Move 0.2%), and Fire on galaxy-fighters-v1 (the policy its published
 // numbers used). In the command phase the board is
-// rebuilt from the observation ([gf.View]: the observation shows
+// rebuilt from the observation ([search.View]: the observation shows
 // everything a player sees, the aliens under the top of a stack by count
 // only) and the agent searches the command sequences it can still pay
 // for, two commands deep (a move or warp only as the first), each ending
 // with its own approach phase played by the real rules (on one View:
-// commands are played and taken back with [gf.View.Mark] and
-// [gf.View.Undo], approach phases are played by a [search.Probe] without
+// commands are played and taken back with [search.View.Mark] and
+// [search.View.Undo], approach phases are played by a [search.Probe] without
 // copying the board, and a leaf whose leading stacks are its parent's
 // resumes the parent's partial threat sum; a leaf whose last command
 // provably leaves its parent's approach phase as it was takes its
@@ -78,9 +78,9 @@ type Heuristic struct {
 	enginePref [3]int
 
 	rng   rand.PCG
-	view  gf.View        // the position searched: commands played on it and undone
-	marks [2]gf.ViewMark // the position before the command of depth 1, 2
-	probe search.Probe   // plays the approach phase of view's position
+	view  search.View        // the position searched: commands played on it and undone
+	marks [2]search.ViewMark // the position before the command of depth 1, 2
+	probe search.Probe       // plays the approach phase of view's position
 	// weight[cell][kindSlot(code)] is turnWeight of an alien of that type
 	// and facing on cell (by the approaches it needs to leave the board past
 	// a district's zone 1), or 0 when its path ends in a corner.
@@ -585,7 +585,7 @@ func (h *Heuristic) leafValue(depth int) float64 {
 // threat is n's, and the threat is n's board with the stacks that lost
 // aliens lower, resumed from n's partial sum before the first of them.
 // ok is false when the approach may differ.
-func (h *Heuristic) localValue(n *node, m *gf.ViewMark) (val float64, ok bool) {
+func (h *Heuristic) localValue(n *node, m *search.ViewMark) (val float64, ok bool) {
 	if !n.scored {
 		return 0, false
 	}

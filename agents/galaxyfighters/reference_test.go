@@ -3,7 +3,7 @@ package galaxyfighters_test
 // The Galaxy Fighters heuristic as it was before the search was made
 // cheaper (main at da9f055, agents/galaxyfighters/heuristic.go, copied
 // verbatim but for the names): a board copy per node and per leaf, and
-// the approach phase of every leaf played by View.Approach (the game's own
+// the approach phase of every leaf played by search.View.Approach (the game's own
 // rules). TestHeuristicSameAsReference checks that the current heuristic
 // chooses exactly what this one chooses.
 
@@ -18,6 +18,7 @@ import (
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/agents/galaxyfighters"
+	"github.com/galaxygym/galaxygym/agents/galaxyfighters/internal/search"
 	"github.com/galaxygym/galaxygym/env"
 	gf "github.com/galaxygym/galaxygym/env/galaxyfighters"
 )
@@ -35,8 +36,8 @@ type refHeuristic struct {
 	enginePref [3]int
 
 	rng   rand.PCG
-	views [3]gf.View // search stack: root, depth 1, depth 2
-	leaf  gf.View
+	views [3]search.View // search stack: root, depth 1, depth 2
+	leaf  search.View
 	// exit[cell][dir] is the number of steps an alien on cell facing dir
 	// takes to leave the board past a district's zone 1, or 0 when its
 	// path ends in a corner.
@@ -285,7 +286,7 @@ const (
 )
 
 // leafValue ends the command phase in a copy of v and scores the result.
-func (h *refHeuristic) leafValue(v *gf.View) float64 {
+func (h *refHeuristic) leafValue(v *search.View) float64 {
 	l := &h.leaf
 	l.CopyFrom(v)
 	before := [gf.NumSeats]int{}
@@ -327,7 +328,7 @@ func (h *refHeuristic) leafValue(v *gf.View) float64 {
 var refTurnWeight = [8]float64{0, 1.0, 0.55, 0.35, 0.22, 0.15, 0.1, 0.08}
 
 // threat weighs the aliens left on the board.
-func (h *refHeuristic) threat(l *gf.View, before [gf.NumSeats]int, inv [gf.NumSeats]int, full int) float64 {
+func (h *refHeuristic) threat(l *search.View, before [gf.NumSeats]int, inv [gf.NumSeats]int, full int) float64 {
 	capN := l.InvaderCap()
 	var fill [gf.NumSeats]float64
 	for k := 0; k < gf.NumSeats; k++ {

@@ -8,67 +8,13 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
-// sceneOf returns player's scene of s under express-v2 with players seats
-// (the legal actions only when player is to act).
+// sceneOf returns player's scene of s under express-v2 with params (the
+// legal actions only when player is to act), checked by env.CheckScene.
 func sceneOf(t *testing.T, s *State, player int, params map[string]any) *env.Scene {
-	t.Helper()
-	p, err := specV2.Resolve(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obs := make([]uint8, ObsSize)
-	s.Observe(player, obs)
-	var legal []int
-	if s.CurrentPlayer() == player {
-		mask := make([]uint8, NumActions)
-		s.LegalMask(mask)
-		for a, m := range mask {
-			if m != 0 {
-				legal = append(legal, a)
-			}
-		}
-	}
-	sc, err := V2().Present(p, player, obs, legal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := *specV2
-	spec.NumPlayers = s.n
-	if err := env.CheckScene(&spec, player, legal, sc); err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
-
-func zoneOf(sc *env.Scene, id string) *env.Zone {
-	for i := range sc.Zones {
-		if sc.Zones[i].ID == id {
-			return &sc.Zones[i]
-		}
-	}
-	return nil
-}
-
-func moveOf(sc *env.Scene, name string) *env.Move {
-	for i := range sc.Moves {
-		if sc.Moves[i].Name == name {
-			return &sc.Moves[i]
-		}
-	}
-	return nil
-}
-
-func cardNames(z *env.Zone) string {
-	if z == nil {
-		return "<no zone>"
-	}
-	var n []string
-	for _, c := range z.Cards {
-		n = append(n, c.Name)
-	}
-	return strings.Join(n, ", ")
+	return envtest.PresentAs(t, IDv2, params, s, player)
 }
 
 // TestPresent reads scenes as a player sees the table: his own hand by
@@ -90,49 +36,49 @@ p2 played=1 hand=OF
 	other := sceneOf(t, s, 1, map[string]any{"players": 3})
 
 	t.Run("the observer's hand: face up, by name, private", func(t *testing.T) {
-		h := zoneOf(me, "hand-0")
-		if got := cardNames(h); got != "Tank Car, Wild Car, Broken Car, Light Crane" || !h.Private {
+		h := envtest.Zone(me, "hand-0")
+		if got := envtest.CardNames(h); got != "Tank Car, Wild Car, Broken Car, Light Crane" || !h.Private {
 			t.Fatalf("player 0's own hand: %q private %v", got, h.Private)
 		}
 	})
 	t.Run("another's hand: face down with its size, the known card a public fact", func(t *testing.T) {
-		h := zoneOf(me, "hand-1")
+		h := envtest.Zone(me, "hand-1")
 		if h == nil || h.Private || len(h.Cards) != 0 || h.Count != 3 {
 			t.Fatalf("player 1's hand in player 0's scene: %+v", h)
 		}
 		if !slices.Contains(me.Seats[1].Facts, "known in hand: Auto Carrier") {
 			t.Fatalf("player 1's facts: %v", me.Seats[1].Facts)
 		}
-		if h := zoneOf(other, "hand-0"); h == nil || h.Count != 4 || len(h.Cards) != 0 {
+		if h := envtest.Zone(other, "hand-0"); h == nil || h.Count != 4 || len(h.Cards) != 0 {
 			t.Fatalf("player 0's hand in player 1's scene: %+v", h)
 		}
 	})
 	t.Run("locomotives: the owner's face up, the others' face down; the same ids in every scene", func(t *testing.T) {
-		mine, theirs := zoneOf(me, "train-0-0"), zoneOf(other, "train-0-0")
+		mine, theirs := envtest.Zone(me, "train-0-0"), envtest.Zone(other, "train-0-0")
 		if mine.Cards[0].Name != "locomotive: Box Car" || theirs.Cards[0].Code != "" || theirs.Cards[0].ID != mine.Cards[0].ID {
 			t.Fatalf("train t0: own %+v, seen by player 1 %+v", mine.Cards[0], theirs.Cards[0])
 		}
-		if got := cardNames(zoneOf(me, "train-1-2")); got != ", Coach, Dome" {
+		if got := envtest.CardNames(envtest.Zone(me, "train-1-2")); got != ", Coach, Dome" {
 			t.Fatalf("player 1's passenger train seen by player 0: %q", got)
 		}
 	})
 	t.Run("the discard pile shows its top last", func(t *testing.T) {
-		d := zoneOf(me, "discard-pile")
-		if got := cardNames(d); got != "Tank Car, Container Car" || d.Cards[1].ID != "discard-1" {
+		d := envtest.Zone(me, "discard-pile")
+		if got := envtest.CardNames(d); got != "Tank Car, Container Car" || d.Cards[1].ID != "discard-1" {
 			t.Fatalf("discard pile: %q %+v", got, d.Cards)
 		}
 	})
 	t.Run("moves: click the hand card, then the train", func(t *testing.T) {
-		add := moveOf(me, "add-t0-TK")
+		add := envtest.Move(me, "add-t0-TK")
 		if add == nil || add.Words != "add Tank Car to train t0" || !slices.Equal(add.Select, []string{"hand-0-TK-0"}) ||
 			!slices.Equal(add.Target, []string{"train-0-0"}) {
 			t.Fatalf("add-t0-TK: %+v", add)
 		}
-		start := moveOf(me, "start-BR")
-		if start == nil || !slices.Equal(start.Target, []string{"train-0-1"}) || zoneOf(me, "train-0-1").Name != "a new train" {
+		start := envtest.Move(me, "start-BR")
+		if start == nil || !slices.Equal(start.Target, []string{"train-0-1"}) || envtest.Zone(me, "train-0-1").Name != "a new train" {
 			t.Fatalf("start-BR: %+v", start)
 		}
-		hit := moveOf(me, "broken-p1-t2")
+		hit := envtest.Move(me, "broken-p1-t2")
 		if hit == nil || hit.Words != "play Broken Car on player 1's train t2" || !slices.Equal(hit.Target, []string{"train-1-2"}) {
 			t.Fatalf("broken-p1-t2: %+v", hit)
 		}
@@ -143,7 +89,7 @@ p2 played=1 hand=OF
 	t.Run("a draw has nothing to point at: a button", func(t *testing.T) {
 		s := posV2(t, 3, "express hand=0 turns=4 hturns=4 cur=1 phase=draw\ndeck cards=...\ndiscard cards=CN\np0 played=1 hand=BX\np1 played=1 hand=TK\np2 played=1\n")
 		sc := sceneOf(t, s, 1, map[string]any{"players": 3})
-		draw, take := moveOf(sc, "draw"), moveOf(sc, "take-discard")
+		draw, take := envtest.Move(sc, "draw"), envtest.Move(sc, "take-discard")
 		if draw.Words != "draw two cards" || draw.Select != nil || draw.Target != nil {
 			t.Fatalf("draw: %+v", draw)
 		}

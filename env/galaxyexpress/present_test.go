@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 	"github.com/galaxygym/galaxygym/env/galaxyexpress"
 )
 
@@ -21,44 +22,7 @@ func scene(t testing.TB, pos string) *env.Scene {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs := make([]uint8, galaxyexpress.ObsSize)
-	s.Observe(0, obs)
-	mask := make([]uint8, galaxyexpress.NumActions)
-	s.LegalMask(mask)
-	var legal []int
-	for a, m := range mask {
-		if m == 1 {
-			legal = append(legal, a)
-		}
-	}
-	g := galaxyexpress.Game{}
-	p, _ := g.Spec().Resolve(nil)
-	sc, err := g.Present(p, 0, obs, legal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := env.CheckScene(g.Spec(), 0, legal, sc); err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
-
-func piece(sc *env.Scene, id string) *env.Piece {
-	for i := range sc.Pieces {
-		if sc.Pieces[i].ID == id {
-			return &sc.Pieces[i]
-		}
-	}
-	return nil
-}
-
-func move(sc *env.Scene, name string) *env.Move {
-	for i := range sc.Moves {
-		if sc.Moves[i].Name == name {
-			return &sc.Moves[i]
-		}
-	}
-	return nil
+	return envtest.PresentAs(t, galaxyexpress.ID, nil, s, 0)
 }
 
 // The ship at rest on d2 beside the face-down target (planet 4 on e2).
@@ -74,38 +38,38 @@ speed=0 queue=4,0,1,2,3,5 thrust=2,5/0,1,3,4 brake=2,4/0,1,3,5`
 func TestPresentReadsLikeTheRules(t *testing.T) {
 	sc := scene(t, restD2)
 	t.Run("the ship and the planets: scanned ones by number, face-down ones hidden", func(t *testing.T) {
-		if p := piece(sc, "ship"); p == nil || p.At != "sq-d2" {
+		if p := envtest.Piece(sc, "ship"); p == nil || p.At != "sq-d2" {
 			t.Fatalf("ship %+v, want on d2", p)
 		}
-		if p := piece(sc, "planet-e2"); p == nil || p.Label != "?" {
+		if p := envtest.Piece(sc, "planet-e2"); p == nil || p.Label != "?" {
 			t.Fatalf("planet on e2 %+v: face down, its number must not show", p)
 		}
-		if p := piece(sc, "planet-g4"); p == nil || p.Label != "0" {
+		if p := envtest.Piece(sc, "planet-g4"); p == nil || p.Label != "0" {
 			t.Fatalf("planet on g4 %+v, want the scanned planet 0", p)
 		}
 	})
 	t.Run("face-up coins are pieces, face-down ones empty slots, spent ones grey", func(t *testing.T) {
 		for _, id := range []string{"thrust-2", "thrust-5", "brake-2", "brake-4"} {
-			if p := piece(sc, id); p == nil || p.Title != strings.Replace(id, "-", " ", 1)+": face up, ready to play" {
+			if p := envtest.Piece(sc, id); p == nil || p.Title != strings.Replace(id, "-", " ", 1)+": face up, ready to play" {
 				t.Errorf("coin %s: %+v", id, p)
 			}
 		}
-		if piece(sc, "thrust-0") != nil {
+		if envtest.Piece(sc, "thrust-0") != nil {
 			t.Error("face-down thrust 0 shown as a piece")
 		}
 	})
 	t.Run("a coin is the coin then the square the ship slides to", func(t *testing.T) {
-		m := move(sc, "thrust-2-east")
+		m := envtest.Move(sc, "thrust-2-east")
 		if m == nil || !slices.Equal(m.Select, []string{"thrust-2"}) || !slices.Equal(m.Target, []string{"sq-f2"}) ||
 			m.Words != "thrust 2 east to f2" {
 			t.Fatalf("thrust-2-east: %+v", m)
 		}
 		// Speed 5 north from row 2 wraps round to row 3.
-		if m := move(sc, "thrust-5-north"); m == nil || !slices.Equal(m.Target, []string{"sq-d3"}) {
+		if m := envtest.Move(sc, "thrust-5-north"); m == nil || !slices.Equal(m.Target, []string{"sq-d3"}) {
 			t.Fatalf("thrust-5-north: %+v", m)
 		}
 		// A brake at speed 0 stops where the ship is: its own square.
-		if m := move(sc, "brake-2-north"); m == nil || !slices.Equal(m.Target, []string{"sq-d2"}) || m.Words != "brake 2: stop at d2" {
+		if m := envtest.Move(sc, "brake-2-north"); m == nil || !slices.Equal(m.Target, []string{"sq-d2"}) || m.Words != "brake 2: stop at d2" {
 			t.Fatalf("brake-2-north: %+v", m)
 		}
 	})

@@ -89,20 +89,10 @@ func (s *State) decodeObs(o int, obs []uint8, rng *rand.PCG) error {
 			return err
 		}
 	}
+	s.decodeSeatsAndCounters(o, (*[ObsSize]uint8)(obs))
 	for i := 0; i < NumSeats; i++ {
 		k := (o + i) % NumSeats
-		b := obs[OffSeats+i*seatBytes:]
 		sh := &s.ships[k]
-		*sh = ship{weapon: -1, engine: -1, bonus: -1, cell: -1, drone: -1, sds: [2]int8{-1, -1}}
-		sh.model = oneHot(b[SeatModel:SeatModel+numModels], 0)
-		sh.weapon = oneHot(b[SeatWeapon:SeatWeapon+numWeapons], -1)
-		sh.engine = oneHot(b[SeatEngine:SeatEngine+numEngines], -1)
-		sh.bonus = oneHot(b[SeatBonus:SeatBonus+numBonusTiles], -1)
-		sh.shielded = b[SeatShielded] != 0
-		if b[SeatActing] != 0 {
-			s.cur = int8(k)
-		}
-		s.invaders[k] = int8(b[SeatInvaders])
 		for l := 0; l < Cells; l++ {
 			g := Global(o, l)
 			if obs[OffShips+i*plane+l] != 0 {
@@ -123,6 +113,33 @@ func (s *State) decodeObs(o int, obs []uint8, rng *rand.PCG) error {
 			}
 		}
 	}
+	return nil
+}
+
+// decodeSeatsAndCounters reads what the observation of the player
+// sitting at seat o shows besides its planes: each seat's bytes (relative
+// seat i is seat (o+i) mod 4: its ship's model, weapon, engine, bonus tile
+// and shield, the invaders beside its district, s.cur when it is acting;
+// the ship's cell, drone and Shielded Defense System tiles are left at -1
+// for the caller, which reads them from the planes), the command symbols
+// left and used, the phase (over when none is shown), the district whose
+// spill-over is being decided, and the spawn deck and shipyard counts.
+func (s *State) decodeSeatsAndCounters(o int, obs *[ObsSize]uint8) {
+	for i := 0; i < NumSeats; i++ {
+		k := int(uint(o+i) % NumSeats)
+		b := (*[seatBytes]uint8)(obs[OffSeats+i*seatBytes:])
+		sh := &s.ships[k]
+		*sh = ship{weapon: -1, engine: -1, bonus: -1, cell: -1, drone: -1, sds: [2]int8{-1, -1}}
+		sh.model = oneHot(b[SeatModel:SeatModel+numModels], 0)
+		sh.weapon = oneHot(b[SeatWeapon:SeatWeapon+numWeapons], -1)
+		sh.engine = oneHot(b[SeatEngine:SeatEngine+numEngines], -1)
+		sh.bonus = oneHot(b[SeatBonus:SeatBonus+numBonusTiles], -1)
+		sh.shielded = b[SeatShielded] != 0
+		if b[SeatActing] != 0 {
+			s.cur = int8(k)
+		}
+		s.invaders[k] = int8(b[SeatInvaders])
+	}
 	for f := 0; f < numFaces; f++ {
 		s.pool[f] = int8(obs[OffPool+f])
 	}
@@ -135,11 +152,10 @@ func (s *State) decodeObs(o int, obs []uint8, rng *rand.PCG) error {
 	}
 	for i := 0; i < NumSeats; i++ {
 		if obs[OffSpillSeat+i] != 0 {
-			s.spillSrc = int8((o + i) % NumSeats)
+			s.spillSrc = int8(uint(o+i) % NumSeats)
 		}
 	}
 	s.deckN, s.yardN = int8(min(obs[OffDeckLeft], maxDeckSize)), int8(min(obs[OffYardLeft], maxBackup))
-	return nil
 }
 
 // oneHot returns the index of the first set byte of b, or none.

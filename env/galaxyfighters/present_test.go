@@ -9,66 +9,13 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
 // presentAs observes s for seat of an environment with players players
 // and presents it with s's legal actions when seat acts (none otherwise).
 func presentAs(t *testing.T, s *State, players, seat int) *env.Scene {
-	t.Helper()
-	g := Game{}
-	p, err := g.Spec().Resolve(map[string]any{env.PlayersParam: players})
-	if err != nil {
-		t.Fatal(err)
-	}
-	obs := make([]uint8, ObsSize)
-	s.Observe(seat, obs)
-	var legal []int
-	if !s.Terminal() && s.CurrentPlayer() == seat {
-		mask := make([]uint8, NumActions)
-		s.LegalMask(mask)
-		for a, m := range mask {
-			if m == 1 {
-				legal = append(legal, a)
-			}
-		}
-	}
-	sc, err := g.Present(p, seat, obs, legal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := *g.Spec()
-	spec.NumPlayers = players
-	if err := env.CheckScene(&spec, seat, legal, sc); err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
-
-func scenePiece(sc *env.Scene, id string) *env.Piece {
-	for i := range sc.Pieces {
-		if sc.Pieces[i].ID == id {
-			return &sc.Pieces[i]
-		}
-	}
-	return nil
-}
-
-func sceneSpace(sc *env.Scene, id string) *env.Space {
-	for i := range sc.Spaces {
-		if sc.Spaces[i].ID == id {
-			return &sc.Spaces[i]
-		}
-	}
-	return nil
-}
-
-func sceneMove(sc *env.Scene, name string) *env.Move {
-	for i := range sc.Moves {
-		if sc.Moves[i].Name == name {
-			return &sc.Moves[i]
-		}
-	}
-	return nil
+	return envtest.PresentAs(t, ID, map[string]any{env.PlayersParam: players}, s, seat)
 }
 
 func TestPresentReadsLikeTheRules(t *testing.T) {
@@ -78,12 +25,12 @@ func TestPresentReadsLikeTheRules(t *testing.T) {
 	s := posCfg(t, cfg4, map[string]string{"r4c5": "YvBv"}, "ship0=gladius/laser-beam/warp-drive/special")
 	t.Run("fire is the ship, then the stack it hits", func(t *testing.T) {
 		sc := presentAs(t, s, 4, 0)
-		m := sceneMove(sc, "fire")
+		m := envtest.Move(sc, "fire")
 		if m == nil || !slices.Equal(m.Select, []string{"ship-0"}) || !slices.Contains(m.Target, "aliens-r4c5") ||
 			m.Words != "fire at the stack in zone 7" {
 			t.Fatalf("fire: %+v", m)
 		}
-		p := scenePiece(sc, "aliens-r4c5")
+		p := envtest.Piece(sc, "aliens-r4c5")
 		if p == nil || p.Label != "2" || p.Color != pcAlienColor[Bluvol] || p.Rotate != 180 ||
 			!strings.Contains(p.Title, "on top a Bluvol (speed 2) heading for Rocketown") {
 			t.Fatalf("the stack: %+v", p)
@@ -91,26 +38,26 @@ func TestPresentReadsLikeTheRules(t *testing.T) {
 	})
 	t.Run("a move is the ship, then the free space", func(t *testing.T) {
 		sc := presentAs(t, s, 4, 0)
-		if m := sceneMove(sc, "move-n"); m == nil || !slices.Equal(m.Target, []string{"r9c5"}) || m.Words != "move ahead" {
+		if m := envtest.Move(sc, "move-n"); m == nil || !slices.Equal(m.Target, []string{"r9c5"}) || m.Words != "move ahead" {
 			t.Fatalf("move-n: %+v", m)
 		}
-		if m := sceneMove(sc, "warp-zone-3-col-1"); m == nil || !slices.Equal(m.Select, []string{"engine-0"}) ||
+		if m := envtest.Move(sc, "warp-zone-3-col-1"); m == nil || !slices.Equal(m.Select, []string{"engine-0"}) ||
 			!slices.Equal(m.Target, []string{"r8c3"}) {
 			t.Fatalf("warp: %+v", m)
 		}
-		if m := sceneMove(sc, "end-turn"); m == nil || len(m.Select)+len(m.Target) != 0 {
+		if m := envtest.Move(sc, "end-turn"); m == nil || len(m.Select)+len(m.Target) != 0 {
 			t.Fatalf("end-turn is a button: %+v", m)
 		}
 	})
 	t.Run("another seat sees the board from its side, with the same ids", func(t *testing.T) {
 		sc := presentAs(t, s, 4, 2) // Novaport: Rocketown's strip is at the top
-		if d := sceneSpace(sc, "district-0"); d == nil || d.Y != 0 || d.Owner != 0 {
+		if d := envtest.Space(sc, "district-0"); d == nil || d.Y != 0 || d.Owner != 0 {
 			t.Fatalf("Rocketown's strip for Novaport: %+v", d)
 		}
-		if d := sceneSpace(sc, "district-2"); d == nil || d.Y != 12*pcCell {
+		if d := envtest.Space(sc, "district-2"); d == nil || d.Y != 12*pcCell {
 			t.Fatalf("Novaport's own strip: %+v", d)
 		}
-		if p := scenePiece(sc, "aliens-r4c5"); p == nil || p.Rotate != 0 {
+		if p := envtest.Piece(sc, "aliens-r4c5"); p == nil || p.Rotate != 0 {
 			t.Fatalf("the stack heads away from Novaport: %+v", p)
 		}
 		if len(sc.Moves) != 0 {
@@ -122,20 +69,20 @@ func TestPresentReadsLikeTheRules(t *testing.T) {
 		if len(sc.Seats) != 2 || sc.Seats[0].Name != "Rocketown & Novaport" || sc.Seats[1].Name != "Atomville & Astrofield" {
 			t.Fatalf("seats %+v", sc.Seats)
 		}
-		if p := scenePiece(sc, "ship-3"); p == nil || p.Owner != 1 {
+		if p := envtest.Piece(sc, "ship-3"); p == nil || p.Owner != 1 {
 			t.Fatalf("Astrofield's ship is player 1's: %+v", p)
 		}
-		if p := scenePiece(sc, "ship-2"); p == nil || p.Owner != 0 {
+		if p := envtest.Piece(sc, "ship-2"); p == nil || p.Owner != 0 {
 			t.Fatalf("Novaport's ship is player 0's: %+v", p)
 		}
 	})
 	t.Run("a spill-over is a click on the receiving district", func(t *testing.T) {
 		st := posCfg(t, cfg4, nil, "phase=spill spillsrc=2 inv=0,0,6,0 spill=0,0,2,0")
 		sc := presentAs(t, st, 4, 0)
-		if m := sceneMove(sc, "spill-left"); m == nil || !slices.Equal(m.Target, []string{"district-3"}) || m.Words != "spill over to Astrofield" {
+		if m := envtest.Move(sc, "spill-left"); m == nil || !slices.Equal(m.Target, []string{"district-3"}) || m.Words != "spill over to Astrofield" {
 			t.Fatalf("spill-left: %+v", m)
 		}
-		if m := sceneMove(sc, "spill-right"); m == nil || !slices.Equal(m.Target, []string{"district-1"}) {
+		if m := envtest.Move(sc, "spill-right"); m == nil || !slices.Equal(m.Target, []string{"district-1"}) {
 			t.Fatalf("spill-right: %+v", m)
 		}
 	})

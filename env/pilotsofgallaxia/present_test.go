@@ -7,74 +7,17 @@ import (
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
+	"github.com/galaxygym/galaxygym/env/envtest"
 )
 
 // sceneOf returns pilot's scene of s (the legal actions only when pilot is
 // to act), checked by env.CheckScene.
 func sceneOf(t *testing.T, s *State, pilot int) *env.Scene {
-	t.Helper()
-	g := Game{v1: !s.cfg.v2}
-	p, err := g.Spec().Resolve(map[string]any{"players": s.cfg.players})
-	if err != nil {
-		t.Fatal(err)
+	id := ID
+	if !s.cfg.v2 {
+		id = IDv1
 	}
-	obs := make([]uint8, ObsSize)
-	s.Observe(pilot, obs)
-	var acts []int
-	if s.CurrentPlayer() == pilot {
-		mask := make([]uint8, NumActions)
-		s.LegalMask(mask)
-		for a, m := range mask {
-			if m != 0 {
-				acts = append(acts, a)
-			}
-		}
-	}
-	sc, err := g.Present(p, pilot, obs, acts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := *g.Spec()
-	spec.NumPlayers = s.cfg.players
-	if err := env.CheckScene(&spec, pilot, acts, sc); err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
-
-func zoneOf(sc *env.Scene, id string) *env.Zone {
-	for i := range sc.Zones {
-		if sc.Zones[i].ID == id {
-			return &sc.Zones[i]
-		}
-	}
-	return nil
-}
-
-func pieceOf(sc *env.Scene, id string) *env.Piece {
-	for i := range sc.Pieces {
-		if sc.Pieces[i].ID == id {
-			return &sc.Pieces[i]
-		}
-	}
-	return nil
-}
-
-func moveOf(sc *env.Scene, name string) *env.Move {
-	for i := range sc.Moves {
-		if sc.Moves[i].Name == name {
-			return &sc.Moves[i]
-		}
-	}
-	return nil
-}
-
-func names(z *env.Zone) string {
-	var n []string
-	for _, c := range z.Cards {
-		n = append(n, c.Name)
-	}
-	return strings.Join(n, ", ")
+	return envtest.PresentAs(t, id, map[string]any{env.PlayersParam: s.cfg.players}, s, pilot)
 }
 
 // TestPresent reads scenes as a pilot sees the table: the own hand by
@@ -86,14 +29,14 @@ func TestPresent(t *testing.T) {
 	t.Run("hands: the pilot's own face up and private, another's face down", func(t *testing.T) {
 		s := posOf(t, ID, base)
 		me, other := sceneOf(t, s, 0), sceneOf(t, s, 1)
-		h := zoneOf(me, "hand-0")
-		if names(h) != "planet 4 of sektor 3, fuel 5, Salvage" || !h.Private {
-			t.Fatalf("pilot 0's hand: %q private %v", names(h), h.Private)
+		h := envtest.Zone(me, "hand-0")
+		if envtest.CardNames(h) != "planet 4 of sektor 3, fuel 5, Salvage" || !h.Private {
+			t.Fatalf("pilot 0's hand: %q private %v", envtest.CardNames(h), h.Private)
 		}
-		if h := zoneOf(me, "hand-1"); h.Count != 2 || len(h.Cards) != 0 || h.Private {
+		if h := envtest.Zone(me, "hand-1"); h.Count != 2 || len(h.Cards) != 0 || h.Private {
 			t.Fatalf("pilot 1's hand in pilot 0's scene: %+v", h)
 		}
-		if h := zoneOf(other, "hand-0"); h.Count != 3 || len(h.Cards) != 0 {
+		if h := envtest.Zone(other, "hand-0"); h.Count != 3 || len(h.Cards) != 0 {
 			t.Fatalf("pilot 0's hand in pilot 1's scene: %+v", h)
 		}
 		if other.Seats[1].Name != "pilot 1" || !slices.Contains(other.Seats[1].Facts, "sektor 2") {
@@ -104,24 +47,24 @@ func TestPresent(t *testing.T) {
 		s := posOf(t, ID, base)
 		for pilot := range 4 {
 			sc := sceneOf(t, s, pilot)
-			if a, b := pieceOf(sc, "ship-0-1"), pieceOf(sc, "ship-1-1"); a.At != "1.P1" || b.At != "1.r0a" || b.Owner != 1 {
+			if a, b := envtest.Piece(sc, "ship-0-1"), envtest.Piece(sc, "ship-1-1"); a.At != "1.P1" || b.At != "1.r0a" || b.Owner != 1 {
 				t.Fatalf("pilot %d sees ship-0-1 at %q, ship-1-1 at %q", pilot, a.At, b.At)
 			}
-			if r := pieceOf(sc, "ring-0"); r == nil || r.At != "4.P4" {
+			if r := envtest.Piece(sc, "ring-0"); r == nil || r.At != "4.P4" {
 				t.Fatalf("pilot %d: pilot 0's scientist %+v, want on 4.P4", pilot, r)
 			}
 		}
 	})
 	t.Run("main phase: click a ship to move it, a hand card to pay with it", func(t *testing.T) {
 		sc := sceneOf(t, posOf(t, ID, base), 0)
-		if m := moveOf(sc, "ship-1"); m.Words != "move starship 1" || !slices.Equal(m.Target, []string{"ship-0-1"}) {
+		if m := envtest.Move(sc, "ship-1"); m.Words != "move starship 1" || !slices.Equal(m.Target, []string{"ship-0-1"}) {
 			t.Fatalf("ship-1: %+v", m)
 		}
-		if m := moveOf(sc, "card-s2-P4"); m.Words != "pay planet 4 of sektor 3 for a Captain's card" ||
+		if m := envtest.Move(sc, "card-s2-P4"); m.Words != "pay planet 4 of sektor 3 for a Captain's card" ||
 			!slices.Equal(m.Target, []string{"hand-0-3.P4-0"}) {
 			t.Fatalf("card-s2-P4: %+v", m)
 		}
-		if m := moveOf(sc, "end-moves"); m.Select != nil || m.Target != nil {
+		if m := envtest.Move(sc, "end-moves"); m.Select != nil || m.Target != nil {
 			t.Fatalf("end-moves is a button: %+v", m)
 		}
 	})
@@ -129,23 +72,23 @@ func TestPresent(t *testing.T) {
 		s := posOf(t, ID, base)
 		play(t, s, "ship-1", "base-move")
 		sc := sceneOf(t, s, 0)
-		step := moveOf(sc, "to-s0-r0a")
+		step := envtest.Move(sc, "to-s0-r0a")
 		if step.Words != "fly to caravan space 1.r0a (route 1.P1-1.P3)" || !slices.Equal(step.Select, []string{"ship-0-1"}) ||
 			!slices.Equal(step.Target, []string{"1.r0a"}) {
 			t.Fatalf("to-s0-r0a: %+v", step)
 		}
-		raid := moveOf(sc, "raid-r1-ship-1")
+		raid := envtest.Move(sc, "raid-r1-ship-1")
 		if raid.Words != "raid pilot 1's starship 1" || !slices.Equal(raid.Target, []string{"ship-1-1"}) {
 			t.Fatalf("raid-r1-ship-1: %+v", raid)
 		}
-		if p := pieceOf(sceneOf(t, s, 1), "ship-0-1"); p.At != "1.P1" || !strings.Contains(p.Title, "moving, 2 points left") {
+		if p := envtest.Piece(sceneOf(t, s, 1), "ship-0-1"); p.At != "1.P1" || !strings.Contains(p.Title, "moving, 2 points left") {
 			t.Fatalf("the moving ship in pilot 1's scene: %+v", p)
 		}
 	})
 	t.Run("another pilot's frame: its s0 is its own sektor", func(t *testing.T) {
 		s := posOf(t, ID, "cur=1 p1.ships=2.P1,2.H")
 		play(t, s, "ship-1", "base-move")
-		m := moveOf(sceneOf(t, s, 1), "to-s0-r0a")
+		m := envtest.Move(sceneOf(t, s, 1), "to-s0-r0a")
 		if !slices.Equal(m.Target, []string{"2.r0a"}) || m.Words != "fly to caravan space 2.r0a (route 2.P1-2.P3)" {
 			t.Fatalf("pilot 1's to-s0-r0a: %+v", m)
 		}
@@ -158,7 +101,7 @@ func TestPresent(t *testing.T) {
 			if sc.Ended != "pilot 0 won: brought their scientist home" || sc.Status != "" || len(sc.Moves) != 0 {
 				t.Fatalf("pilot %d: ended %q status %q", pilot, sc.Ended, sc.Status)
 			}
-			if p := pieceOf(sc, "ship-0-1"); p.At != "1.H" {
+			if p := envtest.Piece(sc, "ship-0-1"); p.At != "1.H" {
 				t.Fatalf("the final position: ship-0-1 at %q", p.At)
 			}
 		}

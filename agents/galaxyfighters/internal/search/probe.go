@@ -1,8 +1,11 @@
-// Package search holds the Galaxy Fighters heuristic's search helpers,
-// which play the approach phase of a [gf.View]'s positions without copying
-// the board. It reads a View through the rules package's exported API
-// only (the View's stacks and ships, the board geometry, the alien codes),
-// so that the rules package never sees an agent.
+// Package search holds the Galaxy Fighters heuristic's search helpers: a
+// [View], a position rebuilt from one observation and played with the
+// real rules, and a [Probe], which plays the approach phase of a View's
+// positions without copying the board. They read the rules only through
+// the rules package's exported API (gf.State.LoadObservation, Command,
+// Approach, MarkCommands/UndoCommands, the stacks and ships, the board
+// geometry, the alien codes), so that the rules package never sees an
+// agent.
 package search
 
 import (
@@ -16,11 +19,11 @@ import (
 // sequences from one observation, each followed by the approach phase,
 // needs neither a board copy per sequence nor one per approach.
 //
-//   - Commands (gf.View.Play) only remove aliens, move and equip ships and
-//     spend symbols: they never write a stack's contents. A gf.ViewMark saves
+//   - Commands (View.Play) only remove aliens, move and equip ships and
+//     spend symbols: they never write a stack's contents. A ViewMark saves
 //     the little they change (the stack heights and the ships, symbols and
 //     counters), so a search plays a command on one View and takes it back
-//     with gf.View.Undo instead of copying the board.
+//     with View.Undo instead of copying the board.
 //   - A Probe plays the approach phase of a View's position without
 //     changing it: the aliens that move land on an overlay of the stacks
 //     (the stacks they leave are cut to height 0 there), only the stacks
@@ -36,8 +39,9 @@ import (
 //     alien: that board, its stacks cut to the View's heights, is then the
 //     board after it (ProbeBoard.StackAfter), and no approach is played.
 //
-// gf.View.Load (in the rules package) decodes the observation, visiting
-// only the stacks, each ship's plane and each ship's own atmosphere.
+// View.Load (gf.State.LoadObservation, in the rules package) decodes the
+// observation, visiting only the stacks, each ship's plane and each
+// ship's own atmosphere.
 
 // Approach directions in a seat's scan order, and the neighbours of a
 // cell: approachOrder[seat] lists the 85 board cells (global) in the order
@@ -131,14 +135,14 @@ func (m *cellSet) add(c int)      { m[c>>6] |= 1 << (c & 63) }
 func (m *cellSet) has(c int) bool { return m[c>>6]&(1<<(c&63)) != 0 }
 
 // Probe plays approach phases of one View's positions without changing
-// the View (see the comment at the top of agentprobe.go). Begin ties it to
+// the View (see the comment at the top of probe.go). Begin ties it to
 // a View; from then on the View may change by Play and Undo only, until
 // the next Begin. Approach plays the acting seat's approach phase of the
 // View's current position; the board, invaders and shipyard after it are
 // read through the Probe until the next Approach. Its zero value is ready
 // for Begin; it does not allocate.
 type Probe struct {
-	v *gf.View
+	v *View
 	// occ holds the cells occupied at Begin; scan lists those of them with
 	// an alien facing the View's acting seat, in the seat's approach order.
 	// Play only removes aliens, so every later position of the View has its
@@ -153,12 +157,12 @@ type Probe struct {
 	// begin is not kept); cells holds every occupied cell (and maybe empty
 	// ones).
 	st       *[gf.Cells][gf.MaxStack]uint8
-	h        *[gf.Cells]uint8 // the gf.View's heights
+	h        *[gf.Cells]uint8 // the View's heights
 	now      ProbeBoard
 	cells    cellSet
 	flown    cellSet // the cells of the flights of the aliens that flew
 	invaders [gf.NumSeats]int8
-	ships    [gf.NumSeats]ship // the ships once one crashed (ownShips), else the gf.View's
+	ships    [gf.NumSeats]ship // the ships once one crashed (ownShips), else the View's
 	ownShips bool
 	yardN    int8
 	// What Play does not change, read at Begin: the acting seat, the
@@ -175,7 +179,7 @@ type Probe struct {
 	// Those of the ships other than the acting seat's, which Play does not
 	// change (it moves and equips the acting ship only).
 	othersShip, othersSDS, othersDrone cellSet
-	r                                  gf.ViewResult
+	r                                  ViewResult
 }
 
 // scanCell is a cell of Probe.scan, cell<<56 | faces: faces (bits 1-32)
@@ -185,7 +189,7 @@ type Probe struct {
 type scanCell uint64
 
 // Begin ties p to v, whose position is the start of a search.
-func (p *Probe) Begin(v *gf.View) {
+func (p *Probe) Begin(v *View) {
 	p.v = v
 	p.st, p.h = v.Stacks(), v.Heights()
 	p.begins++
@@ -224,7 +228,7 @@ func (p *Probe) Begin(v *gf.View) {
 // Approach plays the acting seat's approach phase of the View's current
 // position, as View.Approach does, but leaves the View unchanged; the
 // position after it is read through p.
-func (p *Probe) Approach() gf.ViewResult {
+func (p *Probe) Approach() ViewResult {
 	p.approach()
 	return p.r
 }
@@ -239,7 +243,7 @@ func (p *Probe) approach() {
 	moved := cellSet{} // the stacks that frenzied
 	p.invaders, p.yardN = p.invaders0, p.yardN0
 	p.ownShips = false
-	p.r = gf.ViewResult{}
+	p.r = ViewResult{}
 	// The tiles: the other ships' and the acting ship's (tilesOf, inlined).
 	x, xd, xs0, xs1 := v.ShipTiles(p.cur)
 	c, d, t0, t1 := &tileSet[uint8(x)], &tileSet[uint8(xd)], &tileSet[uint8(xs0)], &tileSet[uint8(xs1)]
@@ -567,7 +571,7 @@ func (p *Probe) Diff(b *ProbeBoard) int {
 // otherwise (no drone was placed beside a new ship). The approach is then
 // the same alien by alien, crashes and new ships included, for nothing it
 // reads changed. Below first the stacks are b's.
-func (p *Probe) SameApproach(b *ProbeBoard, m *gf.ViewMark) (first int, ok bool) {
+func (p *Probe) SameApproach(b *ProbeBoard, m *ViewMark) (first int, ok bool) {
 	h, mh := p.h, m.Heights()
 	if b.begin != p.begins || b.heightsRead {
 		return 0, false
@@ -610,7 +614,7 @@ func (p *Probe) Board() *ProbeBoard { return &p.now }
 // approach phase the View's position has (Probe.SameApproach): the stacks
 // that lost aliens since are cut to the View's heights. The slices are
 // valid until the View or b changes.
-func (b *ProbeBoard) StackAfter(v *gf.View, cell int) (stayed, landed []uint8) {
+func (b *ProbeBoard) StackAfter(v *View, cell int) (stayed, landed []uint8) {
 	return v.Stacks()[cell][:min(b.base[cell], v.Heights()[cell])], b.pushed[cell][:b.pushN[cell]]
 }
 
@@ -683,7 +687,7 @@ type ship struct {
 }
 
 // viewShip returns seat's ship in v.
-func viewShip(v *gf.View, seat int) ship {
+func viewShip(v *View, seat int) ship {
 	c, d, t0, t1 := v.ShipTiles(seat)
 	return ship{model: int8(v.Model(seat)), cell: int8(c), drone: int8(d), sds: [2]int8{int8(t0), int8(t1)}, shielded: v.Shielded(seat)}
 }

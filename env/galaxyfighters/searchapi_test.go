@@ -5,13 +5,13 @@ import (
 	"testing"
 )
 
-// TestAgentAPIIsTheRules checks the exports of agentapi.go against the
-// rules' own tables and encodings: the alien codes round-trip and agree
+// TestSearchAPIIsTheRules checks the geometry and alien-code exports of
+// searchapi.go against the rules' own tables and encodings: the alien codes round-trip and agree
 // with AlienKind and the code's low bits, Step is the approach phase's step
 // (an alien leaving the grid invades, one entering a corner drifts away),
 // Neighbour stays in the seat's atmosphere, DronePref is a permutation of
 // the eight directions.
-func TestAgentAPIIsTheRules(t *testing.T) {
+func TestSearchAPIIsTheRules(t *testing.T) {
 	for typ := 0; typ < NumAlienTypes; typ++ {
 		for d := North; d <= West; d++ {
 			c := AlienCode(typ, d)
