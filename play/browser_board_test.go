@@ -40,6 +40,7 @@ type boardStep struct {
 	// click; Wait when nothing is to be done (not my move, a forced move
 	// about to be played).
 	X, Y     float64
+	ID       string
 	Kind     string
 	Button   int
 	Overflow bool
@@ -56,7 +57,7 @@ const pickJS = `(() => {
   const s = galaxygym.table, v = galaxygym.view;
   if (!s || s.over || !v || !s.yours.includes(v.seat) || v.to_move !== v.seat || !v.actions || !v.actions.length) return JSON.stringify(out);
   const centre = (el) => { el.scrollIntoView({block: 'center', inline: 'center'}); const r = el.getBoundingClientRect();
-    out.x = r.left + r.width / 2; out.y = r.top + r.height / 2; };
+    out.x = r.left + r.width / 2; out.y = r.top + r.height / 2; out.id = el.dataset.id || ''; };
   const ch = document.getElementById('chooser');
   if (!ch.hidden) { const b = ch.querySelector('button.choice'); centre(b); out.kind = 'chooser'; return JSON.stringify(out); }
   if (v.actions.length === 1 && document.getElementById('auto-forced').checked) return JSON.stringify(out);
@@ -71,7 +72,7 @@ const pickJS = `(() => {
 })()`
 
 // watchErrors keeps every error the page shows (its toasts) in __errs.
-const watchErrors = `window.__errs = []; window.addEventListener('error', (e) => window.__errs.push('script: ' + e.message + ' ' + e.filename + ':' + e.lineno));
+const watchErrors = `window.__errs = []; { const o = window.gg.drawScene; window.gg.drawScene = (v) => { window.__rd = (window.__rd || 0) + 1; window.__rdst = new Error().stack; o(v); }; } window.addEventListener('error', (e) => window.__errs.push('script: ' + e.message + ' ' + e.filename + ':' + e.lineno));
   window.addEventListener('unhandledrejection', (e) => window.__errs.push('script: ' + e.reason));
   new MutationObserver(() => { const t = document.getElementById('toast');
   if (!t.hidden && t.textContent) window.__errs.push(t.textContent); }).observe(document.getElementById('toast'), {childList: true, attributes: true});`
@@ -187,6 +188,8 @@ func TestBrowserClicksBoard(t *testing.T) {
 
 var boardReal = flag.Bool("board-real", false, "TestBrowserClicksBoard also plays the four games (not yet reliable)")
 
+var boardTrace = flag.Bool("board-trace", false, "TestBrowserClicksBoard logs every click")
+
 var boardDeadline = flag.Duration("board-deadline", 4*time.Minute, "how long TestBrowserClicksBoard plays one game")
 
 // playByBoard clicks the board until the game is over; it returns how
@@ -196,6 +199,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 	kinds := map[string]int{}
 	deadline := time.Now().Add(*boardDeadline)
 	var stuckSince time.Time
+	misses := 0
 	for time.Now().Before(deadline) {
 		s := state(ctx, t)
 		if s.Error != "" {
@@ -230,7 +234,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			}
 			if time.Since(stuckSince) > 3*time.Second {
 				var dbg string
-				_ = run(ctx, chromedp.Evaluate(`JSON.stringify({moves: galaxygym.view.scene.moves.map((m) => [m.name, m.select, m.target]), sel: [...document.querySelectorAll('#scene .selectable')].length, picked: [...document.querySelectorAll('#scene .picked')].map((e) => e.id || e.dataset.id), lit: [...document.querySelectorAll('#scene .lit')].length})`, &dbg))
+				_ = run(ctx, chromedp.Evaluate(`JSON.stringify({moves: galaxygym.view.scene.moves.map((m) => [m.name, m.select, m.target]), sel: [...document.querySelectorAll('#scene .selectable')].length, picked: [...document.querySelectorAll('#scene .picked')].map((e) => e.id || e.dataset.id), lit: [...document.querySelectorAll('#scene .lit')].length, ids: [...document.querySelectorAll('#scene [data-id]')].map((e) => e.dataset.id + (e.classList.contains('selectable') ? '*' : '')).join(' '), hidden: document.getElementById('scene').hidden, rd: window.__rd, at: window.ggResearch.state.at, rdst: window.__rdst, yours: galaxygym.table.yours, seat: galaxygym.view.seat, tm: galaxygym.view.to_move})`, &dbg))
 				t.Fatalf("moves involve things on the board, and nothing is offered to click: %s", dbg)
 			}
 			time.Sleep(50 * time.Millisecond)
@@ -244,12 +248,32 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 				t.Fatal(err)
 			}
 		default:
+			// The page may have moved between the look and the click (a
+			// panel redrawn above it): click only what is still there.
+			var there string
+			if err := run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const hits = document.elementsFromPoint(%f, %f);
+  if (!hits.length) return '';
+  if (hits[0].closest('#chooser button')) return 'chooser';
+  const d0 = (e) => e.tagName + '#' + e.id + '.' + e.className + ' ' + (e.textContent || '').slice(0, 40);
+  if (!hits[0].closest('#scene')) return 'covered by ' + d0(hits[0]) + ' < ' + (hits[0].parentElement ? d0(hits[0].parentElement) : '');
+  return hits.some((e) => { const d = e.closest('#scene [data-id]'); return !!d && d.dataset.id === %q; }) ? 'ok' : ''; })()`, b.X, b.Y, b.ID), &there)); err != nil {
+				t.Fatal(err)
+			}
+			if there != "ok" && there != "chooser" {
+				if misses++; misses > 100 {
+					t.Fatalf("the thing to click, %q at %.0f,%.0f, is not clickable: %s", b.ID, b.X, b.Y, there)
+				}
+				continue
+			}
 			if err := run(ctx, chromedp.MouseClickXY(b.X, b.Y)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		stuckSince = time.Time{}
+		stuckSince, misses = time.Time{}, 0
 		kinds[b.Kind]++
+		if *boardTrace {
+			t.Logf("%s click %s %q at %.0f,%.0f (version %d)", time.Now().Format("15:04:05.000"), b.Kind, b.ID, b.X, b.Y, s.Version)
+		}
 		if b.Kind == "pick" {
 			// Picked (its targets lit), or played at once: wait for either.
 			for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
