@@ -67,23 +67,25 @@ const pickJS = `(() => {
   if (sel.length) { centre(sel[Math.floor(sel.length / 2)]); out.kind = 'pick'; return JSON.stringify(out); }
   const clickable = (v.scene.moves || []).filter((m) => (m.select && m.select.length) || (m.target && m.target.length));
   if (clickable.length) { out.kind = 'stuck'; return JSON.stringify(out); }
+  const prompt = [...document.querySelectorAll('#scene button.prompt-move')];
+  if (prompt.length) { centre(prompt[Math.floor(prompt.length / 2)]); out.id = 'prompt'; out.kind = 'prompt'; return JSON.stringify(out); }
   out.kind = 'button'; out.button = Math.floor(v.actions.length / 2);
   return JSON.stringify(out);
 })()`
 
 // watchErrors keeps every error the page shows (its toasts) in __errs.
-const watchErrors = `window.__errs = []; { const o = window.gg.drawScene; window.gg.drawScene = (v) => { window.__rd = (window.__rd || 0) + 1; window.__rdst = new Error().stack; o(v); }; } window.addEventListener('error', (e) => window.__errs.push('script: ' + e.message + ' ' + e.filename + ':' + e.lineno));
+const watchErrors = `window.__errs = []; window.addEventListener('error', (e) => window.__errs.push('script: ' + e.message + ' ' + e.filename + ':' + e.lineno));
   window.addEventListener('unhandledrejection', (e) => window.__errs.push('script: ' + e.reason));
   new MutationObserver(() => { const t = document.getElementById('toast');
   if (!t.hidden && t.textContent) window.__errs.push(t.textContent); }).observe(document.getElementById('toast'), {childList: true, attributes: true});`
 
-// TestBrowserClicksBoard: in Chromium, at 1280x800 and at 390x844, a
-// person plays each game that presents itself to the end by clicking the
-// pieces, cards and spaces of the board (the move buttons only for moves
-// with nothing to click, none of which Trio has); the page never scrolls
-// sideways, shows no error, and its game-over panel shows the returns of
-// the recorded episode; the rematch starts a new table with the person
-// at the next seat.
+// TestBrowserClicksBoard: in Chromium, at 1280x800, 390x844 and 360x740,
+// a person plays each game that presents itself to the end by clicking
+// the pieces, cards and spaces of the board, and the board's prompt
+// buttons for moves that involve nothing on it (refuel, pass), never the
+// move list; the page never scrolls sideways, shows no error, and its
+// game-over panel shows the returns of the recorded episode; the rematch
+// starts a new table with the person at the next seat.
 func TestBrowserClicksBoard(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "rec")
 	ctx, base := browser(t, Config{RecordDir: rec})
@@ -97,9 +99,6 @@ func TestBrowserClicksBoard(t *testing.T) {
 				if _, ok := game.(env.Presenter); !ok {
 					t.Skipf("%s does not present itself (env.Presenter) yet: nothing to click", g.env)
 				}
-				if !*boardReal && g.env != trio.ID && g.env != pickID {
-					t.Skipf("%s: the board test of the four games does not pass every run yet (a read-only board after the research panel's redraw, a stuck express hand at 1280x800, the per-address game limit); run it with -board-real", g.env)
-				}
 				if err := run(ctx, chromedp.EmulateViewport(vp.w, vp.h)); err != nil {
 					t.Fatal(err)
 				}
@@ -108,6 +107,9 @@ func TestBrowserClicksBoard(t *testing.T) {
 					t.Fatal(err)
 				}
 				kinds := playByBoard(ctx, t)
+				if kinds["button"] > 0 {
+					t.Fatalf("%d moves were played from the move list (clicks %v): every move must be on the board", kinds["button"], kinds)
+				}
 				var s pageState
 				for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 					if s = state(ctx, t); s.Record != "" || s.Error != "" {
@@ -186,8 +188,6 @@ func TestBrowserClicksBoard(t *testing.T) {
 	}
 }
 
-var boardReal = flag.Bool("board-real", false, "TestBrowserClicksBoard also plays the four games (not yet reliable)")
-
 var boardTrace = flag.Bool("board-trace", false, "TestBrowserClicksBoard logs every click")
 
 var boardDeadline = flag.Duration("board-deadline", 4*time.Minute, "how long TestBrowserClicksBoard plays one game")
@@ -234,7 +234,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			}
 			if time.Since(stuckSince) > 3*time.Second {
 				var dbg string
-				_ = run(ctx, chromedp.Evaluate(`JSON.stringify({moves: galaxygym.view.scene.moves.map((m) => [m.name, m.select, m.target]), sel: [...document.querySelectorAll('#scene .selectable')].length, picked: [...document.querySelectorAll('#scene .picked')].map((e) => e.id || e.dataset.id), lit: [...document.querySelectorAll('#scene .lit')].length, ids: [...document.querySelectorAll('#scene [data-id]')].map((e) => e.dataset.id + (e.classList.contains('selectable') ? '*' : '')).join(' '), hidden: document.getElementById('scene').hidden, rd: window.__rd, at: window.ggResearch.state.at, rdst: window.__rdst, yours: galaxygym.table.yours, seat: galaxygym.view.seat, tm: galaxygym.view.to_move})`, &dbg))
+				_ = run(ctx, chromedp.Evaluate(`JSON.stringify({moves: galaxygym.view.scene.moves.map((m) => [m.name, m.select, m.target]), sel: [...document.querySelectorAll('#scene .selectable')].length, picked: [...document.querySelectorAll('#scene .picked')].map((e) => e.id || e.dataset.id), lit: [...document.querySelectorAll('#scene .lit')].length, ids: [...document.querySelectorAll('#scene [data-id]')].map((e) => e.dataset.id + (e.classList.contains('selectable') ? '*' : '')).join(' '), hidden: document.getElementById('scene').hidden, history: window.ggResearch.state.at, yours: galaxygym.table.yours, seat: galaxygym.view.seat, tm: galaxygym.view.to_move})`, &dbg))
 				t.Fatalf("moves involve things on the board, and nothing is offered to click: %s", dbg)
 			}
 			time.Sleep(50 * time.Millisecond)
@@ -254,6 +254,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			if err := run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const hits = document.elementsFromPoint(%f, %f);
   if (!hits.length) return '';
   if (hits[0].closest('#chooser button')) return 'chooser';
+  if (hits[0].closest('#scene button.prompt-move')) return 'ok';
   const d0 = (e) => e.tagName + '#' + e.id + '.' + e.className + ' ' + (e.textContent || '').slice(0, 40);
   if (!hits[0].closest('#scene')) return 'covered by ' + d0(hits[0]) + ' < ' + (hits[0].parentElement ? d0(hits[0].parentElement) : '');
   return hits.some((e) => { const d = e.closest('#scene [data-id]'); return !!d && d.dataset.id === %q; }) ? 'ok' : ''; })()`, b.X, b.Y, b.ID), &there)); err != nil {

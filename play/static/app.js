@@ -690,6 +690,24 @@ function drawScene(view, box, play, last) {
   }
   const moves = play ? (sc.moves || []) : [];
   const idx = moveIndex(moves);
+  // Moves that involve nothing on the board (refuel, pass, declare) are
+  // buttons in the board's own prompt line, as on a game site's status
+  // bar; the move list below stays for the keyboard and screen readers.
+  const loose = moves.filter((m) => !(m.select && m.select.length) && !(m.target && m.target.length));
+  if (loose.length) {
+    const pr = document.createElement('div');
+    pr.className = 'scene-prompt';
+    pr.setAttribute('role', 'group');
+    pr.setAttribute('aria-label', 'moves with nothing on the board to click');
+    for (const m of loose) {
+      const b = document.createElement('button');
+      b.className = 'prompt-move'; b.dataset.a = m.a;
+      b.textContent = m.words || human(m.name); b.title = m.help || m.name;
+      b.addEventListener('click', (ev) => { ev.stopPropagation(); st.sel = null; play(m); });
+      pr.append(b);
+    }
+    box.append(pr);
+  }
   const picked = play && st.sel && st.sel.version === st.version ? st.sel.id : null;
   const lit = new Set();
   if (picked) for (const k of idx.then.keys()) if (k.startsWith(picked + '\u0000')) lit.add(k.slice(picked.length + 1));
