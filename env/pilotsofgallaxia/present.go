@@ -17,7 +17,8 @@ import (
 // P's scientist lying on the board), yellow-<space>-I (yellow rings).
 // Zones: deck, captains-deck (face down), discards, gambit (the cards up),
 // hand-P (pilot P's hand: the observer's face up and private, the others'
-// face down), raid-card-P (the observer's own hidden raid card, private),
+// face down), raid-card-P (the observer's own hidden raid card, private
+// and ObserverOnly: whether a card was chosen at all is hidden),
 // raid (the cards a raid revealed). Card ids: hand-P-<card>-I,
 // discard-<card>-I, gambit-I, raid-card-P-c, raid-<role>-card, raid-<role>-random,
 // <card> in the notation ("3.P4", "f5", "d2", "R", "afterburner").
@@ -307,7 +308,10 @@ func (v *view) zones(sc *env.Scene) {
 	}
 	if c := int(obs[OffOwnRaidCard]); c > 0 {
 		id := "raid-card-" + strconv.Itoa(v.seat)
-		sc.Zones = append(sc.Zones, env.Zone{ID: id, Name: "your hidden raid card", Owner: v.seat, Private: true,
+		// Whether a raider or defender chose a card at all is hidden
+		// (fighting without one is a choice): the zone is its alone.
+		sc.Zones = append(sc.Zones, env.Zone{ID: id, Name: fmt.Sprintf("pilot %d's hidden raid card", v.seat), Owner: v.seat,
+			Private: true, ObserverOnly: true,
 			Cards: []env.Card{cardOf(id+"-c", v.kind(c-1))}})
 	}
 	if v.phase == PhRaidWin {
