@@ -94,6 +94,10 @@ type view struct {
 
 func (v *view) pilot(r int) int { return (v.seat + r) % v.n }
 func (v *view) space(i int) int { return rotate(i, v.sk) }
+
+// obsIndex is the observation's index of absolute space id (space's
+// inverse).
+func (v *view) obsIndex(id int) int { return rotate(id, NumSektors-v.sk) }
 func (v *view) seatB(p int) []uint8 {
 	o := OffSeats + ((p-v.seat+v.n)%v.n)*SeatBytes
 	return v.obs[o : o+SeatBytes]
@@ -193,13 +197,15 @@ var psSpaces = func() [MaxPlayers + 1][]env.Space {
 	return all
 }()
 
-// board adds the spaces and the pieces.
+// board adds the spaces and the pieces, in an order that is the same for
+// every observer (pilots and spaces in absolute order), so that the public
+// part of every seat's scene is one.
 func (v *view) board(sc *env.Scene) {
 	obs := v.obs
 	sc.Spaces = slices.Clone(psSpaces[v.n])
 	// Pieces: starships and Durriken, then caravans, then rings.
-	for r := range v.n {
-		q := v.pilot(r)
+	for q := range v.n {
+		r := (q - v.seat + v.n) % v.n
 		b := v.seatB(q)
 		for k := range 3 {
 			piece := 3*q + k
@@ -240,12 +246,13 @@ func (v *view) board(sc *env.Scene) {
 			sc.Pieces = append(sc.Pieces, pc)
 		}
 	}
-	for i := range NumSpaces {
-		for r := range v.n {
+	for id := range NumSpaces {
+		i := v.obsIndex(id)
+		for q := range v.n {
+			r := (q - v.seat + v.n) % v.n
 			if obs[OffCaravans+r*NumSpaces+i] == 0 {
 				continue
 			}
-			q, id := v.pilot(r), v.space(i)
 			pc := env.Piece{ID: "caravan-" + SpaceName(id), At: SpaceName(id), Shape: "square", Owner: q,
 				Title: fmt.Sprintf("pilot %d's caravan", q)}
 			if obs[OffBlokk+i] == 1 {
@@ -254,11 +261,10 @@ func (v *view) board(sc *env.Scene) {
 			sc.Pieces = append(sc.Pieces, pc)
 		}
 	}
-	for i := range NumSpaces {
-		id := v.space(i)
-		for r := range v.n {
-			if obs[OffRings+r*NumSpaces+i] == 1 {
-				q := v.pilot(r)
+	for id := range NumSpaces {
+		i := v.obsIndex(id)
+		for q := range v.n {
+			if r := (q - v.seat + v.n) % v.n; obs[OffRings+r*NumSpaces+i] == 1 {
 				sc.Pieces = append(sc.Pieces, env.Piece{ID: "ring-" + strconv.Itoa(q), At: SpaceName(id), Shape: "diamond", Owner: q,
 					Title: fmt.Sprintf("pilot %d's scientist (Peace Hostage ring)", q)})
 			}
@@ -300,6 +306,12 @@ func (v *view) zones(sc *env.Scene) {
 				for j := range int(obs[OffHand+k]) {
 					h.Cards = append(h.Cards, cardOf(handCardID(q, kk, j), kk))
 				}
+			}
+			// A hidden raid card still counts in the hand for the
+			// others (whether one was chosen is hidden): the count
+			// everyone sees, the raid card its one card not shown.
+			if n := int(v.seatB(q)[SeatHandSize]); n != len(h.Cards) {
+				h.Count = n
 			}
 		} else {
 			h.Count = int(v.seatB(q)[SeatHandSize])
