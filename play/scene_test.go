@@ -64,8 +64,8 @@ func TestPlayNamesNoGame(t *testing.T) {
 
 // TestViewsCarryScenes: with Trio (which presents itself) a seat's view
 // carries its scene with one move per legal action, the actions take the
-// scene's words and help, the public view has no moves, and the face-up
-// view at the end of the game is a seat's view too.
+// scene's words and help, the public view carries the scene without moves,
+// and the face-up view at the end of the game is a seat's view too.
 func TestViewsCarryScenes(t *testing.T) {
 	e, err := env.New(trio.Game{}, map[string]any{env.PlayersParam: 2})
 	if err != nil {
@@ -91,7 +91,7 @@ func TestViewsCarryScenes(t *testing.T) {
 			t.Fatalf("the other seat's view: %+v, %v", other, err)
 		}
 		pub, err := PublicView(e.Spec(), e.Params(), e.State())
-		if err != nil || pub.Scene != nil { // no seat's scene is public (PublicView)
+		if err != nil || pub.Scene == nil || len(pub.Scene.Moves) != 0 || len(pub.Scene.Pieces) != len(v.Scene.Pieces) {
 			t.Fatalf("public view: %+v, %v", pub, err)
 		}
 		words := moveWords(e.Spec(), e.Params(), e.State(), seat, v.Actions[0].A)
@@ -112,8 +112,8 @@ func TestViewsCarryScenes(t *testing.T) {
 }
 
 // TestSceneMerges: the face-up scene takes each seat's private zones from
-// that seat's own scene, and the public scene takes the face-down zones
-// of seat 1 for seat 0's private ones (on hand-made scenes).
+// that seat's own scene, and the public view's scene has every hand face
+// down, seat 0's included (on hand-made scenes).
 func TestSceneMerges(t *testing.T) {
 	e, err := env.New(handGame{trio.Game{}}, map[string]any{env.PlayersParam: 3})
 	if err != nil {
@@ -136,10 +136,11 @@ func TestSceneMerges(t *testing.T) {
 	if len(got) != 3 || !got["hand-0"] || !got["hand-1"] || !got["hand-2"] {
 		t.Fatalf("face-up zones: %+v", fu.Zones)
 	}
-	pub, err := publicScene(e.Spec(), e.Params(), e.State())
+	pv, err := PublicView(e.Spec(), e.Params(), e.State())
 	if err != nil {
 		t.Fatal(err)
 	}
+	pub := pv.Scene
 	if len(pub.Zones) != 3 {
 		t.Fatalf("public zones: %+v", pub.Zones)
 	}
@@ -160,7 +161,7 @@ func (g handGame) Present(p env.Params, seat int, obs []uint8, legal []int) (*en
 		return nil, err
 	}
 	for s := range len(sc.Seats) {
-		z := env.Zone{ID: "hand-" + string(rune('0'+s)), Name: "hand", Owner: s}
+		z := env.Zone{ID: "hand-" + string(rune('0'+s)), Name: "seat " + string(rune('0'+s)) + "'s hand", Owner: s}
 		if s == seat {
 			z.Private = true
 			z.Cards = []env.Card{{ID: z.ID + "-a", Code: "A"}, {ID: z.ID + "-b", Code: "B"}}

@@ -46,8 +46,9 @@ type View struct {
 	Hand string `json:"hand,omitempty"`
 	// Scene is the position as the game presents it ([env.Presenter]) to
 	// the view's seat: the board the page draws and clicks. A face-up view
-	// draws every seat's hand in it, the public view none; nil for a game
-	// that does not present itself (the page shows Image and Text).
+	// draws every seat's hand in it; the public view has the public part
+	// of the scene (env.PublicScene), with every hand face down; nil for a
+	// game that does not present itself (the page shows Image and Text).
 	Scene *env.Scene `json:"scene,omitempty"`
 	// Actions are the legal actions of the decision when the view's seat
 	// is to act (every legal action in a face-up view), in action order.
@@ -207,51 +208,6 @@ func faceUpScene(spec *env.Spec, params env.Params, st env.State, acts []Action)
 	return sc, nil
 }
 
-// publicScene is the scene everyone may see: seat 0's scene without moves,
-// in which seat 0's private zones are replaced by the face-down zones of
-// the same ids in seat 1's scene (dropped in a solitaire game).
-//
-// It is leak-free because of what it is made of: seat 0's scene is a
-// function of seat 0's observation, and by the env.Presenter contract the
-// only things of it that seat 0 alone may see are its Private zones
-// (CheckScene refuses a private zone of another seat); those are swapped
-// for seat 1's view of the same zones, which is a function of seat 1's
-// observation and so holds nothing of seat 0's hidden cards. Seat 1's
-// own private zones are never taken. TestPublicViewHidesEveryHand checks
-// it: two positions that differ only in hidden cards give the same bytes.
-func publicScene(spec *env.Spec, params env.Params, st env.State) (*env.Scene, error) {
-	sc, err := stateScene(spec, params, st, 0, nil)
-	if sc == nil || err != nil {
-		return sc, err
-	}
-	var other map[string]env.Zone
-	if spec.NumPlayers > 1 {
-		o, err := stateScene(spec, params, st, 1, nil)
-		if err != nil {
-			return nil, err
-		}
-		other = map[string]env.Zone{}
-		for _, z := range o.Zones {
-			if !z.Private {
-				other[z.ID] = z
-			}
-		}
-	}
-	zones := sc.Zones[:0]
-	for _, z := range sc.Zones {
-		if z.Private {
-			fd, ok := other[z.ID]
-			if !ok {
-				continue
-			}
-			z = fd
-		}
-		zones = append(zones, z)
-	}
-	sc.Zones = zones
-	return sc, nil
-}
-
 // determinize rebuilds a position from seat's observation obs with the
 // game's determinizer and the fixed viewSeed.
 func determinize(spec *env.Spec, params env.Params, seat int, obs []uint8) (env.State, error) {
@@ -351,9 +307,11 @@ func picture(st env.State) (string, int, int) {
 const Public = -2
 
 // PublicView returns the view of st that every player shares: who is to
-// act, the game's picture (env.Renderer draws public information only) and
+// act, the game's picture (env.Renderer draws public information only),
 // its text board without any hand (State.String, which every game writes
-// without hidden information); no hand, no cards, no actions. Like a
+// without hidden information) and, for a game that presents itself, the
+// public part of the scene (env.PublicScene of seat 0's scene: no private
+// zone or card, no moves, Rotate 0); no hand, no actions. Like a
 // seat's view it is drawn from a position rebuilt from one seat's (seat
 // 0's) observation with the game's determinizer and a fixed seed, so that
 // the order in which a game happens to hold what is hidden cannot show:
@@ -373,11 +331,15 @@ func PublicView(spec *env.Spec, params env.Params, st env.State) (*View, error) 
 	}
 	v.Image, v.Width, v.Height = picture(d)
 	v.Text = d.String()
-	// No scene: a scene is one seat's, and a game may show that seat's own
-	// cards outside its private zones (a railroad game: a player's own locomotives
-	// face up in its trains), so no seat's scene is the public one
-	// (TestPublicViewHidesEveryHand found it). Spectators see the public
-	// picture and text until scenes declare their public part.
+	// The scene: the public part of seat 0's (env.PublicScene), which by
+	// the env.Presenter contract is every seat's public part (the suite
+	// checks it at every step), so it holds nobody's hidden cards.
+	d.Observe(0, obs)
+	sc, err := present(spec, params, 0, obs, nil)
+	if err != nil {
+		return nil, err
+	}
+	v.Scene = env.PublicScene(sc)
 	return v, nil
 }
 
