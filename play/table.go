@@ -232,6 +232,14 @@ func (t *table) run(ctx context.Context) {
 		t.mu.Lock()
 		if t.e.Done() || t.done {
 			t.mu.Unlock()
+			// A finished game no longer counts against its owner's budget,
+			// given back before the page hears that it is over: the next
+			// game it opens at once is never refused for this one.
+			t.b.ended.Do(func() {
+				if t.b.owner != nil {
+					t.h.unchargeTable(t.b.owner)
+				}
+			})
 			_ = pl.do(ctx, pl.moves, func() {
 				t.mu.Lock()
 				t.finishLocked()

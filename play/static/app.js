@@ -720,8 +720,16 @@ function drawScene(view, box, play, last) {
     if (lastSet.has(id)) el.classList.add('last');
   };
   if (sc.width > 0 && sc.height > 0) {
-    const svg = svgEl('svg', { viewBox: `0 0 ${sc.width} ${sc.height}`, class: 'board', role: 'img', 'aria-label': 'the board' });
-    svg.append(svgEl('rect', { width: sc.width, height: sc.height, fill: '#0c1016', rx: 4 }));
+    // A scene may ask to be turned for its seat (a quarter turn, clockwise,
+    // about the board's centre), with every label kept upright.
+    const rot = ((sc.rotate || 0) % 360 + 360) % 360;
+    const quarter = rot === 90 || rot === 270;
+    const vw = quarter ? sc.height : sc.width, vh = quarter ? sc.width : sc.height;
+    const svg = svgEl('svg', { viewBox: `0 0 ${vw} ${vh}`, class: 'board', role: 'img', 'aria-label': 'the board' });
+    svg.append(svgEl('rect', { width: vw, height: vh, fill: '#0c1016', rx: 4 }));
+    const layer = rot ? svgEl('g', { transform: { 90: `translate(${sc.height} 0) rotate(90)`, 180: `translate(${sc.width} ${sc.height}) rotate(180)`, 270: `translate(0 ${sc.width}) rotate(270)` }[rot] || '' }) : svg;
+    if (rot) svg.append(layer);
+    const upright = (tx) => { if (rot) tx.setAttribute('transform', `rotate(${-rot} ${tx.getAttribute('x')} ${tx.getAttribute('y')})`); return tx; };
     const font = Math.max(6, Math.min(sc.width, sc.height) / 40);
     for (const sp of sc.spaces) {
       const g = svgEl('g', { class: 'space', transform: `translate(${sp.x},${sp.y})` });
@@ -732,11 +740,11 @@ function drawScene(view, box, play, last) {
       if (sp.label) {
         const tx = svgEl('text', { x: sp.w / 2, y: Math.min(sp.h - 2, font + 1), 'text-anchor': 'middle', 'font-size': font, fill: '#e8ecf1' });
         tx.textContent = sp.label;
-        g.append(tx);
+        g.append(upright(tx));
       }
       titled(g, sp.title || sp.label);
       mark(g, sp.id);
-      svg.append(g);
+      layer.append(g);
     }
     const places = piecePlaces(sc);
     for (const p of sc.pieces) {
@@ -756,11 +764,11 @@ function drawScene(view, box, play, last) {
         const tx = svgEl('text', { x: at.size / 2, y: at.size / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central',
           'font-size': Math.max(5, at.size * (p.label.length > 2 ? 0.32 : 0.5)), fill: '#11151c', 'font-weight': 700 });
         tx.textContent = p.label;
-        g.append(tx);
+        g.append(upright(tx));
       }
       titled(g, p.title || p.label);
       mark(g, p.id);
-      svg.append(g);
+      layer.append(g);
       // Move the piece from where it stood (a short CSS transition).
       requestAnimationFrame(() => { g.style.transform = `translate(${at.x}px, ${at.y}px)`; });
     }
@@ -772,7 +780,10 @@ function drawScene(view, box, play, last) {
     zd.style.borderColor = seatColor(z.owner);
     const head = document.createElement('div');
     head.className = 'zone-head';
-    head.textContent = z.name + (z.owner >= 0 && sc.seats[z.owner] ? ` (${sc.seats[z.owner].name})` : '') +
+    // Zones are named for everyone ("player 1's new train"); the viewer's
+    // own say so, the others name their seat unless the name does.
+    const owner = z.owner >= 0 && sc.seats[z.owner] ? sc.seats[z.owner].name : '';
+    head.textContent = z.name + (z.owner >= 0 && z.owner === view.seat ? ' (yours)' : owner && !z.name.includes(owner) ? ` (${owner})` : '') +
       (z.count ? ` · ${z.count} card${z.count === 1 ? '' : 's'}` : '');
     zd.append(head);
     mark(zd, z.id);
