@@ -17,6 +17,26 @@ import (
 // hidden information). Two positions a seat cannot tell apart therefore get
 // the same scene, byte for byte, as JSON. A game implements it on its Game
 // value, usually in present.go beside render.go.
+//
+// The public part. A scene marks what only its observer sees: private
+// zones ([Zone.Private]: the observer's hidden cards, face down to the
+// others), private cards ([Card.Private]: the observer's own cards lying
+// face down in a public zone, such as a locomotive), zones of the
+// observer's alone ([Zone.ObserverOnly]: a place only the observer's moves
+// use, or a hidden card whose very existence the others do not know), the
+// board's turn for the observer ([Scene.Rotate]) and the moves.
+// [PublicScene] strips them; what is left is the public part, and the
+// contract is: the public parts of every seat's scenes of one position are
+// the same, byte for byte, as JSON. A spectator is shown the public part of
+// any seat's scene. So a scene names everything absolutely ("pilot 2's
+// hand", "player 1 draws", never "your hand", "your turn" or "you"), shows
+// another seat's private card as [FaceDown] of the same id, and gives
+// cards ids by position or slot ("train-2-0-loco"), never by a hidden kind;
+// the page personalises it (a zone whose Owner is the viewer's seat is the
+// viewer's own). Move words and help, which only the seat to act sees, may
+// say "you". The conformance suite (env/envtest) checks the contract at
+// every step of a playout, and that the public part of a seat's scene
+// tells twins apart no better than the seat's observation does.
 type Presenter interface {
 	// Present returns seat's scene from seat's observation obs (len
 	// ObsSize) of an environment with params, and the legal actions legal
@@ -41,12 +61,18 @@ type Presenter interface {
 //
 // Seat numbers are absolute (the table's), never relative to the observer.
 // Coordinates are in board units: the board is Width x Height units, x to
-// the right, y down (an SVG viewBox).
+// the right, y down (an SVG viewBox), in a frame that is the same for every
+// observer (Rotate turns it for one).
 type Scene struct {
 	// Width and Height are the board's size in board units; 0 for a game
 	// without a board (cards only).
 	Width  int `json:"width"`
 	Height int `json:"height"`
+	// Rotate is how far, in degrees clockwise (0, 90, 180 or 270), the page
+	// turns the board about its centre for the observer (a game drawn
+	// round a table puts the observer's side at the bottom); 0 in the
+	// public part. Labels stay upright.
+	Rotate int `json:"rotate,omitempty"`
 	// Spaces are the board's spaces (cells, planets, track squares).
 	Spaces []Space `json:"spaces"`
 	// Pieces are the things standing on the board (ships, coins, tokens).
@@ -104,31 +130,54 @@ type Piece struct {
 
 // Zone is a row of cards: a seat's hand or trains, a pile, a market.
 type Zone struct {
-	ID   string `json:"id"`
-	Name string `json:"name"` // "your hand", "train 2", "discard pile"
+	ID string `json:"id"`
+	// Name names the zone absolutely ("player 2's hand", "discard pile"),
+	// the same in every seat's scene.
+	Name string `json:"name"`
 	// Owner is the seat the zone belongs to, -1 for the table's.
 	Owner int `json:"owner"`
-	// Private marks the owner's hidden cards: the zone is in the owner's
-	// scene only, with the same ID as the face-down zone (Count cards, no
-	// Cards) of the same name in the other seats' scenes.
+	// Private marks the owner's hidden cards: the zone is face up in the
+	// owner's scene only; the other seats' scenes have its face-down form
+	// (same ID, Name and Owner, no Cards, Count the number of cards), which
+	// is what [PublicScene] makes of it.
 	Private bool `json:"private,omitempty"`
+	// ObserverOnly marks a zone of the observer's alone (Owner the
+	// observer), in no other seat's scene: a place only the observer's
+	// moves use (an empty new train), or hidden cards whose very existence
+	// the others cannot know (a raid card chosen in secret). [PublicScene]
+	// leaves it out.
+	ObserverOnly bool `json:"observer_only,omitempty"`
 	// Cards are the cards seen, in order; Count the number of cards when
 	// they are not all shown (a face-down hand, a draw pile), else 0.
 	Cards []Card `json:"cards"`
 	Count int    `json:"count,omitempty"`
 }
 
-// Card is one card shown face up (or face down: Code and Name "").
+// Card is one card shown face up (or face down: [FaceDown], Code and Name
+// "").
 type Card struct {
 	// ID is stable while the card exists in the episode; two copies of a
-	// kind have different ids.
+	// kind have different ids. An id never names a kind the other seats
+	// cannot see: a card face down to anyone has an id by its place.
 	ID    string `json:"id"`
 	Code  string `json:"code"`  // the card in the game's notation ("TK", "3.P1")
 	Name  string `json:"name"`  // as a player says it ("Tank Car")
 	Class string `json:"class"` // its family, for the page's legend ("freight")
 	Value int    `json:"value,omitempty"`
 	Color string `json:"color,omitempty"` // CSS colour of its family; "" for the page's
+	// Private marks a card of a public zone shown face up to the observer
+	// only (the observer's own locomotive): the other seats' scenes show
+	// FaceDown(ID) in its place, which is what [PublicScene] makes of it.
+	Private bool `json:"private,omitempty"`
 }
+
+// FaceDownClass is the Class of a face-down card ([FaceDown]).
+const FaceDownClass = "back"
+
+// FaceDown returns the face-down card with id: only the id and the class
+// "back", nothing of what the card is. A scene shows a card hidden from its
+// observer so, and [PublicScene] turns a private card into it.
+func FaceDown(id string) Card { return Card{ID: id, Class: FaceDownClass} }
 
 // SeatFacts are one seat's public facts.
 type SeatFacts struct {
@@ -165,6 +214,55 @@ type SceneError struct {
 
 func (e *SceneError) Error() string { return fmt.Sprintf("env: scene of %s: %s", e.EnvID, e.Reason) }
 
+// PublicScene returns the public part of sc (see [Presenter]), a new scene
+// sharing nothing with sc that it changes: private zones become their
+// face-down form (same ID, Name and Owner, no cards, Count the number of
+// cards), private cards become [FaceDown] of the same id, zones of the
+// observer's alone are left out, Rotate is 0 and there are no moves. Nil
+// slices of sc come out empty, so that the JSON of the public part does
+// not depend on how a presenter built its lists. PublicScene(nil) is nil.
+func PublicScene(sc *Scene) *Scene {
+	if sc == nil {
+		return nil
+	}
+	p := *sc
+	p.Rotate = 0
+	p.Moves = []Move{}
+	p.Spaces = slices.Clone(sc.Spaces)
+	if p.Spaces == nil {
+		p.Spaces = []Space{}
+	}
+	p.Pieces = slices.Clone(sc.Pieces)
+	if p.Pieces == nil {
+		p.Pieces = []Piece{}
+	}
+	p.Seats = make([]SeatFacts, len(sc.Seats))
+	for i, f := range sc.Seats {
+		f.Facts = slices.Clone(f.Facts)
+		p.Seats[i] = f
+	}
+	p.Zones = make([]Zone, 0, len(sc.Zones))
+	for _, z := range sc.Zones {
+		switch {
+		case z.ObserverOnly:
+			continue
+		case z.Private:
+			z = Zone{ID: z.ID, Name: z.Name, Owner: z.Owner, Cards: []Card{}, Count: max(z.Count, len(z.Cards))}
+		default:
+			cards := make([]Card, len(z.Cards))
+			for i, c := range z.Cards {
+				if c.Private {
+					c = FaceDown(c.ID)
+				}
+				cards[i] = c
+			}
+			z.Cards = cards
+		}
+		p.Zones = append(p.Zones, z)
+	}
+	return &p
+}
+
 // Ids returns every id the scene defines (spaces, pieces, zones and cards).
 func (s *Scene) Ids() map[string]bool {
 	ids := make(map[string]bool, len(s.Spaces)+len(s.Pieces)+len(s.Zones)*4)
@@ -188,8 +286,9 @@ func (s *Scene) Ids() map[string]bool {
 // non-empty and unique; every piece's At a space; every Select and Target
 // an id of the scene; one move per legal action in legal's order, named as
 // the spec names it and with words; owners seats of the environment or
-// -1; private zones only the observer's; one SeatFacts per seat; spaces
-// and pieces inside the board.
+// -1; private zones, zones of the observer's alone and private cards only
+// the observer's (in zones it owns); Rotate a quarter turn; one SeatFacts
+// per seat; spaces and pieces inside the board.
 func CheckScene(spec *Spec, seat int, legal []int, scene *Scene) error {
 	bad := func(format string, args ...any) error {
 		return &SceneError{EnvID: spec.ID, Reason: fmt.Sprintf(format, args...)}
@@ -250,6 +349,9 @@ func CheckScene(spec *Spec, seat int, legal []int, scene *Scene) error {
 		if z.Private && z.Owner != seat {
 			return bad("zone %q is private to seat %d but is in seat %d's scene", z.ID, z.Owner, seat)
 		}
+		if z.ObserverOnly && z.Owner != seat {
+			return bad("zone %q is seat %d's alone but is in seat %d's scene", z.ID, z.Owner, seat)
+		}
 		if z.Count < 0 {
 			return bad("zone %q counts %d cards", z.ID, z.Count)
 		}
@@ -257,7 +359,13 @@ func CheckScene(spec *Spec, seat int, legal []int, scene *Scene) error {
 			if err := add("card", c.ID); err != nil {
 				return err
 			}
+			if c.Private && z.Owner != seat {
+				return bad("card %q is private to seat %d's eyes but lies in zone %q of owner %d", c.ID, seat, z.ID, z.Owner)
+			}
 		}
+	}
+	if scene.Rotate%90 != 0 || scene.Rotate < 0 || scene.Rotate >= 360 {
+		return bad("the board turns %d degrees, not a quarter turn", scene.Rotate)
 	}
 	if len(scene.Seats) != n {
 		return bad("%d seats' facts, the environment has %d seats", len(scene.Seats), n)

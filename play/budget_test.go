@@ -413,7 +413,7 @@ func recordGame(t *testing.T, h *Handler, addr string, seed uint64) (string, err
 			a = legal[rng.IntN(len(legal))]
 		}
 		tb.lastOf[p] = len(tb.history)
-		tb.history = append(tb.history, step{p, a})
+		tb.history = append(tb.history, step{Player: p, Action: a})
 		if _, err := tb.e.Step(a); err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,10 +71,14 @@ func (c *conn) send(b []byte) {
 	}
 }
 
-// sendTable sends a table's status and the view (JSON) for c.
-func (c *conn) sendTable(s status, view []byte) {
-	b := mustJSON(map[string]any{"op": "table", "status": s, "view": json.RawMessage(orNull(view))})
-	c.send(b)
+// sendTable sends a table's status and the view (JSON) for c, with the
+// seat's observation when c plays the view's seat (obs non-nil).
+func (c *conn) sendTable(s status, view []byte, obs *SeatObservation) {
+	m := map[string]any{"op": "table", "status": s, "view": json.RawMessage(orNull(view))}
+	if obs != nil {
+		m["observation"] = obs
+	}
+	c.send(mustJSON(m))
 }
 
 func orNull(b []byte) []byte {
@@ -129,6 +134,9 @@ type request struct {
 	// Steps is the position an act answers: the status's steps when the
 	// page showed the decision.
 	Steps *int `json:"steps"`
+	// From starts a new table at another table's or a replay's position
+	// (op new: play from here, research.go).
+	From *Origin `json:"from"`
 }
 
 // serve is the read pump: it handles the page's messages until the
@@ -184,7 +192,7 @@ func (c *conn) handle(r *request) error {
 		if r.Lineup == nil {
 			return missing("lineup")
 		}
-		t, err := h.newTable(*r.Lineup)
+		t, err := h.newTableFrom(c, *r.Lineup, r.From)
 		if err != nil {
 			return err
 		}
@@ -223,6 +231,68 @@ func (c *conn) handle(r *request) error {
 		c.send(secretMsg(r.Req, t.id, FaceUp, t.creator))
 		for _, k := range taken {
 			c.send(secretMsg(r.Req, t.id, k, t.holder[k]))
+		}
+		t.broadcastLocked()
+		return nil
+	case "rematch":
+		// The same lineup, the next seed, the seats rotated: a new table,
+		// charged to this connection's budget like op new. Asked twice, it
+		// answers with the same table.
+		old, err := h.table(r.Table)
+		if err != nil {
+			return err
+		}
+		old.mu.Lock()
+		if old.rematch != "" {
+			id := old.rematch
+			old.mu.Unlock()
+			return &RequestError{Code: "rematch_started", Message: "the rematch is table " + id}
+		}
+		l, movers, err := old.rematchLocked(c)
+		creator := old.creator
+		old.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		t, err := h.newTable(l)
+		if err != nil {
+			return err
+		}
+		t.creator = &person{secret: newPerson(nil).secret, conns: map[*conn]struct{}{c: {}}}
+		if creator != nil {
+			t.creator.secret = creator.secret
+		}
+		t.watch[c] = FaceUp
+		if t.humans() {
+			t.watch[c] = Public
+		}
+		for k, p := range movers {
+			if p == nil {
+				continue
+			}
+			t.holder[k] = p
+			for pc := range p.conns {
+				if w, ok := t.watch[pc]; !ok || w < 0 {
+					t.watch[pc] = k
+				}
+			}
+		}
+		if err := h.addTable(c, t); err != nil {
+			return err
+		}
+		old.mu.Lock()
+		old.rematch = t.id
+		old.mu.Unlock()
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		c.send(secretMsg(r.Req, t.id, FaceUp, t.creator))
+		for k, p := range t.holder {
+			if p == nil {
+				continue
+			}
+			for pc := range p.conns {
+				pc.send(secretMsg(r.Req, t.id, k, p))
+			}
 		}
 		t.broadcastLocked()
 		return nil
@@ -330,6 +400,22 @@ func (c *conn) handle(r *request) error {
 		t.poke()
 		t.broadcastLocked()
 		return nil
+	case "history":
+		// A history replays the game and draws a view: page work, so it runs
+		// on the pool under the page's CPU share, like a hint.
+		cl := h.clientOf(c)
+		ctx, cancel := context.WithTimeout(cl.ctx, h.cfg.Limits.HintTimeout)
+		defer cancel()
+		var msg map[string]any
+		var err error
+		if perr := h.pool.do(ctx, h.pool.hints, func() { msg, err = h.historyOp(c, r) }); perr != nil && msg == nil && err == nil {
+			err = &RequestError{Code: "limit_exceeded", Message: fmt.Sprintf("the server was too busy to answer the history within %v", h.cfg.Limits.HintTimeout)}
+		}
+		if err != nil {
+			return err
+		}
+		c.send(mustJSON(msg))
+		return nil
 	case "episodes":
 		list, err := h.episodes(r.Dataset)
 		if err != nil {
@@ -355,5 +441,5 @@ func (c *conn) handle(r *request) error {
 		c.send(mustJSON(map[string]any{"op": "replay", "req": r.Req, "frame": fr}))
 		return nil
 	}
-	return &RequestError{Code: "unknown_op", Message: fmt.Sprintf("unknown op %q (hello, new, join, watch, act, control, episodes, replay)", r.Op)}
+	return &RequestError{Code: "unknown_op", Message: fmt.Sprintf("unknown op %q (hello, new, join, watch, act, control, history, episodes, replay)", r.Op)}
 }

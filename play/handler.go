@@ -394,6 +394,12 @@ type envInfo struct {
 	// every agent but random and policy (which needs a weights file); those
 	// that show their thoughts ([agents.Explainer]) give numbers too.
 	Hints []string `json:"hints"`
+	// HowToPlay is the game's rules in plain words (env.Presenter), for the
+	// page's rules panel; "" for a game that does not present itself.
+	HowToPlay string `json:"how_to_play,omitempty"`
+	// Presents says the game presents itself: the page draws its board
+	// from the views' scenes (View.Scene).
+	Presents bool `json:"presents"`
 }
 
 func (h *Handler) envList() []envInfo {
@@ -407,6 +413,9 @@ func (h *Handler) envList() []envInfo {
 		_, det := g.(env.Determinizer)
 		in := envInfo{ID: id, Description: sp.Description, MinPlayers: max(sp.MinPlayers, 1), MaxPlayers: max(sp.MaxPlayers, sp.NumPlayers),
 			Humans: det, Weights: h.weightNames(id)}
+		if p, ok := g.(env.Presenter); ok {
+			in.HowToPlay, in.Presents = p.HowToPlay(), true
+		}
 		if in.MinPlayers == 0 || sp.MinPlayers == 0 {
 			in.MinPlayers = sp.NumPlayers
 		}

@@ -147,7 +147,7 @@ func (h *Handler) record(t *table) (string, error) {
 			if st.Action < 0 {
 				continue
 			}
-			if i >= len(t.history) || t.history[i] != (step{st.Player, st.Action}) {
+			if i >= len(t.history) || t.history[i].Player != st.Player || t.history[i].Action != st.Action {
 				err = fmt.Errorf("step %d differs from the game played", i)
 				break
 			}

@@ -274,14 +274,16 @@ func (ep *episode) Replay(name string, id int64, step, view int) (*Frame, error)
 	f := &Frame{Dataset: name, Episode: id, Env: sp.ID, Seats: seatsOf(ep.m), Length: len(ep.actions), Step: step,
 		Returns: append([]float64(nil), e.Returns()...), Over: step == len(ep.actions)}
 	if view == FaceUp {
-		f.View = FaceUpView(sp, e.State())
+		if f.View, err = FaceUpView(sp, e.Params(), e.State()); err != nil {
+			return nil, &RequestError{Code: "no_view", Message: err.Error()}
+		}
 	} else if f.View, err = SeatView(sp, e.Params(), e.State(), view); err != nil {
 		return nil, &RequestError{Code: "no_view", Message: err.Error()}
 	}
 	if !f.Over {
 		f.Legal = legalActions(sp, e.State())
 		p, a := ep.players[step], ep.actions[step]
-		f.Player, f.Action = &p, &Action{A: a, Name: sp.ActionNames[a], Words: Describe(sp.ID, sp.ActionNames[a])}
+		f.Player, f.Action = &p, &Action{A: a, Name: sp.ActionNames[a], Words: moveWords(sp, e.Params(), e.State(), p, a)}
 		c := e.Clone()
 		res, err := c.Step(a)
 		if err == nil {

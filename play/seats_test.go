@@ -408,8 +408,9 @@ func TestSpectatorSeesFaceUpAtTheEnd(t *testing.T) {
 // proof: for every game with a determinizer and player count, along random
 // games, a chain of twins (each drawn by the determinizer from one seat's
 // observation of the one before, seat after seat, so that every player's
-// hidden cards are redrawn) gives byte-identical public views; the public
-// view carries no hand, no cards and no actions.
+// hidden cards are redrawn) gives byte-identical public views, scenes
+// included; the public view carries no hand, no cards and no actions, and
+// a game that presents itself has a scene with nothing private in it.
 func TestPublicViewHidesEveryHand(t *testing.T) {
 	forEachSeatedGame(t, publicTwins)
 }
@@ -434,6 +435,7 @@ func publicTwins(t *testing.T, g env.Game, det env.Determinizer, params map[stri
 				if v["hand"] != nil || v["cards"] != nil || v["trains"] != nil || v["actions"] != nil || v["seat"].(float64) != Public {
 					t.Fatalf("the public view carries a hand, cards or actions: %s", want)
 				}
+				checkPublicScene(t, g, want)
 				sj, _ := st.MarshalJSON()
 				twin := st
 				for i := range sp.NumPlayers {
@@ -446,8 +448,10 @@ func publicTwins(t *testing.T, g env.Game, det env.Determinizer, params map[stri
 					if got := publicJSON(t, sp, e.Params(), twin); !bytes.Equal(got, want) {
 						var a, b View
 						_, _ = json.Unmarshal(want, &a), json.Unmarshal(got, &b)
-						t.Fatalf("seed %d step %d seat %d: the public views of two positions that differ only in hidden cards differ (pictures equal: %v):\n%s\n%s",
-							seed, step, seat, a.Image == b.Image, a.Text, b.Text)
+						sa, _ := json.Marshal(a.Scene)
+						sb, _ := json.Marshal(b.Scene)
+						t.Fatalf("seed %d step %d seat %d: the public views of two positions that differ only in hidden cards differ (pictures equal: %v, scenes equal: %v):\n%s\n%s\nscenes:\n%s\n%s",
+							seed, step, seat, a.Image == b.Image, bytes.Equal(sa, sb), a.Text, b.Text, sa, sb)
 					}
 					if tj, _ := twin.MarshalJSON(); !bytes.Equal(sj, tj) {
 						differ++
@@ -470,6 +474,41 @@ func publicTwins(t *testing.T, g env.Game, det env.Determinizer, params map[stri
 	t.Logf("%d twins checked, %d with other hidden cards than the true position", checked, differ)
 	if differ == 0 && sp.NumPlayers > 1 {
 		t.Fatalf("%s: no twin differed from the true position: the test proves nothing", sp.ID)
+	}
+}
+
+// checkPublicScene fails unless the public view (JSON) of a game that
+// presents itself carries a scene with nothing of one seat's: no private
+// zone, no zone of one seat's alone, no private card, no move, no turn of
+// the board; and a game that does not, none.
+func checkPublicScene(t *testing.T, g env.Game, view []byte) {
+	t.Helper()
+	var v View
+	if err := json.Unmarshal(view, &v); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g.(env.Presenter); !ok {
+		if v.Scene != nil {
+			t.Fatalf("%s presents nothing, yet its public view has a scene", v.Env)
+		}
+		return
+	}
+	sc := v.Scene
+	if sc == nil {
+		t.Fatalf("%s presents itself, yet its public view has no scene", v.Env)
+	}
+	if len(sc.Moves) != 0 || sc.Rotate != 0 {
+		t.Fatalf("the public scene has %d moves, turns %d degrees", len(sc.Moves), sc.Rotate)
+	}
+	for _, z := range sc.Zones {
+		if z.Private || z.ObserverOnly {
+			t.Fatalf("the public scene has zone %+v", z)
+		}
+		for _, c := range z.Cards {
+			if c.Private {
+				t.Fatalf("the public scene shows private card %+v in zone %q", c, z.ID)
+			}
+		}
 	}
 }
 

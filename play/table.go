@@ -42,6 +42,9 @@ type Lineup struct {
 type step struct {
 	Player int
 	Action int
+	// Words are the move in the mover's words (moveWords), kept so that
+	// the status does not present the position again for each connection.
+	Words string
 }
 
 // table is one live game: the environment, its seats, and the
@@ -70,10 +73,12 @@ type table struct {
 	done    bool
 	err     string // an agent's failure, or the recording's
 	record  string // the recorded dataset's name, once written
+	rematch string // the rematch's table id, once started (op rematch)
 	watch   map[*conn]int
 	last    time.Time
 	cancel  context.CancelFunc
 	b       tableBudget // its owner, a person's last request, the move in progress
+	rs      research    // the researcher's tools: thoughts by step, the log, play from here (research.go)
 }
 
 // humans reports whether a person sits at the table.
@@ -179,12 +184,13 @@ func (t *table) act(c *conn, seat, action, steps int) error {
 
 // stepLocked applies a checked move and tells everyone.
 func (t *table) stepLocked(player, action int) {
+	words := moveWords(t.e.Spec(), t.e.Params(), t.e.State(), player, action)
 	if _, err := t.e.Step(action); err != nil {
 		t.err = err.Error() // checked legal: does not happen
 		t.done = true
 	}
 	t.lastOf[player] = len(t.history)
-	t.history = append(t.history, step{player, action})
+	t.history = append(t.history, step{player, action, words})
 	t.last = time.Now()
 	t.poke()
 	t.broadcastLocked()
@@ -226,6 +232,14 @@ func (t *table) run(ctx context.Context) {
 		t.mu.Lock()
 		if t.e.Done() || t.done {
 			t.mu.Unlock()
+			// A finished game no longer counts against its owner's budget,
+			// given back before the page hears that it is over: the next
+			// game it opens at once is never refused for this one.
+			t.b.ended.Do(func() {
+				if t.b.owner != nil {
+					t.h.unchargeTable(t.b.owner)
+				}
+			})
 			_ = pl.do(ctx, pl.moves, func() {
 				t.mu.Lock()
 				t.finishLocked()
@@ -300,6 +314,7 @@ func (t *table) run(ctx context.Context) {
 				return
 			}
 			t.thought, t.unit = thought, unit
+			t.rs.noteThought(steps, thought, unit)
 			if act < 0 || act >= len(mask) || mask[act] == 0 {
 				t.err, t.done = fmt.Sprintf("seat %d (%s) chose an illegal action %d", p, a.Name(), act), true
 				t.broadcastLocked()
@@ -333,7 +348,7 @@ func (t *table) run(ctx context.Context) {
 func (t *table) finishLocked() {
 	if !t.done {
 		t.done = true
-		if t.humans() && t.err == "" && t.e.Done() && t.h.cfg.RecordDir != "" {
+		if t.humans() && t.err == "" && t.e.Done() && t.h.cfg.RecordDir != "" && !t.rs.branched {
 			name, err := t.h.record(t)
 			if err != nil {
 				t.err = err.Error()
@@ -361,6 +376,8 @@ type status struct {
 	Over    bool     `json:"over"`
 	Error   string   `json:"error,omitempty"`
 	Record  string   `json:"record,omitempty"` // the recorded dataset, once written
+	// Rematch is the table of this game's rematch, once started.
+	Rematch string `json:"rematch,omitempty"`
 	// Result is the episode's env.Info once the game is over.
 	Result *env.Info `json:"result,omitempty"`
 	// Returns are every player's returns, in views with no person seated
@@ -399,7 +416,7 @@ func (t *table) statusFor(c *conn) status {
 	n := t.e.Spec().NumPlayers
 	s := status{Table: t.id, Env: t.e.Spec().ID, Seats: t.lineup.Seats, Held: make([]bool, n), Steps: len(t.history),
 		ToMove: t.e.CurrentPlayer(), Paused: t.paused, DelayMS: int(t.delay / time.Millisecond), Over: t.done,
-		Error: t.err, Record: t.record, LastPlayer: -1, Yours: []int{}, Hint: t.lineup.Hint,
+		Error: t.err, Record: t.record, Rematch: t.rematch, LastPlayer: -1, Yours: []int{}, Hint: t.lineup.Hint,
 		Away: make([]bool, n), AwayS: int(t.h.cfg.SeatGrace / time.Second), Heirs: t.heir, Control: t.mayControl(c)}
 	for k, p := range t.holder {
 		s.Held[k] = p != nil
@@ -420,7 +437,7 @@ func (t *table) statusFor(c *conn) status {
 	for k, i := range t.lastOf {
 		if i >= 0 && (open || t.plays(c, k)) {
 			name := t.e.Spec().ActionNames[t.history[i].Action]
-			s.Moves[k] = &Action{A: t.history[i].Action, Name: name, Words: Describe(t.e.Spec().ID, name)}
+			s.Moves[k] = &Action{A: t.history[i].Action, Name: name, Words: t.history[i].Words}
 		}
 	}
 	if open {
@@ -429,7 +446,7 @@ func (t *table) statusFor(c *conn) status {
 		if len(t.history) > 0 {
 			h := t.history[len(t.history)-1]
 			n := t.e.Spec().ActionNames[h.Action]
-			s.Last = &Action{A: h.Action, Name: n, Words: Describe(t.e.Spec().ID, n)}
+			s.Last = &Action{A: h.Action, Name: n, Words: h.Words}
 		}
 	}
 	return s
@@ -476,7 +493,7 @@ func (t *table) broadcastLocked() {
 			payload = t.viewPayloadLocked(seat)
 			views[seat] = payload
 		}
-		c.sendTable(t.statusFor(c), payload)
+		c.sendTable(t.statusFor(c), payload, t.seatObservationLocked(c, seat))
 	}
 }
 
@@ -511,7 +528,11 @@ func (t *table) drawViewLocked(seat int) []byte {
 		if t.humans() && !(t.done && t.e.Done()) {
 			return nil
 		}
-		return mustJSON(FaceUpView(t.e.Spec(), t.e.State()))
+		v, err := FaceUpView(t.e.Spec(), t.e.Params(), t.e.State())
+		if err != nil {
+			return mustJSON(map[string]string{"error": err.Error()})
+		}
+		return mustJSON(v)
 	}
 	v, err := SeatView(t.e.Spec(), t.e.Params(), t.e.State(), seat)
 	if err != nil {

@@ -43,7 +43,7 @@ func thoughtActions(spec *env.Spec, mask []uint8, th *agents.Thoughts) []Action 
 		if m == 0 {
 			continue
 		}
-		a := Action{A: i, Name: spec.ActionNames[i], Words: Describe(spec.ID, spec.ActionNames[i])}
+		a := Action{A: i, Name: spec.ActionNames[i], Words: Describe(spec.ActionNames[i])}
 		if i < len(th.Probs) {
 			p := th.Probs[i]
 			a.P, has = &p, true

@@ -169,7 +169,10 @@ func TestFaceUpViewShowsHands(t *testing.T) {
 		t.Skip("express-v1 not registered")
 	}
 	e.Reset(4)
-	v := FaceUpView(e.Spec(), e.State())
+	v, err := FaceUpView(e.Spec(), e.Params(), e.State())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range []string{"player 0:", "player 1:", "player 2:"} {
 		if !bytes.Contains([]byte(v.Text), []byte(p)) {
 			t.Fatalf("face-up text lacks %q:\n%s", p, v.Text)

@@ -39,6 +39,12 @@
 //     shows every player the same observation, current player and text,
 //     so that an illegal position (one the notation refuses, such as two
 //     pieces on one space) fails at the step that reaches it;
+//   - for a game that is an [env.Presenter], at every step of the first
+//     playouts ([SceneEpisodes]), every seat's scene is well formed
+//     (env.CheckScene), the same twice, round-trips as JSON, ends with the
+//     episode, and its public part (env.PublicScene) is the same bytes as
+//     every other seat's: a seat's own hidden cards appear only where its
+//     scene marks them private, and nothing is worded for its observer;
 //   - hidden information does not leak (the information-set test below).
 //
 // # The information-set test
@@ -59,8 +65,10 @@
 // Both positions must then look the same to the observer: the
 // observation bytes, the legal mask when the observer acts, the current
 // player, the phase (a Phase() method of the State, when it has one), the
-// text render String, StringFor(observer) when the State has it, and the
-// rgb_array render (env.Renderer); the twin must also be a position the
+// text render String, StringFor(observer) when the State has it, the
+// rgb_array render (env.Renderer), and, for an env.Presenter, the public
+// part (env.PublicScene) of every seat's scene, which a spectator sees and
+// so must say nothing the observer cannot see; the twin must also be a position the
 // game's notation accepts. Static twins are not enough (a decision offered
 // only to the holder of a card shows one step later), so Run walks both
 // with the same actions for up to 8 steps, whoever acts (out-of-turn

@@ -146,6 +146,7 @@ func TestSuiteCatchesBugs(t *testing.T) {
 		{"ranks", "do not follow scores"},
 		{"scene-moves", "moves for"},
 		{"scene-ended", "scene's Ended"},
+		{"scene-leak", "the public part (env.PublicScene) of seat 1's scene differs"},
 	}
 	for _, c := range cases {
 		t.Run("bug="+c.bug, func(t *testing.T) {

@@ -3,6 +3,7 @@ package envtest_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -186,13 +187,22 @@ func (s *fakeState) MarshalJSON() ([]byte, error) {
 
 // Present is the fake game's env.Presenter: a counter piece on one space
 // and one move per legal add. Bugs "scene-moves" (a legal action without a
-// move) and "scene-ended" (no end text at the end) break it.
+// move) and "scene-ended" (no end text at the end) break it, and
+// "scene-leak" shows the hidden coin face up in a public zone to the seat
+// whose legal actions tell it (the others see it face down).
 func (g *fakeGame) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Scene, error) {
 	sc := &env.Scene{Width: 10, Height: 10,
 		Spaces: []env.Space{{ID: "sum", W: 10, H: 10, Shape: "rect", Owner: -1}},
 		Pieces: []env.Piece{{ID: "counter", At: "sum", Shape: "disc", Owner: -1, Label: fmt.Sprint(obs[1])}}}
 	for s := range g.players() {
 		sc.Seats = append(sc.Seats, env.SeatFacts{Name: fmt.Sprint("player ", s)})
+	}
+	if g.bug == "scene-leak" {
+		coin := env.Zone{ID: "coin", Name: "the coin", Owner: -1, Cards: []env.Card{env.FaceDown("coin-card")}}
+		if slices.Contains(legal, 2) {
+			coin.Cards[0] = env.Card{ID: "coin-card", Code: "2", Name: "adding 2 is allowed", Class: "coin"}
+		}
+		sc.Zones = append(sc.Zones, coin)
 	}
 	if obs[0] >= 6 && g.bug != "scene-ended" {
 		sc.Ended = "six moves made"

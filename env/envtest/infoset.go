@@ -145,6 +145,10 @@ type twinView struct {
 	rgb       []byte
 	rewards   string
 	terminal  bool
+	// public is the public part (env.PublicScene, JSON) of every seat's
+	// scene, for a game that is an env.Presenter: what a spectator sees
+	// must not tell twins apart that the observer cannot.
+	public []string
 }
 
 // view returns what observer sees of s; rewards are the last step's.
@@ -175,6 +179,13 @@ func (it *infoSet) view(s env.State, observer int, rewards []float64, rgb bool) 
 	if rewards != nil {
 		v.rewards = fmt.Sprint(rewards)
 	}
+	if it.pr != nil {
+		pub, err := publicScenes(it.pr, it.spec, it.params, s, make([]uint8, it.spec.ObsSize()))
+		if err != nil {
+			it.t.Fatalf("the scenes of a twin walk's position: %v\n%s", err, s)
+		}
+		v.public = pub
+	}
 	return v
 }
 
@@ -201,6 +212,13 @@ func (a twinView) diff(b twinView, spec *env.Spec) string {
 		}
 	case a.rewards != b.rewards:
 		return fmt.Sprintf("rewards %s vs %s", a.rewards, b.rewards)
+	case !slices.Equal(a.public, b.public):
+		for i := range a.public {
+			if a.public[i] != b.public[i] {
+				return fmt.Sprintf("the public part (env.PublicScene) of seat %d's scene, %s", i,
+					firstDiff([]byte(a.public[i]), []byte(b.public[i])))
+			}
+		}
 	case a.text != b.text:
 		return fmt.Sprintf("text render (String):\n%s\nvs\n%s", a.text, b.text)
 	case a.own != b.own:
@@ -220,6 +238,7 @@ type infoSet struct {
 	params env.Params
 	det    env.Determinizer
 	game   env.Game
+	pr     env.Presenter // the game's, nil for a game that does not present itself
 
 	twins, walked, steps int
 	ends                 map[string]int
@@ -242,6 +261,7 @@ func runInfoSet(parent, t *testing.T, id string, c *config) {
 		t.Skipf("%s implements no env.Determinizer, the source of twins", id)
 	}
 	it := &infoSet{t: t, id: id, c: c, spec: e.Spec(), params: e.Params(), det: det, game: g, ends: map[string]int{}}
+	it.pr, _ = g.(env.Presenter)
 	episodes := max(1, min(c.episodes, 3))
 	per := (c.infoSetPositions + episodes - 1) / episodes
 	for i := 0; i < episodes; i++ {

@@ -30,7 +30,11 @@ import (
 //	"render"     String shows both cards;
 //	"notation"   LoadState refuses a position reached in play (a block);
 //	"chance"     no hidden cards, but the next card of a seeded chance draw,
-//	             shown after every poke (a chance-only game).
+//	             shown after every poke (a chance-only game);
+//	"scene"      the sound game presents itself (env.Presenter), each
+//	             seat's card face up in its own private hand;
+//	"scene-leak" as "scene", but the card lies face up, unmarked, in a
+//	             public zone (the public part of the scene leaks it).
 const leakID = "envtest-leak-v1"
 
 type leakGame struct{ bug string }
@@ -216,6 +220,38 @@ func (s *leakState) MarshalJSON() ([]byte, error) {
 	return json.Marshal(leakJSON{s.n, s.cur, s.respond, s.card, s.blocks, s.shown, s.rng})
 }
 
+// leakGamePresenter is the leak game that presents itself: a zone per
+// player holding its card, face up to its holder (private, or, with bug
+// "scene-leak", public and unmarked), face down to the other.
+type leakGamePresenter struct{ leakGame }
+
+func (g *leakGamePresenter) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Scene, error) {
+	sc := &env.Scene{Status: fmt.Sprintf("step %d, %d blocks", obs[0], obs[4])}
+	for q := range 2 {
+		z := env.Zone{ID: fmt.Sprintf("card-%d", q), Name: fmt.Sprintf("player %d's card", q), Owner: q,
+			Cards: []env.Card{}, Count: 1}
+		if q == seat {
+			z.Cards, z.Count = []env.Card{{ID: fmt.Sprintf("card-%d-c", q), Code: fmt.Sprint(obs[3]), Name: fmt.Sprint("card ", obs[3])}}, 0
+			z.Private = g.bug != "scene-leak"
+		}
+		sc.Zones = append(sc.Zones, z)
+		sc.Seats = append(sc.Seats, env.SeatFacts{Name: fmt.Sprint("player ", q)})
+	}
+	if obs[0] >= 8 {
+		sc.Ended = "eight steps played"
+	}
+	for _, a := range legal {
+		sc.Moves = append(sc.Moves, env.Move{A: a, Name: leakSpec.ActionNames[a], Words: leakSpec.ActionNames[a]})
+	}
+	return sc, nil
+}
+
+func (g *leakGamePresenter) HowToPlay() string {
+	return "Each player is dealt a card, 0 or 1, seen only by its holder. In turn a player pokes or waits. " +
+		"A poke asks the other player to block, which only a holder of card 1 may do, showing the card, " +
+		"or to let it happen. The game ends after eight steps; a block scores 1 for the blocker."
+}
+
 // leakNoReveals is the sound game without the Revealer method.
 type leakNoReveals struct{ *leakState }
 
@@ -268,6 +304,11 @@ func TestInfoSetCatchesLeaks(t *testing.T) {
 		{"notation", "", "does not round-trip through the game's notation"},
 		{"notation", "noroundtrip", "PASS"},
 		{"chance", "", "PASS"},
+		{"scene", "", "PASS"},
+		{"scene-leak", "", "the public part (env.PublicScene) of seat"},
+		// Without the scene checks of the playouts, the twins catch it.
+		{"scene-leak", "noscenes", "the public part (env.PublicScene) of seat"},
+		{"scene-leak", "noscenes", "tells apart from the true one"},
 	}
 	for _, c := range cases {
 		t.Run("bug="+c.bug+",opts="+c.opts, func(t *testing.T) {
@@ -302,6 +343,8 @@ func TestLeakGame(t *testing.T) {
 		env.Register(&leakGameNoReveals{leakGame{}})
 	case "no-reveals-leak":
 		env.Register(&leakGameNoReveals{leakGame{bug: "leak"}})
+	case "scene", "scene-leak":
+		env.Register(&leakGamePresenter{leakGame{bug: bug}})
 	default:
 		env.Register(&leakGame{bug: bug})
 	}
@@ -313,6 +356,8 @@ func TestLeakGame(t *testing.T) {
 		opts = append(opts, envtest.RendersShowMore("String shows both cards"))
 	case "noroundtrip":
 		opts = append(opts, envtest.NoRoundTrip("a block"))
+	case "noscenes":
+		opts = append(opts, envtest.SceneEpisodes(0))
 	}
 	envtest.Run(t, leakID, opts...)
 }

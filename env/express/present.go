@@ -19,9 +19,10 @@ import (
 //	hand-S               player S's hand: the observer's face up and Private, another's
 //	                     face down (Count; the cards known to be in it are a seat fact)
 //	way-S                player S's Way Cars in play
-//	train-S-T            player S's train slot T: the locomotive (face up to its owner
-//	                     only), then the cars; the observer's first free slot is shown
-//	                     empty while a train may be started
+//	train-S-T            player S's train slot T: the locomotive (face up and Private to
+//	                     its owner, env.FaceDown to the others), then the cars; the
+//	                     observer's first free slot is shown empty (ObserverOnly:
+//	                     no public part) while a train may be started
 //
 // Card ids: hand-S-KK-i (the i-th card of kind KK in the hand), train-S-T-loco,
 // train-S-T-cI (car I), discard-I (I-th card of the pile from the bottom),
@@ -32,7 +33,7 @@ import (
 var (
 	freightColors = [5]string{"#96643c", "#82828c", "#3c6ebe", "#c8d2dc", "#c83c3c"}
 	classColor    = map[string]string{"passenger": "#3ca05a", "wild": "#f0c828", "caboose": "#aa1e1e",
-		"disaster": "#7a3b69", "way": "#2a6f97", "turntable": "#5b5b66", "back": "#3c3c46"}
+		"disaster": "#7a3b69", "way": "#2a6f97", "turntable": "#5b5b66"}
 )
 
 // kindClass returns the family of card kind k (freight, passenger, wild,
@@ -154,18 +155,21 @@ func (g Game) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Sc
 			id := trainID(q, t)
 			if o[TLoco] == 0 {
 				if q == seat && startable && free {
-					sc.Zones = append(sc.Zones, env.Zone{ID: id, Name: "a new train", Owner: q, Cards: []env.Card{}})
+					// A place for the observer's moves only: not public.
+					sc.Zones = append(sc.Zones, env.Zone{ID: id, Name: fmt.Sprintf("player %d's new train", q), Owner: q,
+						Cards: []env.Card{}, ObserverOnly: true})
 				}
 				free = false
 				continue
 			}
 			tr := env.Zone{ID: id, Name: fmt.Sprintf("player %d's train t%d", q, t), Owner: q, Cards: []env.Card{}}
 			if o[TLoco] >= 2 {
+				// The observer's own locomotive: face up to it alone.
 				loco := kindCard(id+"-loco", int(o[TLoco])-2)
-				loco.Name = "locomotive: " + loco.Name
+				loco.Name, loco.Private = "locomotive: "+loco.Name, true
 				tr.Cards = append(tr.Cards, loco)
 			} else {
-				tr.Cards = append(tr.Cards, env.Card{ID: id + "-loco", Class: "back", Color: classColor["back"]})
+				tr.Cards = append(tr.Cards, env.FaceDown(id+"-loco"))
 			}
 			for i := range int(o[TLen]) {
 				tr.Cards = append(tr.Cards, carCard(fmt.Sprintf("%s-c%d", id, i), o[TCars+i]))

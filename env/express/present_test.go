@@ -55,11 +55,23 @@ p2 played=1 hand=OF
 	})
 	t.Run("locomotives: the owner's face up, the others' face down; the same ids in every scene", func(t *testing.T) {
 		mine, theirs := envtest.Zone(me, "train-0-0"), envtest.Zone(other, "train-0-0")
-		if mine.Cards[0].Name != "locomotive: Box Car" || theirs.Cards[0].Code != "" || theirs.Cards[0].ID != mine.Cards[0].ID {
+		if mine.Cards[0].Name != "locomotive: Box Car" || !mine.Cards[0].Private || theirs.Cards[0] != env.FaceDown(mine.Cards[0].ID) {
 			t.Fatalf("train t0: own %+v, seen by player 1 %+v", mine.Cards[0], theirs.Cards[0])
 		}
 		if got := envtest.CardNames(envtest.Zone(me, "train-1-2")); got != ", Coach, Dome" {
 			t.Fatalf("player 1's passenger train seen by player 0: %q", got)
+		}
+	})
+	t.Run("the public part is the same in both scenes: no locomotive, no new train, no hand", func(t *testing.T) {
+		a, _ := json.Marshal(env.PublicScene(me))
+		b, _ := json.Marshal(env.PublicScene(other))
+		if string(a) != string(b) {
+			t.Fatalf("public parts differ:\n%s\n%s", a, b)
+		}
+		for _, leak := range []string{"Box Car", "new train", "Light Crane"} {
+			if strings.Contains(string(a), leak) {
+				t.Fatalf("the public part shows %q: %s", leak, a)
+			}
 		}
 	})
 	t.Run("the discard pile shows its top last", func(t *testing.T) {
@@ -75,7 +87,8 @@ p2 played=1 hand=OF
 			t.Fatalf("add-t0-TK: %+v", add)
 		}
 		start := envtest.Move(me, "start-BR")
-		if start == nil || !slices.Equal(start.Target, []string{"train-0-1"}) || envtest.Zone(me, "train-0-1").Name != "a new train" {
+		if start == nil || !slices.Equal(start.Target, []string{"train-0-1"}) || envtest.Zone(me, "train-0-1").Name != "player 0's new train" ||
+			!envtest.Zone(me, "train-0-1").ObserverOnly {
 			t.Fatalf("start-BR: %+v", start)
 		}
 		hit := envtest.Move(me, "broken-p1-t2")

@@ -8,10 +8,12 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 )
 
-// The scene (env.Presenter) is drawn in the observer's frame, as the
-// observation is: the observer's district at the bottom, the left
-// neighbour's on the left, the one across at the top, the right
-// neighbour's on the right. Ids are global and so the same in every seat's
+// The scene (env.Presenter) is drawn in the global frame, the same for
+// every observer (the public part of every seat's scene is one): Rocketown
+// (seat 0) at the bottom, Atomville on the left, Novaport at the top,
+// Astrofield on the right; the scene's Rotate turns the board so that the
+// observer's district is at the bottom (the frame its observation is in).
+// Ids are global and so the same in every seat's
 // scene: board spaces by CellName ("r8c5"), a district's invader track
 // "district-K", the four tiles of ship K in the corner before its
 // district ("slot-K-weapon", "-special", "-engine", "-bonus", holding the
@@ -149,8 +151,9 @@ func (f *fighterObs) controller(k int) int {
 	return k
 }
 
-// rc is the top-left corner, in board units, of the observer's local cell l
-// (row, col of the 11 x 11 grid), inside the district strips.
+// rc is the top-left corner, in board units, of the cell at row lr and
+// column lc of the 11 x 11 grid in the global frame, inside the district
+// strips.
 func rc(lr, lc int) (x, y int) { return (lc + 1) * pcCell, (lr + 1) * pcCell }
 
 func cellID(g int) string { return CellName(g) }
@@ -161,7 +164,8 @@ func stackID(g int) string { return "aliens-" + CellName(g) }
 func facedName(d int) string { return seatNames[FacedSeat(d)] }
 
 // Present returns seat's scene (env.Presenter) from seat's observation
-// alone, in seat's frame (its district at the bottom); see the ids above.
+// alone, in the global frame with Rotate turning seat's district to the
+// bottom; see the ids above.
 // Moves: a setup choice is a button; fire and the weapon are the ship then
 // the alien stack it hits (the weapon: the weapon tile); a move the ship
 // then the space; a Missile Command or a Shielded Defense tile the special
@@ -176,13 +180,12 @@ func (g Game) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Sc
 		return nil, &env.SceneError{EnvID: id, Reason: fmt.Sprintf("observation of %d bytes for seat %d of %d", len(obs), seat, n)}
 	}
 	f := decodeFighters(obs, seat, n)
-	sc := &env.Scene{Width: pcSize, Height: pcSize}
-	for l := 0; l < Cells; l++ {
-		gc := Global(seat, l)
+	sc := &env.Scene{Width: pcSize, Height: pcSize, Rotate: (NumSeats - seat) % NumSeats * 90}
+	for gc := 0; gc < Cells; gc++ {
 		if !onBoard[gc] {
 			continue
 		}
-		x, y := rc(l/Side, l%Side)
+		x, y := rc(gc/Side, gc%Side)
 		sp := env.Space{ID: cellID(gc), X: x, Y: y, W: pcCell, H: pcCell, Shape: "rect", Color: pcDeep, Owner: -1,
 			Title: "deep space"}
 		for k := 0; k < NumSeats; k++ {
@@ -207,9 +210,9 @@ func (g Game) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Sc
 }
 
 // districtSpaces adds ship k's district strip and the four tile slots in
-// the corner clockwise before it (in the observer's frame).
+// the corner clockwise before it (in the global frame).
 func (f *fighterObs) districtSpaces(sc *env.Scene, k, room int) {
-	rel := (k - f.o + NumSeats) % NumSeats
+	rel := k // the side of the board, clockwise from the bottom
 	own := f.controller(k)
 	d := env.Space{ID: "district-" + strconv.Itoa(k), Shape: "rect", Owner: own, Color: pcShipColor[k],
 		Label: fmt.Sprintf("%d/%d", f.invaders[k], room),
@@ -275,11 +278,11 @@ func (f *fighterObs) pieces(sc *env.Scene, obs []uint8) {
 				Label: "+" + faceCodes[b], Title: "bonus command tile: one more " + faceTitles[b] + " every turn", Color: color, Owner: own})
 		}
 	}
-	for l := 0; l < Cells; l++ {
-		g := Global(f.o, l)
+	for g := 0; g < Cells; g++ {
 		if !onBoard[g] {
 			continue
 		}
+		l := Local(f.o, g)
 		// A drone or Shielded Defense tile stands in its ship's atmosphere.
 		owner := -1
 		for k := 0; k < NumSeats; k++ {
@@ -302,17 +305,19 @@ func (f *fighterObs) pieces(sc *env.Scene, obs []uint8) {
 }
 
 // stack is the piece of the alien stack on global cell g (local l): the
-// top alien's colour and heading, the height as its label, and what the
-// observation says of the aliens under it (counts by type and facing).
+// top alien's colour and heading (in the global frame), the height as its
+// label, and what the observation says of the aliens under it (counts by
+// type and facing, in global order).
 func (f *fighterObs) stack(obs []uint8, g, l int) env.Piece {
 	h := f.height[g]
 	pc := env.Piece{ID: stackID(g), At: cellID(g), Shape: "triangle", Owner: -1}
 	var parts []string
-	for k := 0; k < 12; k++ {
-		typ, dir := k/4, GlobalDir(f.o, k%4)
+	for gk := 0; gk < 12; gk++ {
+		typ, dir := gk/4, gk%4
+		k := typ*4 + LocalDir(f.o, dir) // the observation's plane
 		if obs[OffTop+k*plane+l] != 0 {
 			pc.Color = pcAlienColor[typ]
-			pc.Rotate = (k % 4) * 90
+			pc.Rotate = dir * 90
 			pc.Title = fmt.Sprintf("%s (speed %d) heading for %s", typeNames[typ], alienSpeed[typ], facedName(dir))
 		}
 		if c := int(obs[OffCount+k*plane+l]); c > 0 {

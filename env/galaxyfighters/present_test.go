@@ -3,6 +3,7 @@ package galaxyfighters
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -49,19 +50,27 @@ func TestPresentReadsLikeTheRules(t *testing.T) {
 			t.Fatalf("end-turn is a button: %+v", m)
 		}
 	})
-	t.Run("another seat sees the board from its side, with the same ids", func(t *testing.T) {
-		sc := presentAs(t, s, 4, 2) // Novaport: Rocketown's strip is at the top
-		if d := envtest.Space(sc, "district-0"); d == nil || d.Y != 0 || d.Owner != 0 {
-			t.Fatalf("Rocketown's strip for Novaport: %+v", d)
+	t.Run("another seat sees the same board, turned to its side by Rotate", func(t *testing.T) {
+		sc := presentAs(t, s, 4, 2) // Novaport: the board turns half round
+		if sc.Rotate != 180 {
+			t.Fatalf("Novaport's scene turns %d degrees, want 180", sc.Rotate)
 		}
-		if d := envtest.Space(sc, "district-2"); d == nil || d.Y != 12*pcCell {
+		if d := envtest.Space(sc, "district-0"); d == nil || d.Y != 12*pcCell || d.Owner != 0 {
+			t.Fatalf("Rocketown's strip: %+v", d)
+		}
+		if d := envtest.Space(sc, "district-2"); d == nil || d.Y != 0 {
 			t.Fatalf("Novaport's own strip: %+v", d)
 		}
-		if p := envtest.Piece(sc, "aliens-r4c5"); p == nil || p.Rotate != 0 {
-			t.Fatalf("the stack heads away from Novaport: %+v", p)
+		if p := envtest.Piece(sc, "aliens-r4c5"); p == nil || p.Rotate != 180 {
+			t.Fatalf("the stack heads for Rocketown, down the board: %+v", p)
 		}
 		if len(sc.Moves) != 0 {
 			t.Fatalf("Novaport is not to act but has %d moves", len(sc.Moves))
+		}
+		a, _ := json.Marshal(env.PublicScene(sc))
+		b, _ := json.Marshal(env.PublicScene(presentAs(t, s, 4, 0)))
+		if string(a) != string(b) {
+			t.Fatalf("the public parts of Novaport's and Rocketown's scenes differ:\n%s\n%s", a, b)
 		}
 	})
 	t.Run("two players are named by their districts, not by ship seats", func(t *testing.T) {
@@ -186,6 +195,40 @@ func TestPresentMovesAreClicks(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+		}
+	}
+}
+
+// TestPresentRotateIsTheObserversFrame: turning the board of seat o's
+// scene by its Rotate (clockwise, about the centre) puts every cell where
+// o's own frame, the frame of its observation, has it (local cell l at
+// row l/Side, column l%Side), and o's district at the bottom.
+func TestPresentRotateIsTheObserversFrame(t *testing.T) {
+	s := posCfg(t, DefaultConfig(ID, 4), nil, "")
+	for o := range NumSeats {
+		sc := presentAs(t, s, 4, o)
+		turn := func(x, y int) (int, int) { // a point's place after the turn
+			c := pcSize / 2
+			dx, dy := x-c, y-c
+			for range sc.Rotate / 90 {
+				dx, dy = -dy, dx
+			}
+			return c + dx, c + dy
+		}
+		for l := 0; l < Cells; l++ {
+			if !onBoard[l] {
+				continue
+			}
+			sp := envtest.Space(sc, cellID(Global(o, l)))
+			x, y := turn(sp.X+sp.W/2, sp.Y+sp.H/2)
+			wx, wy := rc(l/Side, l%Side)
+			if x != wx+pcCell/2 || y != wy+pcCell/2 {
+				t.Fatalf("seat %d: its local cell %d (%s) turns to (%d,%d), want (%d,%d)", o, l, sp.ID, x, y, wx+pcCell/2, wy+pcCell/2)
+			}
+		}
+		d := envtest.Space(sc, fmt.Sprint("district-", o))
+		if _, y := turn(d.X+d.W/2, d.Y+d.H/2); y != pcSize-pcCell/2 {
+			t.Fatalf("seat %d: its district turns to y %d, not the bottom strip", o, y)
 		}
 	}
 }

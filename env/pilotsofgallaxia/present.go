@@ -17,7 +17,8 @@ import (
 // P's scientist lying on the board), yellow-<space>-I (yellow rings).
 // Zones: deck, captains-deck (face down), discards, gambit (the cards up),
 // hand-P (pilot P's hand: the observer's face up and private, the others'
-// face down), raid-card-P (the observer's own hidden raid card, private),
+// face down), raid-card-P (the observer's own hidden raid card, private
+// and ObserverOnly: whether a card was chosen at all is hidden),
 // raid (the cards a raid revealed). Card ids: hand-P-<card>-I,
 // discard-<card>-I, gambit-I, raid-card-P-c, raid-<role>-card, raid-<role>-random,
 // <card> in the notation ("3.P4", "f5", "d2", "R", "afterburner").
@@ -93,6 +94,10 @@ type view struct {
 
 func (v *view) pilot(r int) int { return (v.seat + r) % v.n }
 func (v *view) space(i int) int { return rotate(i, v.sk) }
+
+// obsIndex is the observation's index of absolute space id (space's
+// inverse).
+func (v *view) obsIndex(id int) int { return rotate(id, NumSektors-v.sk) }
 func (v *view) seatB(p int) []uint8 {
 	o := OffSeats + ((p-v.seat+v.n)%v.n)*SeatBytes
 	return v.obs[o : o+SeatBytes]
@@ -192,13 +197,15 @@ var psSpaces = func() [MaxPlayers + 1][]env.Space {
 	return all
 }()
 
-// board adds the spaces and the pieces.
+// board adds the spaces and the pieces, in an order that is the same for
+// every observer (pilots and spaces in absolute order), so that the public
+// part of every seat's scene is one.
 func (v *view) board(sc *env.Scene) {
 	obs := v.obs
 	sc.Spaces = slices.Clone(psSpaces[v.n])
 	// Pieces: starships and Durriken, then caravans, then rings.
-	for r := range v.n {
-		q := v.pilot(r)
+	for q := range v.n {
+		r := (q - v.seat + v.n) % v.n
 		b := v.seatB(q)
 		for k := range 3 {
 			piece := 3*q + k
@@ -239,12 +246,13 @@ func (v *view) board(sc *env.Scene) {
 			sc.Pieces = append(sc.Pieces, pc)
 		}
 	}
-	for i := range NumSpaces {
-		for r := range v.n {
+	for id := range NumSpaces {
+		i := v.obsIndex(id)
+		for q := range v.n {
+			r := (q - v.seat + v.n) % v.n
 			if obs[OffCaravans+r*NumSpaces+i] == 0 {
 				continue
 			}
-			q, id := v.pilot(r), v.space(i)
 			pc := env.Piece{ID: "caravan-" + SpaceName(id), At: SpaceName(id), Shape: "square", Owner: q,
 				Title: fmt.Sprintf("pilot %d's caravan", q)}
 			if obs[OffBlokk+i] == 1 {
@@ -253,11 +261,10 @@ func (v *view) board(sc *env.Scene) {
 			sc.Pieces = append(sc.Pieces, pc)
 		}
 	}
-	for i := range NumSpaces {
-		id := v.space(i)
-		for r := range v.n {
-			if obs[OffRings+r*NumSpaces+i] == 1 {
-				q := v.pilot(r)
+	for id := range NumSpaces {
+		i := v.obsIndex(id)
+		for q := range v.n {
+			if r := (q - v.seat + v.n) % v.n; obs[OffRings+r*NumSpaces+i] == 1 {
 				sc.Pieces = append(sc.Pieces, env.Piece{ID: "ring-" + strconv.Itoa(q), At: SpaceName(id), Shape: "diamond", Owner: q,
 					Title: fmt.Sprintf("pilot %d's scientist (Peace Hostage ring)", q)})
 			}
@@ -300,6 +307,12 @@ func (v *view) zones(sc *env.Scene) {
 					h.Cards = append(h.Cards, cardOf(handCardID(q, kk, j), kk))
 				}
 			}
+			// A hidden raid card still counts in the hand for the
+			// others (whether one was chosen is hidden): the count
+			// everyone sees, the raid card its one card not shown.
+			if n := int(v.seatB(q)[SeatHandSize]); n != len(h.Cards) {
+				h.Count = n
+			}
 		} else {
 			h.Count = int(v.seatB(q)[SeatHandSize])
 		}
@@ -307,7 +320,10 @@ func (v *view) zones(sc *env.Scene) {
 	}
 	if c := int(obs[OffOwnRaidCard]); c > 0 {
 		id := "raid-card-" + strconv.Itoa(v.seat)
-		sc.Zones = append(sc.Zones, env.Zone{ID: id, Name: "your hidden raid card", Owner: v.seat, Private: true,
+		// Whether a raider or defender chose a card at all is hidden
+		// (fighting without one is a choice): the zone is its alone.
+		sc.Zones = append(sc.Zones, env.Zone{ID: id, Name: fmt.Sprintf("pilot %d's hidden raid card", v.seat), Owner: v.seat,
+			Private: true, ObserverOnly: true,
 			Cards: []env.Card{cardOf(id+"-c", v.kind(c-1))}})
 	}
 	if v.phase == PhRaidWin {

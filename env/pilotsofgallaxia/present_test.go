@@ -147,3 +147,36 @@ func TestPresentInformationSet(t *testing.T) {
 		n++
 	})
 }
+
+// TestPresentHiddenRaidCard: the raider's chosen card is in its scene
+// alone (ObserverOnly, named absolutely), its hand still counts it as the
+// others' scenes do, and the public part of every pilot's scene is the
+// same whether or not a card was chosen.
+func TestPresentHiddenRaidCard(t *testing.T) {
+	const pos = "cur=1 phase=raidD p1.ships=1.P1,2.H p0.ships=1.r0a,1.H mover=0 at=1.P1 lastfree=1.P1 budget=1 raided=1 " +
+		"raider=1.0 defender=0.0 "
+	with, without := posOf(t, ID, pos+"rcard=f8 p1.hand=d3 p0.hand=f5"), posOf(t, ID, pos+"rcard=- p1.hand=f8,d3 p0.hand=f5")
+	raider := sceneOf(t, with, 1)
+	z := envtest.Zone(raider, "raid-card-1")
+	if z == nil || !z.ObserverOnly || !z.Private || z.Name != "pilot 1's hidden raid card" || envtest.CardNames(z) != "fuel 8" {
+		t.Fatalf("the raider's hidden card: %+v", z)
+	}
+	if h := envtest.Zone(raider, "hand-1"); envtest.CardNames(h) != "Durriken 3" || h.Count != 2 {
+		t.Fatalf("the raider's hand: %q, count %d (want the 2 the others see)", envtest.CardNames(h), h.Count)
+	}
+	if h := envtest.Zone(sceneOf(t, without, 1), "hand-1"); h.Count != 0 || len(h.Cards) != 2 {
+		t.Fatalf("the raider's hand without a raid card: %+v", h)
+	}
+	var first string
+	for _, s := range []*State{with, without} {
+		for pilot := range 2 {
+			j, _ := json.Marshal(env.PublicScene(sceneOf(t, s, pilot)))
+			if first == "" {
+				first = string(j)
+			}
+			if string(j) != first {
+				t.Fatalf("pilot %d's public part differs:\n%s\n%s", pilot, first, j)
+			}
+		}
+	}
+}

@@ -2,7 +2,7 @@
 // "The page's protocol"). Plain JavaScript, no framework, no build.
 
 const $ = (id) => document.getElementById(id);
-// The seats' colours: the renderers' own (Pilots of Gallaxia, Galaxy Fighters).
+// The seats' colours: the same as the games' pictures draw them.
 const SEAT_COLORS = ['#50c8ff', '#78e66e', '#ff9646', '#e66ee6', '#f0f078', '#ff5a5a'];
 
 const st = {
@@ -33,7 +33,7 @@ function connect() {
 }
 
 function send(msg) {
-  msg.req = String(++st.reqs);
+  msg.req = msg.req || String(++st.reqs); // research.js names its own requests
   if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(msg));
   return msg.req;
 }
@@ -111,8 +111,10 @@ function onMessage(m) {
       break;
     case 'table':
       st.table = m.status; st.view = m.view; st.frame = null; st.version++;
+      $('chooser').hidden = true;
       keepLink(m.status);
       renderTable();
+      tellView(m.view, m.status);
       break;
     case 'hint':
       st.hint = m;
@@ -123,9 +125,12 @@ function onMessage(m) {
       break;
     case 'replay':
       st.frame = m.frame; st.table = null; st.version++;
+      $('chooser').hidden = true;
       renderFrame();
+      tellView(m.frame.view, m.frame);
       break;
     case 'error':
+      if (m.req && m.req === st.actReq) st.actedAt = null; // a refused move may be made again
       toast(`${m.code}: ${m.message}`);
       $('toast').dataset.code = m.code;
       if (st.joins[m.req]) {
@@ -281,9 +286,9 @@ function fitBoard() {
   const w = img.naturalWidth, h = img.naturalHeight;
   const phone = window.matchMedia('(max-width: 900px)').matches;
   const fw = box.clientWidth / w, fh = phone ? Infinity : (box.clientHeight || window.innerHeight - 120) / h;
-  // On a phone the picture keeps at least its own pixels (the renderers'
-  // text is small) and the stage scrolls sideways when it is wider.
-  const f = phone ? Math.min(Math.max(fw, 1), 3) : Math.min(fw, fh, 3);
+  // On a phone the picture fits the column's width (nothing scrolls
+  // sideways); the board drawn from the scene is the readable one.
+  const f = phone ? Math.min(fw, 3) : Math.min(fw, fh, 3);
   if (f < 1) {
     img.hidden = false; cv.hidden = true;
     img.style.width = `${Math.floor(w * f)}px`;
@@ -358,7 +363,7 @@ function renderStatus(el, s, view, returns) {
   const extra = document.createElement('div');
   extra.className = 'muted small';
   let txt = `step ${s.steps}`;
-  if (view) txt += ` · turn ${view.turn}`;
+  if (view && view.turn !== undefined) txt += ` · turn ${view.turn}`;
   if (s.last) txt += ` · last move, seat ${s.last_player}: ${words(s.last)}`;
   else if (s.last_player >= 0) txt += ` · last move by seat ${s.last_player}`;
   extra.textContent = txt;
@@ -367,31 +372,48 @@ function renderStatus(el, s, view, returns) {
 
 function fmt(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
 
-function renderResult(result, seats, record) {
+// renderResult is the game-over panel: the headline, every seat's return
+// (the table's returns), the game's score, outcome and rank, how the game
+// ended, and the rematch.
+function renderResult(result, s, record, returns, ended) {
+  const seats = s.seats;
   const el = $('result');
   if (!result) { el.hidden = true; el.innerHTML = ''; return; }
   el.hidden = false;
   el.innerHTML = '';
   const h = document.createElement('h3');
-  h.textContent = `Result: ${result.outcome}`;
+  h.id = 'headline';
+  h.textContent = headline(s, result, returns || [], ended);
   el.append(h);
   const scores = result.scores || [];
   el.dataset.scores = JSON.stringify(scores);
+  el.dataset.returns = JSON.stringify(returns || []);
   el.dataset.outcome = result.outcome;
   const ul = document.createElement('ul');
-  for (let k = 0; k < scores.length; k++) {
+  for (let k = 0; k < seats.length; k++) {
     const li = document.createElement('li');
     li.className = 'score';
-    li.style.borderColor = SEAT_COLORS[k % SEAT_COLORS.length];
-    li.textContent = `seat ${k} (${seats[k]}): score ${fmt(scores[k])}, ${result.outcomes[k]}, rank ${result.ranks[k]}`;
-    ul.append(li);
-  }
-  if (!scores.length) {
-    const li = document.createElement('li');
-    li.textContent = `score ${fmt(result.score)}`;
+    li.dataset.seat = k;
+    li.dataset.ret = returns && returns.length > k ? returns[k] : '';
+    li.style.borderColor = seatColor(k);
+    let t = `seat ${k} (${seats[k]}${s.yours && s.yours.includes(k) ? ', you' : ''})`;
+    if (returns && returns.length > k) t += `: return ${fmt(returns[k])}`;
+    if (scores.length > k && (!returns || scores[k] !== returns[k])) t += `, score ${fmt(scores[k])}`;
+    if (result.outcomes && result.outcomes.length > k) t += `, ${result.outcomes[k]}`;
+    if (seats.length > 1 && result.ranks && result.ranks.length > k) t += `, rank ${result.ranks[k]}`;
+    li.textContent = t;
     ul.append(li);
   }
   el.append(ul);
+  if (st.table && s.over && s.control) {
+    const b = document.createElement('button');
+    b.id = 'rematch'; b.className = 'primary';
+    b.textContent = s.rematch ? 'Rematch started' : 'Rematch';
+    b.disabled = !!s.rematch;
+    b.title = 'the same lineup, the next seed, every seat moved one along';
+    b.addEventListener('click', () => { b.disabled = true; send({ op: 'rematch', table: s.table }); });
+    el.append(b);
+  }
   if (!record && !st.record && seats.includes('human') && st.table) {
     const p = document.createElement('p');
     p.className = 'muted small';
@@ -434,7 +456,7 @@ function renderTable() {
   }
   $('advance').disabled = !s.paused || !s.control;
   renderStatus($('status'), s, v, s.returns);
-  renderResult(s.result, s.seats, s.record);
+  renderResult(s.result, s, s.record, s.returns, v && v.scene ? v.scene.ended : '');
   if (s.error) toast(s.error);
   if (v && v.error) { toast(v.error); return; }
   const mine = v && s.yours.includes(v.seat);
@@ -445,24 +467,49 @@ function renderTable() {
       $('handover-text').textContent = `Pass the device to seat ${v.seat}. Seat ${st.shownSeat}: look away.`;
       $('handover').hidden = false;
       $('board-wrap').hidden = true; $('actions').innerHTML = ''; $('text').textContent = '';
-      $('hand').hidden = true; $('hand').innerHTML = '';
+      $('scene').hidden = true; $('scene').innerHTML = '';
       $('handover').dataset.seat = v.seat;
       return;
     }
   }
   $('handover').hidden = true;
-  $('board-wrap').hidden = false;
   if (mine) st.shownSeat = v.seat;
+  const myMove = !!(mine && !s.over && v.to_move === v.seat && v.actions && v.actions.length);
+  // A move answers the position shown now (the board keeps a piece's
+  // element, and its handler, from one position to the next for its
+  // animation): it is sent only while it is still legal for this seat, once
+  // per decision (a double click, or a click racing the forced move's
+  // timer, would otherwise answer a position that is gone).
+  const act = (a) => {
+    const cur = st.table, cv = st.view;
+    if (!cur || !cv || cur.table !== s.table || cur.over || cv.seat !== v.seat || cv.to_move !== v.seat) return;
+    if (!(cv.actions || []).some((x) => x.a === a.a)) return;
+    const key = `${cur.table}:${cv.seat}:${cur.steps}`;
+    if (st.actedAt === key && Date.now() - st.actedTime < 3000) return;
+    st.actedAt = key; st.actedTime = Date.now();
+    st.actReq = send({ op: 'act', table: cur.table, seat: cv.seat, action: a.a, steps: cur.steps });
+  };
   if (v) {
     $('board').src = v.image;
     $('board').dataset.turn = v.turn;
     $('text').textContent = v.text;
+    $('hand').hidden = !(mine && v.hand && !v.scene);
+    $('hand').textContent = mine && v.hand ? v.hand : '';
+    drawScene(v, $('scene'), myMove ? act : null, s.last ? lastIds(s.last.a) : (mine && s.moves && s.moves[v.seat] && s.last_player === v.seat ? lastIds(s.moves[v.seat].a) : []));
+    showBoard(v);
+    st.prevMoves = new Map(((v.scene && v.scene.moves) || []).map((m) => [m.a, m]));
   }
-  $('hand').hidden = !(mine && v && v.hand);
-  renderHand(mine ? v : null, s);
-  requestAnimationFrame(fitBoard); // the hand below the board changes the board's room
+  howToPlay(s.env);
+  // No agent at the table: nothing to pause or step.
+  const agentsSeated = s.seats.some((x, k) => x !== 'human' || (s.heirs && s.heirs[k]));
+  $('pause').hidden = !agentsSeated; $('advance').hidden = !agentsSeated;
+  if (myMove && v.actions.length === 1 && autoForced() && st.forcedAt !== `${s.table}:${s.steps}`) {
+    st.forcedAt = `${s.table}:${s.steps}`;
+    const only = v.actions[0];
+    setTimeout(() => { if (st.table && st.table.steps === s.steps && st.table.table === s.table) act(only); }, 350);
+  }
   let title = '';
-  if (s.over) title = '';
+  if (s.over) title = $('result').hidden ? 'Game over.' : $('headline').textContent;
   else if (mine && v.to_move === v.seat) title = `Your move, seat ${v.seat}`;
   else if (mine) title = `Waiting for seat ${s.to_move}`;
   else if (v) title = v.seat === -1 ? 'Watching, every card face up' : v.seat === -2 ? 'Watching: the public view (a person is seated, so no hand is shown)' : `Watching seat ${v.seat}'s view`;
@@ -478,8 +525,8 @@ function renderTable() {
       b.className = 'act'; b.dataset.a = a.a;
       b.style.borderColor = SEAT_COLORS[v.seat % SEAT_COLORS.length];
       b.textContent = words(a);
-      b.title = a.name;
-      b.addEventListener('click', () => send({ op: 'act', table: s.table, seat: v.seat, action: a.a, steps: s.steps }));
+      b.title = a.help ? `${a.help} (${a.name})` : a.name;
+      b.addEventListener('click', () => act(a));
       acts.append(b);
     }
     if (s.hint) {
@@ -524,113 +571,391 @@ function thoughtText(a) {
   return a.v !== undefined ? fmt(a.v) : '–';
 }
 
-// ---- the hand, drawn as cards
+// ---- the scene: the board the game presents (View.scene), drawn as SVG
+// and clicked. The page knows no game: it draws spaces, pieces and zones
+// of cards, and plays the moves whose Select and Target name what was
+// clicked (docs/play.md, "Playing").
 
-function cardEl(c) {
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+function seatColor(k) { return k >= 0 ? SEAT_COLORS[k % SEAT_COLORS.length] : '#b8c2cf'; }
+
+function svgEl(tag, attrs) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  return el;
+}
+
+// hashColor gives a card family without a colour of its own a steady one.
+function hashColor(s) {
+  let h = 0;
+  for (const ch of s || '') h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return `hsl(${h}, 45%, 78%)`;
+}
+
+function shapeEl(shape, w, h, fill) {
+  switch (shape) {
+    case 'disc': return svgEl('ellipse', { cx: w / 2, cy: h / 2, rx: w / 2, ry: h / 2, fill });
+    case 'hex': return svgEl('polygon', { fill, points: `${w / 4},0 ${3 * w / 4},0 ${w},${h / 2} ${3 * w / 4},${h} ${w / 4},${h} 0,${h / 2}` });
+    case 'triangle': return svgEl('polygon', { fill, points: `${w / 2},0 ${w},${h} 0,${h}` });
+    case 'diamond': return svgEl('polygon', { fill, points: `${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}` });
+    default: return svgEl('rect', { width: w, height: h, rx: Math.min(w, h) / 8, fill });
+  }
+}
+
+function titled(el, text) {
+  if (!text) return;
+  const t = svgEl('title');
+  t.textContent = text;
+  el.append(t);
+}
+
+// moveIndex says, for the moves of a decision, which ids may be clicked
+// first (a Select, or the Target of a move without Select) and what each
+// picked id lights up.
+function moveIndex(moves) {
+  const first = new Map(), then = new Map();
+  const add = (m, k, v) => { if (!m.has(k)) m.set(k, []); m.get(k).push(v); };
+  for (const mv of moves) {
+    if (mv.select && mv.select.length) {
+      for (const s of mv.select) {
+        add(first, s, mv);
+        for (const t of mv.target || []) add(then, `${s}\u0000${t}`, mv);
+      }
+    } else if (mv.target && mv.target.length) {
+      for (const t of mv.target) add(first, t, mv);
+    }
+  }
+  return { first, then };
+}
+
+// piecePlaces lays the pieces out: each on its space (several side by
+// side), or at its own point.
+function piecePlaces(sc) {
+  const spaces = new Map(sc.spaces.map((s) => [s.id, s]));
+  const on = new Map();
+  for (const p of sc.pieces) if (p.at) { if (!on.has(p.at)) on.set(p.at, []); on.get(p.at).push(p); }
+  const unit = Math.max(8, Math.min(sc.width, sc.height) / 14);
+  const out = new Map();
+  for (const p of sc.pieces) {
+    if (!p.at || !spaces.has(p.at)) { out.set(p.id, { x: (p.x || 0) - unit / 2, y: (p.y || 0) - unit / 2, size: unit }); continue; }
+    const sp = spaces.get(p.at), list = on.get(p.at), i = list.indexOf(p), n = list.length;
+    const size = Math.max(4, Math.min(sp.h * 0.72, (sp.w * 0.92) / n));
+    const x0 = sp.x + (sp.w - size * n) / 2;
+    out.set(p.id, { x: x0 + i * size + size * 0.06, y: sp.y + (sp.h - size) / 2 + size * 0.06, size: size * 0.88 });
+  }
+  return out;
+}
+
+// drawScene draws view.scene into box: the seats' facts, the board as
+// SVG, the zones as rows of cards. With play (a function of a move) the
+// things that some move involves are clickable; last are the ids the
+// previous move involved, to highlight.
+function drawScene(view, box, play, last) {
+  const raw = view && view.scene;
+  box = box || $('scene');
+  if (!raw) { box.hidden = true; box.innerHTML = ''; return; }
+  // A scene's lists may be null in JSON (an empty Go slice).
+  const sc = { ...raw, spaces: raw.spaces || [], pieces: raw.pieces || [], zones: raw.zones || [], seats: raw.seats || [], moves: raw.moves || [] };
+  box.hidden = false;
+  const oldSvg = box.querySelector('svg.board');
+  const oldPieces = new Map();
+  if (oldSvg) for (const g of oldSvg.querySelectorAll('g.piece')) oldPieces.set(g.dataset.id, g);
+  box.innerHTML = '';
+  // The seats' public facts.
+  const bar = document.createElement('div');
+  bar.className = 'seatbar';
+  sc.seats.forEach((f, k) => {
+    const d = document.createElement('div');
+    d.className = 'seatfact' + (k === view.to_move ? ' acting' : '') + (k === view.seat ? ' viewer' : '');
+    d.style.borderColor = seatColor(k);
+    const name = document.createElement('b');
+    name.textContent = f.name;
+    d.append(name);
+    if (f.score) d.append(` · ${f.score}`);
+    if (f.facts && f.facts.length) {
+      const fs = document.createElement('div');
+      fs.className = 'small muted';
+      fs.textContent = f.facts.join(' · ');
+      d.append(fs);
+    }
+    bar.append(d);
+  });
+  box.append(bar);
+  if (sc.status || sc.ended) {
+    const stl = document.createElement('div');
+    stl.className = 'scene-status small';
+    stl.textContent = sc.ended ? `Game over: ${sc.ended}` : sc.status;
+    box.append(stl);
+  }
+  const moves = play ? (sc.moves || []) : [];
+  const idx = moveIndex(moves);
+  // Moves that involve nothing on the board (refuel, pass, declare) are
+  // buttons in the board's own prompt line, as on a game site's status
+  // bar; the move list below stays for the keyboard and screen readers.
+  const loose = moves.filter((m) => !(m.select && m.select.length) && !(m.target && m.target.length));
+  if (loose.length) {
+    const pr = document.createElement('div');
+    pr.className = 'scene-prompt';
+    pr.setAttribute('role', 'group');
+    pr.setAttribute('aria-label', 'moves with nothing on the board to click');
+    for (const m of loose) {
+      const b = document.createElement('button');
+      b.className = 'prompt-move'; b.dataset.a = m.a;
+      b.textContent = m.words || human(m.name); b.title = m.help || m.name;
+      b.addEventListener('click', (ev) => { ev.stopPropagation(); st.sel = null; play(m); });
+      pr.append(b);
+    }
+    box.append(pr);
+  }
+  const picked = play && st.sel && st.sel.version === st.version ? st.sel.id : null;
+  const lit = new Set();
+  if (picked) for (const k of idx.then.keys()) if (k.startsWith(picked + '\u0000')) lit.add(k.slice(picked.length + 1));
+  const lastSet = new Set(last || []);
+  const mark = (el, id) => {
+    el.dataset.id = id;
+    if (idx.first.has(id)) el.classList.add('selectable');
+    if (id === picked) el.classList.add('picked');
+    if (lit.has(id)) el.classList.add('lit');
+    if (lastSet.has(id)) el.classList.add('last');
+  };
+  if (sc.width > 0 && sc.height > 0) {
+    // A scene may ask to be turned for its seat (a quarter turn, clockwise,
+    // about the board's centre), with every label kept upright.
+    const rot = ((sc.rotate || 0) % 360 + 360) % 360;
+    const quarter = rot === 90 || rot === 270;
+    const vw = quarter ? sc.height : sc.width, vh = quarter ? sc.width : sc.height;
+    const svg = svgEl('svg', { viewBox: `0 0 ${vw} ${vh}`, class: 'board', role: 'img', 'aria-label': 'the board' });
+    svg.append(svgEl('rect', { width: vw, height: vh, fill: '#0c1016', rx: 4 }));
+    const layer = rot ? svgEl('g', { transform: { 90: `translate(${sc.height} 0) rotate(90)`, 180: `translate(${sc.width} ${sc.height}) rotate(180)`, 270: `translate(0 ${sc.width}) rotate(270)` }[rot] || '' }) : svg;
+    if (rot) svg.append(layer);
+    const upright = (tx) => { if (rot) tx.setAttribute('transform', `rotate(${-rot} ${tx.getAttribute('x')} ${tx.getAttribute('y')})`); return tx; };
+    const font = Math.max(6, Math.min(sc.width, sc.height) / 40);
+    for (const sp of sc.spaces) {
+      const g = svgEl('g', { class: 'space', transform: `translate(${sp.x},${sp.y})` });
+      const sh = shapeEl(sp.shape, sp.w, sp.h, sp.color || '#243042');
+      sh.setAttribute('stroke', sp.owner >= 0 ? seatColor(sp.owner) : '#3a4656');
+      sh.setAttribute('stroke-width', Math.max(1, Math.min(sp.w, sp.h) / 30));
+      g.append(sh);
+      if (sp.label) {
+        const tx = svgEl('text', { x: sp.w / 2, y: Math.min(sp.h - 2, font + 1), 'text-anchor': 'middle', 'font-size': font, fill: '#e8ecf1' });
+        tx.textContent = sp.label;
+        g.append(upright(tx));
+      }
+      titled(g, sp.title || sp.label);
+      mark(g, sp.id);
+      layer.append(g);
+    }
+    const places = piecePlaces(sc);
+    for (const p of sc.pieces) {
+      const at = places.get(p.id);
+      let g = oldPieces.get(p.id);
+      const moved = g && g.dataset.at !== `${at.x},${at.y}`;
+      g = svgEl('g', { class: 'piece' + (moved ? ' moved' : '') });
+      g.style.transform = oldPieces.get(p.id) ? oldPieces.get(p.id).style.transform : `translate(${at.x}px, ${at.y}px)`;
+      g.dataset.at = `${at.x},${at.y}`;
+      const inner = svgEl('g', { transform: p.rotate ? `rotate(${p.rotate} ${at.size / 2} ${at.size / 2})` : '' });
+      const sh = shapeEl(p.shape, at.size, at.size, p.color || seatColor(p.owner));
+      sh.setAttribute('stroke', p.owner >= 0 ? seatColor(p.owner) : '#11151c');
+      sh.setAttribute('stroke-width', Math.max(1, at.size / 12));
+      inner.append(sh);
+      g.append(inner);
+      if (p.label) {
+        const tx = svgEl('text', { x: at.size / 2, y: at.size / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+          'font-size': Math.max(5, at.size * (p.label.length > 2 ? 0.32 : 0.5)), fill: '#11151c', 'font-weight': 700 });
+        tx.textContent = p.label;
+        g.append(upright(tx));
+      }
+      titled(g, p.title || p.label);
+      mark(g, p.id);
+      layer.append(g);
+      // Move the piece from where it stood (a short CSS transition).
+      requestAnimationFrame(() => { g.style.transform = `translate(${at.x}px, ${at.y}px)`; });
+    }
+    box.append(svg);
+  }
+  for (const z of sc.zones) {
+    const zd = document.createElement('div');
+    zd.className = 'zone' + (z.private ? ' private' : '');
+    zd.style.borderColor = seatColor(z.owner);
+    const head = document.createElement('div');
+    head.className = 'zone-head';
+    // Zones are named for everyone ("player 1's new train"); the viewer's
+    // own say so, the others name their seat unless the name does.
+    const owner = z.owner >= 0 && sc.seats[z.owner] ? sc.seats[z.owner].name : '';
+    head.textContent = z.name + (z.owner >= 0 && z.owner === view.seat ? ' (yours)' : owner && !z.name.includes(owner) ? ` (${owner})` : '') +
+      (z.count ? ` · ${z.count} card${z.count === 1 ? '' : 's'}` : '');
+    zd.append(head);
+    mark(zd, z.id);
+    const row = document.createElement('div');
+    row.className = 'cardrow';
+    for (const c of z.cards || []) row.append(cardEl(c, mark));
+    const backs = Math.min(Math.max(0, (z.count || 0) - (z.cards || []).length), 8);
+    for (let i = 0; i < backs; i++) row.append(cardEl({ id: '', code: '', name: '', class: 'back' }));
+    zd.append(row);
+    box.append(zd);
+  }
+  if (play) {
+    box.onclick = (ev) => {
+      // Of the things under the pointer (a piece over its space), a lit
+      // target first, then something to pick, then the topmost.
+      const hits = document.elementsFromPoint(ev.clientX, ev.clientY).map((e) => e.closest('[data-id]')).filter((e) => e && box.contains(e));
+      const el = hits.find((e) => e.classList.contains('lit')) || hits.find((e) => e.classList.contains('selectable')) || hits[0];
+      if (!el) return;
+      ev.stopPropagation();
+      clickThing(el.dataset.id, idx, moves, play);
+    };
+  } else box.onclick = null;
+}
+
+function cardEl(c, mark) {
   const d = document.createElement('div');
-  d.className = `pcard ${c.class}`;
-  d.dataset.code = c.code;
-  d.title = `${c.name} (${c.code})`;
-  const code = document.createElement('span');
-  code.className = 'code'; code.textContent = c.code;
+  d.className = `pcard ${c.class === 'back' || (!c.code && !c.name) ? 'back' : ''}`;
+  if (d.className.trim() === 'pcard') d.style.background = c.color || hashColor(c.class);
+  d.dataset.code = c.code || '';
+  d.title = c.name ? `${c.name}${c.code && c.code !== c.name ? ` (${c.code})` : ''}${c.class ? ` · ${c.class}` : ''}` : 'face down';
+  if (c.code && c.name && c.code.toLowerCase() !== c.name.toLowerCase()) {
+    const code = document.createElement('span');
+    code.className = 'code'; code.textContent = c.code;
+    d.append(code);
+  }
   const name = document.createElement('span');
   // Long words may break in the middle, with a hyphen (a soft hyphen).
-  name.className = 'name'; name.textContent = c.name.replace(/[A-Za-z]{8,}/g, (w) => `${w.slice(0, Math.ceil(w.length / 2))}\u00ad${w.slice(Math.ceil(w.length / 2))}`);
-  if (c.code.toLowerCase() !== c.name.toLowerCase()) d.append(code);
+  name.className = 'name'; name.textContent = (c.name || c.code || '').replace(/[A-Za-z]{8,}/g, (w) => `${w.slice(0, Math.ceil(w.length / 2))}\u00ad${w.slice(Math.ceil(w.length / 2))}`);
   d.append(name);
   if (c.value) {
     const val = document.createElement('span');
     val.className = 'value'; val.textContent = c.value;
     d.append(val);
   }
+  if (mark && c.id) mark(d, c.id);
   return d;
 }
 
-// cardActions returns the legal actions that play card c: Express's
-// start/add/swap/discard/way moves naming its code, a Wild Car's wild
-// moves, a disaster's attack; Pilots' card moves.
-const DISASTER_OPS = { BR: 'broken', DR: 'derail', ST: 'steal', SW: 'switch', WR: 'wreck' };
-function cardActions(env, c, actions) {
-  return (actions || []).filter((a) => {
-    const tok = a.name.split('-');
-    if (env.startsWith('express-')) {
-      if (c.code === 'WD') return tok[0] === 'wild' || (tok[0] !== 'swap' && tok.includes('WD'));
-      if (DISASTER_OPS[c.code]) return tok[0] === DISASTER_OPS[c.code] || tok.includes(c.code);
-      return tok.includes(c.code) && tok[0] !== 'wild';
-    }
-    if (env.startsWith('pilots-of-gallaxia-')) {
-      if (tok[0] !== 'card') return false;
-      if (c.class === 'planet') return tok[tok.length - 1] === c.code.split('.')[1];
-      return tok[tok.length - 1] === c.code;
-    }
-    return false;
-  });
+// clickThing: a click on id. With a piece or card picked, a lit target
+// plays the moves of the pair; else a selectable id is picked (played at
+// once when its moves need nothing more), or a target-only move is played.
+function clickThing(id, idx, moves, play) {
+  const picked = st.sel && st.sel.version === st.version ? st.sel.id : null;
+  if (picked && idx.then.has(`${picked}\u0000${id}`)) { choose(idx.then.get(`${picked}\u0000${id}`), play); return; }
+  const ms = idx.first.get(id);
+  if (!ms) { st.sel = null; redraw(); return; }
+  if (id === picked) { st.sel = null; redraw(); return; }
+  const needTarget = ms.some((m) => m.select && m.select.includes(id) && m.target && m.target.length);
+  const direct = ms.filter((m) => !(m.select && m.select.includes(id)) || !m.target || !m.target.length);
+  if (!needTarget) { choose(direct, play); return; }
+  st.sel = { id, version: st.version };
+  redraw();
 }
 
-function renderHand(v, s) {
-  const box = $('hand');
+// choose plays the one move, or shows a small chooser of several.
+function choose(ms, play) {
+  if (ms.length === 1) { st.sel = null; play(ms[0]); return; }
+  const box = $('chooser');
   box.innerHTML = '';
-  if (!v || !v.hand) return;
-  if (!v.cards) { box.classList.remove('cards'); box.textContent = v.hand; return; }
-  box.classList.add('cards');
-  const myMove = !s.over && v.to_move === v.seat && v.actions;
-  const head = document.createElement('div');
-  head.className = 'hand-head';
-  const canPlay = myMove && v.cards.some((c) => cardActions(v.env, c, v.actions).length > 0);
-  head.textContent = `Your hand: ${v.cards.length} card${v.cards.length === 1 ? '' : 's'}` + (canPlay ? ' (click a card to play it)' : '');
-  const row = document.createElement('div');
-  row.className = 'cardrow';
-  for (const c of v.cards) {
-    const el = cardEl(c);
-    if (myMove) {
-      const acts = cardActions(v.env, c, v.actions);
-      el.classList.toggle('playable', acts.length > 0);
-      el.classList.toggle('picked', st.pick === c.code && st.pickVersion === st.version);
-      el.addEventListener('click', () => pickCard(c, acts, v, s));
-    }
-    row.append(el);
+  const h = document.createElement('div');
+  h.className = 'small muted';
+  h.textContent = 'Which move?';
+  box.append(h);
+  for (const m of ms) {
+    const b = document.createElement('button');
+    b.className = 'act choice'; b.dataset.a = m.a;
+    b.textContent = m.words; b.title = m.help || m.name;
+    b.addEventListener('click', () => { box.hidden = true; st.sel = null; play(m); });
+    box.append(b);
   }
-  box.append(head, row);
-  if (v.trains && v.trains.length) {
-    const th = document.createElement('div');
-    th.className = 'hand-head';
-    th.textContent = 'Your trains (the locomotive is hidden from the others)';
-    box.append(th);
-    for (const tr of v.trains) {
-      const r = document.createElement('div');
-      r.className = 'cardrow train';
-      const lab = document.createElement('span');
-      lab.className = 'train-no'; lab.textContent = `train ${tr.n}`;
-      const loco = cardEl(tr.loco);
-      loco.classList.add('loco');
-      r.append(lab, loco);
-      for (const c of tr.cars) r.append(cardEl(c));
-      box.append(r);
-    }
-  }
-  const more = document.createElement('details');
-  more.className = 'small muted';
-  const sum = document.createElement('summary');
-  sum.textContent = 'as text';
-  const pre = document.createElement('pre');
-  pre.textContent = v.hand;
-  more.append(sum, pre);
-  box.append(more);
+  const no = document.createElement('button');
+  no.textContent = 'cancel';
+  no.addEventListener('click', () => { box.hidden = true; });
+  box.append(no);
+  box.hidden = false;
 }
 
-// pickCard plays the card's move when it has one, or shows only its
-// moves among the buttons when it has several.
-function pickCard(c, acts, v, s) {
-  if (acts.length === 0) { toast(`no move plays ${c.name} now`); return; }
-  if (acts.length === 1) {
-    send({ op: 'act', table: s.table, seat: v.seat, action: acts[0].a, steps: s.steps });
-    return;
+function redraw() { if (st.frame) renderFrame(); else if (st.table) renderTable(); }
+
+// lastIds are the ids the previous move involved, read from the moves of
+// the scene it was chosen in (when this page saw them).
+function lastIds(a) {
+  const mv = a !== undefined && a !== null && st.prevMoves ? st.prevMoves.get(a) : null;
+  return mv ? [...(mv.select || []), ...(mv.target || [])] : [];
+}
+
+// The API of the page for its other scripts (research.js): draw a view
+// read-only on the board, hear every view, send on the table's websocket.
+const viewHooks = [];
+window.gg = {
+  drawScene: (view) => { drawScene(view, $('scene'), null, []); showBoard(view); },
+  // live draws the table's current position again, playable (after a past
+  // position was shown read-only).
+  live: () => { if (st.table) renderTable(); else if (st.frame) renderFrame(); },
+  onView: (fn) => { viewHooks.push(fn); },
+  send: (msg) => send(msg),
+};
+
+function tellView(view, about) {
+  for (const fn of viewHooks) { try { fn(view, about); } catch (e) { console.error(e); } }
+}
+
+// showBoard shows the scene, or the picture (the toggle, or a game that
+// does not present itself).
+function showBoard(v) {
+  const scene = !!(v && v.scene) && !st.picture;
+  $('scene').hidden = !scene;
+  $('board-wrap').hidden = scene;
+  $('picture-toggle').hidden = !(v && v.scene && v.image);
+  $('picture-toggle').textContent = st.picture ? 'Show the board' : 'Show the picture';
+  if (!scene) requestAnimationFrame(fitBoard);
+}
+
+// autoForced: play a decision's only move without a click (a setting).
+function autoForced() { return localStorage.getItem('galaxygym-auto-forced') !== '0'; }
+
+// howToPlay fills the rules panel of the table's game.
+function howToPlay(envID) {
+  const e = st.envs.find((x) => x.id === envID);
+  const box = $('howto');
+  box.hidden = !(e && e.how_to_play);
+  if (!e || !e.how_to_play || box.dataset.env === envID) return;
+  box.dataset.env = envID;
+  const body = $('howto-body');
+  body.innerHTML = '';
+  for (const para of e.how_to_play.split(/\n\s*\n/)) {
+    const p = document.createElement('p');
+    p.textContent = para.trim();
+    body.append(p);
   }
-  st.pick = c.code; st.pickVersion = st.version;
-  st.pickActs = new Set(acts.map((a) => a.a));
-  for (const el of $('hand').querySelectorAll('.pcard')) el.classList.toggle('picked', el.dataset.code === c.code && !el.classList.contains('loco'));
-  $('actions-title').dataset.pick = c.name;
-  applyFilter();
+}
+
+// headline says how the game ended for whoever reads it: a seated
+// person's own outcome and rank among the players, the team's result in
+// a game played together, or the winners for a spectator.
+function headline(s, result, returns, ended) {
+  const n = s.seats.length;
+  const outs = result && result.outcomes ? result.outcomes : [];
+  const ranks = result && result.ranks ? result.ranks : [];
+  const why = ended ? ` ${ended.charAt(0).toUpperCase()}${ended.slice(1)}.` : '';
+  if (!outs.length) return `Game over.${why}`;
+  // Every seat with one outcome: a draw (everyone shares the first
+  // place), or a game played together (all won or all lost).
+  const same = outs.every((o) => o === outs[0]);
+  if (same && n > 1 && outs[0] === 'draw') {
+    return `A draw: every seat shares the first place${s.yours && s.yours.length ? `, your return ${fmt(returns[s.yours[0]])}` : ''}.${why}`;
+  }
+  const team = n === 1 || same;
+  const said = { win: 'won', loss: 'lost', draw: 'drew' };
+  if (team) {
+    const who = n === 1 ? (s.yours && s.yours.length ? 'You' : 'The player') : (s.yours && s.yours.length ? 'Your team' : 'The team');
+    return `${who} ${said[outs[0]] || outs[0]}: score ${fmt(result.score)}.${why}`;
+  }
+  if (s.yours && s.yours.length === 1) {
+    const k = s.yours[0];
+    const tied = ranks.filter((r) => r === ranks[k]).length > 1;
+    return `You ${said[outs[k]] || outs[k]}: ${tied ? 'shared ' : ''}place ${ranks[k]} of ${n}, return ${fmt(returns[k])}.${why}`;
+  }
+  const best = outs.map((o, k) => (o === 'win' ? k : -1)).filter((k) => k >= 0);
+  if (best.length) return `Seat${best.length > 1 ? 's' : ''} ${best.join(', ')} won.${why}`;
+  const top = ranks.map((r, k) => (r === 1 ? k : -1)).filter((k) => k >= 0);
+  return `Seats ${top.join(', ')} share the first place.${why}`;
 }
 
 function thoughts(box, list, chosen, unit) {
@@ -761,6 +1086,9 @@ function renderFrame() {
   $('board').dataset.step = f.step;
   $('text').textContent = f.view.text;
   $('hand').hidden = true;
+  drawScene(f.view, $('scene'), null, []);
+  showBoard(f.view);
+  howToPlay(f.env);
   $('scrub').max = f.length;
   $('scrub').value = f.step;
   $('replay-step').textContent = `step ${f.step} / ${f.length}`;
@@ -777,7 +1105,7 @@ function renderFrame() {
   const s = { seats: f.seats, held: f.seats.map(() => false), yours: [], over: f.over, to_move: f.over ? -1 : f.player,
     last_player: -1, steps: f.step };
   renderStatus($('status'), s, f.view, f.returns);
-  renderResult(f.result, f.seats, '');
+  renderResult(f.result, s, '', f.returns, f.view.scene ? f.view.scene.ended : '');
   const acts = $('actions');
   acts.innerHTML = '';
   if (!f.over) {
@@ -877,6 +1205,13 @@ function init() {
   $('scrub').addEventListener('input', () => stepReplay(parseInt($('scrub').value, 10)));
   $('r-view').addEventListener('change', () => { st.replay.view = parseInt($('r-view').value, 10); askFrame(); });
   $('filter').addEventListener('input', applyFilter);
+  $('picture-toggle').addEventListener('click', () => { st.picture = !st.picture; redraw(); });
+  $('auto-forced').checked = autoForced();
+  $('auto-forced').addEventListener('change', () => localStorage.setItem('galaxygym-auto-forced', $('auto-forced').checked ? '1' : '0'));
+  document.addEventListener('click', (ev) => {
+    // A click off the board drops the piece or card picked.
+    if (st.sel && !ev.target.closest('#scene') && !ev.target.closest('#chooser')) { st.sel = null; redraw(); }
+  });
   $('pick-clear').addEventListener('click', () => { st.pickActs = null; renderTable(); });
   $('w-view').addEventListener('change', () => st.table && send({ op: 'watch', table: st.table.table, view: parseInt($('w-view').value, 10) }));
   $('handover-go').addEventListener('click', () => {

@@ -41,6 +41,7 @@ from .errors import (
 )
 from .vector import GalaxyGymVectorEnv
 from .aec import GalaxyGymAECEnv
+from . import play  # noqa: E402  (galaxygym.play.connect: a Python agent at a page table)
 
 __version__ = "0.1.0"
 
