@@ -375,7 +375,7 @@ var nameRE = regexp.MustCompile(`-v[0-9]+$`)
 
 // TestScreenshots writes docs/img/play-<game>.png (make screenshots): each
 // game's page at 1280x800 a few moves into a game, from seat 0's view; and
-// play-<game>-phone.png, the whole page at a phone's width (390).
+// play-<game>-phone.png, the screen of a phone (390x844).
 func TestScreenshots(t *testing.T) {
 	if *screenshots == "" {
 		t.Skip("-screenshots DIR not given")
@@ -399,9 +399,11 @@ func TestScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s", out)
-		// The same page on a phone (390 wide), the whole page.
+		// The same page on a phone's screen (390x844), as its person sees
+		// it: the top of the board, the moves' bar at the bottom.
 		if err := run(ctx, chromedp.EmulateViewport(390, 844), chromedp.Sleep(500*time.Millisecond),
-			chromedp.FullScreenshot(&png, 100), chromedp.EmulateViewport(1280, 800)); err != nil {
+			chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
+			chromedp.CaptureScreenshot(&png), chromedp.EmulateViewport(1280, 800)); err != nil {
 			t.Fatal(err)
 		}
 		out = filepath.Join(*screenshots, "play-"+nameRE.ReplaceAllString(g.env, "")+"-phone.png")
