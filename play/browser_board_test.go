@@ -251,8 +251,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			// Clicked from the page's script: the move list is redrawn with
 			// each position, and a node found by one query may be gone by the
 			// time a mouse event reaches it.
-			sel := fmt.Sprintf("#actions button.act:nth-of-type(%d)", b.Button+1)
-			if err := runFor(ctx, 5*time.Second, chromedp.Evaluate(fmt.Sprintf(`(() => { const b = document.querySelector(%q); if (b) b.click(); })()`, sel), nil)); err != nil {
+			if err := runFor(ctx, 5*time.Second, chromedp.Evaluate(fmt.Sprintf(`(() => { const b = document.querySelectorAll('#actions button.act')[%d]; if (b) b.click(); })()`, b.Button), nil)); err != nil {
 				t.Fatal(err)
 			}
 		default:
