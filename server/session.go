@@ -81,6 +81,18 @@ type session struct {
 	// when the message carried none or could not be read.
 	reqID *uint32
 	idBuf uint32
+
+	// Watching (watch.go): watchID, set by the first watch_key, is the
+	// session's public watch id; watching is true while a watcher exists
+	// (the only thing the step path reads when nobody watches); wmu guards
+	// watchKey, watchB (the batch watched), watchers and watchEnded.
+	watchID    string
+	watching   atomic.Bool
+	wmu        sync.Mutex
+	watchKey   string
+	watchB     *batch
+	watchers   []*Watcher
+	watchEnded bool
 }
 
 func newSession(s *Server, conn *websocket.Conn, remote string) *session {
@@ -120,6 +132,7 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 	defer func() {
 		ss.release()
 		ss.cancel()
+		ss.endWatch()
 		ss.stopDelivery()
 		ss.ws.Close()
 	}()
@@ -152,6 +165,9 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 		}
 		ss.srv.inFlight.Add(1)
 		ok := handle(m.mt, m.buf)
+		if ss.watching.Load() {
+			ss.publishWatchLocked()
+		}
 		ss.srv.inFlight.Add(-1)
 		ss.mu.Unlock()
 		free <- m.buf
@@ -371,6 +387,8 @@ func (ss *session) handle(mt int, msg []byte) bool {
 		return ss.handleGetState(c)
 	case MsgObserve:
 		return ss.handleObserve(c)
+	case MsgWatchKey:
+		return ss.handleWatchKey()
 	case MsgClose:
 		ss.release()
 		ss.writeJSON(map[string]any{"type": MsgClosed})
@@ -461,6 +479,7 @@ func (ss *session) handleMake(c *Control) bool {
 		return ss.sendError(perr)
 	}
 	ss.b, ss.id = b, c.Env
+	ss.rewatchLocked()
 	ss.made.Store(true)
 	ss.steps = ss.srv.m.envSteps.WithLabelValues(c.Env)
 	ss.reqs = ss.srv.m.stepRequests.WithLabelValues(c.Env)
