@@ -115,7 +115,11 @@ func (h *Handler) watchTraining(c *conn, r *request) error {
 	return nil
 }
 
-// trainingBanner is the banner's text of a watched training session.
+// trainingBanner is the banner's text of a watched training session: its
+// id's first 8 digits (enough to tell sessions apart on one screen).
 func trainingBanner(session string, idx int) string {
+	if len(session) > 8 {
+		session = session[:8] + "…"
+	}
 	return fmt.Sprintf("watching training session %s, env %d", session, idx)
 }

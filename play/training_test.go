@@ -99,7 +99,7 @@ func TestWatchTraining(t *testing.T) {
 	}
 	pg.send(map[string]any{"op": "watch_training", "session": id, "key": key, "index": 0})
 	m := pg.next("training")
-	if !strings.Contains(m["banner"].(string), "watching training session "+id+", env 0") {
+	if !strings.Contains(m["banner"].(string), "watching training session "+id[:8]+"…, env 0") {
 		t.Fatalf("banner %q", m["banner"])
 	}
 	v := m["view"].(map[string]any)
