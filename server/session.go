@@ -88,6 +88,7 @@ type session struct {
 	// watchKey, watchB (the batch watched), watchers and watchEnded.
 	watchID    string
 	watching   atomic.Bool
+	handling   atomic.Bool // a message is being handled (set and cleared under mu, before the publish)
 	wmu        sync.Mutex
 	watchKey   string
 	watchB     *batch
@@ -164,7 +165,9 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 			return
 		}
 		ss.srv.inFlight.Add(1)
+		ss.handling.Store(true)
 		ok := handle(m.mt, m.buf)
+		ss.handling.Store(false)
 		if ss.watching.Load() {
 			ss.publishWatchLocked()
 		}

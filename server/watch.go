@@ -81,6 +81,7 @@ func (w *Watcher) Done() <-chan struct{} { return w.done }
 // WatchInterval after the previous one, the latest position once it has
 // changed. It blocks until then; it returns ctx's error when ctx ends
 // first, a *WatchError with code "watch_ended" once the watch has ended.
+// One goroutine at a time may call it.
 func (w *Watcher) Next(ctx context.Context) (env.State, error) {
 	if !w.first {
 		if wait := time.Until(w.last.Add(WatchInterval)); wait > 0 {
@@ -109,13 +110,38 @@ func (w *Watcher) Next(ctx context.Context) (env.State, error) {
 	case <-w.changed:
 	default:
 	}
-	// An idle session (no message in flight) publishes now, from here;
-	// a busy one publishes once its message has been handled.
-	if w.ss.mu.TryLock() {
-		if !w.ss.closing {
-			w.ss.publishWatchLocked()
+	// An idle session (no message in flight) publishes now, from here; a
+	// busy one publishes once its message has been handled (the handler
+	// clears handling before it publishes, so a message seen in flight
+	// here has not published yet and sees want). The lock may also be
+	// held for a moment by another watcher's publish or by goAway: then
+	// try again shortly.
+	for {
+		if w.ss.mu.TryLock() {
+			if !w.ss.closing {
+				w.ss.publishWatchLocked()
+			}
+			w.ss.mu.Unlock()
+			break
 		}
-		w.ss.mu.Unlock()
+		if w.ss.handling.Load() {
+			break
+		}
+		t := time.NewTimer(time.Millisecond)
+		select {
+		case <-w.ready:
+			t.Stop()
+			w.ready <- struct{}{} // taken below
+		case <-t.C:
+			continue
+		case <-w.done:
+			t.Stop()
+			return nil, watchEnded
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		}
+		break
 	}
 	select {
 	case <-w.ready:

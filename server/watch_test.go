@@ -93,10 +93,10 @@ func TestWatchSeesPositions(t *testing.T) {
 	if w.Spec().ID != testEnv || w.Index() != 1 {
 		t.Fatalf("watcher of %s env %d", w.Spec().ID, w.Index())
 	}
+	first := time.Now() // before the first Next: no later than the time it returns its position
 	if got, want := nextState(t, w), ansiFrame(t, c, 1); got != want {
 		t.Fatalf("first position:\n%s\nwant\n%s", got, want)
 	}
-	first := time.Now()
 	out = stepFirst(t, c, m.Layout, out, 30)
 	want := ansiFrame(t, c, 1)
 	if got := nextState(t, w); got != want {
@@ -262,5 +262,46 @@ func TestWatchStepPathAllocs(t *testing.T) {
 	defer w.Close()
 	if n := testing.AllocsPerRun(1000, after); n != 0 {
 		t.Fatalf("%v allocations per message with a watcher waiting", n)
+	}
+}
+
+// TestWatchersAtOnce: MaxWatchers watchers asking at the same moment of
+// an idle session all get the position (one's publish serves the others
+// that wait, and none is left waiting for a message that never comes).
+func TestWatchersAtOnce(t *testing.T) {
+	srv, url := startServer(t, Config{})
+	c, m := openSession(t, url, 1, "")
+	out := resetSeeds(t, c, 9)
+	id, key := watchKey(t, c)
+	var ws []*Watcher
+	for range MaxWatchers {
+		w, err := srv.Watch(id, key, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		ws = append(ws, w)
+	}
+	for round := range 3 {
+		want := ansiFrame(t, c, 0)
+		got := make(chan string, len(ws))
+		for _, w := range ws {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				st, err := w.Next(ctx)
+				if err != nil {
+					got <- err.Error()
+					return
+				}
+				got <- st.String()
+			}()
+		}
+		for range ws {
+			if s := <-got; s != want {
+				t.Fatalf("round %d: a watcher got\n%s\nwant\n%s", round, s, want)
+			}
+		}
+		out = stepFirst(t, c, m.Layout, out, 1)
 	}
 }
