@@ -8,7 +8,7 @@
 
 const $ = (id) => document.getElementById(id);
 
-const W = { session: '', env: 0, views: 0, view: null, ended: false, error: '' };
+const W = { session: '', env: 0, views: 0, view: null, ended: false, error: '', ws: null };
 window.galaxygymWatch = W; // for the browser tests and the curious
 
 function banner(text, cls) {
@@ -39,6 +39,15 @@ function start(h) {
   $('show-setup').hidden = true;
   $('auto-forced').closest('label').hidden = true; // nothing is played here
   banner(`watching training session ${W.session.slice(0, 8)}…, env ${W.env}: waiting for its position`, 'muted');
+  connect(h);
+  // A server with a token: the page's token box (app.js) stores it; then
+  // this connection tries again with it.
+  $('token-form').addEventListener('submit', () => setTimeout(() => connect(h), 0));
+  window.addEventListener('pagehide', () => { if (W.ws) W.ws.close(); });
+}
+
+function connect(h) {
+  if (W.ws && W.ws.readyState <= WebSocket.OPEN) return;
   const q = new URLSearchParams(location.search).get('token') || sessionStorage.getItem('galaxygym-token') || '';
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const ws = new WebSocket(`${proto}//${location.host}/play/ws${q ? '?token=' + encodeURIComponent(q) : ''}`);
@@ -48,14 +57,14 @@ function start(h) {
     if (m.op === 'training') show(m);
     else if (m.op === 'training_ended') {
       W.ended = true;
-      banner(`training session ${W.session} ended; the last position it showed stays below`, 'muted');
+      banner(`training session ${W.session.slice(0, 8)}… ended; the last position it showed stays below`, 'muted');
     } else if (m.op === 'error') {
       W.error = m.code;
-      banner(`Cannot watch training session ${W.session}: ${m.code}: ${m.message}`, 'bad');
+      banner(`Cannot watch training session ${W.session.slice(0, 8)}…: ${m.code}: ${m.message}`, 'bad');
     }
   };
-  ws.onclose = () => { if (!W.ended && !W.error) banner(`watching training session ${W.session}: disconnected`, 'bad'); };
-  window.addEventListener('pagehide', () => ws.close());
+  ws.onclose = () => { if (!W.ended && !W.error) banner(`watching training session ${W.session.slice(0, 8)}…: disconnected`, 'bad'); };
+  W.ws = ws;
 }
 
 const h = new URLSearchParams(location.hash.slice(1));
