@@ -75,4 +75,20 @@ func TestBrowserWatchTraining(t *testing.T) {
 		tr.step()
 	}
 	wait("scene change after 5 steps", func(s seen) bool { return s.Turn != first.Turn && s.Scene != first.Scene && s.Acts == 0 })
+	// The session ends: the page says so.
+	tr.call(map[string]any{"type": "close"})
+	wait("the end of the session", func(s seen) bool { return strings.Contains(s.Banner, "ended") })
+	// A wrong key: the page says why it shows nothing.
+	var banner string
+	if err := run(ctx, chromedp.Navigate(hs.URL+"/play/?again#training="+id+"&env=0&key="+strings.Repeat("0", 64))); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(banner, "watch_denied") {
+		if time.Now().After(deadline) {
+			t.Fatalf("banner %q: want watch_denied", banner)
+		}
+		time.Sleep(50 * time.Millisecond)
+		_ = run(ctx, chromedp.Evaluate(`document.getElementById('banner').textContent`, &banner))
+	}
 }
