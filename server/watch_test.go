@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
 // watchKey asks c's session for its watch id and key.
@@ -303,5 +305,66 @@ func TestWatchersAtOnce(t *testing.T) {
 			}
 		}
 		out = stepFirst(t, c, m.Layout, out, 1)
+	}
+}
+
+// BenchmarkStepWatched is BenchmarkStepRoundTrip at N=64 with nobody
+// watching and with a watcher taking every position it may (one clone
+// every WatchInterval): the step path's cost of being watched.
+func BenchmarkStepWatched(b *testing.B) {
+	for _, watched := range []bool{false, true} {
+		name := "nobody"
+		if watched {
+			name = "watched"
+		}
+		b.Run(name, func(b *testing.B) {
+			const n = 64
+			srv, url := startServer(b, Config{})
+			c, m := openSession(b, url, n, "")
+			seeds := make([]uint64, n)
+			for i := range seeds {
+				seeds[i] = uint64(i)
+			}
+			out := resetSeeds(b, c, seeds...)
+			if watched {
+				sendJSON(b, c, map[string]any{"type": MsgWatchKey})
+				k := recvJSON(b, c)
+				w, err := srv.Watch(k["session"].(string), k["key"].(string), 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				go func() {
+					defer w.Close()
+					for {
+						if _, err := w.Next(ctx); err != nil {
+							return
+						}
+					}
+				}()
+			}
+			l := m.Layout
+			actions := make([]int32, n)
+			req := make([]byte, 0, StepRequestSize(n))
+			_ = c.SetReadDeadline(time.Time{})
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				pickFirstLegal(out, &l, actions)
+				req = AppendStepRequest(req[:0], 0, actions)
+				if err := c.WriteMessage(websocket.BinaryMessage, req); err != nil {
+					b.Fatal(err)
+				}
+				_, r, err := c.NextReader()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out, err = wsconn.ReadAll(r, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "env-steps/s")
+		})
 	}
 }
