@@ -169,7 +169,7 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 		ok := handle(m.mt, m.buf)
 		ss.handling.Store(false)
 		if ss.watching.Load() {
-			ss.publishWatchLocked()
+			ss.publishWatchLocked(true)
 		}
 		ss.srv.inFlight.Add(-1)
 		ss.mu.Unlock()

@@ -119,7 +119,7 @@ func (w *Watcher) Next(ctx context.Context) (env.State, error) {
 	for {
 		if w.ss.mu.TryLock() {
 			if !w.ss.closing {
-				w.ss.publishWatchLocked()
+				w.ss.publishWatchLocked(false)
 			}
 			w.ss.mu.Unlock()
 			break
@@ -266,10 +266,11 @@ func (ss *session) rewatchLocked() {
 }
 
 // publishWatchLocked runs after each message the session handles (ss.mu
-// held) while a watcher exists: a watcher that wants a position gets a
-// clone of its environment's state; the others are told it may have
-// changed.
-func (ss *session) publishWatchLocked() {
+// held) while a watcher exists, and from a watcher's Next on an idle
+// session: a watcher that wants a position gets a clone of its
+// environment's state; after a message (handled), the others are told
+// it may have changed.
+func (ss *session) publishWatchLocked(handled bool) {
 	ss.wmu.Lock()
 	defer ss.wmu.Unlock()
 	for _, w := range ss.watchers {
@@ -285,9 +286,11 @@ func (ss *session) publishWatchLocked() {
 			}
 			continue
 		}
-		select {
-		case w.changed <- struct{}{}:
-		default:
+		if handled {
+			select {
+			case w.changed <- struct{}{}:
+			default:
+			}
 		}
 	}
 }

@@ -202,7 +202,14 @@ func TestWatchEndsWithSession(t *testing.T) {
 	}
 	nextState(t, w)
 	errc := make(chan error, 1)
-	go func() { _, err := w.Next(context.Background()); errc <- err }()
+	go func() { // positions until the end (the close message is one more message)
+		for {
+			if _, err := w.Next(context.Background()); err != nil {
+				errc <- err
+				return
+			}
+		}
+	}()
 	sendJSON(t, c, map[string]any{"type": "close"})
 	select {
 	case err := <-errc:
@@ -250,7 +257,7 @@ func TestWatchStepPathAllocs(t *testing.T) {
 	after := func() {
 		ss.mu.Lock()
 		if ss.watching.Load() {
-			ss.publishWatchLocked()
+			ss.publishWatchLocked(true)
 		}
 		ss.mu.Unlock()
 	}
