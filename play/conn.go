@@ -31,6 +31,8 @@ type conn struct {
 	quit     chan struct{} // closed when the connection ends: the writer and the pings stop
 	readDone chan struct{} // closed when the read pump has returned
 	gone     chan struct{} // closed once the connection is closed (after the close handshake)
+
+	training trainingWatch // its watch of a training session (training.go)
 }
 
 func newConn(h *Handler, ws *websocket.Conn) *conn {
@@ -137,6 +139,11 @@ type request struct {
 	// From starts a new table at another table's or a replay's position
 	// (op new: play from here, research.go).
 	From *Origin `json:"from"`
+	// Session, Key and Index name a training session's environment to
+	// watch and present its watch key (op watch_training, training.go).
+	Session string `json:"session"`
+	Key     string `json:"key"`
+	Index   *int   `json:"index"`
 }
 
 // serve is the read pump: it handles the page's messages until the
@@ -416,6 +423,8 @@ func (c *conn) handle(r *request) error {
 		}
 		c.send(mustJSON(msg))
 		return nil
+	case "watch_training":
+		return h.watchTraining(c, r)
 	case "episodes":
 		list, err := h.episodes(r.Dataset)
 		if err != nil {
@@ -441,5 +450,5 @@ func (c *conn) handle(r *request) error {
 		c.send(mustJSON(map[string]any{"op": "replay", "req": r.Req, "frame": fr}))
 		return nil
 	}
-	return &RequestError{Code: "unknown_op", Message: fmt.Sprintf("unknown op %q (hello, new, join, watch, act, control, history, episodes, replay)", r.Op)}
+	return &RequestError{Code: "unknown_op", Message: fmt.Sprintf("unknown op %q (hello, new, join, watch, act, control, history, episodes, replay, watch_training)", r.Op)}
 }
