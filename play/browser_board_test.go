@@ -13,7 +13,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/galaxygym/galaxygym/datasets"
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/env/envtest/trio"
 )
@@ -136,17 +135,7 @@ func TestBrowserClicksBoard(t *testing.T) {
 				if err := json.Unmarshal([]byte(shown), &returns); err != nil {
 					t.Fatalf("returns %q: %v", shown, err)
 				}
-				d, err := datasets.Open(filepath.Join(rec, filepath.Base(s.Record)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var ep *datasets.Episode
-				for e, err := range d.Episodes() {
-					if err != nil {
-						t.Fatal(err)
-					}
-					ep = e
-				}
+				_, ep := recordedEpisode(t, rec, s.Record)
 				if !slices.Equal(ep.Returns, returns) {
 					t.Fatalf("the game-over panel shows returns %v, the recording %v", returns, ep.Returns)
 				}

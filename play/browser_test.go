@@ -241,17 +241,7 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 			if err := json.Unmarshal([]byte(shown), &scores); err != nil {
 				t.Fatalf("scores %q: %v", shown, err)
 			}
-			d, err := datasets.Open(filepath.Join(rec, filepath.Base(s.Record)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ep *datasets.Episode
-			for e, err := range d.Episodes() {
-				if err != nil {
-					t.Fatal(err)
-				}
-				ep = e
-			}
+			d, ep := recordedEpisode(t, rec, s.Record)
 			if !slices.Equal(ep.Scores, scores) || ep.Seats[0] != Human {
 				t.Fatalf("page shows scores %v, the recording %v (seats %v)", scores, ep.Scores, ep.Seats)
 			}
@@ -497,4 +487,25 @@ func runFor(ctx context.Context, d time.Duration, actions ...chromedp.Action) er
 	c, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	return chromedp.Run(c, actions...)
+}
+
+// recordedEpisode reads back the dataset the page recorded as record (the
+// status's name) under dir, and its one episode.
+func recordedEpisode(t *testing.T, dir, record string) (*datasets.Dataset, *datasets.Episode) {
+	t.Helper()
+	d, err := datasets.Open(filepath.Join(dir, filepath.Base(record)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ep *datasets.Episode
+	for e, err := range d.Episodes() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep = e
+	}
+	if ep == nil {
+		t.Fatalf("%s holds no episode", record)
+	}
+	return d, ep
 }

@@ -52,14 +52,25 @@ func (c *conn) opNew(r *request) error {
 	} else if t.humans() {
 		t.watch[c] = Public
 	}
-	if err := h.addTable(c, t); err != nil {
+	return c.open(t, r.Req)
+}
+
+// open starts t, charged to c's budget, and sends each person their
+// secrets: the creator's to c, each seat's to its person's connections.
+func (c *conn) open(t *table, req string) error {
+	if err := c.h.addTable(c, t); err != nil {
 		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	c.send(secretMsg(r.Req, t.id, FaceUp, t.creator))
-	for _, k := range taken {
-		c.send(secretMsg(r.Req, t.id, k, t.holder[k]))
+	c.send(secretMsg(req, t.id, FaceUp, t.creator))
+	for k, p := range t.holder {
+		if p == nil {
+			continue
+		}
+		for pc := range p.conns {
+			pc.send(secretMsg(req, t.id, k, p))
+		}
 	}
 	t.broadcastLocked()
 	return nil
@@ -71,9 +82,6 @@ func (c *conn) opNew(r *request) error {
 // it answers rematch_started with the same table.
 func (c *conn) opRematch(r *request) error {
 	h := c.h
-	// The same lineup, the next seed, the seats rotated: a new table,
-	// charged to this connection's budget like op new. Asked twice, it
-	// answers with the same table.
 	old, err := h.table(r.Table)
 	if err != nil {
 		return err
@@ -113,24 +121,12 @@ func (c *conn) opRematch(r *request) error {
 			}
 		}
 	}
-	if err := h.addTable(c, t); err != nil {
+	if err := c.open(t, r.Req); err != nil {
 		return err
 	}
 	old.mu.Lock()
 	old.rematch = t.id
 	old.mu.Unlock()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	c.send(secretMsg(r.Req, t.id, FaceUp, t.creator))
-	for k, p := range t.holder {
-		if p == nil {
-			continue
-		}
-		for pc := range p.conns {
-			pc.send(secretMsg(r.Req, t.id, k, p))
-		}
-	}
-	t.broadcastLocked()
 	return nil
 }
 
