@@ -58,7 +58,7 @@ vet:
 # GALAXYGYM_PYTHON: the venv's Python reads a dataset back from the test S3
 # server (datasets.TestBucketReadBackPython; skipped without the venv).
 test-go:
-	GALAXYGYM_PYTHON=$(abspath $(VENV))/bin/python $(GO) test -count=1 ./...
+	GALAXYGYM_PYTHON=$(abspath $(VENV))/bin/python $(GO) test -count=1 -timeout 30m ./...
 
 # The platform wheel of python/ with the galaxygym binary inside (built here
 # with Go, CGO_ENABLED=0; installing the wheel needs no Go): dist/galaxygym-*.whl.

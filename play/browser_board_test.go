@@ -13,7 +13,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/galaxygym/galaxygym/datasets"
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/env/envtest/trio"
 )
@@ -136,17 +135,7 @@ func TestBrowserClicksBoard(t *testing.T) {
 				if err := json.Unmarshal([]byte(shown), &returns); err != nil {
 					t.Fatalf("returns %q: %v", shown, err)
 				}
-				d, err := datasets.Open(filepath.Join(rec, filepath.Base(s.Record)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var ep *datasets.Episode
-				for e, err := range d.Episodes() {
-					if err != nil {
-						t.Fatal(err)
-					}
-					ep = e
-				}
+				_, ep := recordedEpisode(t, rec, s.Record)
 				if !slices.Equal(ep.Returns, returns) {
 					t.Fatalf("the game-over panel shows returns %v, the recording %v", returns, ep.Returns)
 				}
@@ -251,8 +240,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			// Clicked from the page's script: the move list is redrawn with
 			// each position, and a node found by one query may be gone by the
 			// time a mouse event reaches it.
-			sel := fmt.Sprintf("#actions button.act:nth-of-type(%d)", b.Button+1)
-			if err := runFor(ctx, 5*time.Second, chromedp.Evaluate(fmt.Sprintf(`(() => { const b = document.querySelector(%q); if (b) b.click(); })()`, sel), nil)); err != nil {
+			if err := runFor(ctx, 5*time.Second, chromedp.Evaluate(fmt.Sprintf(`(() => { const b = document.querySelectorAll('#actions button.act')[%d]; if (b) b.click(); })()`, b.Button), nil)); err != nil {
 				t.Fatal(err)
 			}
 		default:

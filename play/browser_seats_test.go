@@ -85,6 +85,13 @@ func TestBrowserTwoPeopleHideHands(t *testing.T) {
 	ctxA, base := browser(t, Config{})
 	ctxB := newBrowser(t, chromium(t))
 	logA, logB := listen(ctxA, t), listen(ctxB, t)
+	// Forced moves are not played for them: a reload must find the hand
+	// as it was (a forced draw would change it).
+	for _, ctx := range []context.Context{ctxA, ctxB} {
+		if err := run(ctx, chromedp.Navigate(base+"/"), chromedp.Evaluate(`localStorage.setItem('galaxygym-auto-forced', '0')`, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	open(ctxA, t, base+"/#play=express-v2&delay=0&p.players=2&p.hand_only=true&seats=human,invite")
 	link := waitJS(ctxA, t, "the link for seat 1", `galaxygym.table && galaxygym.table.yours.join() === '0' ? document.getElementById('share-link').value : ''`)
 	if !strings.HasSuffix(link, "&seat=1") {

@@ -183,8 +183,14 @@ func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
-		sel := fmt.Sprintf("#actions button.act:nth-of-type(%d)", (s.Acts+1)/2)
-		if err := runFor(ctx, 5*time.Second, chromedp.Click(sel, chromedp.ByQuery)); err != nil {
+		// The middle move of the list (the list may group its buttons, so
+		// the n-th is found among all of them and marked for the click).
+		mark := fmt.Sprintf(`(() => { const bs = [...document.querySelectorAll('#actions button.act')]; bs.forEach((b) => b.removeAttribute('data-click'));
+  if (bs.length >= %d) bs[%d].setAttribute('data-click', ''); })()`, s.Acts, (s.Acts+1)/2-1)
+		if err := run(ctx, chromedp.Evaluate(mark, nil)); err != nil {
+			t.Fatal(err)
+		}
+		if err := runFor(ctx, 5*time.Second, chromedp.Click("#actions button.act[data-click]", chromedp.ByQuery)); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
 				continue // the moves changed under the click: read the page again
 			}
@@ -195,7 +201,9 @@ func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	t.Fatalf("the game stopped: nothing happened for %v after %d clicks", stall, clicks)
+	var dbg string
+	_ = run(ctx, chromedp.Evaluate(`JSON.stringify({t: galaxygym.table, v: galaxygym.view && {seat: galaxygym.view.seat, to_move: galaxygym.view.to_move, n: (galaxygym.view.actions||[]).length}, banner: document.getElementById('banner').textContent, toast: document.getElementById('toast').textContent, acted: galaxygym.actedAt, chooser: !document.getElementById('chooser').hidden, acts: document.querySelectorAll('#actions button.act').length})`, &dbg))
+	t.Fatalf("the game stopped: nothing happened for %v after %d clicks: %s", stall, clicks, dbg)
 	return clicks
 }
 
@@ -233,17 +241,7 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 			if err := json.Unmarshal([]byte(shown), &scores); err != nil {
 				t.Fatalf("scores %q: %v", shown, err)
 			}
-			d, err := datasets.Open(filepath.Join(rec, filepath.Base(s.Record)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ep *datasets.Episode
-			for e, err := range d.Episodes() {
-				if err != nil {
-					t.Fatal(err)
-				}
-				ep = e
-			}
+			d, ep := recordedEpisode(t, rec, s.Record)
 			if !slices.Equal(ep.Scores, scores) || ep.Seats[0] != Human {
 				t.Fatalf("page shows scores %v, the recording %v (seats %v)", scores, ep.Scores, ep.Seats)
 			}
@@ -489,4 +487,25 @@ func runFor(ctx context.Context, d time.Duration, actions ...chromedp.Action) er
 	c, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	return chromedp.Run(c, actions...)
+}
+
+// recordedEpisode reads back the dataset the page recorded as record (the
+// status's name) under dir, and its one episode.
+func recordedEpisode(t *testing.T, dir, record string) (*datasets.Dataset, *datasets.Episode) {
+	t.Helper()
+	d, err := datasets.Open(filepath.Join(dir, filepath.Base(record)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ep *datasets.Episode
+	for e, err := range d.Episodes() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep = e
+	}
+	if ep == nil {
+		t.Fatalf("%s holds no episode", record)
+	}
+	return d, ep
 }

@@ -111,6 +111,10 @@ type Config struct {
 	Limits Limits
 	// Logger receives events; nil discards them.
 	Logger *slog.Logger
+	// Training is the training server served beside the page, whose
+	// sessions a page may watch with their watch keys (op
+	// watch_training); nil: none ([server.Server] is one).
+	Training Training
 }
 
 // Handler serves the page at / (requests that are not websocket upgrades),

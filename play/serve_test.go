@@ -36,6 +36,7 @@ func startServing(t *testing.T, cfg server.Config, pcfg Config) *serving {
 		t.Fatal(err)
 	}
 	pcfg.Websocket = srv.Config().Websocket() // as serve does
+	pcfg.Training = srv                       // as serve does
 	h, err := New(pcfg)
 	if err != nil {
 		t.Fatal(err)

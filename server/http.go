@@ -37,11 +37,14 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*session]struct{}
 	perAddr  map[string]int // sessions per client IP (limited ones only)
-	closing  bool
-	http     *http.Server
-	wg       sync.WaitGroup // session goroutines
-	running  atomic.Int64   // sessions whose handler has not returned (wg's count)
-	inFlight atomic.Int64   // messages being handled (galaxygym_requests_in_flight)
+	// watchable maps a session's watch id to it, from its first watch_key
+	// until it ends (watch.go).
+	watchable map[string]*session
+	closing   bool
+	http      *http.Server
+	wg        sync.WaitGroup // session goroutines
+	running   atomic.Int64   // sessions whose handler has not returned (wg's count)
+	inFlight  atomic.Int64   // messages being handled (galaxygym_requests_in_flight)
 
 	seedMu sync.Mutex
 	seeds  *mrand.ChaCha8

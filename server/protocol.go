@@ -369,7 +369,7 @@ func DecodeControl(data []byte) (*Control, error) {
 		return nil, errorf(CodeMalformed, "malformed control message: data after the JSON object")
 	}
 	switch c.Type {
-	case MsgHello, MsgList, MsgMake, MsgReset, MsgRender, MsgGetState, MsgInfo, MsgObserve, MsgClose:
+	case MsgHello, MsgList, MsgMake, MsgReset, MsgRender, MsgGetState, MsgInfo, MsgObserve, MsgWatchKey, MsgClose:
 	case "":
 		return &c, errorf(CodeMalformed, `control message has no "type"`)
 	default:

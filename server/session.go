@@ -81,6 +81,19 @@ type session struct {
 	// when the message carried none or could not be read.
 	reqID *uint32
 	idBuf uint32
+
+	// Watching (watch.go): watchID, set by the first watch_key, is the
+	// session's public watch id; watching is true while a watcher exists
+	// (the only thing the step path reads when nobody watches); wmu guards
+	// watchKey, watchB (the batch watched), watchers and watchEnded.
+	watchID    string
+	watching   atomic.Bool
+	handling   atomic.Bool // a message is being handled (set and cleared under mu, before the publish)
+	wmu        sync.Mutex
+	watchKey   string
+	watchB     *batch
+	watchers   []*Watcher
+	watchEnded bool
 }
 
 func newSession(s *Server, conn *websocket.Conn, remote string) *session {
@@ -120,6 +133,7 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 	defer func() {
 		ss.release()
 		ss.cancel()
+		ss.endWatch()
 		ss.stopDelivery()
 		ss.ws.Close()
 	}()
@@ -151,7 +165,12 @@ func (ss *session) run(handle func(mt int, msg []byte) bool) {
 			return
 		}
 		ss.srv.inFlight.Add(1)
+		ss.handling.Store(true)
 		ok := handle(m.mt, m.buf)
+		ss.handling.Store(false)
+		if ss.watching.Load() {
+			ss.publishWatchLocked(true)
+		}
 		ss.srv.inFlight.Add(-1)
 		ss.mu.Unlock()
 		free <- m.buf
@@ -371,6 +390,8 @@ func (ss *session) handle(mt int, msg []byte) bool {
 		return ss.handleGetState(c)
 	case MsgObserve:
 		return ss.handleObserve(c)
+	case MsgWatchKey:
+		return ss.handleWatchKey()
 	case MsgClose:
 		ss.release()
 		ss.writeJSON(map[string]any{"type": MsgClosed})
@@ -461,6 +482,7 @@ func (ss *session) handleMake(c *Control) bool {
 		return ss.sendError(perr)
 	}
 	ss.b, ss.id = b, c.Env
+	ss.rewatchLocked()
 	ss.made.Store(true)
 	ss.steps = ss.srv.m.envSteps.WithLabelValues(c.Env)
 	ss.reqs = ss.srv.m.stepRequests.WithLabelValues(c.Env)

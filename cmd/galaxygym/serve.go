@@ -65,6 +65,7 @@ func init() {
 			}
 			pageCfg.Token, pageCfg.AllowedHosts, pageCfg.AllowedOrigins, pageCfg.Logger = cfg.Token, cfg.AllowedHosts, cfg.AllowedOrigins, cfg.Logger
 			pageCfg.Websocket = srv.Config().Websocket() // one set of websocket timeouts for both faces
+			pageCfg.Training = srv                       // pages watch training sessions with their keys (render_mode="human")
 			page, err := play.New(pageCfg)
 			if err != nil {
 				return err

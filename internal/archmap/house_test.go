@@ -121,11 +121,8 @@ func TestIsErrorSentinel(t *testing.T) {
 const maxFuncLines = 150
 
 // longFuncAllowed names the functions allowed over maxFuncLines, as
-// "path:Func" or "path:Recv.Func". Temporary: play/conn.go's handle stays
-// until the page's rewrite splits it.
-var longFuncAllowed = map[string]bool{
-	"play/conn.go:conn.handle": true,
-}
+// "path:Func" or "path:Recv.Func": none.
+var longFuncAllowed = map[string]bool{}
 
 // TestNoLongFunctions: no function outside tests spans more than
 // maxFuncLines lines (longFuncAllowed excepted); a longer one is split

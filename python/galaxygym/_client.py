@@ -21,6 +21,8 @@ exported before is importable from here.
 from __future__ import annotations
 
 import base64
+import sys
+import urllib.parse
 import zlib
 from typing import Any, Sequence
 
@@ -247,6 +249,24 @@ class Session:
         return [np.frombuffer(zlib.decompress(base64.b64decode(f)), np.uint8).reshape(shape).copy()
                 for f in r["frames"]]
 
+    def watch_url(self, index: int = 0) -> str:
+        """The URL of the server's page that shows environment index of this
+        session live (render_mode="human"): ``http://HOST:PORT/play/#training=
+        ID&env=INDEX&key=KEY``, with the session's watch key, a secret the
+        server makes for this session only (docs/protocol.md, "Watching a
+        session"). Anyone holding the URL sees the session's positions, every
+        card face up, while it lasts. A server with a token asks the page for
+        it; the URL never carries it."""
+        r = self.request({"type": "watch_key"}, expect="watch_key")
+        return page_url(self.url, str(r["page"]), str(r["session"]), int(index), str(r["key"]))
+
+    def announce_watch(self, index: int = 0, what: str = "") -> str:
+        """Prints (once, to stderr) and returns the :meth:`watch_url` of
+        environment index."""
+        url = self.watch_url(index)
+        print(f"galaxygym: watch {what or 'the environment'} live at {url}", file=sys.stderr, flush=True)
+        return url
+
     def info(self, indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
         """Full episode infos (outcome, score, every statistic)."""
         msg: dict[str, Any] = {"type": "info"}
@@ -280,3 +300,13 @@ class Session:
             self._release_local()
         except Exception:
             pass
+
+
+def page_url(ws_url: str, page: str, session: str, index: int, key: str) -> str:
+    """The page URL of a training session's environment: ws_url's host and
+    port (ws becomes http, wss https), the server's page path, and the watch
+    fragment (a fragment never reaches a server's logs)."""
+    u = urllib.parse.urlsplit(ws_url)
+    scheme = {"ws": "http", "wss": "https"}.get(u.scheme, u.scheme)
+    frag = urllib.parse.urlencode({"training": session, "env": index, "key": key})
+    return urllib.parse.urlunsplit((scheme, u.netloc, page, "", frag))

@@ -57,14 +57,16 @@ class GalaxyGymAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type
         env_id: a registered environment id.
         url: the server's websocket URL (None: $GALAXYGYM_URL, else the
             process's private local server).
-        render_mode: None or ``"ansi"``.
+        render_mode: None, ``"ansi"``, ``"rgb_array"`` or ``"human"`` (the
+            server's page shows the game live; the URL is printed once and
+            kept in ``watch_url``), as :class:`galaxygym.GalaxyGymEnv`.
         flat: observations are the bare uint8 arrays, masks in infos.
         token, timeout, illegal_action, illegal_action_reward: as for
             :class:`galaxygym.GalaxyGymEnv`.
         **params: the environment's parameters.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "galaxygym", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "galaxygym", "is_parallelizable": False}
 
     def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
                  flat: bool = False, **kwargs: Any):
@@ -74,6 +76,8 @@ class GalaxyGymAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type
         self.env_id = env_id
         self.metadata = {**self.metadata, "name": env_id}
         self.render_mode = render_mode
+        #: render_mode "human": the page that shows the game live.
+        self.watch_url = self._env.watch_url
         n = self._env.num_players
         self.possible_agents = [agent_name(i) for i in range(n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}

@@ -78,7 +78,11 @@ class GalaxyGymEnv(gym.Env):
         render_mode: None, ``"ansi"`` (render() returns the text board) or
             ``"rgb_array"`` (a uint8 (height, width, 3) picture drawn by the
             server's Go renderer of the game; Gymnasium's RecordVideo and
-            HumanRendering take it).
+            HumanRendering take it) or ``"human"``: the server's browser page
+            shows the position live, every card face up, read-only, at most
+            10 times a second; the URL (with the session's watch key) is
+            printed once to stderr and kept in ``watch_url``; no window is
+            opened, so it works on a headless machine.
         token: bearer token (default $GALAXYGYM_TOKEN).
         timeout: seconds to wait for a reply.
         illegal_action: ``"terminate"`` (default, as PettingZoo's classic
@@ -95,7 +99,7 @@ class GalaxyGymEnv(gym.Env):
         **params: the environment's parameters (see ``galaxygym envs``).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
     def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
                  token: str | None = None, timeout: float | None = 60.0,
@@ -126,6 +130,14 @@ class GalaxyGymEnv(gym.Env):
         self.outcome_names: list[str] = list(self.game_spec["outcome_names"])
         self.observation_space, self.action_space = spaces_from_spec(self.game_spec)
         self.render_mode = render_mode
+        #: render_mode "human": the page that shows this environment live.
+        self.watch_url: str | None = None
+        if render_mode == "human":
+            try:
+                self.watch_url = self._session.announce_watch(0, env_id)
+            except BaseException:
+                self._session.close()
+                raise
         self.illegal_action = illegal_action
         self.illegal_action_reward = float(
             self.game_spec["reward_range"][0] if illegal_action_reward is None else illegal_action_reward)
@@ -221,7 +233,8 @@ class GalaxyGymEnv(gym.Env):
 
     def render(self) -> str | NDArray[Any] | None:
         """The text board in render_mode "ansi", the picture (uint8
-        (height, width, 3)) in "rgb_array"; None otherwise."""
+        (height, width, 3)) in "rgb_array"; None otherwise (in "human" the
+        page at ``watch_url`` follows every step by itself)."""
         if self.render_mode == "ansi":
             return self._session.render([0])[0]
         if self.render_mode == "rgb_array":

@@ -91,8 +91,10 @@ class GalaxyGymVectorEnv(VectorEnv):
             process's private local server (see :class:`GalaxyGymEnv`).
         autoreset_mode: "next_step", "same_step", "disabled" or an
             AutoresetMode.
-        render_mode: None, "ansi" (render() returns one board per env) or
-            "rgb_array" (one picture per env).
+        render_mode: None, "ansi" (render() returns one board per env),
+            "rgb_array" (one picture per env) or "human" (the server's page
+            shows environment 0 live; its URL is printed once and kept in
+            ``watch_url``).
         copy: observations and infos are always fresh arrays that no later
             step overwrites (writable views into that step's received frame),
             so the default False copies nothing; True copies every array so
@@ -106,8 +108,8 @@ class GalaxyGymVectorEnv(VectorEnv):
                  autoreset_mode: str | AutoresetMode = "next_step", render_mode: str | None = None, *,
                  copy: bool = False, token: str | None = None, timeout: float | None = 60.0,
                  **params: Any):
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"render_mode {render_mode!r} is not 'ansi', 'rgb_array' or None")
+        if render_mode not in (None, "ansi", "rgb_array", "human"):
+            raise ValueError(f"render_mode {render_mode!r} is not 'ansi', 'rgb_array', 'human' or None")
         self._init_args: dict[str, Any] = dict(
             env_id=env_id, num_envs=num_envs, url=url, autoreset_mode=autoreset_mode, render_mode=render_mode,
             copy=copy, token=token, timeout=timeout, **params)
@@ -137,9 +139,18 @@ class GalaxyGymVectorEnv(VectorEnv):
         self.single_observation_space, self.single_action_space = spaces_from_spec(self.game_spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.metadata = {"autoreset_mode": _MODES[mode], "render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+        self.metadata = {"autoreset_mode": _MODES[mode], "render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
         self.autoreset_mode = _MODES[mode]
         self.render_mode = render_mode
+        #: render_mode "human": the page that shows environment 0 live
+        #: (env=k in its fragment shows environment k).
+        self.watch_url: str | None = None
+        if render_mode == "human":
+            try:
+                self.watch_url = self._session.announce_watch(0, f"{env_id} (environment 0 of {self.num_envs})")
+            except BaseException:
+                self._session.close()
+                raise
         self.copy = copy
         self._reply: Reply | None = None
         self._actor = np.zeros(self.num_envs, dtype=np.int32)

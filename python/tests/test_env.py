@@ -193,7 +193,7 @@ def test_render(url):
         env.reset(seed=0)
         assert env.render() is None
     with pytest.raises(ValueError):
-        galaxygym.make(ENV_ID, url=url, render_mode="human")
+        galaxygym.make(ENV_ID, url=url, render_mode="window")
 
 
 def test_check_env(url):

@@ -71,7 +71,7 @@ def module(env_id: str) -> types.ModuleType:
         f.__module__ = full
         f.__qualname__ = f.__name__
     common = ("\nOther keywords: url (a running galaxygym serve; default the private local server), "
-              "render_mode ('ansi' or 'rgb_array'), flat (Box observations, masks in infos), "
+              "render_mode ('ansi', 'rgb_array' or 'human'), flat (Box observations, masks in infos), "
               "illegal_action ('terminate' or 'raise').\n\n")
     raw_env.__doc__ = (f"The {env_id} AEC environment, unwrapped (galaxygym.aec_env({env_id!r}, **kwargs)).\n"
                        + common + about)
