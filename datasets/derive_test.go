@@ -1,0 +1,220 @@
+package datasets
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// memRows is a RowWriter into two byte slices, as the Python reader's
+// arrays; it records every range it gets.
+type memRows struct {
+	mu              sync.Mutex
+	obs, masks      []byte
+	obsSize, masksW int
+	rows            int64
+	written         []bool
+	layoutErr       error
+	calls           int
+}
+
+func (m *memRows) Layout(rows int64, obsSize, numActions int) error {
+	if m.layoutErr != nil {
+		return m.layoutErr
+	}
+	m.obs, m.masks = make([]byte, rows*int64(obsSize)), make([]byte, rows*int64(numActions))
+	m.obsSize, m.masksW, m.rows, m.written = obsSize, numActions, rows, make([]bool, rows)
+	return nil
+}
+
+func (m *memRows) WriteRows(row int64, obs, masks []byte) error {
+	n := int64(len(masks) / m.masksW)
+	if len(obs) != int(n)*m.obsSize || row < 0 || row+n > m.rows {
+		return fmt.Errorf("bad range %d+%d (%d obs bytes)", row, n, len(obs))
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.calls++
+	for r := row; r < row+n; r++ {
+		if m.written[r] {
+			return fmt.Errorf("row %d written twice", r)
+		}
+		m.written[r] = true
+	}
+	copy(m.obs[row*int64(m.obsSize):], obs)
+	copy(m.masks[row*int64(m.masksW):], masks)
+	return nil
+}
+
+// derivePair generates the same episodes compact and full, in three parts.
+func derivePair(t *testing.T) (compact, full string) {
+	t.Helper()
+	root := t.TempDir()
+	cfg := Config{Env: testEnv, Agent: "heuristic", Episodes: 120, EpisodesPerPart: 50, Workers: 1, Seed: 5,
+		Observations: ObsNone, Out: filepath.Join(root, "compact")}
+	generate(t, cfg)
+	cfg.Observations, cfg.Out = "", filepath.Join(root, "full")
+	generate(t, cfg)
+	return filepath.Join(root, "compact"), cfg.Out
+}
+
+// TestDeriveRowsEveryWorkerCount: the parts are split into runs of
+// episodes replayed in parallel; with Rows every row is written once, at
+// its offset, and with any number of workers the arrays are the full
+// dataset's, as the stream's are; NoObs gives the same masks.
+func TestDeriveRowsEveryWorkerCount(t *testing.T) {
+	compact, full := derivePair(t)
+	steps := allSteps(t, full)
+	for _, workers := range []int{1, 2, 3, 7} {
+		for _, noObs := range []bool{false, true} {
+			t.Run(fmt.Sprintf("workers=%d noObs=%v", workers, noObs), func(t *testing.T) {
+				m := &memRows{}
+				if err := DeriveTo(context.Background(), DeriveConfig{In: compact, Workers: workers, NoObs: noObs, Rows: m}); err != nil {
+					t.Fatal(err)
+				}
+				if m.rows != int64(len(steps)) || (noObs && m.obsSize != 0) {
+					t.Fatalf("layout %d rows of %d obs bytes, want %d rows", m.rows, m.obsSize, len(steps))
+				}
+				if workers > 1 && m.calls < 2*workers {
+					t.Errorf("%d ranges written by %d workers: the parts were not split", m.calls, workers)
+				}
+				for i, s := range steps {
+					if !m.written[i] {
+						t.Fatalf("row %d not written", i)
+					}
+					if !bytes.Equal(m.masks[i*m.masksW:(i+1)*m.masksW], s.ActionMask) ||
+						(!noObs && !bytes.Equal(m.obs[i*m.obsSize:(i+1)*m.obsSize], s.Obs)) {
+						t.Fatalf("row %d differs from the full dataset's", i)
+					}
+				}
+				var stream bytes.Buffer
+				if err := DeriveTo(context.Background(), DeriveConfig{In: compact, Workers: workers, NoObs: noObs, Out: &stream}); err != nil {
+					t.Fatal(err)
+				}
+				d, err := Open(compact)
+				if err != nil {
+					t.Fatal(err)
+				}
+				spec := *d.Manifest.EnvSpec
+				if noObs {
+					spec.ObsShape = []int{0}
+				}
+				obs, masks := readDeriveStream(t, &stream, &spec)
+				if len(masks) != len(steps) {
+					t.Fatalf("streamed %d rows, want %d", len(masks), len(steps))
+				}
+				for i, s := range steps {
+					if !bytes.Equal(masks[i], s.ActionMask) || (!noObs && !bytes.Equal(obs[i], s.Obs)) {
+						t.Fatalf("streamed row %d differs from the full dataset's", i)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestDeriveFirstDivergenceWins: of two divergences in different runs of
+// episodes, the first in row order is reported, whatever the workers and
+// the output; a later one alone is reported where it is.
+func TestDeriveFirstDivergenceWins(t *testing.T) {
+	compact, full := derivePair(t)
+	steps := allSteps(t, full)
+	d, err := Open(compact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	illegalAt := func(row int) int {
+		for a, ok := range steps[row].ActionMask {
+			if ok == 0 {
+				return a
+			}
+		}
+		t.Fatalf("every action legal at row %d", row)
+		return -1
+	}
+	// A step of the last episode of part 0, far from row 2.
+	last := int(d.Manifest.Parts[0].Steps.Rows) - 3
+	for steps[last].Action < 0 {
+		last--
+	}
+	lateEp, lateStep := steps[last].EpisodeID, steps[last].Step
+	late := filepath.Join(t.TempDir(), "late")
+	copyDir(t, compact, late)
+	rewriteAction(t, late, last, illegalAt(last))
+	both := filepath.Join(t.TempDir(), "both")
+	copyDir(t, late, both)
+	rewriteAction(t, both, 2, illegalAt(2))
+	for _, workers := range []int{1, 2, 4} {
+		for _, rows := range []bool{false, true} {
+			cfg := DeriveConfig{Workers: workers}
+			check := func(dir string, ep int64, step int) {
+				t.Helper()
+				cfg.In, cfg.Out, cfg.Rows = dir, nil, nil
+				if rows {
+					cfg.Rows = &memRows{}
+				} else {
+					cfg.Out = &bytes.Buffer{}
+				}
+				err := DeriveTo(context.Background(), cfg)
+				var de *DeriveError
+				if !errors.As(err, &de) || de.Field != "action" || de.Episode != ep || de.Step != step {
+					t.Fatalf("workers=%d rows=%v: %v, want an illegal action at episode %d step %d", workers, rows, err, ep, step)
+				}
+			}
+			check(both, 0, 2)
+			check(late, lateEp, lateStep)
+		}
+	}
+}
+
+// TestDeriveLayoutRefused: a RowWriter whose arrays do not fit refuses the
+// derive before any row is written.
+func TestDeriveLayoutRefused(t *testing.T) {
+	compact, _ := derivePair(t)
+	refused := errors.New("arrays of another size")
+	m := &memRows{layoutErr: refused}
+	if err := DeriveTo(context.Background(), DeriveConfig{In: compact, Rows: m}); !errors.Is(err, refused) || m.calls != 0 {
+		t.Fatalf("DeriveTo: %v after %d writes, want the Layout error before any", err, m.calls)
+	}
+	var ce *ConfigError
+	if err := DeriveTo(context.Background(), DeriveConfig{In: compact}); !errors.As(err, &ce) {
+		t.Fatalf("DeriveTo without an output: %v, want a *ConfigError", err)
+	}
+}
+
+// TestReadReplayPartColumns: the column-by-column read of a compact part
+// holds what the row reader reads.
+func TestReadReplayPartColumns(t *testing.T) {
+	compact, _ := derivePair(t)
+	d, err := Open(compact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.Manifest.Parts {
+		p := &d.Manifest.Parts[i]
+		rp, err := readReplayPart(d, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := 0
+		for s, err := range ReadStepsFile(filepath.Join(compact, filepath.FromSlash(p.Steps.Path))) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			np := rp.numPlayer
+			if rp.ep[k] != s.EpisodeID || int(rp.step[k]) != s.Step || int(rp.player[k]) != s.Player || int(rp.action[k]) != s.Action ||
+				!slices.Equal(rp.rewards[k*np:(k+1)*np], s.Rewards) || rp.term[k] != s.Terminated || rp.trunc[k] != s.Truncated {
+				t.Fatalf("part %d row %d: columns differ from the row reader's %+v", i, k, *s)
+			}
+			k++
+		}
+		if k != len(rp.ep) || len(rp.episodes) != int(p.EpisodeEnd-p.EpisodeStart) {
+			t.Fatalf("part %d: %d rows and %d episodes read, want %d and %d", i, len(rp.ep), len(rp.episodes), k, p.EpisodeEnd-p.EpisodeStart)
+		}
+	}
+}
