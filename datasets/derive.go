@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -335,9 +334,42 @@ func readInt64Column(path string, c parquet.ColumnChunk, dst []int64) ([]int64, 
 	return dst, err
 }
 
+// dictValues returns the indexes of the values of page p, a page of a
+// required column without repetition, into its dictionary and the
+// dictionary's values (decoded by vals), or ok false for another page.
+func dictValues[T any](p parquet.Page, kind encoding.Kind, vals func(*encoding.Values) []T) (idx []int32, dict []T, ok bool) {
+	dt := p.Dictionary()
+	if dt == nil || p.NumNulls() != 0 || len(p.RepetitionLevels()) != 0 {
+		return nil, nil, false
+	}
+	data, dv := p.Data(), dt.Page().Data()
+	if data.Kind() != encoding.Int32 || dv.Kind() != kind {
+		return nil, nil, false
+	}
+	idx, dict = data.Int32(), vals(&dv)
+	if int64(len(idx)) != p.NumValues() {
+		return nil, nil, false
+	}
+	return idx, dict, true
+}
+
+// appendDict appends dict[i] for every index i of idx, refusing one
+// outside the dictionary.
+func appendDict[T any](path string, dst []T, idx []int32, dict []T) ([]T, error) {
+	for _, i := range idx {
+		if uint32(i) >= uint32(len(dict)) {
+			return dst, &FormatError{Path: path, Reason: fmt.Sprintf("dictionary index %d of %d values", i, len(dict))}
+		}
+		dst = append(dst, dict[i])
+	}
+	return dst, nil
+}
+
 func readInt32Column(path string, c parquet.ColumnChunk, dst []int32) ([]int32, error) {
 	err := readPages(path, c, func(p parquet.Page) (err error) {
-		if r, ok := p.Values().(parquet.Int32Reader); ok && p.NumNulls() == 0 {
+		if idx, dict, ok := dictValues(p, encoding.Int32, (*encoding.Values).Int32); ok {
+			dst, err = appendDict(path, dst, idx, dict)
+		} else if r, ok := p.Values().(parquet.Int32Reader); ok && p.NumNulls() == 0 {
 			dst, err = readTyped(path, p, dst, r.ReadInt32s)
 		} else {
 			dst, err = readValues(path, p, dst, parquet.Value.Int32)
@@ -396,24 +428,41 @@ func readListColumn(path string, c parquet.ColumnChunk, dst []float32, n int) ([
 	}
 	err := readPages(path, c, func(p parquet.Page) error {
 		rep := p.RepetitionLevels()
-		data := p.Data()
-		if data.Kind() != encoding.Float || p.NumNulls() != 0 || len(rep) != int(p.NumValues()) {
+		if p.NumNulls() != 0 || len(rep) != int(p.NumValues()) {
 			return readListValues(path, p, &dst, &inRow, n)
 		}
-		if vals := data.Float(); len(vals) == len(rep) {
-			for _, r := range rep {
-				if r == 0 {
-					if inRow >= 0 && inRow != n {
-						return bad()
-					}
-					inRow = 0
-				}
-				inRow++
+		var vals, dict []float32
+		var idx []int32
+		if dt := p.Dictionary(); dt != nil {
+			data, dv := p.Data(), dt.Page().Data()
+			if data.Kind() != encoding.Int32 || dv.Kind() != encoding.Float {
+				return readListValues(path, p, &dst, &inRow, n)
 			}
-			dst = append(dst, vals...)
-			return nil
+			idx, dict = data.Int32(), dv.Float()
+		} else if data := p.Data(); data.Kind() == encoding.Float {
+			vals = data.Float()
+		} else {
+			return readListValues(path, p, &dst, &inRow, n)
 		}
-		return readListValues(path, p, &dst, &inRow, n)
+		if len(vals)+len(idx) != len(rep) {
+			return readListValues(path, p, &dst, &inRow, n)
+		}
+		for _, r := range rep {
+			if r == 0 {
+				if inRow >= 0 && inRow != n {
+					return bad()
+				}
+				inRow = 0
+			}
+			inRow++
+		}
+		if idx != nil {
+			var err error
+			dst, err = appendDict(path, dst, idx, dict)
+			return err
+		}
+		dst = append(dst, vals...)
+		return nil
 	})
 	if err == nil && inRow >= 0 && inRow != n {
 		err = bad()
@@ -518,14 +567,28 @@ func (c *replayCursor) end(t int32, last int32, row *episodeRow) error {
 	switch {
 	case stored.Seed != row.Seed:
 		c.fail("seed", strconv.FormatInt(stored.Seed, 10), strconv.FormatInt(row.Seed, 10)+" (the run seed's)")
-	case !reflect.DeepEqual(stored.Returns, row.Returns):
+	case !sameSlice(stored.Returns, row.Returns):
 		c.fail("returns", fmt.Sprint(stored.Returns), fmt.Sprint(row.Returns))
 	case stored.Info != row.Info:
 		c.fail("info", stored.Info, row.Info)
-	case !reflect.DeepEqual(stored, row):
+	case !sameEpisodeRow(stored, row):
 		c.fail("episodes table row", fmt.Sprintf("%+v", *stored), fmt.Sprintf("%+v", *row))
 	}
 	return c.err
+}
+
+// sameSlice is reflect.DeepEqual for slices of comparable values: the
+// same nil-ness, length and elements (==).
+func sameSlice[T comparable](a, b []T) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
+}
+
+// sameEpisodeRow is reflect.DeepEqual(a, b) for episodes-table rows,
+// without reflection (it runs once per replayed episode).
+func sameEpisodeRow(a, b *episodeRow) bool {
+	return a.EpisodeID == b.EpisodeID && a.Seed == b.Seed && a.Agent == b.Agent && sameSlice(a.SeatAgents, b.SeatAgents) &&
+		a.Length == b.Length && sameSlice(a.Returns, b.Returns) && a.Outcome == b.Outcome &&
+		sameSlice(a.Scores, b.Scores) && sameSlice(a.Ranks, b.Ranks) && sameSlice(a.Outcomes, b.Outcomes) && a.Info == b.Info
 }
 
 // replayAgent plays the recorded actions in every seat.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -216,5 +217,46 @@ func TestReadReplayPartColumns(t *testing.T) {
 		if k != len(rp.ep) || len(rp.episodes) != int(p.EpisodeEnd-p.EpisodeStart) {
 			t.Fatalf("part %d: %d rows and %d episodes read, want %d and %d", i, len(rp.ep), len(rp.episodes), k, p.EpisodeEnd-p.EpisodeStart)
 		}
+	}
+}
+
+// TestSameEpisodeRowIsDeepEqual: the replay's check of the episodes table
+// decides as reflect.DeepEqual, for every field changed and nil slices.
+func TestSameEpisodeRowIsDeepEqual(t *testing.T) {
+	base := episodeRow{EpisodeID: 3, Seed: -7, Agent: "heuristic", SeatAgents: []string{"a", "b"}, Length: 12,
+		Returns: []float64{1, -1}, Outcome: "win", Scores: []float64{3, 2}, Ranks: []int32{1, 2},
+		Outcomes: []string{"win", "loss"}, Info: `{"x":1}`}
+	clone := func() episodeRow {
+		c := base
+		c.SeatAgents, c.Returns, c.Scores = slices.Clone(base.SeatAgents), slices.Clone(base.Returns), slices.Clone(base.Scores)
+		c.Ranks, c.Outcomes = slices.Clone(base.Ranks), slices.Clone(base.Outcomes)
+		return c
+	}
+	edits := []func(*episodeRow){
+		func(*episodeRow) {},
+		func(r *episodeRow) { r.EpisodeID++ },
+		func(r *episodeRow) { r.Seed++ },
+		func(r *episodeRow) { r.Agent = "random" },
+		func(r *episodeRow) { r.SeatAgents[1] = "c" },
+		func(r *episodeRow) { r.SeatAgents = r.SeatAgents[:1] },
+		func(r *episodeRow) { r.Length++ },
+		func(r *episodeRow) { r.Returns[0] = 0.5 },
+		func(r *episodeRow) { r.Outcome = "draw" },
+		func(r *episodeRow) { r.Scores = nil },
+		func(r *episodeRow) { r.Ranks = []int32{} },
+		func(r *episodeRow) { r.Outcomes[0] = "draw" },
+		func(r *episodeRow) { r.Info = "{}" },
+	}
+	for i, edit := range edits {
+		a, b := clone(), clone()
+		edit(&b)
+		if got, want := sameEpisodeRow(&a, &b), reflect.DeepEqual(&a, &b); got != want || (i == 0) != got {
+			t.Errorf("edit %d: sameEpisodeRow %v, reflect.DeepEqual %v", i, got, want)
+		}
+	}
+	a, b := clone(), clone()
+	a.Ranks, b.Ranks = nil, []int32{}
+	if sameEpisodeRow(&a, &b) != reflect.DeepEqual(&a, &b) {
+		t.Error("nil and empty Ranks decided otherwise than reflect.DeepEqual")
 	}
 }
