@@ -141,24 +141,25 @@ type replayPart struct {
 	rewards   []float32 // numPlayers per row
 	term      []bool
 	trunc     []bool
-	episodes  []episodeRow
+	episodes  []episodeRow // once epDone is closed, or epErr
+	epErr     error
+	epDone    chan struct{}
 	numPlayer int
 }
 
 // readReplayPart reads part p of the compact dataset d: its steps table
-// column by column (typed reads of each page, no per-row boxing), the
-// columns and the episodes table concurrently.
+// column by column (typed reads of each page, no per-row boxing), each
+// column in a goroutine of its own, and its episodes table alongside: the
+// part is returned once the steps columns are read, the episodes table
+// (needed at the end of every episode, [replayPart.episodesTable]) may
+// still be loading.
 func readReplayPart(d *Dataset, p *PartInfo) (*replayPart, error) {
-	rp := &replayPart{numPlayer: d.Manifest.NumPlayers}
+	rp := &replayPart{numPlayer: d.Manifest.NumPlayers, epDone: make(chan struct{})}
 	path := filepath.Join(d.Dir, filepath.FromSlash(p.Steps.Path))
-	var (
-		wg   sync.WaitGroup
-		eErr error
-	)
-	wg.Add(1)
 	go func() {
-		defer wg.Done()
-		eErr = readEpisodesFile(d.fs, filepath.Join(d.Dir, filepath.FromSlash(p.Episodes.Path)), func(row *episodeRow) error {
+		defer close(rp.epDone)
+		epPath := filepath.Join(d.Dir, filepath.FromSlash(p.Episodes.Path))
+		rp.epErr = readEpisodesFile(d.fs, epPath, func(row *episodeRow) error {
 			c := *row
 			c.SeatAgents = slices.Clone(row.SeatAgents)
 			c.Returns = slices.Clone(row.Returns)
@@ -168,19 +169,23 @@ func readReplayPart(d *Dataset, p *PartInfo) (*replayPart, error) {
 			rp.episodes = append(rp.episodes, c)
 			return nil
 		})
+		if rp.epErr == nil && int64(len(rp.episodes)) != p.EpisodeEnd-p.EpisodeStart {
+			rp.epErr = &FormatError{Path: epPath, Reason: "rows or episodes differ from the manifest"}
+		}
 	}()
-	sErr := readReplayColumns(d.fs, path, rp)
-	wg.Wait()
-	if sErr != nil {
-		return nil, sErr
+	if err := readReplayColumns(d.fs, path, rp); err != nil {
+		return nil, err
 	}
-	if eErr != nil {
-		return nil, eErr
-	}
-	if int64(len(rp.episodes)) != p.EpisodeEnd-p.EpisodeStart || int64(len(rp.ep)) != p.Steps.Rows {
+	if int64(len(rp.ep)) != p.Steps.Rows {
 		return nil, &FormatError{Path: path, Reason: "rows or episodes differ from the manifest"}
 	}
 	return rp, nil
+}
+
+// episodesTable waits for the part's episodes table and returns it.
+func (rp *replayPart) episodesTable() ([]episodeRow, error) {
+	<-rp.epDone
+	return rp.episodes, rp.epErr
 }
 
 // readReplayColumns reads the columns of the steps file path a replay
@@ -558,12 +563,16 @@ func (c *replayCursor) end(t int32, last int32, row *episodeRow) error {
 		return c.err
 	}
 	c.pos++
+	episodes, err := c.part.episodesTable()
+	if err != nil {
+		return err
+	}
 	k := int(c.ep - c.part.ep[0])
-	if k < 0 || k >= len(c.part.episodes) {
+	if k < 0 || k >= len(episodes) {
 		c.fail("episodes table", "no row", "a row")
 		return c.err
 	}
-	stored := &c.part.episodes[k]
+	stored := &episodes[k]
 	switch {
 	case stored.Seed != row.Seed:
 		c.fail("seed", strconv.FormatInt(stored.Seed, 10), strconv.FormatInt(row.Seed, 10)+" (the run seed's)")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -214,8 +215,12 @@ func TestReadReplayPartColumns(t *testing.T) {
 			}
 			k++
 		}
-		if k != len(rp.ep) || len(rp.episodes) != int(p.EpisodeEnd-p.EpisodeStart) {
-			t.Fatalf("part %d: %d rows and %d episodes read, want %d and %d", i, len(rp.ep), len(rp.episodes), k, p.EpisodeEnd-p.EpisodeStart)
+		eps, err := rp.episodesTable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k != len(rp.ep) || len(eps) != int(p.EpisodeEnd-p.EpisodeStart) || eps[0].EpisodeID != p.EpisodeStart {
+			t.Fatalf("part %d: %d rows and %d episodes read, want %d and %d", i, len(rp.ep), len(eps), k, p.EpisodeEnd-p.EpisodeStart)
 		}
 	}
 }
@@ -258,5 +263,30 @@ func TestSameEpisodeRowIsDeepEqual(t *testing.T) {
 	a.Ranks, b.Ranks = nil, []int32{}
 	if sameEpisodeRow(&a, &b) != reflect.DeepEqual(&a, &b) {
 		t.Error("nil and empty Ranks decided otherwise than reflect.DeepEqual")
+	}
+}
+
+// TestDeriveEpisodesTableUnreadable: the episodes table is read while the
+// episodes are replayed; an unreadable one still fails the derive (and
+// materialize) with its *FormatError, for any number of workers.
+func TestDeriveEpisodesTableUnreadable(t *testing.T) {
+	compact, _ := derivePair(t)
+	d, err := Open(compact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(compact, filepath.FromSlash(d.Manifest.Parts[1].Episodes.Path))
+	if err := os.WriteFile(path, []byte("not parquet"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 3} {
+		err := DeriveTo(context.Background(), DeriveConfig{In: compact, Workers: workers, Rows: &memRows{}})
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Path != path {
+			t.Fatalf("workers=%d: %v, want a *FormatError on %s", workers, err, path)
+		}
+	}
+	if _, err := Materialize(context.Background(), MaterializeConfig{In: compact, Out: filepath.Join(t.TempDir(), "m"), Workers: 2}); err == nil {
+		t.Fatal("Materialize of a dataset with an unreadable episodes table succeeded")
 	}
 }
