@@ -151,24 +151,15 @@ type replayPart struct {
 // column by column (typed reads of each page, no per-row boxing), each
 // column in a goroutine of its own, and its episodes table alongside: the
 // part is returned once the steps columns are read, the episodes table
-// (needed at the end of every episode, [replayPart.episodesTable]) may
-// still be loading.
+// (read column by column too; needed at the end of every episode,
+// [replayPart.episodesTable]) may still be loading.
 func readReplayPart(d *Dataset, p *PartInfo) (*replayPart, error) {
 	rp := &replayPart{numPlayer: d.Manifest.NumPlayers, epDone: make(chan struct{})}
 	path := filepath.Join(d.Dir, filepath.FromSlash(p.Steps.Path))
 	go func() {
 		defer close(rp.epDone)
 		epPath := filepath.Join(d.Dir, filepath.FromSlash(p.Episodes.Path))
-		rp.epErr = readEpisodesFile(d.fs, epPath, func(row *episodeRow) error {
-			c := *row
-			c.SeatAgents = slices.Clone(row.SeatAgents)
-			c.Returns = slices.Clone(row.Returns)
-			c.Scores = slices.Clone(row.Scores)
-			c.Ranks = slices.Clone(row.Ranks)
-			c.Outcomes = slices.Clone(row.Outcomes)
-			rp.episodes = append(rp.episodes, c)
-			return nil
-		})
+		rp.episodes, rp.epErr = readEpisodeColumns(d.fs, epPath)
 		if rp.epErr == nil && int64(len(rp.episodes)) != p.EpisodeEnd-p.EpisodeStart {
 			rp.epErr = &FormatError{Path: epPath, Reason: "rows or episodes differ from the manifest"}
 		}
@@ -1207,4 +1198,193 @@ func paramDiff(have, want json.RawMessage) (string, string) {
 		}
 	}
 	return string(have), string(want)
+}
+
+// readEpisodeColumns reads the episodes table path column by column (each
+// column in a goroutine of its own): the rows readEpisodesFile reads.
+// Only a file of the episodes table's schema is read so; another is a
+// *FormatError.
+func readEpisodeColumns(fsys fileSystem, path string) ([]episodeRow, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, &FormatError{Path: path, Reason: "cannot open", Err: err}
+	}
+	defer f.Close()
+	pf, err := openParquet(f, path)
+	if err != nil {
+		return nil, err
+	}
+	want := [][]string{{"episode_id"}, {"seed"}, {"agent"}, {"seat_agents", "list", "element"}, {"length"},
+		{"returns", "list", "element"}, {"outcome"}, {"scores", "list", "element"}, {"ranks", "list", "element"},
+		{"outcomes", "list", "element"}, {"info"}}
+	leaves := pf.Schema().Columns()
+	if len(leaves) != len(want) {
+		return nil, &FormatError{Path: path, Reason: "not an episodes table"}
+	}
+	for i, l := range leaves {
+		if !slices.Equal(l, want[i]) {
+			return nil, &FormatError{Path: path, Reason: "not an episodes table"}
+		}
+	}
+	n := int(pf.NumRows())
+	rows := make([]episodeRow, n)
+	str := func(v parquet.Value) string { return string(v.ByteArray()) }
+	reads := []func(parquet.ColumnChunk, int, int) error{
+		func(c parquet.ColumnChunk, at, end int) error {
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.EpisodeID = v.Int64() })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Seed = v.Int64() })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			in := interner{}
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Agent = in.of(v.ByteArray()) })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			in := interner{}
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]string { return &r.SeatAgents },
+				func(v parquet.Value) string { return in.of(v.ByteArray()) })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Length = v.Int32() })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]float64 { return &r.Returns }, parquet.Value.Double)
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			in := interner{}
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Outcome = in.of(v.ByteArray()) })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]float64 { return &r.Scores }, parquet.Value.Double)
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]int32 { return &r.Ranks }, parquet.Value.Int32)
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			in := interner{}
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]string { return &r.Outcomes },
+				func(v parquet.Value) string { return in.of(v.ByteArray()) })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Info = str(v) })
+		},
+	}
+	errs := make([]error, len(reads))
+	var wg sync.WaitGroup
+	for k, read := range reads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			at := 0
+			for _, rg := range pf.RowGroups() {
+				end := at + int(rg.NumRows())
+				if end > n {
+					errs[k] = &FormatError{Path: path, Reason: "row groups hold more rows than the file"}
+					return
+				}
+				if errs[k] = read(rg.ColumnChunks()[k], at, end); errs[k] != nil {
+					return
+				}
+				at = end
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// interner returns one string per distinct value (agents, outcomes).
+type interner map[string]string
+
+func (in interner) of(b []byte) string {
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
+}
+
+// scalarColumn sets a field of rows[i] from the i-th value of the required
+// column chunk c (a row group of len(rows) rows) with set.
+func scalarColumn(path string, c parquet.ColumnChunk, rows []episodeRow, set func(*episodeRow, parquet.Value)) error {
+	i := 0
+	buf := make([]parquet.Value, 256)
+	err := readPages(path, c, func(p parquet.Page) error {
+		r := p.Values()
+		for {
+			k, err := r.ReadValues(buf)
+			for _, v := range buf[:k] {
+				if i >= len(rows) || v.IsNull() {
+					return &FormatError{Path: path, Reason: "an episodes column holds more values than rows, or a null"}
+				}
+				set(&rows[i], v)
+				i++
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return &FormatError{Path: path, Reason: "cannot read rows", Err: err}
+			}
+		}
+	})
+	if err == nil && i != len(rows) {
+		err = &FormatError{Path: path, Reason: fmt.Sprintf("an episodes column holds %d values, the row group %d rows", i, len(rows))}
+	}
+	return err
+}
+
+// listColumn fills the list field of rows (field) from the list column
+// chunk c (a row group of len(rows) rows), one list per row (an empty one,
+// a null value, is nil), each element through conv. The lists share one
+// array.
+func listColumn[T any](path string, c parquet.ColumnChunk, rows []episodeRow, field func(*episodeRow) *[]T, conv func(parquet.Value) T) error {
+	var all []T
+	ends := make([]int, 0, len(rows)) // the end in all of every row's list
+	buf := make([]parquet.Value, 256)
+	err := readPages(path, c, func(p parquet.Page) error {
+		r := p.Values()
+		for {
+			k, err := r.ReadValues(buf)
+			for _, v := range buf[:k] {
+				if v.RepetitionLevel() == 0 {
+					if len(ends) == len(rows) {
+						return &FormatError{Path: path, Reason: "an episodes column holds more rows than the row group"}
+					}
+					ends = append(ends, len(all))
+				} else if len(ends) == 0 {
+					return &FormatError{Path: path, Reason: "an episodes list starts without a row"}
+				}
+				if !v.IsNull() {
+					all = append(all, conv(v))
+					ends[len(ends)-1]++
+				}
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return &FormatError{Path: path, Reason: "cannot read rows", Err: err}
+			}
+		}
+	})
+	if err == nil && len(ends) != len(rows) {
+		err = &FormatError{Path: path, Reason: fmt.Sprintf("an episodes column holds %d rows, the row group %d", len(ends), len(rows))}
+	}
+	if err != nil {
+		return err
+	}
+	start := 0
+	for i, end := range ends {
+		if end > start {
+			*field(&rows[i]) = all[start:end:end]
+		}
+		start = end
+	}
+	return nil
 }

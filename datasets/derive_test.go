@@ -290,3 +290,51 @@ func TestDeriveEpisodesTableUnreadable(t *testing.T) {
 		t.Fatal("Materialize of a dataset with an unreadable episodes table succeeded")
 	}
 }
+
+// TestReadEpisodeColumns: the column-by-column read of the episodes table
+// gives the rows parquet-go's generic reader gives, for every game (mixed
+// seats included).
+func TestReadEpisodeColumns(t *testing.T) {
+	for _, c := range compactCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg
+			cfg.Observations, cfg.Out, cfg.Workers = ObsNone, filepath.Join(t.TempDir(), "c"), 1
+			generate(t, cfg)
+			d, err := Open(cfg.Out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range d.Manifest.Parts {
+				path := filepath.Join(cfg.Out, filepath.FromSlash(p.Episodes.Path))
+				var want []episodeRow
+				err := readEpisodesFile(osFS{}, path, func(r *episodeRow) error {
+					c := *r
+					c.SeatAgents, c.Returns, c.Scores = slices.Clone(r.SeatAgents), slices.Clone(r.Returns), slices.Clone(r.Scores)
+					c.Ranks, c.Outcomes = slices.Clone(r.Ranks), slices.Clone(r.Outcomes)
+					want = append(want, c)
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := readEpisodeColumns(osFS{}, path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) || len(got) == 0 {
+					t.Fatalf("%d rows, want %d", len(got), len(want))
+				}
+				for i := range want {
+					if !reflect.DeepEqual(got[i], want[i]) || !sameEpisodeRow(&got[i], &want[i]) {
+						t.Fatalf("row %d: %+v, want %+v", i, got[i], want[i])
+					}
+				}
+			}
+			stepsPath := filepath.Join(cfg.Out, filepath.FromSlash(d.Manifest.Parts[0].Steps.Path))
+			var fe *FormatError
+			if _, err := readEpisodeColumns(osFS{}, stepsPath); !errors.As(err, &fe) {
+				t.Fatalf("a steps file read as episodes: %v, want a *FormatError", err)
+			}
+		})
+	}
+}
