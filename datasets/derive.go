@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -21,6 +20,8 @@ import (
 	"github.com/galaxygym/galaxygym/env"
 	"github.com/galaxygym/galaxygym/rollout"
 	"github.com/galaxygym/galaxygym/version"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding"
 )
 
 func buildVersion() string { return version.Version }
@@ -140,50 +141,329 @@ type replayPart struct {
 	rewards   []float32 // numPlayers per row
 	term      []bool
 	trunc     []bool
-	episodes  []episodeRow
+	episodes  []episodeRow // once epDone is closed, or epErr
+	epErr     error
+	epDone    chan struct{}
 	numPlayer int
 }
 
-// readReplayPart reads part p of the compact dataset d.
+// readReplayPart reads part p of the compact dataset d: its steps table
+// column by column (typed reads of each page, no per-row boxing), each
+// column in a goroutine of its own, and its episodes table alongside: the
+// part is returned once the steps columns are read, the episodes table
+// (read column by column too; needed at the end of every episode,
+// [replayPart.episodesTable]) may still be loading.
 func readReplayPart(d *Dataset, p *PartInfo) (*replayPart, error) {
-	rp := &replayPart{numPlayer: d.Manifest.NumPlayers}
-	n := int(p.Steps.Rows)
-	rp.ep, rp.step, rp.player, rp.action = make([]int64, 0, n), make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n)
-	rp.rewards = make([]float32, 0, n*rp.numPlayer)
-	rp.term, rp.trunc = make([]bool, 0, n), make([]bool, 0, n)
+	rp := &replayPart{numPlayer: d.Manifest.NumPlayers, epDone: make(chan struct{})}
 	path := filepath.Join(d.Dir, filepath.FromSlash(p.Steps.Path))
-	for s, err := range readStepsFile(d.fs, path) {
-		if err != nil {
-			return nil, err
+	go func() {
+		defer close(rp.epDone)
+		epPath := filepath.Join(d.Dir, filepath.FromSlash(p.Episodes.Path))
+		rp.episodes, rp.epErr = readEpisodeColumns(d.fs, epPath)
+		if rp.epErr == nil && int64(len(rp.episodes)) != p.EpisodeEnd-p.EpisodeStart {
+			rp.epErr = &FormatError{Path: epPath, Reason: "rows or episodes differ from the manifest"}
 		}
-		if len(s.Rewards) != rp.numPlayer {
-			return nil, &FormatError{Path: path, Reason: fmt.Sprintf("%d rewards in a row, want %d", len(s.Rewards), rp.numPlayer)}
-		}
-		rp.ep = append(rp.ep, s.EpisodeID)
-		rp.step = append(rp.step, int32(s.Step))
-		rp.player = append(rp.player, int32(s.Player))
-		rp.action = append(rp.action, int32(s.Action))
-		rp.rewards = append(rp.rewards, s.Rewards...)
-		rp.term = append(rp.term, s.Terminated)
-		rp.trunc = append(rp.trunc, s.Truncated)
-	}
-	err := readEpisodesFile(d.fs, filepath.Join(d.Dir, filepath.FromSlash(p.Episodes.Path)), func(row *episodeRow) error {
-		c := *row
-		c.SeatAgents = slices.Clone(row.SeatAgents)
-		c.Returns = slices.Clone(row.Returns)
-		c.Scores = slices.Clone(row.Scores)
-		c.Ranks = slices.Clone(row.Ranks)
-		c.Outcomes = slices.Clone(row.Outcomes)
-		rp.episodes = append(rp.episodes, c)
-		return nil
-	})
-	if err != nil {
+	}()
+	if err := readReplayColumns(d.fs, path, rp); err != nil {
 		return nil, err
 	}
-	if int64(len(rp.episodes)) != p.EpisodeEnd-p.EpisodeStart || int64(len(rp.ep)) != p.Steps.Rows {
+	if int64(len(rp.ep)) != p.Steps.Rows {
 		return nil, &FormatError{Path: path, Reason: "rows or episodes differ from the manifest"}
 	}
 	return rp, nil
+}
+
+// episodesTable waits for the part's episodes table and returns it.
+func (rp *replayPart) episodesTable() ([]episodeRow, error) {
+	<-rp.epDone
+	return rp.episodes, rp.epErr
+}
+
+// readReplayColumns reads the columns of the steps file path a replay
+// needs (all but obs, action_mask and reward) into rp, each column in a
+// goroutine of its own. Every row must hold rp.numPlayer rewards.
+func readReplayColumns(fsys fileSystem, path string, rp *replayPart) error {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return &FormatError{Path: path, Reason: "cannot open", Err: err}
+	}
+	defer f.Close()
+	pf, err := openParquet(f, path)
+	if err != nil {
+		return err
+	}
+	cols, ok := stepsColumns(pf.Schema().Columns())
+	if !ok {
+		return &FormatError{Path: path, Reason: "not a steps table"}
+	}
+	leaf := make(map[int]int, len(cols)) // col* constant -> leaf index
+	for i, c := range cols {
+		leaf[c] = i
+	}
+	n := int(pf.NumRows())
+	rp.ep, rp.step, rp.player, rp.action = make([]int64, 0, n), make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n)
+	rp.rewards = make([]float32, 0, n*rp.numPlayer)
+	rp.term, rp.trunc = make([]bool, 0, n), make([]bool, 0, n)
+	np := rp.numPlayer
+	reads := []func(parquet.ColumnChunk) error{
+		func(c parquet.ColumnChunk) (err error) { rp.ep, err = readInt64Column(path, c, rp.ep); return err },
+		func(c parquet.ColumnChunk) (err error) { rp.step, err = readInt32Column(path, c, rp.step); return err },
+		func(c parquet.ColumnChunk) (err error) {
+			rp.player, err = readInt32Column(path, c, rp.player)
+			return err
+		},
+		func(c parquet.ColumnChunk) (err error) {
+			rp.action, err = readInt32Column(path, c, rp.action)
+			return err
+		},
+		func(c parquet.ColumnChunk) (err error) {
+			rp.rewards, err = readListColumn(path, c, rp.rewards, np)
+			return err
+		},
+		func(c parquet.ColumnChunk) (err error) { rp.term, err = readBoolColumn(path, c, rp.term); return err },
+		func(c parquet.ColumnChunk) (err error) { rp.trunc, err = readBoolColumn(path, c, rp.trunc); return err },
+	}
+	which := []int{colEpisodeID, colStep, colPlayer, colAction, colRewards, colTerminated, colTruncated}
+	errs := make([]error, len(reads))
+	var wg sync.WaitGroup
+	for k, read := range reads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, rg := range pf.RowGroups() {
+				if errs[k] = read(rg.ColumnChunks()[leaf[which[k]]]); errs[k] != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, l := range []int{len(rp.ep), len(rp.step), len(rp.player), len(rp.action), len(rp.term), len(rp.trunc), len(rp.rewards) / max(1, np)} {
+		if l != n {
+			return &FormatError{Path: path, Reason: fmt.Sprintf("a column holds %d rows, the file %d", l, n)}
+		}
+	}
+	return nil
+}
+
+// readPages calls fn with every page of column chunk c, in order; a
+// panic of parquet-go on a corrupt page is a *FormatError.
+func readPages(path string, c parquet.ColumnChunk, fn func(parquet.Page) error) (err error) {
+	pages := c.Pages()
+	defer pages.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			err = &FormatError{Path: path, Reason: "cannot read rows", Err: fmt.Errorf("parquet-go: %v", r)}
+		}
+	}()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &FormatError{Path: path, Reason: "cannot read rows", Err: err}
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+}
+
+// readValues appends the values of page p through conv: the slow path of
+// the typed column reads (an encoding parquet-go gives no typed reader
+// for, such as a dictionary's indexes).
+func readValues[T any](path string, p parquet.Page, dst []T, conv func(parquet.Value) T) ([]T, error) {
+	buf := make([]parquet.Value, 1024)
+	r := p.Values()
+	for {
+		n, err := r.ReadValues(buf)
+		for _, v := range buf[:n] {
+			dst = append(dst, conv(v))
+		}
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, &FormatError{Path: path, Reason: "cannot read rows", Err: err}
+		}
+	}
+}
+
+// readTyped appends the values of page p with read, a typed reader's
+// method, into dst grown by the page's number of values.
+func readTyped[T any](path string, p parquet.Page, dst []T, read func([]T) (int, error)) ([]T, error) {
+	k := int(p.NumValues())
+	dst = slices.Grow(dst, k)
+	got := 0
+	for got < k {
+		n, err := read(dst[len(dst)+got : len(dst)+k])
+		got += n
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return dst, &FormatError{Path: path, Reason: "cannot read rows", Err: err}
+		}
+		if n == 0 {
+			break
+		}
+	}
+	if got != k {
+		return dst, &FormatError{Path: path, Reason: fmt.Sprintf("a page holds %d values, its header %d", got, k)}
+	}
+	return dst[:len(dst)+k], nil
+}
+
+func readInt64Column(path string, c parquet.ColumnChunk, dst []int64) ([]int64, error) {
+	err := readPages(path, c, func(p parquet.Page) (err error) {
+		if r, ok := p.Values().(parquet.Int64Reader); ok && p.NumNulls() == 0 {
+			dst, err = readTyped(path, p, dst, r.ReadInt64s)
+		} else {
+			dst, err = readValues(path, p, dst, parquet.Value.Int64)
+		}
+		return err
+	})
+	return dst, err
+}
+
+// dictValues returns the indexes of the values of page p, a page of a
+// required column without repetition, into its dictionary and the
+// dictionary's values (decoded by vals), or ok false for another page.
+func dictValues[T any](p parquet.Page, kind encoding.Kind, vals func(*encoding.Values) []T) (idx []int32, dict []T, ok bool) {
+	dt := p.Dictionary()
+	if dt == nil || p.NumNulls() != 0 || len(p.RepetitionLevels()) != 0 {
+		return nil, nil, false
+	}
+	data, dv := p.Data(), dt.Page().Data()
+	if data.Kind() != encoding.Int32 || dv.Kind() != kind {
+		return nil, nil, false
+	}
+	idx, dict = data.Int32(), vals(&dv)
+	if int64(len(idx)) != p.NumValues() {
+		return nil, nil, false
+	}
+	return idx, dict, true
+}
+
+// appendDict appends dict[i] for every index i of idx, refusing one
+// outside the dictionary.
+func appendDict[T any](path string, dst []T, idx []int32, dict []T) ([]T, error) {
+	for _, i := range idx {
+		if uint32(i) >= uint32(len(dict)) {
+			return dst, &FormatError{Path: path, Reason: fmt.Sprintf("dictionary index %d of %d values", i, len(dict))}
+		}
+		dst = append(dst, dict[i])
+	}
+	return dst, nil
+}
+
+func readInt32Column(path string, c parquet.ColumnChunk, dst []int32) ([]int32, error) {
+	err := readPages(path, c, func(p parquet.Page) (err error) {
+		if idx, dict, ok := dictValues(p, encoding.Int32, (*encoding.Values).Int32); ok {
+			dst, err = appendDict(path, dst, idx, dict)
+		} else if r, ok := p.Values().(parquet.Int32Reader); ok && p.NumNulls() == 0 {
+			dst, err = readTyped(path, p, dst, r.ReadInt32s)
+		} else {
+			dst, err = readValues(path, p, dst, parquet.Value.Int32)
+		}
+		return err
+	})
+	return dst, err
+}
+
+func readBoolColumn(path string, c parquet.ColumnChunk, dst []bool) ([]bool, error) {
+	err := readPages(path, c, func(p parquet.Page) (err error) {
+		if r, ok := p.Values().(parquet.BooleanReader); ok && p.NumNulls() == 0 {
+			dst, err = readTyped(path, p, dst, r.ReadBooleans)
+		} else {
+			dst, err = readValues(path, p, dst, parquet.Value.Boolean)
+		}
+		return err
+	})
+	return dst, err
+}
+
+// readListValues is readListColumn's slow path for page p: values one by
+// one, nulls skipped.
+func readListValues(path string, p parquet.Page, dst *[]float32, inRow *int, n int) error {
+	buf := make([]parquet.Value, 1024)
+	r := p.Values()
+	for {
+		k, err := r.ReadValues(buf)
+		for _, v := range buf[:k] {
+			if v.RepetitionLevel() == 0 {
+				if *inRow >= 0 && *inRow != n {
+					return &FormatError{Path: path, Reason: fmt.Sprintf("%d rewards in a row, want %d", *inRow, n)}
+				}
+				*inRow = 0
+			}
+			if !v.IsNull() {
+				*dst = append(*dst, v.Float())
+				*inRow++
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &FormatError{Path: path, Reason: "cannot read rows", Err: err}
+		}
+	}
+}
+
+// readListColumn appends the values of the list<float> column chunk c,
+// whose every row must hold exactly n values, to dst.
+func readListColumn(path string, c parquet.ColumnChunk, dst []float32, n int) ([]float32, error) {
+	inRow := -1 // values in the current row; -1 before the first
+	bad := func() error {
+		return &FormatError{Path: path, Reason: fmt.Sprintf("%d rewards in a row, want %d", inRow, n)}
+	}
+	err := readPages(path, c, func(p parquet.Page) error {
+		rep := p.RepetitionLevels()
+		if p.NumNulls() != 0 || len(rep) != int(p.NumValues()) {
+			return readListValues(path, p, &dst, &inRow, n)
+		}
+		var vals, dict []float32
+		var idx []int32
+		if dt := p.Dictionary(); dt != nil {
+			data, dv := p.Data(), dt.Page().Data()
+			if data.Kind() != encoding.Int32 || dv.Kind() != encoding.Float {
+				return readListValues(path, p, &dst, &inRow, n)
+			}
+			idx, dict = data.Int32(), dv.Float()
+		} else if data := p.Data(); data.Kind() == encoding.Float {
+			vals = data.Float()
+		} else {
+			return readListValues(path, p, &dst, &inRow, n)
+		}
+		if len(vals)+len(idx) != len(rep) {
+			return readListValues(path, p, &dst, &inRow, n)
+		}
+		for _, r := range rep {
+			if r == 0 {
+				if inRow >= 0 && inRow != n {
+					return bad()
+				}
+				inRow = 0
+			}
+			inRow++
+		}
+		if idx != nil {
+			var err error
+			dst, err = appendDict(path, dst, idx, dict)
+			return err
+		}
+		dst = append(dst, vals...)
+		return nil
+	})
+	if err == nil && inRow >= 0 && inRow != n {
+		err = bad()
+	}
+	return dst, err
 }
 
 // replayCursor walks a replayPart row by row as its episodes are replayed;
@@ -192,9 +472,15 @@ type replayCursor struct {
 	dir  string
 	part *replayPart
 	pos  int   // the next row
+	stop int   // the end of the rows it may read
 	ep   int64 // the episode being replayed
 	t    int   // its step
 	err  error // the first divergence
+}
+
+// reset starts reading rows [from, to) of part.
+func (c *replayCursor) reset(part *replayPart, from, to int) {
+	c.part, c.pos, c.stop = part, from, to
 }
 
 // fail records the first divergence of the episode.
@@ -207,7 +493,7 @@ func (c *replayCursor) fail(field, have, want string) {
 // start begins episode ep: its first row must be next.
 func (c *replayCursor) start(ep int64) {
 	c.ep, c.t, c.err = ep, 0, nil
-	if c.pos >= len(c.part.ep) || c.part.ep[c.pos] != ep || c.part.step[c.pos] != 0 {
+	if c.pos >= c.stop || c.part.ep[c.pos] != ep || c.part.step[c.pos] != 0 {
 		c.fail("episode rows", "missing or out of order", "episode "+strconv.FormatInt(ep, 10)+" next")
 	}
 }
@@ -219,7 +505,7 @@ func (c *replayCursor) act(player int, mask []uint8) int {
 		return -1
 	}
 	i := c.pos
-	if i >= len(c.part.ep) || c.part.ep[i] != c.ep || c.part.action[i] < 0 {
+	if i >= c.stop || c.part.ep[i] != c.ep || c.part.action[i] < 0 {
 		c.fail("episode length", strconv.Itoa(c.t)+" steps", "more steps (the game is not over)")
 		return -1
 	}
@@ -259,7 +545,7 @@ func (c *replayCursor) end(t int32, last int32, row *episodeRow) error {
 		return c.err
 	}
 	i := c.pos
-	if i >= len(c.part.ep) || c.part.ep[i] != c.ep || c.part.action[i] != -1 || c.part.step[i] != t {
+	if i >= c.stop || c.part.ep[i] != c.ep || c.part.action[i] != -1 || c.part.step[i] != t {
 		c.fail("episode length", "more steps", strconv.Itoa(int(t))+" steps (the game is over)")
 		return c.err
 	}
@@ -268,23 +554,41 @@ func (c *replayCursor) end(t int32, last int32, row *episodeRow) error {
 		return c.err
 	}
 	c.pos++
+	episodes, err := c.part.episodesTable()
+	if err != nil {
+		return err
+	}
 	k := int(c.ep - c.part.ep[0])
-	if k < 0 || k >= len(c.part.episodes) {
+	if k < 0 || k >= len(episodes) {
 		c.fail("episodes table", "no row", "a row")
 		return c.err
 	}
-	stored := &c.part.episodes[k]
+	stored := &episodes[k]
 	switch {
 	case stored.Seed != row.Seed:
 		c.fail("seed", strconv.FormatInt(stored.Seed, 10), strconv.FormatInt(row.Seed, 10)+" (the run seed's)")
-	case !reflect.DeepEqual(stored.Returns, row.Returns):
+	case !sameSlice(stored.Returns, row.Returns):
 		c.fail("returns", fmt.Sprint(stored.Returns), fmt.Sprint(row.Returns))
 	case stored.Info != row.Info:
 		c.fail("info", stored.Info, row.Info)
-	case !reflect.DeepEqual(stored, row):
+	case !sameEpisodeRow(stored, row):
 		c.fail("episodes table row", fmt.Sprintf("%+v", *stored), fmt.Sprintf("%+v", *row))
 	}
 	return c.err
+}
+
+// sameSlice is reflect.DeepEqual for slices of comparable values: the
+// same nil-ness, length and elements (==).
+func sameSlice[T comparable](a, b []T) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
+}
+
+// sameEpisodeRow is reflect.DeepEqual(a, b) for episodes-table rows,
+// without reflection (it runs once per replayed episode).
+func sameEpisodeRow(a, b *episodeRow) bool {
+	return a.EpisodeID == b.EpisodeID && a.Seed == b.Seed && a.Agent == b.Agent && sameSlice(a.SeatAgents, b.SeatAgents) &&
+		a.Length == b.Length && sameSlice(a.Returns, b.Returns) && a.Outcome == b.Outcome &&
+		sameSlice(a.Scores, b.Scores) && sameSlice(a.Ranks, b.Ranks) && sameSlice(a.Outcomes, b.Outcomes) && a.Info == b.Info
 }
 
 // replayAgent plays the recorded actions in every seat.
@@ -443,183 +747,360 @@ const DeriveStreamEnd = 0
 // batches: a little-endian uint32 row count n, then n observations (n x
 // ObsSize bytes, each the row's obs as `generate --observations stored`
 // writes it), then n action masks (n x NumActions bytes; all 0 on final
-// rows); a batch of 0 rows ends the stream. It is what
-// galaxygym.datasets.load reads from `galaxygym dataset derive IN` to give
-// a compact dataset the arrays of a full one, at Go speed and holding
-// about 2 MiB per worker. Every step is checked as in [Materialize]; a
-// dataset this build cannot replay is refused with a *[DeriveError]
-// before anything is written, and a divergence found later ends the
-// stream without its end batch.
+// rows); a batch of 0 rows ends the stream. It is [DeriveTo] with Out w;
+// errors as there, and a divergence found once rows were written ends
+// the stream without its end batch.
 func Derive(ctx context.Context, in string, w io.Writer, workers int) error {
-	src, err := OpenURL(ctx, in)
+	return DeriveTo(ctx, DeriveConfig{In: in, Workers: workers, Out: w})
+}
+
+// DeriveConfig describes a run of [DeriveTo]: where the derived arrays
+// go, Out (one ordered stream) or Rows (row ranges, written concurrently).
+type DeriveConfig struct {
+	// In is the compact dataset: a directory or a bucket URL.
+	In string
+	// Workers is the number of goroutines replaying (0: all cores). The
+	// output does not depend on it.
+	Workers int
+	// NoObs leaves the observations out: the stream's batches and the
+	// rows hold the action masks only (ObsSize taken as 0), and no
+	// observation is computed.
+	NoObs bool
+	// Out, when not nil, receives the stream of [Derive].
+	Out io.Writer
+	// Rows, when Out is nil, receives the rows of the steps table in
+	// ranges, each once, from several workers at once and in no order.
+	Rows RowWriter
+}
+
+// RowWriter receives derived rows. Layout is called once, before any
+// row: the steps table has rows rows, of obsSize bytes of observation (0
+// with NoObs) and numActions of mask; an error refuses the derive (the
+// reader's arrays are another size). WriteRows(row, obs, masks) then gets
+// rows row..row+n-1, obs their n x obsSize observations (row-major) and
+// masks their n x numActions action masks, in buffers reused once it
+// returns; it is called from several goroutines at once, for disjoint
+// ranges, and its error ends the derive.
+type RowWriter interface {
+	Layout(rows int64, obsSize, numActions int) error
+	WriteRows(row int64, obs, masks []byte) error
+}
+
+// DeriveTo replays every episode of the compact dataset cfg.In and writes
+// the observations and action masks of its steps table to cfg.Out or
+// cfg.Rows (see [DeriveConfig]), the same bytes for any number of
+// workers. It is what galaxygym.datasets.load reads from `galaxygym
+// dataset derive IN` to give a compact dataset the arrays of a full one.
+// The parts are read column by column (the next while the workers replay
+// one) and each is split into runs of whole episodes that the workers
+// replay in parallel, holding a batch of rows each. Every step is
+// checked as in [Materialize]; a dataset this build cannot replay is
+// refused with a *[DeriveError] before anything is written, and of
+// several divergences the first in row order is returned, whatever the
+// workers. A *[ConfigError] when both or neither of Out and Rows are
+// given; Layout's error as it is.
+func DeriveTo(ctx context.Context, cfg DeriveConfig) error {
+	src, err := OpenURL(ctx, cfg.In)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	e, err := checkDerivable(src, in)
+	e, err := checkDerivable(src, cfg.In)
 	if err != nil {
 		return err
 	}
+	if (cfg.Out == nil) == (cfg.Rows == nil) {
+		return &ConfigError{Field: "Out", Reason: "derive writes to exactly one of Out and Rows"}
+	}
 	m := src.Manifest
-	spec, params := e.Spec(), e.Params()
-	names := seatNames(m)
-	if workers <= 0 {
-		workers = runtime.NumCPU()
+	spec := e.Spec()
+	d := &deriver{src: src, in: cfg.In, spec: spec, params: e.Params(), names: seatNames(m), obs: !cfg.NoObs,
+		numActions: spec.NumActions(), out: cfg.Out, rows: cfg.Rows, failIdx: math.MaxInt, partRow: make([]int64, len(m.Parts))}
+	if d.obs {
+		d.obsSize = spec.ObsSize()
 	}
-	nparts := len(m.Parts)
-	workers = max(1, min(workers, nparts))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	rowBytes := spec.ObsSize() + spec.NumActions()
-	batch := max(16, (1<<20)/rowBytes)
-	free := make(chan []byte, 4*workers+4)
-	outs := make([]chan []byte, nparts)
-	for i := range outs {
-		outs[i] = make(chan []byte, 4)
+	var rows int64
+	for i, p := range m.Parts {
+		d.partRow[i] = rows
+		rows += p.Steps.Rows
 	}
-	jobs := make(chan int, nparts)
-	for i := range nparts {
-		jobs <- i
-	}
-	close(jobs)
-	var (
-		mu       sync.Mutex
-		firstErr error
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
+	if d.rows != nil {
+		if err := d.rows.Layout(rows, d.obsSize, d.numActions); err != nil {
+			return err
 		}
-		mu.Unlock()
-		cancel()
+	}
+	d.workers = cfg.Workers
+	if d.workers <= 0 {
+		d.workers = runtime.NumCPU()
+	}
+	rowBytes := max(1, d.obsSize+d.numActions)
+	if d.out != nil {
+		d.batch = max(16, (1<<20)/rowBytes)
+	} else {
+		d.batch = max(4, (256<<10)/rowBytes) // stays in the core's cache between batches
+	}
+	return d.run(ctx)
+}
+
+// deriver is a run of [DeriveTo].
+type deriver struct {
+	src                 *Dataset
+	in                  string
+	spec                *env.Spec
+	params              env.Params
+	names               []string
+	obs                 bool
+	obsSize, numActions int     // obsSize 0 without obs
+	partRow             []int64 // the steps-table row of every part's first row
+	workers             int
+	out                 io.Writer // an ordered stream, or
+	rows                RowWriter // row ranges
+	batch               int       // rows in a batch
+	free                chan []byte
+
+	mu      sync.Mutex
+	failIdx int // the first chunk that failed (math.MaxInt: none)
+	failErr error
+}
+
+// deriveChunk is a run of whole episodes of one part, the unit a worker
+// replays: episodes [epA, epB) in rows [rowA, rowB) of the part, which
+// are rows row.. of the steps table.
+type deriveChunk struct {
+	idx        int // in row order
+	part       *replayPart
+	epA, epB   int64
+	rowA, rowB int
+	row        int64
+	out        chan []byte // stream: the chunk's batches, closed once replayed
+}
+
+// errSkipped ends a chunk after an earlier one failed.
+var errSkipped = errors.New("datasets: derive: an earlier chunk failed")
+
+// fail records err for chunk idx; the first chunk's error wins.
+func (d *deriver) fail(idx int, err error) {
+	d.mu.Lock()
+	if idx < d.failIdx {
+		d.failIdx, d.failErr = idx, err
+	}
+	d.mu.Unlock()
+}
+
+// failedBy reports whether a chunk at or before idx failed.
+func (d *deriver) failedBy(idx int) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.failIdx <= idx
+}
+
+func (d *deriver) run(ctx context.Context) error {
+	m := d.src.Manifest
+	jobs := make(chan *deriveChunk, 2*d.workers)
+	var order chan *deriveChunk
+	if d.out != nil {
+		order = make(chan *deriveChunk, 64)
+		d.free = make(chan []byte, 4*d.workers+4)
 	}
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			env1, err := env.Make(spec.ID, params)
-			if err != nil {
-				fail(err)
+	wg.Add(1)
+	go func() { // reads the parts in order (the next while the workers replay one) and hands out chunks
+		defer wg.Done()
+		defer close(jobs)
+		if order != nil {
+			defer close(order)
+		}
+		idx := 0
+		for i := range m.Parts {
+			if ctx.Err() != nil || d.failedBy(idx) {
 				return
 			}
-			l, c, err := newReplayLoop(env1, names)
+			rp, err := readReplayPart(d.src, &m.Parts[i])
 			if err != nil {
-				fail(err)
+				d.fail(idx, err)
 				return
 			}
-			c.dir = in
-			s := &streamRec{obsSize: spec.ObsSize(), numActions: spec.NumActions(), batch: batch, check: c, free: free, ctx: ctx,
-				agent: m.Agent.Name, names: names}
-			for i := range jobs {
-				s.out = outs[i]
-				err := s.part(src, &m.Parts[i], l, c, m.Seed)
-				close(outs[i])
-				if err != nil {
-					fail(err)
-					return
+			for _, ch := range d.split(rp, &m.Parts[i], d.partRow[i], &idx) {
+				if order != nil {
+					order <- ch
 				}
-			}
-		}()
-	}
-	var werr error
-	for i := range nparts {
-		for b := range outs[i] {
-			if werr == nil {
-				if _, werr = w.Write(b); werr != nil {
-					fail(werr)
-				}
-			}
-			select {
-			case free <- b:
-			default:
-			}
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	// Drain what workers still send after a failure, so none blocks.
-	go func() {
-		for i := range nparts {
-			for range outs[i] {
+				jobs <- ch
 			}
 		}
 	}()
+	for range d.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.work(ctx, jobs)
+		}()
+	}
+	if order != nil {
+		stop := false
+		for ch := range order {
+			for b := range ch.out {
+				if !stop {
+					if _, err := d.out.Write(b); err != nil {
+						d.fail(ch.idx, err)
+						stop = true
+					}
+				}
+				select {
+				case d.free <- b:
+				default:
+				}
+			}
+			stop = stop || d.failedBy(ch.idx) || ctx.Err() != nil
+		}
+	}
 	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	if d.failErr != nil {
+		return d.failErr
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	_, err = w.Write([]byte{0, 0, 0, 0})
-	return err
+	if d.out != nil {
+		_, err := d.out.Write([]byte{0, 0, 0, 0})
+		return err
+	}
+	return nil
 }
 
-// streamRec is a Derive worker's rollout.Recorder: it fills batches of
-// observations and masks and sends them, in order, on out.
-type streamRec struct {
-	obsSize, numActions int
-	batch               int
-	buf                 []byte // 4-byte header, batch observations, batch masks
-	n                   int
-	check               *replayCursor
-	free                chan []byte
-	out                 chan []byte
-	ctx                 context.Context
-	info                env.Info
-	infoBuf             []byte
-	last                int32    // the last player to act
-	agent               string   // the episodes table's agent
-	names               []string // its seat_agents
+// split cuts part p (read as rp, its first row row partRow of the steps
+// table) into chunks at episode boundaries, numbered from *idx on.
+func (d *deriver) split(rp *replayPart, p *PartInfo, partRow int64, idx *int) []*deriveChunk {
+	n := len(rp.ep)
+	target := max(1, (n+4*d.workers-1)/(4*d.workers))
+	if d.out != nil {
+		target = min(target, 4*d.batch) // a worker finishes its chunk while the writer drains the one before
+	}
+	var chunks []*deriveChunk
+	rowA, epA := 0, p.EpisodeStart
+	for first := true; first || rowA < n; first = false {
+		rowB := min(n, rowA+target)
+		for rowB < n && rowB > 0 && rp.ep[rowB] == rp.ep[rowB-1] {
+			rowB++
+		}
+		epB := p.EpisodeEnd
+		if rowB < n {
+			epB = rp.ep[rowB]
+		}
+		ch := &deriveChunk{idx: *idx, part: rp, epA: epA, epB: epB, rowA: rowA, rowB: rowB, row: partRow + int64(rowA)}
+		if d.out != nil {
+			ch.out = make(chan []byte, 4)
+		}
+		chunks = append(chunks, ch)
+		*idx++
+		rowA, epA = rowB, epB
+	}
+	return chunks
 }
 
-func (s *streamRec) obsSlot() []byte {
-	o := 4 + s.n*s.obsSize
-	return s.buf[o : o+s.obsSize]
+// work replays the chunks of jobs, each with this worker's environment.
+func (d *deriver) work(ctx context.Context, jobs <-chan *deriveChunk) {
+	var (
+		l   *rollout.Loop
+		c   *replayCursor
+		err error
+	)
+	env1, err := env.Make(d.spec.ID, d.params)
+	if err == nil {
+		l, c, err = newReplayLoop(env1, d.names)
+	}
+	rec := &deriveRec{d: d, ctx: ctx, check: c}
+	if c != nil {
+		c.dir = d.in
+	}
+	for ch := range jobs {
+		switch {
+		case err != nil:
+			d.fail(ch.idx, err)
+		case d.failedBy(ch.idx - 1):
+		default:
+			if rerr := rec.chunk(ch, l); rerr != nil && rerr != errSkipped {
+				d.fail(ch.idx, rerr)
+			}
+		}
+		if ch.out != nil {
+			close(ch.out)
+		}
+	}
 }
 
-func (s *streamRec) maskSlot() []byte {
-	o := 4 + s.batch*s.obsSize + s.n*s.numActions
-	return s.buf[o : o+s.numActions]
+// deriveRec is a Derive worker's rollout.Recorder: it fills a batch of
+// rows' observations and masks and sends it, in order, on the chunk's
+// channel (Out), or hands it to the RowWriter (Rows).
+type deriveRec struct {
+	d       *deriver
+	ctx     context.Context
+	check   *replayCursor
+	buf     []byte // Out: a 4-byte header, then (both) batch observations, batch masks
+	hdr     int    // 4 with a header, else 0
+	n       int    // rows in buf
+	row     int64  // Rows: the steps-table row of buf's first row
+	out     chan []byte
+	info    env.Info
+	infoBuf []byte
+	last    int32 // the last player to act
 }
 
-// Before returns the next row's observation slot and copies the mask.
-func (s *streamRec) Before(_ int, mask []uint8) []uint8 {
+func (s *deriveRec) obsSlot() []byte {
+	o := s.hdr + s.n*s.d.obsSize
+	return s.buf[o : o+s.d.obsSize]
+}
+
+func (s *deriveRec) maskSlot() []byte {
+	o := s.hdr + s.d.batch*s.d.obsSize + s.n*s.d.numActions
+	return s.buf[o : o+s.d.numActions]
+}
+
+// Before returns the next row's observation slot (nil without
+// observations) and copies the mask.
+func (s *deriveRec) Before(_ int, mask []uint8) []uint8 {
 	copy(s.maskSlot(), mask)
+	if !s.d.obs {
+		return nil
+	}
 	return s.obsSlot()
 }
 
 // After checks the step and completes the row.
-func (s *streamRec) After(p, _ int, res env.StepResult) error {
+func (s *deriveRec) After(p, _ int, res env.StepResult) error {
 	s.check.after(res)
 	s.last = int32(p)
 	return s.commit()
 }
 
 // commit completes a row, sending the batch when it is full.
-func (s *streamRec) commit() error {
+func (s *deriveRec) commit() error {
 	s.n++
-	if s.n == s.batch {
+	if s.n == s.d.batch {
 		return s.flush()
 	}
 	return nil
 }
 
-// flush sends the rows of the batch: header, observations, then the masks
-// moved up behind them.
-func (s *streamRec) flush() error {
+// flush sends the rows of the batch.
+func (s *deriveRec) flush() error {
+	d := s.d
 	if s.n == 0 {
 		return nil
 	}
 	n := s.n
+	obs, masks := s.buf[s.hdr:s.hdr+n*d.obsSize], s.buf[s.hdr+d.batch*d.obsSize:s.hdr+d.batch*d.obsSize+n*d.numActions]
+	s.n = 0
+	if d.rows != nil {
+		err := d.rows.WriteRows(s.row, obs, masks)
+		s.row += int64(n)
+		return err
+	}
+	// The stream's batch: header, observations, then the masks moved up behind them.
 	binary.LittleEndian.PutUint32(s.buf, uint32(n))
-	end := 4 + n*s.obsSize
-	copy(s.buf[end:], s.buf[4+s.batch*s.obsSize:4+s.batch*s.obsSize+n*s.numActions])
-	b := s.buf[:end+n*s.numActions]
-	s.buf, s.n = nil, 0
+	end := 4 + n*d.obsSize
+	copy(s.buf[end:], masks)
+	b := s.buf[:end+n*d.numActions]
+	s.buf = nil
 	select {
 	case s.out <- b:
 	case <-s.ctx.Done():
@@ -629,10 +1110,10 @@ func (s *streamRec) flush() error {
 	return nil
 }
 
-func (s *streamRec) newBuf() {
-	size := 4 + s.batch*(s.obsSize+s.numActions)
+func (s *deriveRec) newBuf() {
+	size := s.hdr + s.d.batch*(s.d.obsSize+s.d.numActions)
 	select {
-	case b := <-s.free:
+	case b := <-s.d.free:
 		if cap(b) >= size {
 			s.buf = b[:size]
 			return
@@ -642,20 +1123,27 @@ func (s *streamRec) newBuf() {
 	s.buf = make([]byte, size)
 }
 
-// part replays part p, sending its rows.
-func (s *streamRec) part(src *Dataset, p *PartInfo, l *rollout.Loop, c *replayCursor, seed uint64) error {
-	rp, err := readReplayPart(src, p)
-	if err != nil {
-		return err
+// chunk replays the episodes of ch, writing its rows.
+func (s *deriveRec) chunk(ch *deriveChunk, l *rollout.Loop) error {
+	d, c := s.d, s.check
+	c.reset(ch.part, ch.rowA, ch.rowB)
+	s.n, s.row, s.out = 0, ch.row, ch.out
+	if d.out != nil {
+		s.hdr = 4
 	}
-	c.part, c.pos = rp, 0
 	if s.buf == nil {
 		s.newBuf()
 	}
 	e := l.Env()
-	for ep := p.EpisodeStart; ep < p.EpisodeEnd; ep++ {
-		if (ep-p.EpisodeStart)%progressEvery == 0 && s.ctx.Err() != nil {
-			return s.ctx.Err()
+	seed := d.src.Manifest.Seed
+	for ep := ch.epA; ep < ch.epB; ep++ {
+		if (ep-ch.epA)%progressEvery == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+			if d.failedBy(ch.idx - 1) {
+				return errSkipped
+			}
 		}
 		envSeed, _ := EpisodeSeeds(seed, ep)
 		c.start(ep)
@@ -667,15 +1155,22 @@ func (s *streamRec) part(src *Dataset, p *PartInfo, l *rollout.Loop, c *replayCu
 		if err != nil {
 			return err
 		}
-		e.Observe(int(s.last), s.obsSlot())
+		if d.obs {
+			e.Observe(int(s.last), s.obsSlot())
+		}
 		clear(s.maskSlot())
-		row := episodeRowOf(e, &s.info, &s.infoBuf, ep, envSeed, t, s.agent, s.names)
+		row := episodeRowOf(e, &s.info, &s.infoBuf, ep, envSeed, t, d.src.Manifest.Agent.Name, d.names)
 		if err := c.end(t, s.last, &row); err != nil {
 			return err
 		}
 		if err := s.commit(); err != nil {
 			return err
 		}
+	}
+	if c.pos != ch.rowB {
+		c.ep, c.t = ch.epB, 0
+		c.fail("episode rows", "missing or out of order", "episode "+strconv.FormatInt(ch.epB, 10)+" next")
+		return c.err
 	}
 	return s.flush()
 }
@@ -707,4 +1202,193 @@ func paramDiff(have, want json.RawMessage) (string, string) {
 		}
 	}
 	return string(have), string(want)
+}
+
+// readEpisodeColumns reads the episodes table path column by column (each
+// column in a goroutine of its own): the rows readEpisodesFile reads.
+// Only a file of the episodes table's schema is read so; another is a
+// *FormatError.
+func readEpisodeColumns(fsys fileSystem, path string) ([]episodeRow, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, &FormatError{Path: path, Reason: "cannot open", Err: err}
+	}
+	defer f.Close()
+	pf, err := openParquet(f, path)
+	if err != nil {
+		return nil, err
+	}
+	want := [][]string{{"episode_id"}, {"seed"}, {"agent"}, {"seat_agents", "list", "element"}, {"length"},
+		{"returns", "list", "element"}, {"outcome"}, {"scores", "list", "element"}, {"ranks", "list", "element"},
+		{"outcomes", "list", "element"}, {"info"}}
+	leaves := pf.Schema().Columns()
+	if len(leaves) != len(want) {
+		return nil, &FormatError{Path: path, Reason: "not an episodes table"}
+	}
+	for i, l := range leaves {
+		if !slices.Equal(l, want[i]) {
+			return nil, &FormatError{Path: path, Reason: "not an episodes table"}
+		}
+	}
+	n := int(pf.NumRows())
+	rows := make([]episodeRow, n)
+	str := func(v parquet.Value) string { return string(v.ByteArray()) }
+	reads := []func(parquet.ColumnChunk, int, int) error{
+		func(c parquet.ColumnChunk, at, end int) error {
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.EpisodeID = v.Int64() })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Seed = v.Int64() })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			in := interner{}
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Agent = in.of(v.ByteArray()) })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			in := interner{}
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]string { return &r.SeatAgents },
+				func(v parquet.Value) string { return in.of(v.ByteArray()) })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Length = v.Int32() })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]float64 { return &r.Returns }, parquet.Value.Double)
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			in := interner{}
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Outcome = in.of(v.ByteArray()) })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]float64 { return &r.Scores }, parquet.Value.Double)
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]int32 { return &r.Ranks }, parquet.Value.Int32)
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			in := interner{}
+			return listColumn(path, c, rows[at:end], func(r *episodeRow) *[]string { return &r.Outcomes },
+				func(v parquet.Value) string { return in.of(v.ByteArray()) })
+		},
+		func(c parquet.ColumnChunk, at, end int) error {
+			return scalarColumn(path, c, rows[at:end], func(r *episodeRow, v parquet.Value) { r.Info = str(v) })
+		},
+	}
+	errs := make([]error, len(reads))
+	var wg sync.WaitGroup
+	for k, read := range reads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			at := 0
+			for _, rg := range pf.RowGroups() {
+				end := at + int(rg.NumRows())
+				if end > n {
+					errs[k] = &FormatError{Path: path, Reason: "row groups hold more rows than the file"}
+					return
+				}
+				if errs[k] = read(rg.ColumnChunks()[k], at, end); errs[k] != nil {
+					return
+				}
+				at = end
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// interner returns one string per distinct value (agents, outcomes).
+type interner map[string]string
+
+func (in interner) of(b []byte) string {
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
+}
+
+// scalarColumn sets a field of rows[i] from the i-th value of the required
+// column chunk c (a row group of len(rows) rows) with set.
+func scalarColumn(path string, c parquet.ColumnChunk, rows []episodeRow, set func(*episodeRow, parquet.Value)) error {
+	i := 0
+	buf := make([]parquet.Value, 256)
+	err := readPages(path, c, func(p parquet.Page) error {
+		r := p.Values()
+		for {
+			k, err := r.ReadValues(buf)
+			for _, v := range buf[:k] {
+				if i >= len(rows) || v.IsNull() {
+					return &FormatError{Path: path, Reason: "an episodes column holds more values than rows, or a null"}
+				}
+				set(&rows[i], v)
+				i++
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return &FormatError{Path: path, Reason: "cannot read rows", Err: err}
+			}
+		}
+	})
+	if err == nil && i != len(rows) {
+		err = &FormatError{Path: path, Reason: fmt.Sprintf("an episodes column holds %d values, the row group %d rows", i, len(rows))}
+	}
+	return err
+}
+
+// listColumn fills the list field of rows (field) from the list column
+// chunk c (a row group of len(rows) rows), one list per row (an empty one,
+// a null value, is nil), each element through conv. The lists share one
+// array.
+func listColumn[T any](path string, c parquet.ColumnChunk, rows []episodeRow, field func(*episodeRow) *[]T, conv func(parquet.Value) T) error {
+	var all []T
+	ends := make([]int, 0, len(rows)) // the end in all of every row's list
+	buf := make([]parquet.Value, 256)
+	err := readPages(path, c, func(p parquet.Page) error {
+		r := p.Values()
+		for {
+			k, err := r.ReadValues(buf)
+			for _, v := range buf[:k] {
+				if v.RepetitionLevel() == 0 {
+					if len(ends) == len(rows) {
+						return &FormatError{Path: path, Reason: "an episodes column holds more rows than the row group"}
+					}
+					ends = append(ends, len(all))
+				} else if len(ends) == 0 {
+					return &FormatError{Path: path, Reason: "an episodes list starts without a row"}
+				}
+				if !v.IsNull() {
+					all = append(all, conv(v))
+					ends[len(ends)-1]++
+				}
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return &FormatError{Path: path, Reason: "cannot read rows", Err: err}
+			}
+		}
+	})
+	if err == nil && len(ends) != len(rows) {
+		err = &FormatError{Path: path, Reason: fmt.Sprintf("an episodes column holds %d rows, the row group %d", len(ends), len(rows))}
+	}
+	if err != nil {
+		return err
+	}
+	start := 0
+	for i, end := range ends {
+		if end > start {
+			*field(&rows[i]) = all[start:end:end]
+		}
+		start = end
+	}
+	return nil
 }

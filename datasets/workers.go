@@ -227,7 +227,7 @@ func (w *worker) part(ctx context.Context, i int) (err error) {
 		if err != nil {
 			return err
 		}
-		w.cur.part, w.cur.pos = rp, 0
+		w.cur.reset(rp, 0, len(rp.ep))
 	}
 	var episodes, steps int64
 	for ep := start; ep < end; ep++ {

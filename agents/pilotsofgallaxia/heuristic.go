@@ -4,6 +4,7 @@ package pilotsofgallaxia
 
 import (
 	"math/rand/v2"
+	"sync"
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
@@ -98,9 +99,11 @@ func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
 		return nil, &agents.OptionError{Agent: Name, Key: k, Reason: "the heuristic takes no options"}
 	}
 	if spec.ID == pog.ID {
-		return &Heuristic{v2: true, players: spec.NumPlayers, dist: agentDistV2, ddist: agentDist}, nil
+		v1, v2 := agentDists()
+		return &Heuristic{v2: true, players: spec.NumPlayers, dist: v2, ddist: v1}, nil
 	}
-	return &Heuristic{players: spec.NumPlayers, dist: agentDist}, nil
+	v1, _ := agentDists()
+	return &Heuristic{players: spec.NumPlayers, dist: v1}, nil
 }
 
 // Name returns "heuristic".
@@ -110,11 +113,15 @@ func (*Heuristic) Name() string { return Name }
 // seeded here.
 func (h *Heuristic) Reset(seed uint64) { h.rng.Seed(seed, 0x68657572) }
 
-// agentDist is the number of spaces between two spaces when Teleprisms are
-// avoided (their destination is random) and hangars are only entered at
-// the end; indices are the observer's frame, which the board's symmetry
-// makes the same table.
-var agentDist, agentDistV2 = distTable(pog.IDv1), distTable(pog.ID)
+// agentDists returns, for v1 and v2, the number of spaces between two
+// spaces when Teleprisms are avoided (their destination is random) and
+// hangars are only entered at the end; indices are the observer's frame,
+// which the board's symmetry makes the same table. Built on first use, not
+// at start-up (14 ms that every galaxygym process paid, dataset derive
+// among them).
+var agentDists = sync.OnceValues(func() (v1, v2 *[pog.NumSpaces][pog.NumSpaces]uint8) {
+	return distTable(pog.IDv1), distTable(pog.ID)
+})
 
 func distTable(id string) *[pog.NumSpaces][pog.NumSpaces]uint8 {
 	d := new([pog.NumSpaces][pog.NumSpaces]uint8)

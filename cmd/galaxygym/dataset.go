@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -90,30 +92,74 @@ func init() {
 		},
 	}
 	materialize.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "goroutines replaying parts (the output does not depend on it)")
-	var deriveWorkers int
+	var (
+		deriveWorkers int
+		deriveNoObs   bool
+		intoPID       int
+		intoObs       string
+		intoMasks     string
+	)
 	derive := &cobra.Command{
 		Use:   "derive IN",
-		Short: "Stream the observations and masks of a compact dataset to stdout (what galaxygym.datasets.load reads)",
+		Short: "Derive the observations and masks of a compact dataset (what galaxygym.datasets.load reads)",
 		Long: "derive replays every episode of the compact dataset IN and writes its steps table's observations\n" +
 			"and action masks to stdout, in row order, in batches: a little-endian uint32 row count n, n\n" +
 			"observations (ObsSize bytes each), n masks (NumActions bytes each); a batch of 0 rows ends it.\n" +
-			"Every step is checked against IN as by materialize; a dataset this build cannot replay is\n" +
-			"refused. docs/datasets.md, \"Compact datasets\".",
+			"--no-obs leaves the observations out (ObsSize taken as 0). With --into-pid PID --into-obs\n" +
+			"ADDR:LEN --into-masks ADDR:LEN (Linux) it writes every row instead straight into the uint8 arrays\n" +
+			"(rows x ObsSize, rows x NumActions) at those addresses of process PID, the galaxygym.datasets\n" +
+			"reader that started it (process_vm_writev; refused where the system does not allow it). Every\n" +
+			"step is checked against IN as by materialize; a dataset this build cannot replay is refused.\n" +
+			"docs/datasets.md, \"Compact datasets\".",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg := datasets.DeriveConfig{In: args[0], Workers: deriveWorkers, NoObs: deriveNoObs}
+			if cmd.Flags().Changed("into-pid") {
+				obs, obsLen, err := parseAddrLen("--into-obs", intoObs)
+				if err != nil {
+					return err
+				}
+				masks, masksLen, err := parseAddrLen("--into-masks", intoMasks)
+				if err != nil {
+					return err
+				}
+				w, err := newIntoProcess(intoPID, obs, obsLen, masks, masksLen)
+				if err != nil {
+					return err
+				}
+				cfg.Rows = w
+				return datasets.DeriveTo(cmd.Context(), cfg)
+			}
 			out := cmd.OutOrStdout()
 			if isTerminal(out) {
 				return fmt.Errorf("dataset derive writes binary data: redirect stdout (or use galaxygym dataset materialize)")
 			}
 			w := bufio.NewWriterSize(out, 1<<20)
-			if err := datasets.Derive(cmd.Context(), args[0], w, deriveWorkers); err != nil {
+			cfg.Out = w
+			if err := datasets.DeriveTo(cmd.Context(), cfg); err != nil {
 				w.Flush()
 				return err
 			}
 			return w.Flush()
 		},
 	}
-	derive.Flags().IntVar(&deriveWorkers, "workers", runtime.NumCPU(), "goroutines replaying parts (the output does not depend on it)")
+	derive.Flags().IntVar(&deriveWorkers, "workers", runtime.NumCPU(), "goroutines replaying (the output does not depend on it)")
+	derive.Flags().BoolVar(&deriveNoObs, "no-obs", false, "derive the action masks only")
+	derive.Flags().IntVar(&intoPID, "into-pid", 0, "write the rows into the arrays of this process (Linux; with --into-obs, --into-masks), not to stdout")
+	derive.Flags().StringVar(&intoObs, "into-obs", "", "ADDR:LEN: the observations array of --into-pid (decimal address and bytes)")
+	derive.Flags().StringVar(&intoMasks, "into-masks", "", "ADDR:LEN: the action masks array of --into-pid")
 	cmd.AddCommand(merge, verify, materialize, derive)
 	rootCmd.AddCommand(cmd)
+}
+
+// parseAddrLen parses an --into-obs/--into-masks value: a decimal address
+// and a byte length, colon-separated.
+func parseAddrLen(flag, v string) (uintptr, int64, error) {
+	a, l, ok := strings.Cut(v, ":")
+	addr, err1 := strconv.ParseUint(a, 10, 64)
+	n, err2 := strconv.ParseInt(l, 10, 64)
+	if !ok || err1 != nil || err2 != nil || n < 0 {
+		return 0, 0, fmt.Errorf("dataset derive: %s %q: want ADDR:LEN (decimal)", flag, v)
+	}
+	return uintptr(addr), n, nil
 }

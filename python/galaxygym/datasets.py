@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -351,8 +352,10 @@ def derive(path: str | os.PathLike[str], *, rows: int | None = None, obs: bool =
     """The observations and action masks of a compact dataset
     (``galaxygym generate --observations none``), derived by replaying its
     episodes in the galaxygym binary (``galaxygym dataset derive``, Go
-    speed, every core) and read straight into the returned arrays, batch by
-    batch: nothing else of that size is held. Returns ``(obs, action_mask)``:
+    speed, every core), its workers writing every batch of rows straight
+    into the returned arrays at its final offset (Linux; elsewhere, or
+    where the system refuses that, read from a pipe batch by batch into
+    them): nothing else of that size is held. Returns ``(obs, action_mask)``:
     uint8 (R, ObsSize) (or (R, 0) with ``obs=False``) and uint8 (R, A), the
     arrays :func:`load` gives for the full dataset. ``path`` is a directory
     or a bucket URL the binary reads (``s3://``, ``gs://``, ...); ``rows``
@@ -373,8 +376,6 @@ def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: i
     """:func:`derive` of the dataset src whose manifest is m; ``during()``,
     when given, runs while the binary replays (load reads the other columns
     then) and its result is returned third."""
-    import subprocess
-
     from ._server import binary_path
 
     if m.get("observations") != "none":
@@ -383,12 +384,65 @@ def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: i
         rows = int(m["total_steps"]) + int(m["total_episodes"])
     obs_size = int(np.prod([int(d) for d in m["env_spec"]["obs_shape"]]))
     num_actions = len(m["action_names"])
-    obs_arr = np.empty((rows, obs_size if obs else 0), np.uint8)
-    mask_arr = np.empty((rows, num_actions), np.uint8)
     cmd = [binary or binary_path(), "dataset", "derive", src]
     if workers:
         cmd += ["--workers", str(workers)]
-    scratch = np.empty(0 if obs else (1 << 20) // max(1, obs_size) * obs_size + obs_size, np.uint8)
+    if not obs:
+        cmd.append("--no-obs")
+    if _INTO_PROCESS and sys.platform.startswith("linux"):
+        got = _derive_into(cmd, src, rows, obs_size if obs else 0, num_actions, during)
+        if not isinstance(got[0], Exception):
+            return got
+        during = None  # ran already: its result is got[2]
+        obs_arr, mask_arr, _ = _derive_pipe(cmd, src, rows, obs_size if obs else 0, num_actions, None)
+        return obs_arr, mask_arr, got[2]
+    return _derive_pipe(cmd, src, rows, obs_size if obs else 0, num_actions, during)
+
+
+# Whether _derive lets the binary write the rows straight into the arrays
+# (Linux); tests turn it off to cover the pipe.
+_INTO_PROCESS = True
+
+
+def _derive_into(cmd: list[str], src: str, rows: int, obs_size: int, num_actions: int,
+                 during: Any) -> tuple[Any, Any, Any]:
+    """_derive with ``dataset derive --into-pid``: the binary's workers
+    write every batch of rows at its final offset in the arrays, from
+    every core at once (process_vm_writev: one copy, no pipe). Where the
+    system refuses that (ptrace rules, seccomp) it returns (the error,
+    None, during's result) and the caller reads the pipe instead."""
+    import subprocess
+
+    obs_arr = np.empty((rows, obs_size), np.uint8)
+    mask_arr = np.empty((rows, num_actions), np.uint8)
+    into = ["--into-pid", str(os.getpid()), "--into-obs", f"{obs_arr.ctypes.data}:{obs_arr.nbytes}",
+            "--into-masks", f"{mask_arr.ctypes.data}:{mask_arr.nbytes}"]
+    with subprocess.Popen([*cmd, *into], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as proc:
+        assert proc.stderr is not None
+        try:
+            extra = during() if during is not None else None
+            err = proc.stderr.read().decode(errors="replace").strip()
+            code = proc.wait()
+        except BaseException:
+            # The binary writes into obs_arr and mask_arr: it is gone before they can be freed.
+            proc.kill()
+            proc.wait()
+            raise
+    if code != 0:
+        if "process_vm_writev refused" in err:
+            return RuntimeError(err), None, extra
+        raise _derive_error(err or f"galaxygym dataset derive exited with status {code}")
+    return obs_arr, mask_arr, extra
+
+
+def _derive_pipe(cmd: list[str], src: str, rows: int, obs_size: int, num_actions: int,
+                 during: Any) -> tuple[NDArray[Any], NDArray[Any], Any]:
+    """_derive through a pipe (``dataset derive``'s stream on stdout), read
+    batch by batch into the arrays: where there is no memfd."""
+    import subprocess
+
+    obs_arr = np.empty((rows, obs_size), np.uint8)
+    mask_arr = np.empty((rows, num_actions), np.uint8)
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         try:  # a 1 MiB pipe (Linux): 16x fewer switches between the binary and us than the default 64 KiB
@@ -413,14 +467,8 @@ def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: i
                     break
                 if off + n > rows:
                     raise RuntimeError(f"galaxygym.datasets: the binary derived more than the {rows} rows of {src}")
-                if obs:
+                if obs_size:
                     _read_into(proc.stdout, obs_arr[off:off + n].data.cast("B"))
-                else:
-                    left = n * obs_size
-                    while left:
-                        k = min(left, len(scratch))
-                        _read_into(proc.stdout, scratch[:k].data)
-                        left -= k
                 _read_into(proc.stdout, mask_arr[off:off + n].data.cast("B"))
                 off += n
         except EOFError:

@@ -152,3 +152,49 @@ def test_refusals(pairs, server_bin, monkeypatch, tmp_path, case, field):
                        text=True)
     assert r.returncode != 0 and "cannot derive the observations" in r.stderr
     assert not (tmp_path / "m" / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("env_id", ["galaxy-express-v1", "pilots-of-gallaxia-v1"])
+def test_derive_pipe_equals_into(pairs, env_id, server_bin, monkeypatch):
+    """The binary writes the rows straight into the arrays (Linux); the
+    pipe it streams them through elsewhere gives the same arrays, with and
+    without observations."""
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    full = gd.load(pairs[env_id][0])
+    flat = full.obs.reshape(len(full), -1)
+    for obs in (True, False):
+        monkeypatch.setattr(gd, "_INTO_PROCESS", False)
+        o, m = gd.derive(pairs[env_id][1], obs=obs, workers=2)
+        monkeypatch.setattr(gd, "_INTO_PROCESS", True)
+        o2, m2 = gd.derive(pairs[env_id][1], obs=obs, workers=3)
+        for a in (m, m2):
+            np.testing.assert_array_equal(a, full.action_mask)
+        for a in (o, o2):
+            np.testing.assert_array_equal(a, flat if obs else flat[:, :0])
+
+
+def test_derive_falls_back_to_the_pipe(pairs, server_bin, tmp_path):
+    """Where the system refuses process_vm_writev the binary says so and
+    derive reads the pipe instead (a stand-in binary refuses --into-pid)."""
+    fake = tmp_path / "galaxygym"
+    fake.write_text("#!/bin/sh\ncase \"$*\" in *--into-pid*) echo 'dataset derive: --into-pid: process_vm_writev "
+                    "refused (operation not permitted)' >&2; exit 1;; esac\n"
+                    f"exec {server_bin} \"$@\"\n")
+    fake.chmod(0o755)
+    full = gd.load(pairs["express-v1"][0])
+    o, m = gd.derive(pairs["express-v1"][1], binary=str(fake))
+    np.testing.assert_array_equal(o, full.obs.reshape(len(full), -1))
+    np.testing.assert_array_equal(m, full.action_mask)
+
+
+def test_derive_into_refuses_other_arrays(pairs, server_bin):
+    """Arrays of another size than the dataset's are refused before the
+    binary writes anything into them."""
+    import os
+
+    small = np.full(20, 7, np.uint8)
+    at = small.ctypes.data
+    r = subprocess.run([server_bin, "dataset", "derive", str(pairs["express-v1"][1]), "--into-pid", str(os.getpid()),
+                        "--into-obs", f"{at}:10", "--into-masks", f"{at + 10}:10"], capture_output=True, text=True)
+    assert r.returncode != 0 and "the reader's arrays hold 10 and 10 bytes" in r.stderr
+    assert (small == 7).all()
