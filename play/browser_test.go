@@ -184,16 +184,27 @@ func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
 			continue
 		}
 		// The middle move of the list (the list may group its buttons, so
-		// the n-th is found among all of them and marked for the click).
-		mark := fmt.Sprintf(`(() => { const bs = [...document.querySelectorAll('#actions button.act')]; bs.forEach((b) => b.removeAttribute('data-click'));
-  if (bs.length >= %d) bs[%d].setAttribute('data-click', ''); })()`, s.Acts, (s.Acts+1)/2-1)
-		if err := run(ctx, chromedp.Evaluate(mark, nil)); err != nil {
+		// the n-th is found among all of them), clicked where it stands.
+		pick := fmt.Sprintf(`(() => { const bs = [...document.querySelectorAll('#actions button.act')]; const b = bs[%d];
+  if (!b) return ''; b.scrollIntoView({block: 'center'}); const r = b.getBoundingClientRect(); return JSON.stringify([r.left + r.width / 2, r.top + r.height / 2]); })()`, (s.Acts+1)/2-1)
+		var at string
+		if err := run(ctx, chromedp.Evaluate(pick, &at)); err != nil {
 			t.Fatal(err)
 		}
-		if err := runFor(ctx, 5*time.Second, chromedp.Click("#actions button.act[data-click]", chromedp.ByQuery)); err != nil {
-			if errors.Is(err, context.DeadlineExceeded) {
-				continue // the moves changed under the click: read the page again
-			}
+		var xy [2]float64
+		if at == "" || json.Unmarshal([]byte(at), &xy) != nil {
+			continue // the moves changed under the look: read the page again
+		}
+		// Click only the move still there (a panel may have moved the page).
+		var there bool
+		if err := run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.elementFromPoint(%f, %f); const b = e && e.closest('#actions button.act');
+  return !!b && b === [...document.querySelectorAll('#actions button.act')][%d]; })()`, xy[0], xy[1], (s.Acts+1)/2-1), &there)); err != nil {
+			t.Fatal(err)
+		}
+		if !there {
+			continue
+		}
+		if err := run(ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
 			t.Fatal(err)
 		}
 		clicks++
@@ -202,7 +213,7 @@ func playToEnd(ctx context.Context, t *testing.T, stopAfter int) int {
 		}
 	}
 	var dbg string
-	_ = run(ctx, chromedp.Evaluate(`JSON.stringify({t: galaxygym.table, v: galaxygym.view && {seat: galaxygym.view.seat, to_move: galaxygym.view.to_move, n: (galaxygym.view.actions||[]).length}, banner: document.getElementById('banner').textContent, toast: document.getElementById('toast').textContent, acted: galaxygym.actedAt, chooser: !document.getElementById('chooser').hidden, acts: document.querySelectorAll('#actions button.act').length})`, &dbg))
+	_ = run(ctx, chromedp.Evaluate(`JSON.stringify({t: galaxygym.table, v: galaxygym.view && {seat: galaxygym.view.seat, to_move: galaxygym.view.to_move, n: (galaxygym.view.actions||[]).length}, banner: document.getElementById('banner').textContent, toast: document.getElementById('toast').textContent, acted: galaxygym.actedAt, chooser: !document.getElementById('chooser').hidden, errs: window.__errs, acts: document.querySelectorAll('#actions button.act').length})`, &dbg))
 	t.Fatalf("the game stopped: nothing happened for %v after %d clicks: %s", stall, clicks, dbg)
 	return clicks
 }
@@ -362,6 +373,7 @@ var handovers int
 func TestBrowserHotSeat(t *testing.T) {
 	ctx, base := browser(t, Config{})
 	open(ctx, t, base+"/#play=express-v1&delay=0&p.players=2&p.hand_only=true&seats=human,human")
+	_ = run(ctx, chromedp.Evaluate(watchErrors, nil))
 	clicks := playToEnd(ctx, t, 0)
 	if handovers == 0 {
 		t.Fatalf("%d moves, no hand-over screen", clicks)

@@ -661,6 +661,10 @@ function drawScene(view, box, play, last) {
   const oldSvg = box.querySelector('svg.board');
   const oldPieces = new Map();
   if (oldSvg) for (const g of oldSvg.querySelectorAll('g.piece')) oldPieces.set(g.dataset.id, g);
+  // Where each card stood, to slide it from there to its new place (a
+  // card played from a hand to a train, a train's card discarded).
+  const oldCards = new Map();
+  for (const c of box.querySelectorAll('.pcard[data-id]')) oldCards.set(c.dataset.id, { rect: c.getBoundingClientRect(), code: c.dataset.code });
   box.innerHTML = '';
   // The seats' public facts.
   const bar = document.createElement('div');
@@ -795,6 +799,7 @@ function drawScene(view, box, play, last) {
     zd.append(row);
     box.append(zd);
   }
+  slideCards(box, oldCards);
   if (play) {
     box.onclick = (ev) => {
       // Of the things under the pointer (a piece over its space), a lit
@@ -806,6 +811,30 @@ function drawScene(view, box, play, last) {
       clickThing(el.dataset.id, idx, moves, play);
     };
   } else box.onclick = null;
+}
+
+// slideCards moves each card that changed place from where it stood
+// (its old box, by id) to its new one, in a short animation; none where a
+// person asked for reduced motion.
+function slideCards(box, oldCards) {
+  if (!oldCards.size || !box.animate || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  const cards = [...box.querySelectorAll('.pcard[data-id]')];
+  // A card whose id is new comes from a face-up card of the same code whose
+  // id is gone (a game may name cards by their place: a card played from a
+  // hand to a train changes its id).
+  const ids = new Set(cards.map((c) => c.dataset.id));
+  const gone = new Map();
+  for (const [id, o] of oldCards) if (!ids.has(id) && o.code) { if (!gone.has(o.code)) gone.set(o.code, []); gone.get(o.code).push(o); }
+  for (const c of cards) {
+    let was = oldCards.get(c.dataset.id);
+    if (!was && c.dataset.code && gone.has(c.dataset.code)) was = gone.get(c.dataset.code).shift();
+    if (!was) continue;
+    was = was.rect;
+    const now = c.getBoundingClientRect();
+    const dx = was.left - now.left, dy = was.top - now.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    c.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 5 }, { transform: 'none', zIndex: 5 }], { duration: 320, easing: 'ease-out' });
+  }
 }
 
 function cardEl(c, mark) {

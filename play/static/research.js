@@ -208,8 +208,13 @@
     // A past position stays drawn while the game goes on (after the page
     // has drawn the live one, for this same message).
     if (R.at !== null && h && h.view && s) setTimeout(() => { if (R.at !== null && R.hist === h) draw(h.view); }, 0);
+    // The log scrolls to the position shown, within itself only: the
+    // page around it (the moves a person is about to click) stays put.
     const cur = list.querySelector('li.at');
-    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+    if (cur) {
+      const d = cur.getBoundingClientRect().top - list.getBoundingClientRect().top;
+      if (d < 0 || d > list.clientHeight - cur.offsetHeight) list.scrollTop += d - list.clientHeight / 2;
+    }
   }
 
   // thoughts is a move's agent thoughts: the sentence that explains the
