@@ -35,13 +35,16 @@ func (c *client) history(id any, step int) (map[string]any, []byte) {
 
 // playMoves plays n moves at a two-people table (a holds seat 0, b seat
 // 1), each by the seat to act (through its page), its first legal action,
-// and then more until seat 1 has moved (at most 200).
-func playMoves(t *testing.T, p *page, id string, a, b *client, n int) {
+// and then more until seat 1 has moved (at most 200). It returns the
+// last status each of a and b was sent.
+func playMoves(t *testing.T, p *page, id string, a, b *client, n int) [2]map[string]any {
 	t.Helper()
 	p.h.mu.Lock()
 	tb := p.h.tables[id]
 	p.h.mu.Unlock()
 	moved := false
+	var last [2]map[string]any
+	steps, other := 0, 0
 	for i := 0; (i < n || !moved) && i < 200; i++ {
 		tb.mu.Lock()
 		cur, act := tb.e.CurrentPlayer(), slices.Index(tb.e.Mask(), 1)
@@ -49,8 +52,13 @@ func playMoves(t *testing.T, p *page, id string, a, b *client, n int) {
 		moved = moved || cur == 1
 		cl := []*client{a, b}[cur]
 		cl.send(map[string]any{"op": "act", "table": id, "seat": cur, "action": act, "steps": i})
-		cl.tableWhere("the move", func(s, v map[string]any) bool { return s["steps"].(float64) == float64(i+1) })
+		last[cur], _, _ = cl.tableWhere("the move", func(s, v map[string]any) bool { return s["steps"].(float64) == float64(i+1) })
+		steps, other = i+1, 1-cur
 	}
+	last[other], _, _ = []*client{a, b}[other].tableWhere("the last move", func(s, v map[string]any) bool {
+		return s["steps"].(float64) == float64(steps)
+	})
+	return last
 }
 
 // positionAt replays table id's first n moves and returns the state.
@@ -148,12 +156,12 @@ func TestMoveLogHidesOthersMoves(t *testing.T) {
 	p := newPage(t, Config{})
 	a, b := p.dial(t, ""), p.dial(t, "")
 	id, _, _ := twoPeople(t, p, a, b)
-	playMoves(t, p, id, a, b, 6)
+	final := playMoves(t, p, id, a, b, 6)
 	hist := p.history(id)
 	public := twinWords(t, p, id, hist)
 	x := p.dial(t, "")
 	x.send(map[string]any{"op": "watch", "table": id})
-	x.table()
+	xs, _ := x.table()
 	seen := map[int]bool{}
 	for who, cl := range map[int]*client{0: a, 1: b, Public: x} {
 		r, raw := cl.history(id, -1)
@@ -191,6 +199,29 @@ func TestMoveLogHidesOthersMoves(t *testing.T) {
 	}
 	if !seen[0] || !seen[1] {
 		t.Fatalf("six moves by one seat only: %v", hist)
+	}
+	// The seats' last-move lines: the other seat's last move in its
+	// public words, never the move itself.
+	last := map[int]int{}
+	for i, h := range hist {
+		last[h.Player] = i
+	}
+	for who, s := range map[int]map[string]any{0: final[0], 1: final[1], Public: xs} {
+		moves, pub := s["moves"].([]any), s["public"].([]any)
+		for k, i := range last {
+			if k == who {
+				if moves[k] == nil || pub[k] != "" {
+					t.Fatalf("viewer %d: own seat's last move %v, public %q", who, moves[k], pub[k])
+				}
+				continue
+			}
+			if moves[k] != nil || pub[k] != public[i] {
+				t.Fatalf("viewer %d: seat %d's last move %v, public %q, want only %q", who, k, moves[k], pub[k], public[i])
+			}
+		}
+		if lp, _ := s["last_public"].(string); s["last"] != nil || (hist[len(hist)-1].Player != who && lp != public[len(hist)-1]) {
+			t.Fatalf("viewer %d: last move %v, last_public %q", who, s["last"], lp)
+		}
 	}
 }
 

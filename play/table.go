@@ -402,7 +402,8 @@ type status struct {
 	// nobody is seated.
 	Control bool `json:"control"`
 	// Last is the last move, in views with no person seated; a seated
-	// person sees only who moved (LastPlayer) and the picture.
+	// person sees only who moved (LastPlayer), the move's public words
+	// (LastPublic) and the picture.
 	Last       *Action `json:"last,omitempty"`
 	LastPlayer int     `json:"last_player"`
 	// Moves is each seat's last move (null before its first): every seat's
