@@ -391,3 +391,24 @@ func CheckScene(spec *Spec, seat int, legal []int, scene *Scene) error {
 	}
 	return nil
 }
+
+// PublicMover is the optional interface of a [Game] that says which part of
+// a move is public: the words every seat may read about a seat's move,
+// which a move log shows the other seats and spectators (the mover itself
+// reads its own move words, [Move.Words]).
+//
+// The contract: two legal actions of one decision that the other seats
+// cannot tell apart (every other seat's observation after the move is the
+// same, byte for byte, whichever of the two is played) get the same words,
+// so that the words tell the others nothing their observations do not.
+// A hidden part is worded generically ("player 1 starts a new train
+// (locomotive face down)"). The words name seats absolutely ("player 2",
+// never "you") and are never empty. A game whose every move is public may
+// return the mover's words with the seat named. The conformance suite
+// (env/envtest) checks the contract on sampled decisions of a playout.
+type PublicMover interface {
+	// PublicWords returns the words every seat may read about seat
+	// mover's move action (an action index legal for mover) in an
+	// environment with params.
+	PublicWords(params Params, mover, action int) string
+}

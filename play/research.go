@@ -23,9 +23,12 @@ import (
 //   - Move text. At a table where nobody is seated (agents only) every
 //     viewer sees every move, as the live page does. At a table where a
 //     person plays, a viewer sees the text of the moves of the seats it
-//     plays and nothing of the others' moves but "seat k moved", during
-//     the game and after it: a move's name can name a hidden card, and no
-//     game declares which of its moves are public.
+//     plays (the mover's own words) and of the others' moves only their
+//     public words (env.PublicMover: "player 1 starts a new train
+//     (locomotive face down)"), during the game and after it: a move's
+//     name and its mover's words can name a hidden card. For a game that
+//     does not say which part of a move is public, the others read "seat
+//     k moved".
 //   - Rewards (the markers) follow the same rule: every seat's at a table
 //     with nobody seated, else the viewer's own seats' only.
 //   - Positions. A past position is drawn for the seat rights the viewer
@@ -82,8 +85,9 @@ func (t *table) envSeedLocked() uint64 {
 type LogEntry struct {
 	Step   int `json:"step"`   // the position the move was made in (0 = the first move)
 	Player int `json:"player"` // the seat that moved
-	// Hidden: the viewer may not see this move's text; Words is then
-	// "seat k moved" and A and Name are absent.
+	// Hidden: the viewer may not see this move's own text; Words is then
+	// the move's public words (env.PublicMover), or "seat k moved" for a
+	// game that does not give them, and A and Name are absent.
 	Hidden bool   `json:"hidden,omitempty"`
 	A      *int   `json:"a,omitempty"`
 	Name   string `json:"name,omitempty"`
@@ -107,8 +111,24 @@ type LogEntry struct {
 // logStep is one step of a table's log as everyone's seen at once.
 type logStep struct {
 	player, action int
-	words          string
+	words          string // the mover's own words
+	public         string // the words for everyone else (publicWords)
 	rewards        []float64
+}
+
+// publicWords returns the words about player's move action that every
+// other seat and spectator may read: the game's env.PublicMover words, or
+// "seat k moved" for a game that does not say which part of a move is
+// public.
+func publicWords(spec *env.Spec, params env.Params, player, action int) string {
+	if g, err := env.Lookup(spec.ID); err == nil {
+		if pm, ok := g.(env.PublicMover); ok {
+			if w := pm.PublicWords(params, player, action); w != "" {
+				return w
+			}
+		}
+	}
+	return fmt.Sprintf("seat %d moved", player)
 }
 
 // logCache holds a table's full log, extended as the game goes on, and
@@ -141,7 +161,7 @@ func (lc *logCache) extend(spec *env.Spec, params env.Params, seed uint64, hist 
 		if err != nil {
 			return nil, err
 		}
-		lc.steps = append(lc.steps, logStep{h.Player, h.Action, words, slices.Clone(res.Rewards)})
+		lc.steps = append(lc.steps, logStep{h.Player, h.Action, words, publicWords(spec, params, h.Player, h.Action), slices.Clone(res.Rewards)})
 	}
 	return lc.steps[:len(hist)], nil
 }
@@ -156,7 +176,7 @@ func logFor(spec *env.Spec, full []logStep, open bool, own func(int) bool, rs *r
 			a := s.action
 			le.A, le.Name, le.Words = &a, spec.ActionNames[a], s.words
 		} else {
-			le.Hidden, le.Words = true, fmt.Sprintf("seat %d moved", s.player)
+			le.Hidden, le.Words = true, s.public
 		}
 		any := false
 		rw := make([]*float64, len(s.rewards))

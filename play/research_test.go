@@ -35,13 +35,16 @@ func (c *client) history(id any, step int) (map[string]any, []byte) {
 
 // playMoves plays n moves at a two-people table (a holds seat 0, b seat
 // 1), each by the seat to act (through its page), its first legal action,
-// and then more until seat 1 has moved (at most 200).
-func playMoves(t *testing.T, p *page, id string, a, b *client, n int) {
+// and then more until seat 1 has moved (at most 200). It returns the
+// last status each of a and b was sent.
+func playMoves(t *testing.T, p *page, id string, a, b *client, n int) [2]map[string]any {
 	t.Helper()
 	p.h.mu.Lock()
 	tb := p.h.tables[id]
 	p.h.mu.Unlock()
 	moved := false
+	var last [2]map[string]any
+	steps, other := 0, 0
 	for i := 0; (i < n || !moved) && i < 200; i++ {
 		tb.mu.Lock()
 		cur, act := tb.e.CurrentPlayer(), slices.Index(tb.e.Mask(), 1)
@@ -49,8 +52,13 @@ func playMoves(t *testing.T, p *page, id string, a, b *client, n int) {
 		moved = moved || cur == 1
 		cl := []*client{a, b}[cur]
 		cl.send(map[string]any{"op": "act", "table": id, "seat": cur, "action": act, "steps": i})
-		cl.tableWhere("the move", func(s, v map[string]any) bool { return s["steps"].(float64) == float64(i+1) })
+		last[cur], _, _ = cl.tableWhere("the move", func(s, v map[string]any) bool { return s["steps"].(float64) == float64(i+1) })
+		steps, other = i+1, 1-cur
 	}
+	last[other], _, _ = []*client{a, b}[other].tableWhere("the last move", func(s, v map[string]any) bool {
+		return s["steps"].(float64) == float64(steps)
+	})
+	return last
 }
 
 // positionAt replays table id's first n moves and returns the state.
@@ -76,18 +84,84 @@ func positionAt(t *testing.T, p *page, id string, n int) (*env.Env, []step) {
 	return e, hist
 }
 
+// twinWords returns the public words (env.PublicMover) of each move of
+// table id's history hist, and checks that every twin of a move (a legal
+// action of the mover after which the other seats observe the same bytes)
+// has the same words, and that a move hiding a card (Express's start of a
+// train) was played among them, with public words other than its own.
+func twinWords(t *testing.T, p *page, id string, hist []step) []string {
+	t.Helper()
+	e, _ := positionAt(t, p, id, 0)
+	pm, ok := env.Game(nil), false
+	if g, err := env.Lookup(e.Spec().ID); err == nil {
+		pm, ok = g, true
+	}
+	mover, isMover := pm.(env.PublicMover)
+	if !ok || !isMover {
+		t.Fatalf("%s says nothing of its moves' public parts", e.Spec().ID)
+	}
+	n := e.Spec().NumPlayers
+	others := func(st env.State, k int) string {
+		obs := make([]uint8, e.Spec().ObsSize())
+		var all []byte
+		for q := range n {
+			if q != k {
+				st.Observe(q, obs)
+				all = append(all, obs...)
+			}
+		}
+		return string(all)
+	}
+	out := make([]string, len(hist))
+	hidden := false
+	for i, h := range hist {
+		out[i] = mover.PublicWords(e.Params(), h.Player, h.Action)
+		played := e.State().Clone()
+		played.Apply(h.Action, make([]float64, n))
+		seen := others(played, h.Player)
+		twins := 0
+		for a, m := range e.Mask() {
+			if m == 0 || a == h.Action {
+				continue
+			}
+			st := e.State().Clone()
+			st.Apply(a, make([]float64, n))
+			if others(st, h.Player) == seen {
+				twins++
+				if w := mover.PublicWords(e.Params(), h.Player, a); w != out[i] {
+					t.Fatalf("move %d: twins %q and %q read %q and %q to the others", i, e.Spec().ActionNames[h.Action],
+						e.Spec().ActionNames[a], out[i], w)
+				}
+			}
+		}
+		if twins > 0 && out[i] != h.Words {
+			hidden = true
+		}
+		if _, err := e.Step(h.Action); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !hidden {
+		t.Fatalf("no move with a hidden part among %d moves: the test proves nothing", len(hist))
+	}
+	return out
+}
+
 // TestMoveLogHidesOthersMoves: at a table where two people play, each
-// gets the text of its own seat's moves and "seat k moved" for the
-// other's, never the other's action; a spectator gets no move's text.
+// gets the text of its own seat's moves and, for the other's, only their
+// public words (env.PublicMover: the same for twins the others cannot
+// tell apart, never the mover's own words when they differ), never the
+// other's action; a spectator gets no move's own text.
 func TestMoveLogHidesOthersMoves(t *testing.T) {
 	p := newPage(t, Config{})
 	a, b := p.dial(t, ""), p.dial(t, "")
 	id, _, _ := twoPeople(t, p, a, b)
-	playMoves(t, p, id, a, b, 6)
+	final := playMoves(t, p, id, a, b, 6)
 	hist := p.history(id)
+	public := twinWords(t, p, id, hist)
 	x := p.dial(t, "")
 	x.send(map[string]any{"op": "watch", "table": id})
-	x.table()
+	xs, _ := x.table()
 	seen := map[int]bool{}
 	for who, cl := range map[int]*client{0: a, 1: b, Public: x} {
 		r, raw := cl.history(id, -1)
@@ -112,8 +186,11 @@ func TestMoveLogHidesOthersMoves(t *testing.T) {
 			}
 			_, hasA := e["a"]
 			_, hasName := e["name"]
-			if e["hidden"] != true || hasA || hasName || e["words"] != "seat "+string(rune('0'+k))+" moved" || e["rewards"] != nil {
-				t.Fatalf("viewer %d gets seat %d's move %d: %v", who, k, i, e)
+			if e["hidden"] != true || hasA || hasName || e["words"] != public[i] || e["rewards"] != nil {
+				t.Fatalf("viewer %d gets seat %d's move %d: %v, want the public words %q", who, k, i, e, public[i])
+			}
+			if e["words"] == hist[i].Words && hist[i].Words != public[i] {
+				t.Fatalf("viewer %d reads seat %d's own words of move %d: %q", who, k, i, e["words"])
 			}
 		}
 		if got := bytes.Count(raw, []byte(`"a":`)); got != own {
@@ -122,6 +199,29 @@ func TestMoveLogHidesOthersMoves(t *testing.T) {
 	}
 	if !seen[0] || !seen[1] {
 		t.Fatalf("six moves by one seat only: %v", hist)
+	}
+	// The seats' last-move lines: the other seat's last move in its
+	// public words, never the move itself.
+	last := map[int]int{}
+	for i, h := range hist {
+		last[h.Player] = i
+	}
+	for who, s := range map[int]map[string]any{0: final[0], 1: final[1], Public: xs} {
+		moves, pub := s["moves"].([]any), s["public"].([]any)
+		for k, i := range last {
+			if k == who {
+				if moves[k] == nil || pub[k] != "" {
+					t.Fatalf("viewer %d: own seat's last move %v, public %q", who, moves[k], pub[k])
+				}
+				continue
+			}
+			if moves[k] != nil || pub[k] != public[i] {
+				t.Fatalf("viewer %d: seat %d's last move %v, public %q, want only %q", who, k, moves[k], pub[k], public[i])
+			}
+		}
+		if lp, _ := s["last_public"].(string); s["last"] != nil || (hist[len(hist)-1].Player != who && lp != public[len(hist)-1]) {
+			t.Fatalf("viewer %d: last move %v, last_public %q", who, s["last"], lp)
+		}
 	}
 }
 

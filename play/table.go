@@ -402,14 +402,23 @@ type status struct {
 	// nobody is seated.
 	Control bool `json:"control"`
 	// Last is the last move, in views with no person seated; a seated
-	// person sees only who moved (LastPlayer) and the picture.
+	// person sees only who moved (LastPlayer), the move's public words
+	// (LastPublic) and the picture.
 	Last       *Action `json:"last,omitempty"`
 	LastPlayer int     `json:"last_player"`
 	// Moves is each seat's last move (null before its first): every seat's
 	// in views with no person seated and at the end, else only the seats
 	// this connection plays (the others' moves may depend on what they
-	// hold, so a seated person sees who moved, and the picture).
+	// hold, so a seated person sees who moved, their public words and the
+	// picture).
 	Moves []*Action `json:"moves"`
+	// Public is each seat's last move in its public words
+	// (env.PublicMover; "seat k moved" for a game that does not give
+	// them) where Moves has null, "" elsewhere (before the seat's first
+	// move, or where Moves has the move itself); LastPublic is the last
+	// move's, where Last is absent.
+	Public     []string `json:"public"`
+	LastPublic string   `json:"last_public,omitempty"`
 }
 
 func (t *table) statusFor(c *conn) status {
@@ -434,10 +443,18 @@ func (t *table) statusFor(c *conn) status {
 	}
 	open := !t.humans() || (t.done && t.e.Done())
 	s.Moves = make([]*Action, n)
+	s.Public = make([]string, n)
 	for k, i := range t.lastOf {
-		if i >= 0 && (open || t.plays(c, k)) {
+		switch {
+		case i < 0:
+		case open || t.plays(c, k):
 			name := t.e.Spec().ActionNames[t.history[i].Action]
 			s.Moves[k] = &Action{A: t.history[i].Action, Name: name, Words: t.history[i].Words}
+		default:
+			s.Public[k] = publicWords(t.e.Spec(), t.e.Params(), k, t.history[i].Action)
+			if i == len(t.history)-1 {
+				s.LastPublic = s.Public[k]
+			}
 		}
 	}
 	if open {

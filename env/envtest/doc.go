@@ -45,6 +45,10 @@
 //     episode, and its public part (env.PublicScene) is the same bytes as
 //     every other seat's: a seat's own hidden cards appear only where its
 //     scene marks them private, and nothing is worded for its observer;
+//   - for a game that is an [env.PublicMover], on up to 40 decisions of
+//     those playouts, every legal action's public words are non-empty
+//     and two actions after which every other seat observes the same
+//     bytes get the same words (a solitaire: non-empty only);
 //   - hidden information does not leak (the information-set test below).
 //
 // # The information-set test

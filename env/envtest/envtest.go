@@ -274,6 +274,9 @@ type playout struct {
 	mask []uint8
 
 	scenes bool // check every seat's scene at every step (the game's env.Presenter)
+	// publicChecked counts the decisions whose public words were checked
+	// (public.go; on the scene playouts only).
+	publicChecked int
 }
 
 // fingerprint is everything observable about an Env; two Envs in the same
@@ -459,6 +462,7 @@ func (p *playout) run() {
 		p.checkMask(e)
 		if p.scenes {
 			p.checkScenes(e)
+			p.checkPublicWords(e)
 		}
 		if e.Done() {
 			break

@@ -147,6 +147,7 @@ func TestSuiteCatchesBugs(t *testing.T) {
 		{"scene-moves", "moves for"},
 		{"scene-ended", "scene's Ended"},
 		{"scene-leak", "the public part (env.PublicScene) of seat 1's scene differs"},
+		{"public-leak", "look the same to every other seat, but their public words differ"},
 	}
 	for _, c := range cases {
 		t.Run("bug="+c.bug, func(t *testing.T) {

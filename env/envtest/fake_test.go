@@ -139,6 +139,9 @@ func (s *fakeState) Observe(player int, dst []uint8) {
 	}
 	dst[0] = uint8(s.n)
 	dst[1] = uint8(s.shared.sum)
+	if s.g.bug == "public-leak" {
+		dst[1] = 0 // the sum is secret: nobody sees what was added
+	}
 	if s.g.bug == "obs" && s.n == 2 {
 		dst[0] = 200
 	}
@@ -221,4 +224,12 @@ func (g *fakeGame) HowToPlay() string {
 	return "Two players take turns adding 0, 1 or 2 to a shared sum, six moves in all; each scores what they add. " +
 		"Adding 2 is allowed only when a coin, tossed in secret by the table before each move, says so. " +
 		"Nothing else happens: the game exists to test the conformance suite."
+}
+
+// PublicWords is the fake game's env.PublicMover: every add is public (the
+// sum is observed), so the words name it. Bug "public-leak" hides the sum
+// from every observation while the words still name what was added (a
+// hidden choice leaked in words).
+func (g *fakeGame) PublicWords(p env.Params, mover, action int) string {
+	return fmt.Sprintf("player %d adds %d", mover, action)
 }

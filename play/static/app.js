@@ -351,10 +351,12 @@ function renderStatus(el, s, view, returns) {
     if (returns && returns.length) t += ` · return ${fmt(returns[k])}`;
     li.textContent = t;
     const mv = s.moves && s.moves[k];
-    if (mv || k === s.last_player) {
+    const pub = s.public && s.public[k];
+    if (mv || pub || k === s.last_player) {
       const m = document.createElement('div');
       m.className = 'move small';
-      m.textContent = mv ? `${k === s.last_player ? 'just played' : 'last'}: ${words(mv)}` : 'just moved';
+      const said = mv ? words(mv) : pub;
+      m.textContent = said ? `${k === s.last_player ? 'just played' : 'last'}: ${said}` : 'just moved';
       li.append(m);
     }
     list.append(li);
@@ -365,6 +367,7 @@ function renderStatus(el, s, view, returns) {
   let txt = `step ${s.steps}`;
   if (view && view.turn !== undefined) txt += ` · turn ${view.turn}`;
   if (s.last) txt += ` · last move, seat ${s.last_player}: ${words(s.last)}`;
+  else if (s.last_public) txt += ` · last move: ${s.last_public}`;
   else if (s.last_player >= 0) txt += ` · last move by seat ${s.last_player}`;
   extra.textContent = txt;
   el.append(extra);

@@ -56,3 +56,11 @@ A new card, drawn at random from 1 to 9, fills the slot at once, and that slot i
 
 When every player has taken four cards the game ends. The highest score wins; tied players share a place.`
 }
+
+// PublicWords returns the words every seat may read about player mover's
+// take (env.PublicMover): everything in Trio but the chance generator is
+// public, and the slot taken is the one locked after it, so the words name
+// the slot (its value is on the table, not in the action).
+func (Game) PublicWords(p env.Params, mover, action int) string {
+	return fmt.Sprintf("player %d takes the card from slot %d", mover, action)
+}

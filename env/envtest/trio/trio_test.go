@@ -216,3 +216,16 @@ func Example() {
 	// Output:
 	// [23 16 22] [1 3 2] [win loss loss]
 }
+
+// TestPublicWords: everything in Trio but the chance generator is public,
+// so another player's take reads with its slot.
+func TestPublicWords(t *testing.T) {
+	var g env.PublicMover = trio.Game{}
+	p, err := trio.Game{}.Spec().Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.PublicWords(p, 2, 4); got != "player 2 takes the card from slot 4" {
+		t.Fatal(got)
+	}
+}
