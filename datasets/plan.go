@@ -94,13 +94,13 @@ func prepare(cfg *Config, bench bool) (*run, error) {
 		}
 	}
 	r := &run{cfg: cfg, bench: bench, fs: cfg.fs}
-	loop, err := r.newLoop()
+	loop, names, err := r.newLoop()
 	if err != nil {
 		return nil, err
 	}
 	e := loop.Env()
 	spec := e.Spec()
-	r.spec, r.params, r.loop0 = spec, e.Params(), loop
+	r.spec, r.params, r.loop0, r.names = spec, e.Params(), loop, names
 	if r.fs == nil {
 		r.fs = osFS{}
 	}
@@ -175,15 +175,16 @@ func (r *run) agentName() string {
 	return r.cfg.Agent
 }
 
-// newLoop makes an environment and the agents of its seats.
-func (r *run) newLoop() (*rollout.Loop, error) {
+// newLoop makes an environment and the agents of its seats, and returns
+// the seats' agent names. Workers call it at once: it writes nothing of r.
+func (r *run) newLoop() (*rollout.Loop, []string, error) {
 	cfg := r.cfg
 	if r.src != nil {
-		return nil, errors.New("datasets: a replay makes its loops with newReplayLoop")
+		return nil, nil, errors.New("datasets: a replay makes its loops with newReplayLoop")
 	}
 	e, err := env.Make(cfg.Env, cfg.EnvParams)
 	if err != nil {
-		return nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(cfg.Env), Err: err}
+		return nil, nil, &ConfigError{Field: "Env", Reason: "cannot make " + strconv.Quote(cfg.Env), Err: err}
 	}
 	n := e.Spec().NumPlayers
 	var seats []agents.Agent
@@ -191,29 +192,29 @@ func (r *run) newLoop() (*rollout.Loop, error) {
 	if len(cfg.Seats) == 0 {
 		a, err := agents.New(cfg.Agent, e.Spec(), cfg.AgentOptions)
 		if err != nil {
-			return nil, &ConfigError{Field: "Agent", Reason: "cannot make " + strconv.Quote(cfg.Agent), Err: err}
+			return nil, nil, &ConfigError{Field: "Agent", Reason: "cannot make " + strconv.Quote(cfg.Agent), Err: err}
 		}
 		seats, names = rollout.Same(a, cfg.Agent, n)
 	} else {
 		if len(cfg.Seats) != n {
-			return nil, &ConfigError{Field: "Seats", Reason: fmt.Sprintf("%d agents for %d players", len(cfg.Seats), n)}
+			return nil, nil, &ConfigError{Field: "Seats", Reason: fmt.Sprintf("%d agents for %d players", len(cfg.Seats), n)}
 		}
 		names = cfg.Seats
 		for _, name := range cfg.Seats {
 			a, err := agents.New(name, e.Spec(), cfg.SeatOptions[name])
 			if err != nil {
-				return nil, &ConfigError{Field: "Seats", Reason: "cannot make " + strconv.Quote(name), Err: err}
+				return nil, nil, &ConfigError{Field: "Seats", Reason: "cannot make " + strconv.Quote(name), Err: err}
 			}
 			seats = append(seats, a)
 		}
 	}
-	r.names = names
 	if cfg.RecordSearch {
 		if seats, err = searchSeats(seats); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return rollout.New(e, seats, names)
+	l, err := rollout.New(e, seats, names)
+	return l, names, err
 }
 
 func nonNilSeat(m map[string]agents.Options) map[string]agents.Options {

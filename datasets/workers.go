@@ -145,7 +145,7 @@ func (r *run) newWorker() (*worker, error) {
 	r.mu.Unlock()
 	if l == nil {
 		var err error
-		if l, err = r.newLoop(); err != nil {
+		if l, _, err = r.newLoop(); err != nil {
 			return nil, err
 		}
 	}
