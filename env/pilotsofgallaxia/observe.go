@@ -163,21 +163,47 @@ func sat(v int) uint8 {
 // obsKind returns kind k in the frame of sektor sk, as a card index 0-65.
 func obsKind(k, sk int) int {
 	if k < KindFuel {
-		return ((k/8-sk+NumSektors)%NumSektors)*8 + k%8
+		return int(obsSektor[sk][k/8])*8 + k%8
 	}
 	return k
 }
 
-// Observe writes player's observation (ObsSize bytes) into dst.
+// obsSektor[sk][j] is sektor j relative to sektor sk: (j - sk) mod 6.
+var obsSektor = func() (t [NumSektors][NumSektors]uint8) {
+	for sk := range t {
+		for j := range t[sk] {
+			t[sk][j] = uint8((j - sk + NumSektors) % NumSektors)
+		}
+	}
+	return t
+}()
+
+// Observe writes player's observation (ObsSize bytes) into dst. Every
+// byte is written whatever dst held: the regions filled sparsely are
+// cleared first, the caravan planes of relative seat 0 and the BLOKK
+// plane are written for every space, the hand and discards by blocks.
 func (s *State) Observe(player int, dst []uint8) {
 	dst = dst[:ObsSize]
-	clear(dst)
+	clear(dst[:OffHand])
+	clear(dst[OffGambit:])
 	n := s.cfg.players
 	sk := int(s.sek[player])
 	rot := NumSektors - sk
-	idx := func(sp int) int { return (sp + rot*SektorSize) % NumSpaces }
+	shift := rot * SektorSize % NumSpaces // idx(sp) = sp + shift, less NumSpaces past the end
+	idx := func(sp int) int {
+		i := sp + shift
+		if i >= NumSpaces {
+			i -= NumSpaces
+		}
+		return i
+	}
+	// carPlane[c] is the offset of the caravan plane of owner c-1's
+	// relative seat (c = 0: no caravan, seat 0's plane, written 0 there).
+	carPlane := [MaxPlayers + 1]int{OffCaravans}
+	var carOne [MaxPlayers + 1]uint8
 	for p := 0; p < n; p++ {
 		r := (p - player + n) % n
+		carPlane[p+1], carOne[p+1] = OffCaravans+r*NumSpaces, 1
 		for k := 0; k < 2; k++ {
 			piece := 3*p + k
 			if s.phase != PhOver && s.moving(piece) {
@@ -190,7 +216,7 @@ func (s *State) Observe(player int, dst []uint8) {
 		}
 		o := OffSeats + r*SeatBytes
 		dst[o+SeatPresent] = 1
-		dst[o+SeatSektor] = uint8((int(s.sek[p]) - sk + NumSektors) % NumSektors)
+		dst[o+SeatSektor] = obsSektor[sk][s.sek[p]]
 		dst[o+SeatHandSize] = s.handN[p]
 		dst[o+SeatCaravans] = uint8(s.carLeft[p])
 		dst[o+SeatBlokks] = uint8(s.blkLeft[p])
@@ -216,14 +242,19 @@ func (s *State) Observe(player int, dst []uint8) {
 		}
 		dst[o+SeatOwnRing] = uint8(s.ringState[p])
 	}
+	// Caravans and BLOKKs, without a branch per space: space sp writes its
+	// byte of its owner's plane (0 into seat 0's plane where there is none,
+	// which no other space shares) and its BLOKK byte.
+	wrap := NumSpaces - shift
 	for sp := 0; sp < NumSpaces; sp++ {
-		if c := s.car[sp]; c > 0 {
-			r := (int(c) - 1 - player + n) % n
-			dst[OffCaravans+r*NumSpaces+idx(sp)] = 1
-			if s.blokk[sp] {
-				dst[OffBlokk+idx(sp)] = 1
-			}
+		i := sp + shift
+		if sp >= wrap {
+			i -= NumSpaces
 		}
+		c := uint8(s.car[sp]) % (MaxPlayers + 1)
+		one := carOne[c]
+		dst[carPlane[c]+i] = one
+		dst[OffBlokk+i] = one & uint8(b2i(s.blokk[sp]))
 	}
 	for r := 0; r < int(s.nRings); r++ {
 		if s.ringState[r] != ringOnBoard {
@@ -240,10 +271,13 @@ func (s *State) Observe(player int, dst []uint8) {
 		dst[OffMover+idx(int(s.at))] = 1
 	}
 	h := &s.hand[player]
-	for k := 0; k < NumKinds; k++ {
-		dst[OffHand+obsKind(k, sk)] = h[k]
-		dst[OffDiscard+obsKind(k, sk)] = s.disc[k]
+	for j := 0; j < NumSektors; j++ { // planet cards: sektor j's 8 to its relative place
+		r := 8 * int(obsSektor[sk][j])
+		copy(dst[OffHand+r:OffHand+r+8], h[8*j:8*j+8])
+		copy(dst[OffDiscard+r:OffDiscard+r+8], s.disc[8*j:8*j+8])
 	}
+	copy(dst[OffHand+KindFuel:OffHand+NumKinds], h[KindFuel:])
+	copy(dst[OffDiscard+KindFuel:OffDiscard+NumKinds], s.disc[KindFuel:])
 	for i := 0; i < int(s.nexp); i++ {
 		dst[OffGambit+i] = uint8(obsKind(int(s.exp[i]), sk) + 1)
 	}
