@@ -1,6 +1,7 @@
 package galaxyfighters
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -50,5 +51,32 @@ func BenchmarkDeterminize(b *testing.B) {
 		if st, err = (Game{}).Determinize(e.Params(), p, obs, uint64(i), st); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkObserve writes the observation of positions of random
+// four-player v2 games (64 positions, every player in turn); it must not
+// allocate.
+func BenchmarkObserve(b *testing.B) {
+	e, err := env.Make(ID, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var states []env.State
+	for g := uint64(0); len(states) < 64; g++ {
+		e.Reset(g)
+		for i := 0; !e.Done(); i++ {
+			if i%17 == 5 && len(states) < 64 {
+				states = append(states, e.State().Clone())
+			}
+			e.Step(envtest.Uniform(e, rng))
+		}
+	}
+	obs := make([]uint8, ObsSize)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		states[i&63].Observe(i&3, obs)
 	}
 }
