@@ -207,7 +207,7 @@ func readRings(s *State, v obsFrame) error {
 		for i := 0; i < NumSpaces; i++ {
 			if v.obs[OffCaravans+r*NumSpaces+i] == 1 {
 				sp := v.abs(i)
-				s.car[sp] = int8(v.pl(r) + 1)
+				s.setCar(sp, int8(v.pl(r)+1))
 				s.blokk[sp] = v.obs[OffBlokk+i] == 1
 			}
 		}

@@ -823,7 +823,8 @@ func (s *State) parseCaravans(v string) error {
 		if theBoard.kind[sp] != KindCaravan || s.car[sp] != 0 {
 			return perr("caravan on %s: not a free caravan space", quote(name))
 		}
-		s.car[sp], s.blokk[sp] = int8(own+1), blk
+		s.setCar(sp, int8(own+1))
+		s.blokk[sp] = blk
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package pilotsofgallaxia
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -179,9 +180,9 @@ var obsSektor = func() (t [NumSektors][NumSektors]uint8) {
 }()
 
 // Observe writes player's observation (ObsSize bytes) into dst. Every
-// byte is written whatever dst held: the regions filled sparsely are
-// cleared first, the caravan planes of relative seat 0 and the BLOKK
-// plane are written for every space, the hand and discards by blocks.
+// byte is written whatever dst held: all but the hand and discards are
+// cleared first, those two are copied by sektor blocks; the caravans are
+// found in carSet, not by testing every space.
 func (s *State) Observe(player int, dst []uint8) {
 	dst = dst[:ObsSize]
 	clear(dst[:OffHand])
@@ -197,13 +198,10 @@ func (s *State) Observe(player int, dst []uint8) {
 		}
 		return i
 	}
-	// carPlane[c] is the offset of the caravan plane of owner c-1's
-	// relative seat (c = 0: no caravan, seat 0's plane, written 0 there).
-	carPlane := [MaxPlayers + 1]int{OffCaravans}
-	var carOne [MaxPlayers + 1]uint8
+	var carPlane [MaxPlayers + 1]int // the caravan plane of owner c-1's relative seat
 	for p := 0; p < n; p++ {
 		r := (p - player + n) % n
-		carPlane[p+1], carOne[p+1] = OffCaravans+r*NumSpaces, 1
+		carPlane[p+1] = OffCaravans + r*NumSpaces
 		for k := 0; k < 2; k++ {
 			piece := 3*p + k
 			if s.phase != PhOver && s.moving(piece) {
@@ -242,19 +240,16 @@ func (s *State) Observe(player int, dst []uint8) {
 		}
 		dst[o+SeatOwnRing] = uint8(s.ringState[p])
 	}
-	// Caravans and BLOKKs, without a branch per space: space sp writes its
-	// byte of its owner's plane (0 into seat 0's plane where there is none,
-	// which no other space shares) and its BLOKK byte.
-	wrap := NumSpaces - shift
-	for sp := 0; sp < NumSpaces; sp++ {
-		i := sp + shift
-		if sp >= wrap {
-			i -= NumSpaces
+	// Caravans and BLOKKs: only the spaces holding one (carSet).
+	for w, bs := range s.carSet {
+		for ; bs != 0; bs &= bs - 1 {
+			sp := 64*w + bits.TrailingZeros64(bs)
+			i := idx(sp)
+			dst[carPlane[uint8(s.car[sp])%(MaxPlayers+1)]+i] = 1
+			if s.blokk[sp] {
+				dst[OffBlokk+i] = 1
+			}
 		}
-		c := uint8(s.car[sp]) % (MaxPlayers + 1)
-		one := carOne[c]
-		dst[carPlane[c]+i] = one
-		dst[OffBlokk+i] = one & uint8(b2i(s.blokk[sp]))
 	}
 	for r := 0; r < int(s.nRings); r++ {
 		if s.ringState[r] != ringOnBoard {

@@ -1,6 +1,8 @@
 package pilotsofgallaxia
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -19,6 +21,70 @@ func TestObserveMatchesReference(t *testing.T) {
 		envtest.ObserveMatches(t, id, map[string]any{"players": 6, "max_turns": 60}, 2, observeRef)
 		envtest.ObserveMatches(t, id, map[string]any{"players": 5, "mode": "a_new_life", "max_turns": 80}, 2, observeRef)
 		envtest.ObserveMatches(t, id, map[string]any{"hideouts": true, "rings_to_win": 2, "caravans": 4, "blokks": 4, "max_turns": 60}, 1, observeRef)
+	}
+}
+
+// TestCarSetFollowsCaravans checks State.carSet, which Observe reads in
+// place of scanning car, against car in positions of random games, in
+// those positions loaded from their notation, and in states determinized
+// from an observation (into a reused state): in each the set bits are
+// exactly the spaces with a caravan, and the observation is the
+// reference one.
+func TestCarSetFollowsCaravans(t *testing.T) {
+	check := func(what string, s *State) {
+		t.Helper()
+		var want [carWords]uint64
+		for sp, c := range s.car {
+			if c > 0 {
+				want[sp/64] |= 1 << (sp % 64)
+			}
+		}
+		if s.carSet != want {
+			t.Fatalf("%s: carSet %x, the caravans on car give %x", what, s.carSet, want)
+		}
+	}
+	var reuse env.State
+	obs, ref := make([]uint8, ObsSize), make([]uint8, ObsSize)
+	caravans := 0
+	for _, params := range []map[string]any{{"max_turns": 80}, {"players": 6, "caravans": 4, "blokks": 4, "max_turns": 60}} {
+		step := 0
+		envtest.RandomGames(t, ID, params, 2, rand.New(rand.NewPCG(3, 0)), func(e *env.Env) {
+			step++
+			s := e.State().(*State)
+			check("random play", s)
+			if step%9 != 0 {
+				return
+			}
+			for _, c := range s.car {
+				caravans += b2i(c > 0)
+			}
+			data, err := s.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := Game{}.LoadState(e.Params(), data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("loaded", l.(*State))
+			p := step % s.cfg.players
+			l.Observe(p, obs)
+			observeRef(s, p, ref)
+			if !bytes.Equal(obs, ref) {
+				t.Fatalf("step %d: the loaded state's observation differs from the reference", step)
+			}
+			if reuse, err = (Game{}).Determinize(e.Params(), p, obs, uint64(step), reuse); err != nil {
+				t.Fatal(err)
+			}
+			check("determinized", reuse.(*State))
+			reuse.Observe(p, obs)
+			if !bytes.Equal(obs, ref) {
+				t.Fatalf("step %d: the determinized state's observation differs from the reference", step)
+			}
+		})
+	}
+	if caravans == 0 {
+		t.Fatal("no caravan on the board in any position checked")
 	}
 }
 

@@ -736,7 +736,7 @@ func (s *State) slideTo(y int) {
 // claim places a caravan or a BLOKK on space y (L72, L159) and, in A New
 // Life, scores a completed trade route between planets in hand (L281).
 func (s *State) claim(p, y int, blokk bool) {
-	s.car[y] = int8(p + 1)
+	s.setCar(y, int8(p+1))
 	s.carLeft[p]--
 	if blokk {
 		s.blokk[y] = true
@@ -802,7 +802,8 @@ func (s *State) durrikenWarp(p, y int) {
 				if s.blokk[c] {
 					s.blkLeft[o]++
 				}
-				s.car[c], s.blokk[c] = 0, false
+				s.setCar(int(c), 0)
+				s.blokk[c] = false
 			}
 		}
 	}

@@ -154,7 +154,8 @@ type State struct {
 	occ      [NumSpaces]int8       // piece+1 on a space (hangars and LAIRs not tracked)
 	hired    [MaxPlayers]bool
 	deployed [MaxPlayers]bool
-	car      [NumSpaces]int8 // caravan owner + 1, 0 none
+	car      [NumSpaces]int8  // caravan owner + 1, 0 none (written by setCar only)
+	carSet   [carWords]uint64 // bit sp%64 of word sp/64: car[sp] > 0 (Observe visits these spaces only)
 	blokk    [NumSpaces]bool
 	carLeft  [MaxPlayers]int8
 	blkLeft  [MaxPlayers]int8
@@ -332,6 +333,19 @@ func (s *State) placeRing(owner, sp int) {
 	s.nRings++
 	s.ringOwner[r], s.ringState[r], s.ringAt[r] = int8(owner), ringOnBoard, int16(sp)
 	s.ringsOn[sp]++
+}
+
+// carWords is the number of 64-bit words of State.carSet.
+const carWords = (NumSpaces + 63) / 64
+
+// setCar puts caravan owner + 1 (0: none) on space sp, keeping carSet.
+func (s *State) setCar(sp int, v int8) {
+	s.car[sp] = v
+	if v > 0 {
+		s.carSet[sp/64] |= 1 << (sp % 64)
+	} else {
+		s.carSet[sp/64] &^= 1 << (sp % 64)
+	}
 }
 
 func (s *State) addCard(p, k int) {
