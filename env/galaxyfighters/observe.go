@@ -92,32 +92,54 @@ var layout = env.ObsLayout{
 	env.Field("win_on_clear", OffWinOnClear, []int{1}, "1: win_on clear, 0: last_card"),
 }
 
-// Observe writes player's observation into dst.
+// obsBoard[o] is observer o's board plane: 1 on every local cell that is
+// on the board.
+var obsBoard = func() (t [NumSeats][plane]uint8) {
+	for o := range t {
+		for g := 0; g < Cells; g++ {
+			if onBoard[g] {
+				t[o][Local(o, g)] = 1
+			}
+		}
+	}
+	return t
+}()
+
+// obsAlien[o][a&15] is the plane of alien a (its type and facing in
+// observer o's frame) among the 12 of OffTop and OffCount.
+var obsAlien = func() (t [NumSeats][16]int16) {
+	for o := range t {
+		for a := range t[o] {
+			t[o][a] = int16(alienType(uint8(a))*4 + LocalDir(o, alienDir(uint8(a))))
+		}
+	}
+	return t
+}()
+
+// Observe writes player's observation into dst. Every byte is written
+// whatever dst held: the board plane is copied from obsBoard, the rest
+// cleared and filled; only the cells holding aliens are visited.
 func (s *State) Observe(player int, dst []uint8) {
 	dst = dst[:ObsSize]
-	clear(dst)
 	o := player // the observer's seat
+	clear(dst[:OffBoard])
+	copy(dst[OffBoard:OffBoard+plane], obsBoard[o][:])
+	clear(dst[OffBoard+plane:])
+	loc, ak := &toLocal[o], &obsAlien[o]
 	for g := 0; g < Cells; g++ {
-		if !onBoard[g] {
-			continue
-		}
-		l := Local(o, g)
-		dst[OffBoard+l] = 1
 		h := int(s.h[g])
-		if h == 0 {
+		if h == 0 || !onBoard[g] {
 			continue
 		}
+		l := int(loc[g])
 		dst[OffHeight+l] = uint8(h)
+		st := &s.st[g]
 		for i := 0; i < h; i++ {
-			a := s.st[g][i]
-			k := alienType(a)*4 + LocalDir(o, alienDir(a))
-			if i == h-1 {
-				dst[OffTop+k*plane+l] = 1
-			}
-			if p := &dst[OffCount+k*plane+l]; *p < obsMaxCount {
+			if p := &dst[OffCount+int(ak[st[i]&15])*plane+l]; *p < obsMaxCount {
 				*p++
 			}
 		}
+		dst[OffTop+int(ak[st[h-1]&15])*plane+l] = 1
 	}
 	for k := range s.ships {
 		sh := &s.ships[k]
