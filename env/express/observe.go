@@ -159,8 +159,7 @@ func (s *State) Observe(player int, dst []uint8) {
 	}
 	copy(dst[OffSlot:OffSlot+NumKinds], s.slot[:])
 	copy(dst[OffAside:OffAside+NumKinds], s.aside[:])
-	for j := 0; j < n; j++ {
-		q := (player + j) % n
+	for j, q := 0, player; j < n; j++ {
 		p := &s.pl[q]
 		b := dst[OffPlayer+j*PlayerBytes : OffPlayer+(j+1)*PlayerBytes]
 		b[PPresent] = 1
@@ -172,18 +171,18 @@ func (s *State) Observe(player int, dst []uint8) {
 			b[PPlayed] = 1
 		}
 		copy(b[PWay:PWay+numWayKinds], p.way[:])
-		for w := 0; w < numWayKinds; w++ {
-			if p.perm&(1<<w) != 0 {
-				b[PPerm+w] = 1
-			}
+		pw := b[PPerm : PPerm+numWayKinds]
+		for w := range pw {
+			pw[w] = p.perm >> w & 1
 		}
 		copy(b[PKnown:PKnown+NumKinds], p.known[:])
+		trains := uint8(0)
 		for t := range p.trains {
 			tr := &p.trains[t]
 			if tr.loco < 0 {
 				continue
 			}
-			b[PTrains]++
+			trains++
 			o := b[PTrain+t*TrainBytes : PTrain+(t+1)*TrainBytes]
 			o[TLoco] = 1
 			if q == player {
@@ -192,6 +191,10 @@ func (s *State) Observe(player int, dst []uint8) {
 			o[TLen] = tr.n
 			o[TFlags] = tr.flags
 			copy(o[TCars:], tr.cars[:tr.n])
+		}
+		b[PTrains] = trains
+		if q++; q == n {
+			q = 0
 		}
 	}
 }
