@@ -399,6 +399,22 @@ def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: i
     return _derive_pipe(cmd, src, rows, obs_size if obs else 0, num_actions, during)
 
 
+def _rows_array(rows: int, width: int) -> NDArray[Any]:
+    """An uninitialized, writable (rows, width) uint8 array for derived
+    rows, from pyarrow's memory pool where pyarrow is installed: the pool
+    that holds the stored observations :func:`load` reads, which keeps
+    freed memory for the next allocation, where ``np.empty`` of hundreds
+    of MB maps fresh pages that the kernel zeroes (about half the CPU of
+    a compact load; docs/performance.md). Without pyarrow, ``np.empty``."""
+    try:
+        import pyarrow as pa
+    except ImportError:
+        return np.empty((rows, width), np.uint8)
+    n = rows * width
+    buf = pa.allocate_buffer(max(n, 1))
+    return np.frombuffer(buf, np.uint8, n).reshape(rows, width)
+
+
 # Whether _derive lets the binary write the rows straight into the arrays
 # (Linux); tests turn it off to cover the pipe.
 _INTO_PROCESS = True
@@ -413,8 +429,7 @@ def _derive_into(cmd: list[str], src: str, rows: int, obs_size: int, num_actions
     None, during's result) and the caller reads the pipe instead."""
     import subprocess
 
-    obs_arr = np.empty((rows, obs_size), np.uint8)
-    mask_arr = np.empty((rows, num_actions), np.uint8)
+    obs_arr, mask_arr = _rows_array(rows, obs_size), _rows_array(rows, num_actions)
     into = ["--into-pid", str(os.getpid()), "--into-obs", f"{obs_arr.ctypes.data}:{obs_arr.nbytes}",
             "--into-masks", f"{mask_arr.ctypes.data}:{mask_arr.nbytes}"]
     with subprocess.Popen([*cmd, *into], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as proc:
@@ -441,8 +456,7 @@ def _derive_pipe(cmd: list[str], src: str, rows: int, obs_size: int, num_actions
     batch by batch into the arrays: where there is no memfd."""
     import subprocess
 
-    obs_arr = np.empty((rows, obs_size), np.uint8)
-    mask_arr = np.empty((rows, num_actions), np.uint8)
+    obs_arr, mask_arr = _rows_array(rows, obs_size), _rows_array(rows, num_actions)
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         try:  # a 1 MiB pipe (Linux): 16x fewer switches between the binary and us than the default 64 KiB

@@ -198,3 +198,17 @@ def test_derive_into_refuses_other_arrays(pairs, server_bin):
                         "--into-obs", f"{at}:10", "--into-masks", f"{at + 10}:10"], capture_output=True, text=True)
     assert r.returncode != 0 and "the reader's arrays hold 10 and 10 bytes" in r.stderr
     assert (small == 7).all()
+
+
+def test_rows_array_comes_from_the_arrow_pool() -> None:
+    # The derived rows' arrays come from pyarrow's pool (reused between
+    # loads, as the stored observations' buffers are), writable, the shape asked.
+    import pyarrow as pa
+
+    before = pa.total_allocated_bytes()
+    a = gd._rows_array(1000, 7)
+    assert a.shape == (1000, 7) and a.dtype == np.uint8 and a.flags.writeable
+    assert pa.total_allocated_bytes() >= before + 7000
+    a[:] = 3
+    assert int(a.sum()) == 21000
+    assert gd._rows_array(0, 7).shape == (0, 7)
