@@ -26,8 +26,8 @@ const (
 var dirNames = [NumDirs]string{"north", "east", "south", "west"}
 
 // byteMaskGE[k] has, in every byte of the 48-bit board, the bits >= k set.
-// It is a variable initializer, not part of init, because stopOffsets (a
-// package variable) is built with it.
+// It is a variable initializer, not part of init, so that it is ready
+// before any use.
 var byteMaskGE = func() (m [9]uint64) {
 	for k := 0; k <= 8; k++ {
 		for r := 0; r < Rows; r++ {

@@ -1,6 +1,9 @@
 package galaxyexpress
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // Movement wraps around every edge, so the Star Chart is a torus and the
 // squares where a ship can come to rest depend on its square only by a
@@ -8,11 +11,22 @@ import "math/bits"
 // (row 0, col 0) at speed speed holding the 12-bit coin set coins (bits 0-5
 // Thrust values, 6-11 Brake values), the set of squares on which some
 // non-empty sequence of those coins, played in some order with some slide
-// directions, leaves it at speed 0. Built once at start-up by dynamic
-// programming over coin subsets (4096 x 11 sets, 352 KiB, about a
-// millisecond), it makes the exact Lost in Space test a table lookup and a
-// board rotation.
-var stopOffsets = buildStopOffsets()
+// directions, leaves it at speed 0. Built on first use (stopTable) by
+// dynamic programming over coin subsets (4096 x 11 sets, 352 KiB, a few
+// milliseconds that every process paid at start-up before, whatever game it
+// played), it makes the exact Lost in Space test a table lookup and a board
+// rotation.
+var (
+	stopOffsets []uint64
+	stopOnce    sync.Once
+)
+
+// stopTable returns stopOffsets, built on the first call (safe for
+// concurrent use).
+func stopTable() []uint64 {
+	stopOnce.Do(func() { stopOffsets = buildStopOffsets() })
+	return stopOffsets
+}
 
 const speeds = maxSpeed + 1
 
@@ -54,7 +68,7 @@ func translate(b uint64, sq int) uint64 {
 // ask whether the ship can stop on a planet, intersect with the planet set
 // (this is [CanStop]).
 func StopSquares(ship, speed int, coins uint16) uint64 {
-	return translate(stopOffsets[int(coins&0xFFF)*speeds+speed], ship)
+	return translate(stopTable()[int(coins&0xFFF)*speeds+speed], ship)
 }
 
 // CanStop reports whether some non-empty sequence of the coins in the 12-bit
