@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The board's dimensions (docs/rules/pilots-of-gallaxia.md, A1).
@@ -62,8 +63,11 @@ type board struct {
 	routesAt [NumSpaces][4]int8
 	// dist is the number of spaces between two spaces on the empty board,
 	// never passing through a hangar (one may start or end there), 255 if
-	// unreachable (the LAIRs).
-	dist [NumSpaces][NumSpaces]uint8
+	// unreachable (the LAIRs); read it through distances, which fills it on
+	// first use (a breadth-first search from every space, about 1 ms that
+	// every process paid at start-up before, whatever game it played).
+	dist     [NumSpaces][NumSpaces]uint8
+	distOnce sync.Once
 	// routeRot[r][k] is route r turned by k sektors clockwise.
 	routeRot [NumRoutes][NumSektors]int8
 }
@@ -141,7 +145,7 @@ func rotate(id, k int) int { return (id + k*SektorSize) % NumSpaces }
 
 // Dist returns the number of spaces between a and b on the empty board
 // (no quickroutes, no hangar passed through), 255 when unreachable.
-func Dist(a, b int) int { return int(theBoard.dist[a][b]) }
+func Dist(a, b int) int { return int(theBoard.distances()[a][b]) }
 
 // NeighboursOf returns a new slice of the spaces next to space x on the
 // board the starships of the environment id (ID or IDv1) move on: in v2
@@ -198,11 +202,12 @@ func parseBoard(text string) (*board, error) {
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 			continue
 		}
-		bad := fmt.Errorf("pilotsofgallaxia: board line %d: %q", ln+1, line)
+		// bad is the error of this line, made only when it is returned.
+		bad := func() error { return fmt.Errorf("pilotsofgallaxia: board line %d: %q", ln+1, line) }
 		switch f[0] {
 		case "space":
 			if len(f) < 3 || n == NumSpaces {
-				return nil, bad
+				return nil, bad()
 			}
 			k := -1
 			for i, kn := range kindNames {
@@ -212,13 +217,13 @@ func parseBoard(text string) (*board, error) {
 			}
 			sek, loc, ok := strings.Cut(f[1], ".")
 			if k < 0 || !ok || sek != strconv.Itoa(n/SektorSize+1) {
-				return nil, bad
+				return nil, bad()
 			}
 			b.names[n], b.local[n], b.kind[n] = f[1], loc, uint8(k)
 			if k == KindPlanet {
 				v, err := strconv.Atoi(f[3])
 				if err != nil || v < 1 || v > 8 {
-					return nil, bad
+					return nil, bad()
 				}
 				b.number[n] = uint8(v)
 			}
@@ -226,7 +231,7 @@ func parseBoard(text string) (*board, error) {
 			n++
 		case "route":
 			if len(f) != 6 || nr == NumRoutes {
-				return nil, bad
+				return nil, bad()
 			}
 			var s [5]int
 			for i := range s {
@@ -250,7 +255,7 @@ func parseBoard(text string) (*board, error) {
 					}
 				}
 				if !placed {
-					return nil, bad
+					return nil, bad()
 				}
 			}
 			for i := 0; i < 4; i++ {
@@ -261,7 +266,7 @@ func parseBoard(text string) (*board, error) {
 			nr++
 		case "link":
 			if len(f) != 3 {
-				return nil, bad
+				return nil, bad()
 			}
 			x, err := get(f[1])
 			if err != nil {
@@ -275,7 +280,7 @@ func parseBoard(text string) (*board, error) {
 				return nil, err
 			}
 		default:
-			return nil, bad
+			return nil, bad()
 		}
 	}
 	if n != NumSpaces || nr != NumRoutes {
@@ -287,6 +292,18 @@ func parseBoard(text string) (*board, error) {
 			b.routeRot[r][k] = b.routeOf[c]
 		}
 	}
+	return b, nil
+}
+
+// distances returns b.dist, filled on the first call (safe for concurrent
+// use).
+func (b *board) distances() *[NumSpaces][NumSpaces]uint8 {
+	b.distOnce.Do(b.fillDist)
+	return &b.dist
+}
+
+// fillDist fills b.dist by a breadth-first search from every space.
+func (b *board) fillDist() {
 	var queue [NumSpaces]int16
 	for src := 0; src < NumSpaces; src++ {
 		d := &b.dist[src]
@@ -311,7 +328,6 @@ func parseBoard(text string) (*board, error) {
 			}
 		}
 	}
-	return b, nil
 }
 
 // KindOf returns the kind of space id (KindCaravan, KindPlanet, ...).

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/galaxygym/galaxygym/env"
 )
@@ -158,9 +159,11 @@ func (g Game) Present(p env.Params, seat int, obs []uint8, legal []int) (*env.Sc
 	return sc, nil
 }
 
-// psSpaces are the board's spaces by the number of players (the hangars
-// of the seated pilots are theirs), built once: the board never changes.
-var psSpaces = func() [MaxPlayers + 1][]env.Space {
+// psSpaces returns the board's spaces by the number of players (the
+// hangars of the seated pilots are theirs), built once, on the first scene
+// (not at every process start, which paid about a millisecond for them):
+// the board never changes.
+var psSpaces = sync.OnceValue(func() [MaxPlayers + 1][]env.Space {
 	var all [MaxPlayers + 1][]env.Space
 	for n := 2; n <= MaxPlayers; n++ {
 		home := map[int]int{}
@@ -195,14 +198,14 @@ var psSpaces = func() [MaxPlayers + 1][]env.Space {
 		}
 	}
 	return all
-}()
+})
 
 // board adds the spaces and the pieces, in an order that is the same for
 // every observer (pilots and spaces in absolute order), so that the public
 // part of every seat's scene is one.
 func (v *view) board(sc *env.Scene) {
 	obs := v.obs
-	sc.Spaces = slices.Clone(psSpaces[v.n])
+	sc.Spaces = slices.Clone(psSpaces()[v.n])
 	// Pieces: starships and Durriken, then caravans, then rings.
 	for q := range v.n {
 		r := (q - v.seat + v.n) % v.n

@@ -504,7 +504,7 @@ func (s *State) togo(p int) int {
 		piece := 3*p + k
 		at := int(s.pos[piece])
 		if s.cargo[piece] > 0 {
-			best = min(best, int(s.cfg.board().dist[at][home]))
+			best = min(best, int(s.cfg.board().distances()[at][home]))
 			continue
 		}
 		for r := 0; r < int(s.nRings); r++ {
@@ -512,7 +512,7 @@ func (s *State) togo(p int) int {
 				continue
 			}
 			sp := int(s.ringAt[r])
-			best = min(best, int(s.cfg.board().dist[at][sp])+int(s.cfg.board().dist[sp][home]))
+			best = min(best, int(s.cfg.board().distances()[at][sp])+int(s.cfg.board().distances()[sp][home]))
 		}
 	}
 	if best == 1000 {
