@@ -41,11 +41,7 @@ func (s *State) LegalMask(dst []uint8) int {
 			set(ActionEngine + e)
 		}
 	case PhaseCommand:
-		for a := ActionFire; a < ActionEndTurn; a++ {
-			if s.commandLegal(a) {
-				set(a)
-			}
-		}
+		n = s.commandMask(dst)
 		if s.used > 0 || n == 0 {
 			set(ActionEndTurn)
 		}
@@ -54,6 +50,86 @@ func (s *State) LegalMask(dst []uint8) int {
 		set(ActionSpill + 1)
 	}
 	return n
+}
+
+// commandMask sets the command actions ActionFire..ActionWarp+14 that
+// commandLegal allows and returns their number: the same tests, with what
+// they share (the specials, the cells holding a ship, drone or SDS tile)
+// worked out once, not once per action (TestLegalMaskMatchesReference).
+func (s *State) commandMask(dst []uint8) int {
+	seat := int(s.cur)
+	sh := &s.ships[seat]
+	specials := s.specials()
+	tiles := s.tileCells()
+	free := func(c int) bool { return s.h[c] == 0 && !tiles.has(c) }
+	n := 0
+	if s.pool[FaceFire]+s.pool[FaceWild] > 0 && s.fireTarget(seat) >= 0 {
+		dst[ActionFire] = 1
+		n++
+	}
+	if s.pool[FaceMove] != 0 || (sh.engine == Thrusters && specials != 0) {
+		for m := 0; m < 8; m++ {
+			if c := neighbour(seat, int(sh.cell), m); c >= 0 && free(c) {
+				dst[ActionMove+m] = 1
+				n++
+			}
+		}
+	}
+	if specials >= costWeapon && s.weaponHits(seat, false) {
+		dst[ActionUseWeapon] = 1
+		n++
+	}
+	if sh.model == AstroWing && specials >= costMissile {
+		for a := ActionMissile; a < ActionSDS; a++ {
+			if s.missileHits(seat, a-ActionMissile+4, false) {
+				dst[a] = 1
+				n++
+			}
+		}
+	}
+	if sh.model == Phalanx && specials >= costSDS && (sh.sds[0] < 0 || sh.sds[1] < 0) {
+		if c := neighbour(seat, int(sh.cell), 0); c >= 0 && free(c) {
+			dst[ActionSDS] = 1
+			n++
+		}
+	}
+	if sh.engine == Deflector && !sh.shielded && specials >= costDeflector {
+		dst[ActionDeflector] = 1
+		n++
+	}
+	if sh.engine == WarpDrive && specials >= costWarp {
+		for k := 0; k < 15; k++ {
+			if free(AtmCell(seat, k/5+1, k%5+1)) {
+				dst[ActionWarp+k] = 1
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// cellSet is a set of board cells (0..Cells-1), bit c%64 of word c/64.
+type cellSet [2]uint64
+
+func (t *cellSet) add(c int) {
+	if c >= 0 {
+		t[c>>6] |= 1 << (c & 63)
+	}
+}
+
+func (t *cellSet) has(c int) bool { return t[c>>6]&(1<<(c&63)) != 0 }
+
+// tileCells returns the cells holding a ship, a drone or an SDS tile: the
+// cells where tileFree is false.
+func (s *State) tileCells() (t cellSet) {
+	for k := range s.ships {
+		sh := &s.ships[k]
+		t.add(int(sh.cell))
+		t.add(int(sh.drone))
+		t.add(int(sh.sds[0]))
+		t.add(int(sh.sds[1]))
+	}
+	return t
 }
 
 // bonusAvailable reports whether the acting ship may take bonus tile b:
