@@ -80,3 +80,29 @@ func BenchmarkObserve(b *testing.B) {
 		states[i&63].Observe(i&3, obs)
 	}
 }
+
+// BenchmarkLegalMask writes the mask of positions in the command phase of
+// random four-player v2 games (64 positions); it must not allocate.
+func BenchmarkLegalMask(b *testing.B) {
+	e, err := env.Make(ID, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var states []*State
+	for g := uint64(0); len(states) < 64; g++ {
+		e.Reset(g)
+		for i := 0; !e.Done(); i++ {
+			if s := e.State().(*State); s.phase == PhaseCommand && i%7 == 3 && len(states) < 64 {
+				states = append(states, s.Clone().(*State))
+			}
+			e.Step(envtest.Uniform(e, rng))
+		}
+	}
+	mask := make([]uint8, NumActions)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		states[i&63].LegalMask(mask)
+	}
+}
