@@ -1,6 +1,10 @@
 package express
 
-import "github.com/galaxygym/galaxygym/env"
+import (
+	"math/bits"
+
+	"github.com/galaxygym/galaxygym/env"
+)
 
 // Action layout: one Discrete space for every phase (see doc.go). Player
 // offsets r are seat-relative to the acting player (0 = self, 1 = the next
@@ -133,42 +137,70 @@ func (s *State) LegalMask(dst []uint8) int {
 	return 0
 }
 
-// firstCarMask marks the legal first cars of own train t (no cars yet).
-func firstCarMask(h *[NumKinds]uint8, t int, dst []uint8) int {
-	n := 0
-	for k := 0; k <= Diesel; k++ {
+// heldKinds returns the set of kinds in hand h: bit k set when h[k] > 0.
+func heldKinds(h *[NumKinds]uint8) uint32 {
+	var m uint32
+	for k := 0; k < NumKinds; k++ {
 		if h[k] > 0 {
-			dst[ActAdd+t*addKinds+k] = 1
-			n++
+			m |= 1 << k
 		}
 	}
-	if h[Wild] > 0 {
-		h[Wild]--
-		for ty := 0; ty < numTypes; ty++ {
-			if wildFollows(h, ty) {
-				dst[ActWild+t*wildRoles+ty] = 1
-				n++
-			}
-		}
-		h[Wild]++
+	return m
+}
+
+// Kind sets: plainKinds the freight and passenger cars (0..Diesel),
+// typeKinds[t] the plain cars of section type t.
+const plainKinds = 1<<(Diesel+1) - 1
+
+var typeKinds = [numTypes]uint32{1 << BoxCar, 1 << TankCar, 1 << ContainerCar, 1 << RefrigeratorCar, 1 << AutoCarrier,
+	plainKinds &^ (1<<MailBaggage - 1)}
+
+// markKinds sets dst[base+k] for every kind k of the set m and returns
+// their number.
+func markKinds(m uint32, dst []uint8, base int) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		dst[base+bits.TrailingZeros32(m)] = 1
+		n++
 	}
 	return n
 }
 
-// extendMask marks the legal cars for own train t that has cars.
-func extendMask(h *[NumKinds]uint8, tr *train, t int, dst []uint8) int {
+// firstCarMask marks the legal first cars of own train t (no cars yet);
+// held is heldKinds(h).
+func firstCarMask(h *[NumKinds]uint8, held uint32, t int, dst []uint8) int {
+	n := markKinds(held&plainKinds, dst, ActAdd+t*addKinds)
+	if h[Wild] > 0 {
+		// wildFollows with the Wild removed: another Wild, a Caboose or
+		// a car of the type.
+		follows := h[Wild] > 1 || h[Caboose] > 0
+		for ty := 0; ty < numTypes; ty++ {
+			if follows || held&typeKinds[ty] != 0 {
+				dst[ActWild+t*wildRoles+ty] = 1
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// extendMask marks the legal cars for own train t that has cars; held is
+// heldKinds(h).
+func extendMask(h *[NumKinds]uint8, held uint32, tr *train, t int, dst []uint8) int {
 	if tr.n >= MaxCars || tr.cars[tr.n-1] == Caboose+1 {
 		return 0
 	}
-	n := 0
 	open := tr.cars[tr.n-1] == carWildOpen
 	sec := secType(tr)
-	for k := 0; k <= Diesel; k++ {
-		if h[k] > 0 && (open || typeOf(k) == sec) {
-			dst[ActAdd+t*addKinds+k] = 1
-			n++
+	cars := held & plainKinds
+	if !open {
+		if sec < 0 {
+			cars = 0
+		} else {
+			cars &= typeKinds[sec]
 		}
 	}
+	n := markKinds(cars, dst, ActAdd+t*addKinds)
 	if h[Caboose] > 0 {
 		dst[ActAdd+t*addKinds+11] = 1
 		n++
@@ -184,16 +216,20 @@ func extendMask(h *[NumKinds]uint8, tr *train, t int, dst []uint8) int {
 	return n
 }
 
+// meldMask marks the legal actions of the meld phase. The hand's kinds
+// are gathered once (heldKinds) and every per-kind test reads the set
+// (TestLegalMaskMatchesReference checks it against the former loops).
 func (s *State) meldMask(dst []uint8) int {
 	p := &s.pl[s.cur]
 	h := &p.hand
+	held := heldKinds(h)
 	if s.pendT >= 0 {
 		t := int(s.pendT)
 		tr := &p.trains[t]
 		if tr.n == 0 {
-			return firstCarMask(h, t, dst)
+			return firstCarMask(h, held, t, dst)
 		}
-		return extendMask(h, tr, t, dst) // a Wild first: its second car
+		return extendMask(h, held, tr, t, dst) // a Wild first: its second car
 	}
 	reduce, n := 0, 0
 	free := false
@@ -204,49 +240,41 @@ func (s *State) meldMask(dst []uint8) int {
 			continue
 		}
 		if tr.n == 0 {
-			reduce += firstCarMask(h, t, dst)
+			reduce += firstCarMask(h, held, t, dst)
 		} else {
-			reduce += extendMask(h, tr, t, dst)
+			reduce += extendMask(h, held, tr, t, dst)
 		}
 		if !s.swapped {
-			for k := 0; k < NumKinds; k++ {
-				if h[k] > 0 && k != int(tr.loco) {
-					dst[ActSwap+t*NumKinds+k] = 1
-					n++
-				}
-			}
+			n += markKinds(held&^(1<<uint(tr.loco)), dst, ActSwap+t*NumKinds)
 		}
 	}
 	if free {
-		for k := 0; k < NumKinds; k++ {
-			if h[k] > 0 {
-				h[k]--
-				if canStart(h) {
-					dst[ActStart+k] = 1
-					reduce++
-				}
-				h[k]++
+		// canStart of the hand less one card of kind k: a plain car, two
+		// Wilds, or a Wild and a Caboose left.
+		for m := held; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros32(m)
+			left := held
+			if h[k] == 1 {
+				left &^= 1 << k
+			}
+			wilds := h[Wild]
+			if k == Wild {
+				wilds--
+			}
+			if left&plainKinds != 0 || wilds >= 2 || (wilds == 1 && left&(1<<Caboose) != 0) {
+				dst[ActStart+k] = 1
+				reduce++
 			}
 		}
 	}
-	for w := 0; w < numWayKinds; w++ {
-		if h[LightCrane+w] > 0 {
-			dst[ActWay+w] = 1
-			reduce++
-		}
-	}
+	reduce += markKinds(held>>LightCrane&(1<<numWayKinds-1), dst, ActWay)
 	n += reduce
 	switch hn := p.handN; {
 	case hn == 0:
 		dst[ActEndMeld] = 1
 		n++
 	case hn <= 6:
-		for k := 0; k < NumKinds; k++ {
-			if h[k] > 0 {
-				dst[ActDiscard+k] = 1
-				n++
-			}
-		}
+		n += markKinds(held, dst, ActDiscard)
 		if h[Turntable] > 0 {
 			dst[ActTurntable] = 1
 			n++
