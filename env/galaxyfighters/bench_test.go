@@ -106,3 +106,32 @@ func BenchmarkLegalMask(b *testing.B) {
 		states[i&63].LegalMask(mask)
 	}
 }
+
+// BenchmarkApproach plays the approach phase from command-phase positions
+// of random four-player v2 games (64 positions), each copied into a scratch
+// state first (the copy, about 4 KB, is part of the op); it must not
+// allocate.
+func BenchmarkApproach(b *testing.B) {
+	e, err := env.Make(ID, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var states []*State
+	for g := uint64(0); len(states) < 64; g++ {
+		e.Reset(g)
+		for i := 0; !e.Done(); i++ {
+			if s := e.State().(*State); s.phase == PhaseCommand && i%7 == 3 && len(states) < 64 {
+				states = append(states, s.Clone().(*State))
+			}
+			e.Step(envtest.Uniform(e, rng))
+		}
+	}
+	var scratch State
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		scratch = *states[i&63]
+		scratch.approach()
+	}
+}

@@ -1,6 +1,10 @@
 package galaxyfighters
 
-import "github.com/galaxygym/galaxygym/env"
+import (
+	"math/bits"
+
+	"github.com/galaxygym/galaxygym/env"
+)
 
 // Actions: one Discrete space for every phase.
 const (
@@ -611,6 +615,7 @@ func (s *State) endCommand() {
 func (s *State) approach() {
 	seat := int(s.cur)
 	var buf [maxStack]uint8
+	var landed cellSet // the cells where moved aliens (movedBit) landed
 	for lr := Side - 1; lr >= 0 && !s.noShip; lr-- {
 		for lc := 0; lc < Side && !s.noShip; lc++ {
 			g := Global(seat, lr*Side+lc)
@@ -630,7 +635,7 @@ func (s *State) approach() {
 				n++
 			}
 			for i := 0; i < n && !s.noShip; i++ {
-				s.moveAlien(buf[i], g)
+				landed.add(s.moveAlien(buf[i], g))
 				if s.noShip && s.cfg.v2 {
 					// The game is lost mid-frenzy: the aliens still lifted
 					// go back on their space (v1 lost them).
@@ -641,9 +646,14 @@ func (s *State) approach() {
 			}
 		}
 	}
-	for g := range s.h {
-		for i := 0; i < int(s.h[g]); i++ {
-			s.st[g][i] &^= movedBit
+	// Only moveAlien sets movedBit, so only the cells it landed on hold
+	// marked aliens.
+	for w, m := range landed {
+		for ; m != 0; m &= m - 1 {
+			g := w<<6 | bits.TrailingZeros64(m)
+			for i := 0; i < int(s.h[g]); i++ {
+				s.st[g][i] &^= movedBit
+			}
 		}
 	}
 }
@@ -652,8 +662,9 @@ func (s *State) approach() {
 // invades when it leaves the board past a district's zone 1, drifts away
 // into a corner, crashes into a ship, is destroyed entering a Shielded
 // Defense System tile's space or stopping on a drone, and otherwise lands
-// on top of the stack where it stops.
-func (s *State) moveAlien(a uint8, cell int) {
+// on top of the stack where it stops. It returns the cell it landed on,
+// or -1.
+func (s *State) moveAlien(a uint8, cell int) int {
 	d := alienDir(a)
 	c := cell
 	for i := 0; i < alienSpeed[alienType(a)]; i++ {
@@ -664,23 +675,24 @@ func (s *State) moveAlien(a uint8, cell int) {
 			} else {
 				s.drifted++
 			}
-			return
+			return -1
 		}
 		c = n
 		if k := s.shipAt(c); k >= 0 {
 			s.crash(k)
-			return
+			return -1
 		}
 		if s.sdsAt(c) {
 			s.destroyed++
-			return
+			return -1
 		}
 	}
 	if s.droneAt(c) {
 		s.destroyed++
-		return
+		return -1
 	}
 	s.push(c, a|movedBit)
+	return c
 }
 
 // invade places an invader beside district d, or queues it to spill over.
