@@ -1,6 +1,10 @@
 package express
 
-import "github.com/galaxygym/galaxygym/env"
+import (
+	"encoding/binary"
+
+	"github.com/galaxygym/galaxygym/env"
+)
 
 // Observation layout: a flat uint8 vector of ObsSize bytes, seat-relative
 // (block j of the per-player part is the player j seats after the observer,
@@ -103,6 +107,17 @@ var layout = env.ObsLayout{
 			"played this turn; 3-18 car codes: 1+kind, 30+type a Wild as that section type, 36 an undeclared end Wild, 37 a transition)"),
 }
 
+// spreadBits[m] has byte w set to bit w of m (m < 32): the permanent Way
+// Car bytes of a player's block.
+var spreadBits = func() (t [32]uint64) {
+	for m := range t {
+		for w := 0; w < 5; w++ {
+			t[m] |= uint64(m>>w&1) << (8 * w)
+		}
+	}
+	return t
+}()
+
 // Observe writes player's observation into dst (len ObsSize). It allocates
 // nothing.
 func (s *State) Observe(player int, dst []uint8) {
@@ -171,10 +186,9 @@ func (s *State) Observe(player int, dst []uint8) {
 			b[PPlayed] = 1
 		}
 		copy(b[PWay:PWay+numWayKinds], p.way[:])
-		pw := b[PPerm : PPerm+numWayKinds]
-		for w := range pw {
-			pw[w] = p.perm >> w & 1
-		}
+		pw := spreadBits[p.perm&(1<<numWayKinds-1)] // one byte per kind
+		binary.LittleEndian.PutUint32(b[PPerm:], uint32(pw))
+		b[PPerm+4] = uint8(pw >> 32)
 		copy(b[PKnown:PKnown+NumKinds], p.known[:])
 		trains := uint8(0)
 		for t := range p.trains {
@@ -190,7 +204,17 @@ func (s *State) Observe(player int, dst []uint8) {
 			}
 			o[TLen] = tr.n
 			o[TFlags] = tr.flags
-			copy(o[TCars:], tr.cars[:tr.n])
+			// The cars as two words, the bytes past the train's length
+			// masked off (they stay zero, as clear left them).
+			lo := binary.LittleEndian.Uint64(tr.cars[0:8])
+			hi := binary.LittleEndian.Uint64(tr.cars[8:16])
+			if k := uint(tr.n); k < 8 {
+				lo, hi = lo&(1<<(8*k)-1), 0
+			} else {
+				hi &= 1<<(8*(k-8)) - 1
+			}
+			binary.LittleEndian.PutUint64(o[TCars:], lo)
+			binary.LittleEndian.PutUint64(o[TCars+8:], hi)
 		}
 		b[PTrains] = trains
 		if q++; q == n {
