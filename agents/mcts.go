@@ -173,6 +173,13 @@ const (
 //	              (default DefaultMCTSCPUCT; needs weights)
 //	leaf=L        value (the default with a value head) or rollout (roll
 //	              out to the end, the default without one); needs weights
+//	follow=P      after searching, play the policy's most probable legal
+//	              action instead of the search's with probability P in
+//	              [0, 1] (one draw of the agent's generator per searched
+//	              decision; default 0; needs weights): the mixed behaviour
+//	              of DAgger, so that expert iteration's data has the search's
+//	              answer (ActExplained's visits) at the positions the policy
+//	              itself reaches
 //	K=V           K a parameter of the environment (scan_wrap, max_turns):
 //	              the value the environment was made with, which an agent
 //	              cannot see (default: the parameter's default); passed on to
@@ -204,6 +211,7 @@ type MCTS struct {
 	guide     *Policy
 	cpuct     float64 // in reward-range widths
 	leafValue bool
+	follow    float64   // probability of playing the prior after a search (option follow)
 	gprobs    []float64 // the root's prior (the policy on the real observation)
 	gvalue    []float64 // the value head's outputs
 	priors    []float64 // per node, parallel to edges: the policy's probabilities at the node
@@ -303,6 +311,7 @@ type mctsOptions struct {
 	weights   string // the guide's weights file, or ""
 	leaf      string // option leaf as given, or ""
 	cpuctSet  bool
+	followSet bool
 }
 
 // parseOptions reads opts into m's settings, in key order (so that the
@@ -359,6 +368,12 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 				return o, bad("want a weights file (.npz, docs/policy-format.md)")
 			}
 			o.weights = v
+		case k == "follow":
+			m.follow, err = num()
+			if err == nil && m.follow > 1 {
+				return o, bad("want a probability in [0, 1]")
+			}
+			o.followSet = true
 		case k == "leaf":
 			if v != LeafValue && v != LeafRollout {
 				return o, bad("want " + LeafValue + " or " + LeafRollout)
@@ -380,7 +395,7 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			o.envParams[k] = v
 		default:
 			return o, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
-				"rollout.KEY, weights, cpuct, leaf, and the environment's parameters)")
+				"rollout.KEY, weights, cpuct, leaf, follow, and the environment's parameters)")
 		}
 		if err != nil {
 			return o, err
@@ -395,6 +410,9 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		}
 		if o.cpuctSet {
 			return o, &OptionError{Agent: "mcts", Key: "cpuct", Reason: "needs weights (a policy file to guide the search)"}
+		}
+		if o.followSet {
+			return o, &OptionError{Agent: "mcts", Key: "follow", Reason: "needs weights (a policy file to follow)"}
 		}
 	} else if !o.searchSet {
 		m.search = SearchISMCTS // the guided search is a PUCT tree unless search=halving is asked for
@@ -562,6 +580,9 @@ func (m *MCTS) Act(player int, obs, mask []uint8) int {
 	if !ok {
 		return prior // an observation no position has: play the prior
 	}
+	if m.follow > 0 && float64(m.rng.Uint64()>>11)/(1<<53) < m.follow {
+		return prior // DAgger's mixture: the search answered, the policy plays
+	}
 	return a
 }
 
@@ -592,6 +613,9 @@ func (m *MCTS) String() string {
 			leaf = LeafValue
 		}
 		s += fmt.Sprintf(" weights=%s cpuct=%g leaf=%s", m.guide.Version(), m.cpuct, leaf)
+		if m.follow > 0 {
+			s += fmt.Sprintf(" follow=%g", m.follow)
+		}
 	}
 	return s + ")"
 }

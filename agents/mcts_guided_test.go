@@ -275,6 +275,65 @@ func TestMCTSPUCTPrior(t *testing.T) {
 	}
 }
 
+// TestMCTSFollow: follow=P plays the policy's most probable action (0
+// here) after the search with probability P, and the search itself is the
+// same either way: follow=0 plays the most visited action at every
+// decision, follow=1 the policy's, follow=0.5 each about half the time
+// where they differ, the same seed the same sequence.
+func TestMCTSFollow(t *testing.T) {
+	dir := t.TempDir()
+	e, err := env.Make("mcts-fake-det-v0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := e.Spec()
+	obs, mask := []uint8{0}, []uint8{1, 1, 1}
+	f := fakePolicy(t, filepath.Join(dir, "p.npz"), []float32{0.1, 0, 0})
+	// play returns, over 200 decisions, how often the policy's and the
+	// search's choice were played where they differ, and the sequence.
+	play := func(follow string) (policy, search int, seq []int) {
+		a, err := New("mcts", spec, Options{"weights": f, "sims": "64", "follow": follow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := a.(*MCTS)
+		m.Reset(9)
+		var th Thoughts
+		for range 200 {
+			got := m.ActExplained(0, obs, mask, &th)
+			seq = append(seq, got)
+			best := slices.Index(th.Visits, slices.Max(th.Visits))
+			switch {
+			case best == 0:
+			case got == 0:
+				policy++
+			case got == best:
+				search++
+			default:
+				t.Fatalf("follow=%s: played %d, visits %v: neither the policy's 0 nor the search's %d", follow, got, th.Visits, best)
+			}
+		}
+		return policy, search, seq
+	}
+	if p, s, _ := play("1"); s != 0 || p < 50 {
+		t.Errorf("follow=1: the policy's action %d times, the search's %d, where they differ; want the policy's always", p, s)
+	}
+	if p, s, _ := play("0"); p != 0 || s < 50 {
+		t.Errorf("follow=0: the policy's action %d times, the search's %d, where they differ; want the search's always", p, s)
+	}
+	p, s, seq := play("0.5")
+	if p < (p+s)/4 || s < (p+s)/4 || p+s < 50 {
+		t.Errorf("follow=0.5: the policy's action %d times, the search's %d, where they differ; want about half each", p, s)
+	}
+	if _, _, again := play("0.5"); !slices.Equal(seq, again) {
+		t.Error("follow=0.5: the same seed played two different sequences")
+	}
+	a, _ := New("mcts", spec, Options{"weights": f, "follow": "0.25"})
+	if s := a.(*MCTS).String(); !strings.Contains(s, "follow=0.25") {
+		t.Errorf("String() = %q, want follow=0.25 in it", s)
+	}
+}
+
 // duelValueNet is a weights file for the duel game (2 players, observation:
 // turn and scores; actions take and give) with a uniform prior and a value
 // head that is the constant 5 (preferring nothing) or player 1's score
@@ -344,6 +403,9 @@ func TestMCTSGuidedOptions(t *testing.T) {
 		{"weights": noValue, "leaf": "x"},     // unknown leaf
 		{"weights": noValue, "cpuct": "-1"},   // negative
 		{"weights": noValue, "leaf": "value"}, // no value head
+		{"follow": "0.5"},                     // needs weights
+		{"weights": noValue, "follow": "1.5"}, // not a probability
+		{"weights": noValue, "follow": "-1"},  // not a probability
 	} {
 		if _, err := New("mcts", spec, opts); !errors.As(err, &oe) {
 			t.Errorf("options %v: got %v, want an *OptionError", opts, err)

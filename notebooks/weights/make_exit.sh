@@ -40,9 +40,18 @@ SIMS=${SIMS:-32}
 # (RMSE 8.5 points) made the guided search play 61.5 against 107.0 with rollouts
 # (docs/learning-baselines.md, "Expert iteration").
 LEAF=${LEAF:-rollout}
+# The self-play search of stage 1 (the evaluations keep the PUCT search at SIMS): GEN_SIMS
+# simulations (default SIMS), SEARCH (ismcts, the PUCT tree, by default with weights; or halving:
+# sequential halving with the policy's choice as the prior action), FOLLOW (0 by default; P:
+# after searching, play the policy's choice with probability P, DAgger's mixture, so that the
+# data holds the search's answers where the policy itself goes; train with TARGET=best).
+GEN_SIMS=${GEN_SIMS:-$SIMS}
+SEARCH=${SEARCH:-ismcts}
+FOLLOW=${FOLLOW:-0}
 WINDOW=${WINDOW:-2}
 EPOCHS=${EPOCHS:-4}
 LR=${LR:-5e-4}
+# The policy's target (python -m galaxygym.exit --target): visits, played or best.
 TARGET=${TARGET:-visits}
 EVAL_EPISODES=${EVAL_EPISODES:-2000}
 EVAL_MCTS=${EVAL_MCTS:-200}
@@ -105,7 +114,8 @@ while [ "$r" -le "$ROUNDS" ]; do
     mkdir -p "$d"
     # shellcheck disable=SC2086 # ENV_ARGS is a list of arguments
     stage "r$r-gen" "$d/data/manifest.json" "$B" generate --env "$GAME" $ENV_ARGS --agent mcts \
-        --agent-opt "sims=$SIMS" --agent-opt "weights=$W" --agent-opt "leaf=$LEAF" --record-search --observations none \
+        --agent-opt "sims=$GEN_SIMS" --agent-opt "search=$SEARCH" --agent-opt "follow=$FOLLOW" \
+        --agent-opt "weights=$W" --agent-opt "leaf=$LEAF" --record-search --observations none \
         --episodes "$EPISODES" --episodes-per-part "$PER_PART" --seed $((SEED * 1000 + r)) \
         --workers "$WORKERS" --out "$d/data"
     DATA_ARGS=""

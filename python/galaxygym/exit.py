@@ -72,8 +72,10 @@ def load_search_data(paths: Sequence[str | os.PathLike[str]], value_mix: float =
     mixed with search_value by value_mix where searched), "episode_id":
     int64 (N,) renumbered to run on across the datasets, "env_id", "obs_high"
     float32, "layout": the spec (for a conv net's board)}. target "played"
-    replaces the visit fractions by 1 on the action the search played (for
-    search=halving, whose visits spread over the actions it eliminates).
+    replaces the visit fractions by 1 on the action played; "best" by 1 on
+    the most visited action (the lowest on ties): the search's own choice
+    even where ``mcts@follow=P`` played the policy's (DAgger's mixture), and
+    for search=halving, whose visits spread over the actions it eliminates.
     Raises ValueError
     for a dataset without the search columns or of another environment."""
     from .datasets import load
@@ -101,8 +103,12 @@ def load_search_data(paths: Sequence[str | os.PathLike[str]], value_mix: float =
         if target == "played":
             pi = np.zeros_like(pi)
             pi[np.arange(len(pi)), ds.action[keep]] = 1
+        elif target == "best":
+            best = pi.argmax(1)
+            pi = np.zeros_like(pi)
+            pi[np.arange(len(pi)), best] = 1
         elif target != "visits":
-            raise ValueError(f"target {target!r}: want 'visits' or 'played'")
+            raise ValueError(f"target {target!r}: want 'visits', 'played' or 'best'")
         parts.append({"obs": ds.obs.reshape(len(ds), -1)[keep], "mask": ds.action_mask[keep] != 0,
                       "pi": pi, "searched": searched,
                       "z": zk.astype(np.float32), "episode_id": eid + offset})
@@ -366,8 +372,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--value-weight", type=float, default=1.0, help="weight of the value loss (MSE / var(z))")
     ap.add_argument("--value-mix", type=float, default=0.0,
                     help="value target: (1-m) x the return to go + m x the search's root value")
-    ap.add_argument("--target", default="visits", choices=["visits", "played"],
-                    help="policy target: the visit fractions, or 1 on the action the search played")
+    ap.add_argument("--target", default="visits", choices=["visits", "played", "best"],
+                    help="policy target: the visit fractions, 1 on the action played, or 1 on the most visited")
     ap.add_argument("--checkpoints", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)

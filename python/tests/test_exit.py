@@ -56,6 +56,38 @@ def test_load_reads_search_columns(search_dataset, server_bin):
     assert np.array_equal(f.search_value, ds.search_value, equal_nan=True)
 
 
+def test_targets_played_and_best(search_dataset, tmp_path, server_bin):
+    """--target played: 1 on the action played; best: 1 on the most visited
+    action, which differs from the played one where mcts@follow=1 played the
+    policy's choice after searching."""
+    from galaxygym.datasets import load
+    from galaxygym.exit import load_search_data
+
+    ds = load(search_dataset)
+    dec = ds.action >= 0
+    visits = load_search_data([search_dataset])
+    played = load_search_data([search_dataset], target="played")
+    best = load_search_data([search_dataset], target="best")
+    assert (played["pi"].argmax(1) == ds.action[dec]).all() and (played["pi"].sum(1) == 1).all()
+    assert (best["pi"].argmax(1) == visits["pi"].argmax(1)).all() and (best["pi"].sum(1) == 1).all()
+    with pytest.raises(ValueError, match="target"):
+        load_search_data([search_dataset], target="q")
+    # follow=1: the policy plays every decision, the search still answers.
+    out = tmp_path / "follow"
+    subprocess.run([server_bin, "generate", "--env", "galaxy-express-v1", "--agent", "mcts", "--agent-opt", "sims=16",
+                    "--agent-opt", f"weights={BC}", "--agent-opt", "follow=1", "--record-search", "--observations",
+                    "none", "--episodes", "6", "--seed", "2", "--out", str(out)], check=True, capture_output=True)
+    pol = subprocess.run([server_bin, "generate", "--env", "galaxy-express-v1", "--agent", "policy", "--agent-opt",
+                          f"weights={BC}", "--agent-opt", "greedy=true", "--observations", "none", "--episodes", "6",
+                          "--seed", "2", "--out", str(tmp_path / "policy")], check=True, capture_output=True)
+    assert pol.returncode == 0
+    f, g = load(out), load(tmp_path / "policy")
+    assert np.array_equal(f.action, g.action)  # the policy's games, move for move
+    fb = load_search_data([out], target="best")
+    fp = load_search_data([out], target="played")
+    assert (fb["pi"].argmax(1) != fp["pi"].argmax(1)).any()  # where the search disagreed
+
+
 def test_returns_to_go():
     from galaxygym.exit import returns_to_go
 
