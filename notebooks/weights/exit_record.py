@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any
 
 
+# make_exit.sh's variables, recorded as the chain ran them.
+SETTINGS = ("ROUNDS", "EPISODES", "PER_PART", "SIMS", "GEN_SIMS", "SEARCH", "FOLLOW", "LEAF", "WINDOW", "EPOCHS",
+            "LR", "TARGET", "EVAL_EPISODES", "EVAL_MCTS", "SEED", "INIT")
+
+
 def _stage(run: Path, name: str) -> dict[str, Any] | None:
     f = run / f"{name}.stage"
     if not f.exists():
@@ -35,7 +40,12 @@ def _cpu_model() -> str:
 
 def main(argv: list[str]) -> None:
     game, run_dir, rounds, init, out = argv[0], Path(argv[1]), int(argv[2]), argv[3], Path(argv[4])
+    # The chain's settings (make_exit.sh exports them) and the one command that reruns it.
+    settings = {k: os.environ[k] for k in SETTINGS if k in os.environ}
+    rerun = " ".join(f"{k}={v}" for k, v in settings.items() if k != "OUT_DIR")
     rec: dict[str, Any] = {"env_id": game, "method": "expert iteration (make_exit.sh)", "init_weights": init,
+                           "settings": settings,
+                           "rerun": (rerun + " " if rerun else "") + f"sh notebooks/weights/make_exit.sh {game}",
                            "machine": {"cpus": os.cpu_count(), "cpu": _cpu_model(), "platform": platform.platform()},
                            "rounds": []}
     for r in range(1, rounds + 1):

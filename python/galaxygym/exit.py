@@ -72,10 +72,14 @@ def load_search_data(paths: Sequence[str | os.PathLike[str]], value_mix: float =
     mixed with search_value by value_mix where searched), "episode_id":
     int64 (N,) renumbered to run on across the datasets, "env_id", "obs_high"
     float32, "layout": the spec (for a conv net's board)}. target "played"
-    replaces the visit fractions by 1 on the action played; "best" by 1 on
-    the most visited action (the lowest on ties): the search's own choice
-    even where ``mcts@follow=P`` played the policy's (DAgger's mixture), and
-    for search=halving, whose visits spread over the actions it eliminates.
+    replaces the visit fractions by 1 on the action played (for
+    search=halving, whose visits spread over the actions it eliminates);
+    "best" by 1 on
+    the most visited action (the lowest on ties): the PUCT search's own
+    choice even where ``mcts@follow=P`` played the policy's (DAgger's
+    mixture). Raises ValueError for "best" on data of search=halving (its
+    visits say how far each action got and mostly tie: use "played"), and
+    for "played" on data of follow > 0.
     Raises ValueError
     for a dataset without the search columns or of another environment."""
     from .datasets import load
@@ -91,6 +95,13 @@ def load_search_data(paths: Sequence[str | os.PathLike[str]], value_mix: float =
         if env_id is not None and ds.env_id != env_id:
             raise ValueError(f"{p}: {ds.env_id}, the other datasets {env_id}")
         env_id, spec = ds.env_id, ds.manifest["env_spec"]
+        opts = (ds.manifest.get("agent") or {}).get("options") or {}
+        if target == "best" and opts.get("search") == "halving":
+            raise ValueError(f"{p}: target 'best' needs the PUCT search's visits (search=ismcts): sequential "
+                             "halving's visits say how far each action got, and most of its decisions tie")
+        if target == "played" and float(opts.get("follow", 0) or 0) > 0:
+            raise ValueError(f"{p}: target 'played' on data of mcts@follow={opts['follow']}: the policy played "
+                             "part of those moves; use target 'best' (the search's choice)")
         z = returns_to_go(ds.episode_id, ds.player, ds.rewards)
         keep = ds.action >= 0
         sv = ds.search_value[keep].astype(np.float64)

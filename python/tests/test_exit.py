@@ -84,8 +84,18 @@ def test_targets_played_and_best(search_dataset, tmp_path, server_bin):
     f, g = load(out), load(tmp_path / "policy")
     assert np.array_equal(f.action, g.action)  # the policy's games, move for move
     fb = load_search_data([out], target="best")
-    fp = load_search_data([out], target="played")
-    assert (fb["pi"].argmax(1) != fp["pi"].argmax(1)).any()  # where the search disagreed
+    assert (fb["pi"].argmax(1) != f.action[f.action >= 0]).any()  # where the search disagreed
+    with pytest.raises(ValueError, match="follow"):
+        load_search_data([out], target="played")  # the policy played those moves
+    # Sequential halving's visits tie at most decisions: "best" is refused on its data.
+    halv = tmp_path / "halving"
+    subprocess.run([server_bin, "generate", "--env", "galaxy-express-v1", "--agent", "mcts", "--agent-opt", "sims=16",
+                    "--agent-opt", "search=halving", "--agent-opt", f"weights={BC}", "--record-search",
+                    "--observations", "none", "--episodes", "2", "--seed", "2", "--out", str(halv)],
+                   check=True, capture_output=True)
+    with pytest.raises(ValueError, match="halving"):
+        load_search_data([halv], target="best")
+    assert load_search_data([halv], target="played")["pi"].sum() > 0
 
 
 def test_returns_to_go():
