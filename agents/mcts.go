@@ -62,6 +62,12 @@ const (
 	LeafRollout = "rollout" // rollouts by the rollout agent to the end
 )
 
+// The values of [MCTS]'s option prior (with weights).
+const (
+	PriorPolicy  = "policy"  // the policy's most probable legal action (the default with weights)
+	PriorRollout = "rollout" // the rollout agent's choice, as without weights
+)
+
 // mctsMinPaired is the fewest paired samples on which search=halving
 // plays an action other than the prior.
 const mctsMinPaired = 8
@@ -173,13 +179,19 @@ const (
 //	              (default DefaultMCTSCPUCT; needs weights)
 //	leaf=L        value (the default with a value head) or rollout (roll
 //	              out to the end, the default without one); needs weights
+//	prior=S       policy (the default with weights) or rollout: the prior
+//	              action (halving's reference, the unsearched decisions'
+//	              move, the first tried) is the rollout agent's choice as
+//	              without weights, the policy still giving PUCT's
+//	              probabilities and follow's move; needs weights
 //	follow=P      after searching, play the policy's most probable legal
 //	              action instead of the search's with probability P in
 //	              [0, 1] (one draw of the agent's generator per searched
-//	              decision; default 0; needs weights): the mixed behaviour
-//	              of DAgger, so that expert iteration's data has the search's
-//	              answer (ActExplained's visits) at the positions the policy
-//	              itself reaches
+//	              decision; default 0; needs weights; [MCTS.Followed]):
+//	              DAgger's mixture, so that expert iteration's data has the
+//	              search's answers at positions the policy itself reaches
+//	              (generate --record-search records a followed decision as
+//	              unsearched)
 //	K=V           K a parameter of the environment (scan_wrap, max_turns):
 //	              the value the environment was made with, which an agent
 //	              cannot see (default: the parameter's default); passed on to
@@ -211,10 +223,14 @@ type MCTS struct {
 	guide     *Policy
 	cpuct     float64 // in reward-range widths
 	leafValue bool
-	follow    float64   // probability of playing the prior after a search (option follow)
-	gprobs    []float64 // the root's prior (the policy on the real observation)
-	gvalue    []float64 // the value head's outputs
-	priors    []float64 // per node, parallel to edges: the policy's probabilities at the node
+	follow    float64 // probability of playing the policy's choice after a search (option follow)
+	followed  bool    // the last decision did (Followed)
+	// priorRollout: the prior is the rollout agent's choice even with
+	// weights (option prior=rollout).
+	priorRollout bool
+	gprobs       []float64 // the root's prior (the policy on the real observation)
+	gvalue       []float64 // the value head's outputs
+	priors       []float64 // per node, parallel to edges: the policy's probabilities at the node
 
 	// Reused buffers.
 	state   env.State // the current determinization
@@ -312,6 +328,7 @@ type mctsOptions struct {
 	leaf      string // option leaf as given, or ""
 	cpuctSet  bool
 	followSet bool
+	priorSet  bool
 }
 
 // parseOptions reads opts into m's settings, in key order (so that the
@@ -368,6 +385,11 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 				return o, bad("want a weights file (.npz, docs/policy-format.md)")
 			}
 			o.weights = v
+		case k == "prior":
+			if v != PriorPolicy && v != PriorRollout {
+				return o, bad("want " + PriorPolicy + " or " + PriorRollout)
+			}
+			m.priorRollout, o.priorSet = v == PriorRollout, true
 		case k == "follow":
 			m.follow, err = num()
 			if err == nil && m.follow > 1 {
@@ -395,7 +417,7 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			o.envParams[k] = v
 		default:
 			return o, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
-				"rollout.KEY, weights, cpuct, leaf, follow, and the environment's parameters)")
+				"rollout.KEY, weights, cpuct, leaf, prior, follow, and the environment's parameters)")
 		}
 		if err != nil {
 			return o, err
@@ -413,6 +435,9 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		}
 		if o.followSet {
 			return o, &OptionError{Agent: "mcts", Key: "follow", Reason: "needs weights (a policy file to follow)"}
+		}
+		if o.priorSet {
+			return o, &OptionError{Agent: "mcts", Key: "prior", Reason: "needs weights (without them the prior is the rollout agent's)"}
 		}
 	} else if !o.searchSet {
 		m.search = SearchISMCTS // the guided search is a PUCT tree unless search=halving is asked for
@@ -555,12 +580,18 @@ func (m *MCTS) Act(player int, obs, mask []uint8) int {
 		return -1
 	}
 	m.stats.Decisions++
-	var prior int
+	m.followed = false
+	var prior, pick int
 	if m.guide != nil {
 		// The policy's most probable legal action (the lowest on ties).
 		m.guide.Evaluate(obs, mask, m.gprobs, nil)
-		prior = argmax(m.gprobs, mask)
-	} else {
+		pick = argmax(m.gprobs, mask)
+		if pick < 0 || pick >= len(mask) || mask[pick] == 0 {
+			pick = firstLegal(mask)
+		}
+		prior = pick
+	}
+	if m.guide == nil || m.priorRollout {
 		prior = m.rollout.Act(player, obs, mask)
 	}
 	if prior < 0 || prior >= len(mask) || mask[prior] == 0 {
@@ -581,10 +612,15 @@ func (m *MCTS) Act(player int, obs, mask []uint8) int {
 		return prior // an observation no position has: play the prior
 	}
 	if m.follow > 0 && float64(m.rng.Uint64()>>11)/(1<<53) < m.follow {
-		return prior // DAgger's mixture: the search answered, the policy plays
+		m.followed = true
+		return pick // DAgger's mixture: the search answered, the policy plays
 	}
 	return a
 }
+
+// Followed reports whether the last decision played the policy's action
+// in place of the search's answer (option follow).
+func (m *MCTS) Followed() bool { return m.followed }
 
 // MCTSStats counts an agent's work since it was made.
 type MCTSStats struct {

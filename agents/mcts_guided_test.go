@@ -334,6 +334,46 @@ func TestMCTSFollow(t *testing.T) {
 	}
 }
 
+// TestMCTSPriorRollout: with prior=rollout the weights change nothing in
+// sequential halving (the prior is the rollout agent's, the leaves rolled
+// out): mcts@search=halving@weights=F@prior=rollout@leaf=rollout plays
+// move for move like mcts without weights, on every game with a committed
+// file; with follow=1 it plays the policy's moves, move for move.
+func TestMCTSPriorRollout(t *testing.T) {
+	for _, id := range []string{"galaxy-express-v1", "express-v2"} {
+		e, err := env.Make(id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := e.Spec()
+		files, _ := filepath.Glob(filepath.Join("..", "notebooks", "weights", id+"-*.npz"))
+		if len(files) == 0 {
+			t.Fatalf("%s: no committed weights", id)
+		}
+		mk := func(opts Options) Agent {
+			opts["sims"], opts["rollout"] = "12", "random"
+			a, err := New("mcts", spec, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return a
+		}
+		plain := playAll(t, e, mk(Options{}), 3, 60)
+		guided := playAll(t, e, mk(Options{"weights": files[0], "search": "halving", "prior": "rollout", "leaf": "rollout"}), 3, 60)
+		if !slices.Equal(plain, guided) {
+			t.Errorf("%s: prior=rollout played %v, mcts without weights %v", id, guided, plain)
+		}
+		p, err := NewPolicy(spec, Options{"weights": files[0], "greedy": "true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		followed := mk(Options{"weights": files[0], "search": "halving", "prior": "rollout", "follow": "1"})
+		if got, want := playAll(t, e, followed, 3, 60), playAll(t, e, p, 3, 60); !slices.Equal(got, want) {
+			t.Errorf("%s: prior=rollout follow=1 played %v, the policy %v", id, got, want)
+		}
+	}
+}
+
 // duelValueNet is a weights file for the duel game (2 players, observation:
 // turn and scores; actions take and give) with a uniform prior and a value
 // head that is the constant 5 (preferring nothing) or player 1's score
@@ -406,6 +446,8 @@ func TestMCTSGuidedOptions(t *testing.T) {
 		{"follow": "0.5"},                     // needs weights
 		{"weights": noValue, "follow": "1.5"}, // not a probability
 		{"weights": noValue, "follow": "-1"},  // not a probability
+		{"prior": "rollout"},                  // needs weights
+		{"weights": noValue, "prior": "x"},    // unknown prior
 	} {
 		if _, err := New("mcts", spec, opts); !errors.As(err, &oe) {
 			t.Errorf("options %v: got %v, want an *OptionError", opts, err)

@@ -47,10 +47,17 @@ func (s *searchSeat) Reset(seed uint64) { s.m.Reset(seed) }
 // Version returns the mcts agent's version (its weights').
 func (s *searchSeat) Version() string { return s.m.Version() }
 
-// Act is the mcts agent's ActExplained, keeping its statistics.
+// Act is the mcts agent's ActExplained, keeping its statistics; a
+// decision where the agent played its policy's move instead of the
+// search's (option follow) is kept as unsearched.
 func (s *searchSeat) Act(player int, obs, mask []uint8) int {
 	a := s.m.ActExplained(player, obs, mask, &s.th)
 	s.searched = false
+	if s.m.Followed() {
+		// The policy played (option follow): the columns describe the
+		// search that chose the move played, so this one is unsearched.
+		return a
+	}
 	for _, n := range s.th.Visits {
 		if n > 0 {
 			s.searched = true

@@ -207,3 +207,37 @@ func TestRecordSearchShardsMerge(t *testing.T) {
 		t.Fatalf("arrow-go read %d rows, parquet-go %d", i, len(rows))
 	}
 }
+
+// TestRecordSearchFollow: a decision where mcts played its policy's move
+// instead of the search's (option follow) is recorded as unsearched (1 on
+// the move, NaN value), so that the search columns always describe the
+// search that chose the move played: follow=1 leaves no searched row,
+// follow=0.5 about half of follow=0's.
+func TestRecordSearchFollow(t *testing.T) {
+	w, err := filepath.Abs(filepath.Join("..", "notebooks", "weights", "galaxy-express-v1-bc.npz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	searched := map[string]int{}
+	for _, follow := range []string{"0", "0.5", "1"} {
+		cfg := Config{Env: "galaxy-express-v1", Agent: "mcts", Episodes: 6, Workers: 2, Seed: 5, RecordSearch: true,
+			AgentOptions: map[string]string{"sims": "8", "search": "halving", "prior": "rollout", "weights": w,
+				"follow": follow},
+			Out: filepath.Join(t.TempDir(), "f"+follow)}
+		generate(t, cfg)
+		for _, s := range allSteps(t, cfg.Out) {
+			if s.Action < 0 {
+				continue
+			}
+			if !math.IsNaN(float64(s.SearchValue)) {
+				searched[follow]++
+			} else if s.SearchPolicy[s.Action] != 1 {
+				t.Fatalf("follow=%s: an unsearched row's policy %v, want 1 on its action %d", follow, s.SearchPolicy, s.Action)
+			}
+		}
+	}
+	t.Logf("searched rows by follow: %v", searched)
+	if searched["1"] != 0 || searched["0"] < 50 || searched["0.5"] <= searched["0"]/5 || searched["0.5"] >= searched["0"]*4/5 {
+		t.Errorf("searched rows by follow: %v; want none at 1 and about half of follow=0's at 0.5", searched)
+	}
+}

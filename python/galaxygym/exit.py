@@ -74,12 +74,13 @@ def load_search_data(paths: Sequence[str | os.PathLike[str]], value_mix: float =
     float32, "layout": the spec (for a conv net's board)}. target "played"
     replaces the visit fractions by 1 on the action played (for
     search=halving, whose visits spread over the actions it eliminates);
-    "best" by 1 on
-    the most visited action (the lowest on ties): the PUCT search's own
-    choice even where ``mcts@follow=P`` played the policy's (DAgger's
-    mixture). Raises ValueError for "best" on data of search=halving (its
-    visits say how far each action got and mostly tie: use "played"), and
-    for "played" on data of follow > 0.
+    "best" by 1 on the most visited action (the lowest on ties). The
+    policy loss counts the searched decisions only, and a decision where
+    ``mcts@follow=P`` played the policy's move (DAgger's mixture) is
+    recorded unsearched, so either target learns the search's choices at
+    the positions the mixture reached. Raises ValueError for "best" on data
+    of search=halving (its visits say how far each action got and mostly
+    tie: use "played").
     Raises ValueError
     for a dataset without the search columns or of another environment."""
     from .datasets import load
@@ -99,9 +100,6 @@ def load_search_data(paths: Sequence[str | os.PathLike[str]], value_mix: float =
         if target == "best" and opts.get("search") == "halving":
             raise ValueError(f"{p}: target 'best' needs the PUCT search's visits (search=ismcts): sequential "
                              "halving's visits say how far each action got, and most of its decisions tie")
-        if target == "played" and float(opts.get("follow", 0) or 0) > 0:
-            raise ValueError(f"{p}: target 'played' on data of mcts@follow={opts['follow']}: the policy played "
-                             "part of those moves; use target 'best' (the search's choice)")
         z = returns_to_go(ds.episode_id, ds.player, ds.rewards)
         keep = ds.action >= 0
         sv = ds.search_value[keep].astype(np.float64)
