@@ -44,10 +44,15 @@ LEAF=${LEAF:-rollout}
 # simulations (default SIMS), SEARCH (ismcts, the PUCT tree, by default with weights; or halving:
 # sequential halving with the policy's choice as the prior action), FOLLOW (0 by default; P:
 # after searching, play the policy's choice with probability P, DAgger's mixture, so that the
-# data holds the search's answers where the policy itself goes; train with TARGET=best).
+# data holds the search's answers where the policy itself goes; a followed decision is recorded
+# unsearched, so the policy learns only the search's own choices; with SEARCH=halving train with
+# TARGET=played, whose visits say how far each action got).
 GEN_SIMS=${GEN_SIMS:-$SIMS}
 SEARCH=${SEARCH:-ismcts}
 FOLLOW=${FOLLOW:-0}
+# PRIOR: policy (the default) or rollout (the game's rollout agent gives the prior action, as
+# in mcts without weights: with SEARCH=halving the teacher is the unguided search).
+PRIOR=${PRIOR:-policy}
 WINDOW=${WINDOW:-2}
 EPOCHS=${EPOCHS:-4}
 LR=${LR:-5e-4}
@@ -114,7 +119,7 @@ while [ "$r" -le "$ROUNDS" ]; do
     mkdir -p "$d"
     # shellcheck disable=SC2086 # ENV_ARGS is a list of arguments
     stage "r$r-gen" "$d/data/manifest.json" "$B" generate --env "$GAME" $ENV_ARGS --agent mcts \
-        --agent-opt "sims=$GEN_SIMS" --agent-opt "search=$SEARCH" --agent-opt "follow=$FOLLOW" \
+        --agent-opt "sims=$GEN_SIMS" --agent-opt "search=$SEARCH" --agent-opt "follow=$FOLLOW" --agent-opt "prior=$PRIOR" \
         --agent-opt "weights=$W" --agent-opt "leaf=$LEAF" --record-search --observations none \
         --episodes "$EPISODES" --episodes-per-part "$PER_PART" --seed $((SEED * 1000 + r)) \
         --workers "$WORKERS" --out "$d/data"
@@ -134,6 +139,8 @@ while [ "$r" -le "$ROUNDS" ]; do
     r=$((r + 1))
 done
 
+export ROUNDS EPISODES PER_PART SIMS GEN_SIMS SEARCH FOLLOW PRIOR LEAF WINDOW EPOCHS LR TARGET EVAL_EPISODES \
+    EVAL_MCTS SEED INIT
 cp "$W" "$O/$GAME-exit.npz.tmp"
 mv "$O/$GAME-exit.npz.tmp" "$O/$GAME-exit.npz"
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py "$GAME" "$R" "$ROUNDS" "$INIT" "$O/$GAME-exit.json"
