@@ -140,7 +140,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 done
 
 export ROUNDS EPISODES PER_PART SIMS GEN_SIMS SEARCH FOLLOW PRIOR LEAF WINDOW EPOCHS LR TARGET EVAL_EPISODES \
-    EVAL_MCTS SEED INIT
+    EVAL_MCTS SEED INIT THREADS
 cp "$W" "$O/$GAME-exit.npz.tmp"
 mv "$O/$GAME-exit.npz.tmp" "$O/$GAME-exit.npz"
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py "$GAME" "$R" "$ROUNDS" "$INIT" "$O/$GAME-exit.json"
