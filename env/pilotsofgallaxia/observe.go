@@ -309,6 +309,19 @@ func (s *State) Observe(player int, dst []uint8) {
 	if s.phase == PhDWarp {
 		dst[OffWarpValue] = uint8(s.warpVal)
 	}
+	s.observeRaid(player, sk, n, dst)
+	dst[OffDeckSize] = s.deckN
+	dst[OffCaptainSize] = s.cdckN
+	dst[OffTurns] = sat(int(s.turn))
+	dst[OffMode] = uint8(s.cfg.mode)
+	dst[OffPlayers] = uint8(n)
+}
+
+// observeRaid writes the raid's part of player's observation (sk the
+// player's sektor, n the players): the seats and pieces of a raid, the
+// player's own raid card, and at PhRaidWin the dice and cards shown. It
+// writes only into bytes Observe has cleared.
+func (s *State) observeRaid(player, sk, n int, dst []uint8) {
 	if s.inRaid() {
 		if owner(int(s.raider)) == player && s.rcard > 0 && s.phase != PhRaidWin {
 			dst[OffOwnRaidCard] = uint8(obsKind(int(s.rcard)-1, sk) + 1)
@@ -336,11 +349,6 @@ func (s *State) Observe(player int, dst []uint8) {
 		}
 		dst[OffRaiderWon] = uint8(b2i(s.rwin))
 	}
-	dst[OffDeckSize] = s.deckN
-	dst[OffCaptainSize] = s.cdckN
-	dst[OffTurns] = sat(int(s.turn))
-	dst[OffMode] = uint8(s.cfg.mode)
-	dst[OffPlayers] = uint8(n)
 }
 
 // moving reports whether piece is lifted for a move now.
