@@ -60,6 +60,16 @@ var committedBaselines = []committedBaseline{
 		episodes: 200, minWin: 0.3, stat: "aliens_destroyed", minStatGap: 100},
 }
 
+// checkMeta fails t unless the meta of the weights file at path names
+// spec's environment, observation shape and number of actions.
+func checkMeta(t *testing.T, path string, spec *env.Spec) {
+	t.Helper()
+	m := npzMeta(t, path)
+	if m.EnvID != spec.ID || !slices.Equal(m.ObsShape, spec.ObsShape) || m.NumActions != spec.NumActions() {
+		t.Fatalf("meta %+v: want env %s, obs_shape %v, num_actions %d", m, spec.ID, spec.ObsShape, spec.NumActions())
+	}
+}
+
 // npzMeta reads the "meta" member of a weights file: a 1-D uint8 .npy
 // array holding the JSON of agents.PolicyMeta.
 func npzMeta(t *testing.T, path string) agents.PolicyMeta {
@@ -126,10 +136,7 @@ func TestCommittedBaselines(t *testing.T) {
 				t.Fatal(err)
 			}
 			spec := e.Spec()
-			m := npzMeta(t, path)
-			if m.EnvID != b.env || !slices.Equal(m.ObsShape, spec.ObsShape) || m.NumActions != spec.NumActions() {
-				t.Fatalf("meta %+v: want env %s, obs_shape %v, num_actions %d", m, b.env, spec.ObsShape, spec.NumActions())
-			}
+			checkMeta(t, path, spec)
 			opts := agents.Options{"weights": path, "greedy": "true"}
 			if _, err := agents.NewPolicy(spec, opts); err != nil {
 				t.Fatalf("NewPolicy: %v", err)

@@ -93,10 +93,7 @@ func TestCommittedExit(t *testing.T) {
 				t.Fatal(err)
 			}
 			spec := e.Spec()
-			m := npzMeta(t, path)
-			if m.EnvID != c.env || !slices.Equal(m.ObsShape, spec.ObsShape) || m.NumActions != spec.NumActions() {
-				t.Fatalf("meta %+v: want env %s, obs_shape %v, num_actions %d", m, c.env, spec.ObsShape, spec.NumActions())
-			}
+			checkMeta(t, path, spec)
 			p, err := agents.NewPolicy(spec, agents.Options{"weights": path, "greedy": "true"})
 			if err != nil {
 				t.Fatalf("NewPolicy: %v", err)

@@ -84,21 +84,7 @@ func BenchmarkObserve(b *testing.B) {
 // BenchmarkLegalMask writes the mask of positions in the command phase of
 // random four-player v2 games (64 positions); it must not allocate.
 func BenchmarkLegalMask(b *testing.B) {
-	e, err := env.Make(ID, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	var states []*State
-	for g := uint64(0); len(states) < 64; g++ {
-		e.Reset(g)
-		for i := 0; !e.Done(); i++ {
-			if s := e.State().(*State); s.phase == PhaseCommand && i%7 == 3 && len(states) < 64 {
-				states = append(states, s.Clone().(*State))
-			}
-			e.Step(envtest.Uniform(e, rng))
-		}
-	}
+	states := commandStates(b)
 	mask := make([]uint8, NumActions)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -112,6 +98,21 @@ func BenchmarkLegalMask(b *testing.B) {
 // state first (the copy, about 4 KB, is part of the op); it must not
 // allocate.
 func BenchmarkApproach(b *testing.B) {
+	states := commandStates(b)
+	var scratch State
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		scratch = *states[i&63]
+		scratch.approach()
+	}
+}
+
+// commandStates returns 64 positions in the command phase of random
+// four-player v2 games (seeded: the same positions every run), the
+// positions BenchmarkLegalMask and BenchmarkApproach work on.
+func commandStates(b *testing.B) []*State {
+	b.Helper()
 	e, err := env.Make(ID, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -127,11 +128,5 @@ func BenchmarkApproach(b *testing.B) {
 			e.Step(envtest.Uniform(e, rng))
 		}
 	}
-	var scratch State
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		scratch = *states[i&63]
-		scratch.approach()
-	}
+	return states
 }
