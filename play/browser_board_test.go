@@ -44,6 +44,12 @@ type boardStep struct {
 	Button   int
 	Overflow bool
 	Errors   []string
+	// What the page offered: the seat to move, the things lit and the
+	// things to pick on the board, the id picked.
+	ToMove     int `json:"to_move"`
+	Lit        int
+	Selectable int
+	Picked     string
 }
 
 // pickJS chooses the next click as a person would: a move in the
@@ -52,8 +58,11 @@ type boardStep struct {
 // button. It scrolls the thing into view and returns its centre.
 const pickJS = `(() => {
   const out = {kind: 'wait', button: -1, overflow: document.scrollingElement.scrollWidth > window.innerWidth,
-    errors: window.__errs || []};
+    errors: window.__errs || [], to_move: -1, lit: document.querySelectorAll('#scene .lit').length,
+    selectable: document.querySelectorAll('#scene .selectable').length,
+    picked: [...document.querySelectorAll('#scene .picked')].map((e) => e.dataset.id).join(' ')};
   const s = galaxygym.table, v = galaxygym.view;
+  if (v) out.to_move = v.to_move;
   if (!s || s.over || !v || !s.yours.includes(v.seat) || v.to_move !== v.seat || !v.actions || !v.actions.length) return JSON.stringify(out);
   const centre = (el) => { el.scrollIntoView({block: 'center', inline: 'center'}); const r = el.getBoundingClientRect();
     out.x = r.left + r.width / 2; out.y = r.top + r.height / 2; out.id = el.dataset.id || ''; };
@@ -101,6 +110,10 @@ func TestBrowserClicksBoard(t *testing.T) {
 				if _, ok := game.(env.Presenter); !ok {
 					t.Skipf("%s does not present itself (env.Presenter) yet: nothing to click", g.env)
 				}
+				// Each game has a deadline of its own: a slow one fails alone
+				// (the tab stays open for the next).
+				ctx, cancel := context.WithTimeout(ctx, *boardGame)
+				defer cancel()
 				if err := run(ctx, chromedp.EmulateViewport(vp.w, vp.h)); err != nil {
 					t.Fatal(err)
 				}
@@ -184,17 +197,85 @@ var boardTrace = flag.Bool("board-trace", false, "TestBrowserClicksBoard logs ev
 
 var boardStall = flag.Duration("board-stall", 90*time.Second, "how long TestBrowserClicksBoard waits for a position to change")
 
+var boardGame = flag.Duration("board-game", 5*time.Minute, "how long one game of TestBrowserClicksBoard may take, rematch included (its own deadline: a slow game fails alone)")
+
+var boardMaxClicks = flag.Int("board-max-clicks", 600, "the most clicks one game of TestBrowserClicksBoard may take")
+
+// boardClick is one click of playByBoard, as its ring keeps it.
+type boardClick struct {
+	at      time.Time
+	step    boardStep
+	version int
+}
+
+// clickRing keeps the last len(buf) clicks of a game, to tell what led to
+// a failure.
+type clickRing struct {
+	buf [40]boardClick
+	n   int // clicks added
+}
+
+func (r *clickRing) add(c boardClick) { r.buf[r.n%len(r.buf)] = c; r.n++ }
+
+// String lists the clicks kept, oldest first: time, kind, id, where,
+// the version clicked at, the seat to move, lit and selectable things
+// and the id picked when the click was chosen.
+func (r *clickRing) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the last %d of %d clicks:", min(r.n, len(r.buf)), r.n)
+	for i := max(0, r.n-len(r.buf)); i < r.n; i++ {
+		c := r.buf[i%len(r.buf)]
+		fmt.Fprintf(&b, "\n  %s %-7s %-22q at %4.0f,%4.0f  version %d  to_move %d  lit %d  selectable %d  picked %q",
+			c.at.Format("15:04:05.000"), c.step.Kind, c.step.ID, c.step.X, c.step.Y, c.version, c.step.ToMove, c.step.Lit, c.step.Selectable, c.step.Picked)
+	}
+	return b.String()
+}
+
+// pageDump is what the page shows, for a failure's message.
+const pageDump = `JSON.stringify({t: galaxygym.table, v: galaxygym.view && {seat: galaxygym.view.seat, to_move: galaxygym.view.to_move,
+  n: (galaxygym.view.actions||[]).length, moves: galaxygym.view.scene && (galaxygym.view.scene.moves||[]).map((m) => [m.name, m.select, m.target])},
+  sel: galaxygym.sel, version: galaxygym.version, chooser: !document.getElementById('chooser').hidden,
+  ids: [...document.querySelectorAll('#scene [data-id]')].map((e) => e.dataset.id + (e.classList.contains('selectable') ? '*' : '') + (e.classList.contains('lit') ? '+' : '') + (e.classList.contains('picked') ? '!' : '')).join(' '),
+  banner: document.getElementById('banner').textContent, errs: window.__errs})`
+
+// dumpPage is pageDump read under a context of its own (ctx may be past
+// its deadline: the tab is still open).
+func dumpPage(ctx context.Context) string {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	var dbg string
+	if err := chromedp.Run(dctx, chromedp.Evaluate(pageDump, &dbg)); err != nil {
+		return "(the page could not be read: " + err.Error() + ")"
+	}
+	return dbg
+}
+
 // playByBoard clicks the board until the game is over; it returns how
-// many clicks of each kind it made.
+// many clicks of each kind it made. When the game fails (a stall, too
+// many clicks, ctx's deadline, anything), the test's log has the last
+// clicks and the page's state.
 func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 	t.Helper()
 	kinds := map[string]int{}
+	var ring clickRing
+	defer func() {
+		if t.Failed() {
+			t.Logf("clicks %v; %s\npage: %s", kinds, ring.String(), dumpPage(ctx))
+		}
+	}()
 	// The game fails to end when the position stays the same for
-	// boardStall (a loaded machine plays slowly, but it plays).
+	// boardStall (a loaded machine plays slowly, but it plays), or after
+	// boardMaxClicks clicks (a game that goes round in circles).
 	deadline, last := time.Now().Add(*boardStall), -1
 	var stuckSince time.Time
 	misses := 0
 	for time.Now().Before(deadline) {
+		if ctx.Err() != nil {
+			t.Fatalf("the game did not end within -board-game %v (clicks %v)", *boardGame, kinds)
+		}
+		if ring.n >= *boardMaxClicks {
+			t.Fatalf("the game did not end after %d clicks (-board-max-clicks; clicks %v)", ring.n, kinds)
+		}
 		s := state(ctx, t)
 		if s.Version != last {
 			deadline, last = time.Now().Add(*boardStall), s.Version
@@ -246,17 +327,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 		default:
 			// The page may have moved between the look and the click (a
 			// panel redrawn above it): click only what is still there.
-			var there string
-			if err := run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const hits = document.elementsFromPoint(%f, %f);
-  if (!hits.length) return '';
-  if (hits[0].closest('#chooser button')) return 'chooser';
-  if (hits[0].closest('#scene button.prompt-move')) return 'ok';
-  const d0 = (e) => e.tagName + '#' + e.id + '.' + e.className + ' ' + (e.textContent || '').slice(0, 40);
-  if (!hits[0].closest('#scene')) return 'covered by ' + d0(hits[0]) + ' < ' + (hits[0].parentElement ? d0(hits[0].parentElement) : '');
-  return hits.some((e) => { const d = e.closest('#scene [data-id]'); return !!d && d.dataset.id === %q; }) ? 'ok' : ''; })()`, b.X, b.Y, b.ID), &there)); err != nil {
-				t.Fatal(err)
-			}
-			if there != "ok" && there != "chooser" {
+			if there := clickable(ctx, t, b); there != "ok" && there != "chooser" {
 				if misses++; misses > 100 {
 					t.Fatalf("the thing to click, %q at %.0f,%.0f, is not clickable: %s", b.ID, b.X, b.Y, there)
 				}
@@ -268,8 +339,10 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 		}
 		stuckSince, misses = time.Time{}, 0
 		kinds[b.Kind]++
+		ring.add(boardClick{time.Now(), b, s.Version})
 		if *boardTrace {
-			t.Logf("%s click %s %q at %.0f,%.0f (version %d)", time.Now().Format("15:04:05.000"), b.Kind, b.ID, b.X, b.Y, s.Version)
+			t.Logf("%s click %s %q at %.0f,%.0f (version %d, to_move %d, lit %d, selectable %d, picked %q)",
+				time.Now().Format("15:04:05.000"), b.Kind, b.ID, b.X, b.Y, s.Version, b.ToMove, b.Lit, b.Selectable, b.Picked)
 		}
 		if b.Kind == "pick" {
 			// Picked (its targets lit), or played at once: wait for either.
@@ -290,10 +363,25 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			}
 		}
 	}
-	var dbg string
-	_ = run(ctx, chromedp.Evaluate(`JSON.stringify({t: galaxygym.table, v: galaxygym.view && {seat: galaxygym.view.seat, to_move: galaxygym.view.to_move, n: (galaxygym.view.actions||[]).length, scene: !!galaxygym.view.scene}, banner: document.getElementById('banner').textContent, errs: window.__errs})`, &dbg))
-	t.Fatalf("the game stopped: the position stayed the same for %v (clicks %v): %s", *boardStall, kinds, dbg)
+	t.Fatalf("the game stopped: the position stayed the same for %v (clicks %v)", *boardStall, kinds)
 	return nil
+}
+
+// clickable says whether b's thing is still at b.X, b.Y: "ok", "chooser"
+// (a move of the chooser), else what is there instead.
+func clickable(ctx context.Context, t *testing.T, b boardStep) string {
+	t.Helper()
+	var there string
+	if err := run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const hits = document.elementsFromPoint(%f, %f);
+  if (!hits.length) return '';
+  if (hits[0].closest('#chooser button')) return 'chooser';
+  if (hits[0].closest('#scene button.prompt-move')) return 'ok';
+  const d0 = (e) => e.tagName + '#' + e.id + '.' + e.className + ' ' + (e.textContent || '').slice(0, 40);
+  if (!hits[0].closest('#scene')) return 'covered by ' + d0(hits[0]) + ' < ' + (hits[0].parentElement ? d0(hits[0].parentElement) : '');
+  return hits.some((e) => { const d = e.closest('#scene [data-id]'); return !!d && d.dataset.id === %q; }) ? 'ok' : ''; })()`, b.X, b.Y, b.ID), &there)); err != nil {
+		t.Fatal(err)
+	}
+	return there
 }
 
 // pickGame is Trio presented the other way a board is played: pick a card

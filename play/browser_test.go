@@ -81,8 +81,22 @@ func newBrowser(t *testing.T, path string) context.Context {
 	}
 	ctx, cancel2 := chromedp.NewContext(actx, chromedp.WithErrorf(quiet))
 	t.Cleanup(cancel2)
-	ctx, cancel3 := context.WithTimeout(ctx, 8*time.Minute)
-	t.Cleanup(cancel3)
+	// The browser lives as long as the test, and ends a little before go
+	// test's -timeout (a test that runs out fails in its own words, not
+	// go test's panic); a test of many games bounds each one with a
+	// context of its own (TestBrowserClicksBoard: -board-game). Ending a
+	// context derived from ctx leaves the browser and its tab open: only
+	// the ones NewExecAllocator and NewContext return close them.
+	if end, ok := t.Deadline(); ok {
+		var cancel3 context.CancelFunc
+		ctx, cancel3 = context.WithDeadline(ctx, end.Add(-20*time.Second))
+		t.Cleanup(cancel3)
+	}
+	// The first Run starts the browser under the context it is given:
+	// started here, on ctx, so that every later Run may be bounded.
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
 	return ctx
 }
 
