@@ -55,7 +55,10 @@ type boardStep struct {
 // pickJS chooses the next click as a person would: a move in the
 // chooser; a lit target of the piece or card picked; something to pick
 // (the middle one); else, when the moves involve nothing on the board, a
-// button. It scrolls the thing into view and returns its centre.
+// button. It scrolls the thing into view and returns its centre; kind
+// wait when it is not the person's move, moving while something on the
+// page is still moving (measured then, a sliding card or a moving piece
+// is clicked where it no longer is, and the click misses).
 const pickJS = `(() => {
   const out = {kind: 'wait', button: -1, overflow: document.scrollingElement.scrollWidth > window.innerWidth,
     errors: window.__errs || [], to_move: -1, lit: document.querySelectorAll('#scene .lit').length,
@@ -64,6 +67,10 @@ const pickJS = `(() => {
   const s = galaxygym.table, v = galaxygym.view;
   if (v) out.to_move = v.to_move;
   if (!s || s.over || !v || !s.yours.includes(v.seat) || v.to_move !== v.seat || !v.actions || !v.actions.length) return JSON.stringify(out);
+  // A card sliding to its new place, or a piece moving, is not clicked
+  // where it is drawn now: wait until they stand still.
+  if (document.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity)) {
+    out.kind = 'moving'; return JSON.stringify(out); }
   const centre = (el) => { el.scrollIntoView({block: 'center', inline: 'center'}); const r = el.getBoundingClientRect();
     out.x = r.left + r.width / 2; out.y = r.top + r.height / 2; out.id = el.dataset.id || ''; };
   const ch = document.getElementById('chooser');
@@ -86,6 +93,17 @@ const watchErrors = `window.__errs = []; window.addEventListener('error', (e) =>
   window.addEventListener('unhandledrejection', (e) => window.__errs.push('script: ' + e.reason));
   new MutationObserver(() => { const t = document.getElementById('toast');
   if (!t.hidden && t.textContent) window.__errs.push(t.textContent); }).observe(document.getElementById('toast'), {childList: true, attributes: true});`
+
+// watchClicks keeps, for a failure's message, the last clicks the page
+// received (where, on what, with the picked id after it) in __clicks and
+// the last messages it sent in __sent.
+const watchClicks = `window.__clicks = []; window.__sent = [];
+  document.addEventListener('click', (e) => { const d = e.target.closest && e.target.closest('[data-id]');
+    window.__clicks.push([Math.round(e.clientX), Math.round(e.clientY), e.target.tagName + (d ? ' ' + d.dataset.id : '')]);
+    setTimeout(() => window.__clicks[window.__clicks.length - 1].push(galaxygym.sel ? galaxygym.sel.id : null), 0);
+    window.__clicks.splice(0, window.__clicks.length - 10); }, true);
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (d) { window.__sent.push(String(d).slice(0, 160)); window.__sent.splice(0, window.__sent.length - 10); return send.call(this, d); };`
 
 // TestBrowserClicksBoard: in Chromium, at 1280x800, 390x844 and 360x740,
 // a person plays each game that presents itself to the end by clicking
@@ -118,7 +136,7 @@ func TestBrowserClicksBoard(t *testing.T) {
 					t.Fatal(err)
 				}
 				open(ctx, t, base+"/#play="+g.env+"&delay=0&"+g.hash)
-				if err := run(ctx, chromedp.Evaluate(watchErrors, nil)); err != nil {
+				if err := run(ctx, chromedp.Evaluate(watchErrors+watchClicks, nil)); err != nil {
 					t.Fatal(err)
 				}
 				kinds := playByBoard(ctx, t)
@@ -201,18 +219,20 @@ var boardGame = flag.Duration("board-game", 5*time.Minute, "how long one game of
 
 var boardMaxClicks = flag.Int("board-max-clicks", 600, "the most clicks one game of TestBrowserClicksBoard may take")
 
-// boardClick is one click of playByBoard, as its ring keeps it.
+// boardClick is one click of playByBoard, as its ring keeps it, or a
+// click not made (miss: what stood at the point instead).
 type boardClick struct {
 	at      time.Time
 	step    boardStep
 	version int
+	miss    string
 }
 
-// clickRing keeps the last len(buf) clicks of a game, to tell what led to
-// a failure.
+// clickRing keeps the last len(buf) clicks (and clicks not made) of a
+// game, to tell what led to a failure.
 type clickRing struct {
 	buf [40]boardClick
-	n   int // clicks added
+	n   int // entries added
 }
 
 func (r *clickRing) add(c boardClick) { r.buf[r.n%len(r.buf)] = c; r.n++ }
@@ -222,21 +242,25 @@ func (r *clickRing) add(c boardClick) { r.buf[r.n%len(r.buf)] = c; r.n++ }
 // and the id picked when the click was chosen.
 func (r *clickRing) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "the last %d of %d clicks:", min(r.n, len(r.buf)), r.n)
+	fmt.Fprintf(&b, "the last %d of %d clicks and misses:", min(r.n, len(r.buf)), r.n)
 	for i := max(0, r.n-len(r.buf)); i < r.n; i++ {
 		c := r.buf[i%len(r.buf)]
 		fmt.Fprintf(&b, "\n  %s %-7s %-22q at %4.0f,%4.0f  version %d  to_move %d  lit %d  selectable %d  picked %q",
 			c.at.Format("15:04:05.000"), c.step.Kind, c.step.ID, c.step.X, c.step.Y, c.version, c.step.ToMove, c.step.Lit, c.step.Selectable, c.step.Picked)
+		if c.miss != "" {
+			fmt.Fprintf(&b, "  not clicked: %q", c.miss)
+		}
 	}
 	return b.String()
 }
 
 // pageDump is what the page shows, for a failure's message.
 const pageDump = `JSON.stringify({t: galaxygym.table, v: galaxygym.view && {seat: galaxygym.view.seat, to_move: galaxygym.view.to_move,
-  n: (galaxygym.view.actions||[]).length, moves: galaxygym.view.scene && (galaxygym.view.scene.moves||[]).map((m) => [m.name, m.select, m.target])},
+  actions: (galaxygym.view.actions||[]).map((a) => a.a), moves: galaxygym.view.scene && (galaxygym.view.scene.moves||[]).map((m) => [m.a, m.name, m.select, m.target])},
+  conn: document.getElementById('conn').textContent, ws: galaxygym.ws && galaxygym.ws.readyState, acted: galaxygym.actedAt, acted_ms_ago: Date.now() - galaxygym.actedTime, forced: galaxygym.forcedAt,
   sel: galaxygym.sel, version: galaxygym.version, chooser: !document.getElementById('chooser').hidden,
   ids: [...document.querySelectorAll('#scene [data-id]')].map((e) => e.dataset.id + (e.classList.contains('selectable') ? '*' : '') + (e.classList.contains('lit') ? '+' : '') + (e.classList.contains('picked') ? '!' : '')).join(' '),
-  banner: document.getElementById('banner').textContent, errs: window.__errs})`
+  banner: document.getElementById('banner').textContent, errs: window.__errs, clicks: window.__clicks, sent: window.__sent})`
 
 // dumpPage is pageDump read under a context of its own (ctx may be past
 // its deadline: the tab is still open).
@@ -258,6 +282,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 	t.Helper()
 	kinds := map[string]int{}
 	var ring clickRing
+	clicks := 0
 	defer func() {
 		if t.Failed() {
 			t.Logf("clicks %v; %s\npage: %s", kinds, ring.String(), dumpPage(ctx))
@@ -273,8 +298,8 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 		if ctx.Err() != nil {
 			t.Fatalf("the game did not end within -board-game %v (clicks %v)", *boardGame, kinds)
 		}
-		if ring.n >= *boardMaxClicks {
-			t.Fatalf("the game did not end after %d clicks (-board-max-clicks; clicks %v)", ring.n, kinds)
+		if clicks >= *boardMaxClicks {
+			t.Fatalf("the game did not end after %d clicks (-board-max-clicks; clicks %v)", clicks, kinds)
 		}
 		s := state(ctx, t)
 		if s.Version != last {
@@ -301,7 +326,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			t.Fatalf("the page showed errors: %q", b.Errors)
 		}
 		switch b.Kind {
-		case "wait":
+		case "wait", "moving":
 			time.Sleep(30 * time.Millisecond)
 			continue
 		case "stuck":
@@ -328,6 +353,7 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			// The page may have moved between the look and the click (a
 			// panel redrawn above it): click only what is still there.
 			if there := clickable(ctx, t, b); there != "ok" && there != "chooser" {
+				ring.add(boardClick{time.Now(), b, s.Version, "at the point: " + there})
 				if misses++; misses > 100 {
 					t.Fatalf("the thing to click, %q at %.0f,%.0f, is not clickable: %s", b.ID, b.X, b.Y, there)
 				}
@@ -339,7 +365,8 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 		}
 		stuckSince, misses = time.Time{}, 0
 		kinds[b.Kind]++
-		ring.add(boardClick{time.Now(), b, s.Version})
+		clicks++
+		ring.add(boardClick{time.Now(), b, s.Version, ""})
 		if *boardTrace {
 			t.Logf("%s click %s %q at %.0f,%.0f (version %d, to_move %d, lit %d, selectable %d, picked %q)",
 				time.Now().Format("15:04:05.000"), b.Kind, b.ID, b.X, b.Y, s.Version, b.ToMove, b.Lit, b.Selectable, b.Picked)
@@ -356,14 +383,14 @@ func playByBoard(ctx context.Context, t *testing.T) map[string]int {
 			continue
 		}
 		// The move answered (a new position), or, like a person whose click
-		// did not take, look again after a while.
-		for wait := time.Now().Add(5 * time.Second); time.Now().Before(wait) && state(ctx, t).Version == s.Version; time.Sleep(10 * time.Millisecond) {
-			if b.Kind == "chooser" {
-				break
-			}
+		// did not take, look again after a while. (A chooser's move too: read
+		// at once, the old position offered its piece again, and the test
+		// opened the chooser a second time.)
+		for wait := time.Now().Add(5 * time.Second); time.Now().Before(wait) && state(ctx, t).Version == s.Version; {
+			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	t.Fatalf("the game stopped: the position stayed the same for %v (clicks %v)", *boardStall, kinds)
+	t.Fatalf("the game stopped: the position stayed the same for %v (clicks %v, %d misses in a row)", *boardStall, kinds, misses)
 	return nil
 }
 
