@@ -95,15 +95,19 @@ const watchErrors = `window.__errs = []; window.addEventListener('error', (e) =>
   if (!t.hidden && t.textContent) window.__errs.push(t.textContent); }).observe(document.getElementById('toast'), {childList: true, attributes: true});`
 
 // watchClicks keeps, for a failure's message, the last clicks the page
-// received (where, on what, with the picked id after it) in __clicks and
-// the last messages it sent in __sent.
+// received (where, on what, with the picked id after it) in __clicks, the
+// last messages it sent in __sent and the last it received in __got (op,
+// steps, to_move, the number of moves).
 const watchClicks = `window.__clicks = []; window.__sent = [];
   document.addEventListener('click', (e) => { const d = e.target.closest && e.target.closest('[data-id]');
     window.__clicks.push([Math.round(e.clientX), Math.round(e.clientY), e.target.tagName + (d ? ' ' + d.dataset.id : '')]);
     setTimeout(() => window.__clicks[window.__clicks.length - 1].push(galaxygym.sel ? galaxygym.sel.id : null), 0);
     window.__clicks.splice(0, window.__clicks.length - 10); }, true);
   const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (d) { window.__sent.push(String(d).slice(0, 160)); window.__sent.splice(0, window.__sent.length - 10); return send.call(this, d); };`
+  WebSocket.prototype.send = function (d) { window.__sent.push(String(d).slice(0, 160)); window.__sent.splice(0, window.__sent.length - 10); return send.call(this, d); };
+  window.__got = []; const ws = galaxygym.ws, om = ws.onmessage;
+  ws.onmessage = (ev) => { try { const m = JSON.parse(ev.data); window.__got.push([m.op, m.status && m.status.steps, m.view && m.view.to_move, m.view && m.view.actions && m.view.actions.length, m.req]);
+    window.__got.splice(0, window.__got.length - 12); } catch (e) { window.__got.push(String(e)); } return om.call(ws, ev); };`
 
 // TestBrowserClicksBoard: in Chromium, at 1280x800, 390x844 and 360x740,
 // a person plays each game that presents itself to the end by clicking
@@ -260,7 +264,12 @@ const pageDump = `JSON.stringify({t: galaxygym.table, v: galaxygym.view && {seat
   conn: document.getElementById('conn').textContent, ws: galaxygym.ws && galaxygym.ws.readyState, acted: galaxygym.actedAt, acted_ms_ago: Date.now() - galaxygym.actedTime, forced: galaxygym.forcedAt,
   sel: galaxygym.sel, version: galaxygym.version, chooser: !document.getElementById('chooser').hidden,
   ids: [...document.querySelectorAll('#scene [data-id]')].map((e) => e.dataset.id + (e.classList.contains('selectable') ? '*' : '') + (e.classList.contains('lit') ? '+' : '') + (e.classList.contains('picked') ? '!' : '')).join(' '),
-  banner: document.getElementById('banner').textContent, errs: window.__errs, clicks: window.__clicks, sent: window.__sent})`
+  banner: document.getElementById('banner').textContent, errs: window.__errs, clicks: window.__clicks, sent: window.__sent, got: window.__got, onclick: !!document.getElementById('scene').onclick,
+  status_to_move: galaxygym.table && galaxygym.table.to_move, over: galaxygym.table && galaxygym.table.over,
+  probe: (() => { const sc = document.getElementById('scene'), el = sc.querySelector('.selectable'); if (!el || !sc.onclick) return 'nothing to probe';
+    const r = el.getBoundingClientRect(), n = window.__sent.length; let err = '';
+    try { sc.onclick({clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, stopPropagation() {}}); } catch (e) { err = String(e && e.stack || e); }
+    return {id: el.dataset.id, sent: window.__sent.slice(n), err, sel: galaxygym.sel, acted: galaxygym.actedAt, chooser: !document.getElementById('chooser').hidden}; })()})`
 
 // dumpPage is pageDump read under a context of its own (ctx may be past
 // its deadline: the tab is still open).
