@@ -177,6 +177,13 @@ const (
 //	              "Guided search")
 //	cpuct=X       PUCT's exploration constant, in reward-range widths
 //	              (default DefaultMCTSCPUCT; needs weights)
+//	mix=E         PUCT's prior is (1-E) times the policy's probabilities
+//	              plus E times the uniform distribution over the legal
+//	              actions, E in [0, 1] (default 0; needs weights): a sharp
+//	              policy (a clone that puts 0.99 on one move) otherwise
+//	              leaves every simulation on its own move, whatever cpuct;
+//	              AlphaZero's root noise, without the noise (the search
+//	              stays deterministic)
 //	leaf=L        value (the default with a value head) or rollout (roll
 //	              out to the end, the default without one); needs weights
 //	prior=S       policy (the default with weights) or rollout: the prior
@@ -222,6 +229,7 @@ type MCTS struct {
 	// leafValue) scores the leaves.
 	guide     *Policy
 	cpuct     float64 // in reward-range widths
+	mix       float64 // the share of the uniform distribution in PUCT's prior (option mix)
 	leafValue bool
 	follow    float64 // probability of playing the policy's choice after a search (option follow)
 	followed  bool    // the last decision did (Followed)
@@ -327,6 +335,7 @@ type mctsOptions struct {
 	weights   string // the guide's weights file, or ""
 	leaf      string // option leaf as given, or ""
 	cpuctSet  bool
+	mixSet    bool
 	followSet bool
 	priorSet  bool
 }
@@ -380,6 +389,12 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		case k == "cpuct":
 			m.cpuct, err = num()
 			o.cpuctSet = true
+		case k == "mix":
+			m.mix, err = num()
+			if err == nil && m.mix > 1 {
+				return o, bad("want a share in [0, 1]")
+			}
+			o.mixSet = true
 		case k == "weights":
 			if v == "" {
 				return o, bad("want a weights file (.npz, docs/policy-format.md)")
@@ -417,7 +432,7 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			o.envParams[k] = v
 		default:
 			return o, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
-				"rollout.KEY, weights, cpuct, leaf, prior, follow, and the environment's parameters)")
+				"rollout.KEY, weights, cpuct, mix, leaf, prior, follow, and the environment's parameters)")
 		}
 		if err != nil {
 			return o, err
@@ -432,6 +447,9 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		}
 		if o.cpuctSet {
 			return o, &OptionError{Agent: "mcts", Key: "cpuct", Reason: "needs weights (a policy file to guide the search)"}
+		}
+		if o.mixSet {
+			return o, &OptionError{Agent: "mcts", Key: "mix", Reason: "needs weights (a policy file to guide the search)"}
 		}
 		if o.followSet {
 			return o, &OptionError{Agent: "mcts", Key: "follow", Reason: "needs weights (a policy file to follow)"}
@@ -649,6 +667,9 @@ func (m *MCTS) String() string {
 			leaf = LeafValue
 		}
 		s += fmt.Sprintf(" weights=%s cpuct=%g leaf=%s", m.guide.Version(), m.cpuct, leaf)
+		if m.mix > 0 {
+			s += fmt.Sprintf(" mix=%g", m.mix)
+		}
 		if m.follow > 0 {
 			s += fmt.Sprintf(" follow=%g", m.follow)
 		}

@@ -231,7 +231,9 @@ func fakePolicy(t testing.TB, path string, logits []float32) string {
 // TestMCTSPUCTPrior: with a prior that puts (nearly) all its mass on one
 // legal move, the guided search (PUCT) spends most of a small budget on
 // that move, even a worse one (action 0 is worth 0 points, action 2 is
-// worth 2); with a uniform prior it finds the 2-point action.
+// worth 2), however many simulations; with a uniform prior, or the sharp
+// prior mixed half and half with the uniform (option mix), it finds the
+// 2-point action.
 func TestMCTSPUCTPrior(t *testing.T) {
 	dir := t.TempDir()
 	e, err := env.Make("mcts-fake-det-v0", nil)
@@ -245,13 +247,21 @@ func TestMCTSPUCTPrior(t *testing.T) {
 		logits []float32
 		sims   string
 		want   int
+		mix    string
 	}{
-		{[]float32{20, 0, 0}, "8", 0},
-		{[]float32{0, 20, 0}, "8", 1},
-		{[]float32{0, 0, 0}, "64", 2},
+		{[]float32{20, 0, 0}, "8", 0, ""},
+		{[]float32{0, 20, 0}, "8", 1, ""},
+		{[]float32{20, 0, 0}, "64", 0, ""}, // a sharp prior keeps every simulation, however many
+		{[]float32{0, 0, 0}, "64", 2, ""},
+		{[]float32{20, 0, 0}, "64", 2, "0.5"}, // mixed with the uniform: the search finds the 2 points
+		{[]float32{20, 0, 0}, "64", 0, "0"},
 	} {
 		f := fakePolicy(t, filepath.Join(dir, fmt.Sprint(c.logits[0], c.logits[1])+".npz"), c.logits)
-		a, err := New("mcts", spec, Options{"weights": f, "sims": c.sims})
+		opts := Options{"weights": f, "sims": c.sims}
+		if c.mix != "" {
+			opts["mix"] = c.mix
+		}
+		a, err := New("mcts", spec, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,10 +276,10 @@ func TestMCTSPUCTPrior(t *testing.T) {
 			}
 		}
 		if best != c.want || got != c.want {
-			t.Errorf("prior logits %v, sims %s: visits %v, played %d; want action %d most visited and played",
-				c.logits, c.sims, th.Visits, got, c.want)
+			t.Errorf("prior logits %v, sims %s, mix %q: visits %v, played %d; want action %d most visited and played",
+				c.logits, c.sims, c.mix, th.Visits, got, c.want)
 		}
-		if len(th.Probs) != 3 || th.Probs[c.want] < 0.3 {
+		if top := slices.Index(c.logits, slices.Max(c.logits)); len(th.Probs) != 3 || th.Probs[top] < 0.3 {
 			t.Errorf("prior logits %v: thoughts' probs %v, want the policy's prior", c.logits, th.Probs)
 		}
 	}
@@ -447,6 +457,9 @@ func TestMCTSGuidedOptions(t *testing.T) {
 		{"weights": noValue, "follow": "1.5"}, // not a probability
 		{"weights": noValue, "follow": "-1"},  // not a probability
 		{"prior": "rollout"},                  // needs weights
+		{"mix": "0.25"},                       // needs weights
+		{"weights": noValue, "mix": "1.5"},    // not a share
+		{"weights": noValue, "mix": "-0.1"},   // not a share
 		{"weights": noValue, "prior": "x"},    // unknown prior
 	} {
 		if _, err := New("mcts", spec, opts); !errors.As(err, &oe) {

@@ -259,8 +259,9 @@ func (m *MCTS) valueWanted() []float64 {
 // highest Q/W + cpuct * P * sqrt(N) / (1 + n), Q its mean return from the
 // node on (for an action not yet tried: the node's mean, or 0 before any
 // visit), W the width of the reward range, P the policy's probability of
-// it at the node, N the node's visits (at least 1) and n the action's; the
-// lowest action on ties.
+// it at the node (mixed with the uniform distribution over the legal
+// actions by option mix), N the node's visits (at least 1) and n the
+// action's; the lowest action on ties.
 func (m *MCTS) selectPUCT(node int32) int {
 	nd := &m.nodes[node]
 	off := int(nd.edges)
@@ -275,6 +276,16 @@ func (m *MCTS) selectPUCT(node int32) int {
 		fpu = sum / float64(nd.visits) * m.invW
 	}
 	sqrtN := math.Sqrt(float64(max(nd.visits, 1)))
+	keep, uniform := 1.0, 0.0 // option mix: PUCT's prior is keep * P + uniform
+	if m.mix > 0 {
+		legal := 0
+		for _, x := range m.mask {
+			if x != 0 {
+				legal++
+			}
+		}
+		keep, uniform = 1-m.mix, m.mix/float64(max(legal, 1))
+	}
 	best, bestV := -1, math.Inf(-1)
 	for a, x := range m.mask {
 		if x == 0 {
@@ -286,7 +297,7 @@ func (m *MCTS) selectPUCT(node int32) int {
 			q = e.sum / float64(e.visits) * m.invW
 			e.avail++
 		}
-		v := q + m.cpuct*prior[a]*sqrtN/float64(1+e.visits)
+		v := q + m.cpuct*(keep*prior[a]+uniform)*sqrtN/float64(1+e.visits)
 		if v > bestV {
 			best, bestV = a, v
 		}
