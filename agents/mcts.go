@@ -184,6 +184,11 @@ const (
 //	              leaves every simulation on its own move, whatever cpuct;
 //	              AlphaZero's root noise, without the noise (the search
 //	              stays deterministic)
+//	top=K         search=halving with weights: search the prior and the
+//	              policy's K most probable other legal actions only (the
+//	              lowest action on ties), not every legal action, so that
+//	              each gets more of the budget (Gumbel AlphaZero's root, without
+//	              the Gumbel noise); default: all; needs weights
 //	leaf=L        value (the default with a value head) or rollout (roll
 //	              out to the end, the default without one); needs weights
 //	prior=S       policy (the default with weights) or rollout: the prior
@@ -230,6 +235,7 @@ type MCTS struct {
 	guide     *Policy
 	cpuct     float64 // in reward-range widths
 	mix       float64 // the share of the uniform distribution in PUCT's prior (option mix)
+	top       int     // search=halving with weights: the policy's top actions searched beside the prior (0: all)
 	leafValue bool
 	follow    float64 // probability of playing the policy's choice after a search (option follow)
 	followed  bool    // the last decision did (Followed)
@@ -336,6 +342,7 @@ type mctsOptions struct {
 	leaf      string // option leaf as given, or ""
 	cpuctSet  bool
 	mixSet    bool
+	topSet    bool
 	followSet bool
 	priorSet  bool
 }
@@ -389,6 +396,12 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		case k == "cpuct":
 			m.cpuct, err = num()
 			o.cpuctSet = true
+		case k == "top":
+			n, e := strconv.Atoi(v)
+			if e != nil || n < 1 {
+				return o, bad("want an integer >= 1")
+			}
+			m.top, o.topSet = n, true
 		case k == "mix":
 			m.mix, err = num()
 			if err == nil && m.mix > 1 {
@@ -432,7 +445,7 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			o.envParams[k] = v
 		default:
 			return o, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
-				"rollout.KEY, weights, cpuct, mix, leaf, prior, follow, and the environment's parameters)")
+				"rollout.KEY, weights, cpuct, mix, top, leaf, prior, follow, and the environment's parameters)")
 		}
 		if err != nil {
 			return o, err
@@ -450,6 +463,9 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		}
 		if o.mixSet {
 			return o, &OptionError{Agent: "mcts", Key: "mix", Reason: "needs weights (a policy file to guide the search)"}
+		}
+		if o.topSet {
+			return o, &OptionError{Agent: "mcts", Key: "top", Reason: "needs weights (the policy ranks the actions)"}
 		}
 		if o.followSet {
 			return o, &OptionError{Agent: "mcts", Key: "follow", Reason: "needs weights (a policy file to follow)"}

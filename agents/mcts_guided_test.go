@@ -458,6 +458,8 @@ func TestMCTSGuidedOptions(t *testing.T) {
 		{"weights": noValue, "follow": "-1"},  // not a probability
 		{"prior": "rollout"},                  // needs weights
 		{"mix": "0.25"},                       // needs weights
+		{"top": "3"},                          // needs weights
+		{"weights": noValue, "top": "0"},      // not a count
 		{"weights": noValue, "mix": "1.5"},    // not a share
 		{"weights": noValue, "mix": "-0.1"},   // not a share
 		{"weights": noValue, "prior": "x"},    // unknown prior
@@ -593,5 +595,40 @@ func TestOldWeightsPlayUnchanged(t *testing.T) {
 	const want = "0bc8e9791eaa9ebaa248d4999e41073883cd4d8de7a9a46ab3507878a2065cf2"
 	if got := hex.EncodeToString(h.Sum(nil)); got != want {
 		t.Errorf("digest of the old files' play %s, want %s (recorded before format version 3)", got, want)
+	}
+}
+
+// TestMCTSHalvingTop: search=halving with top=K searches the prior and
+// the policy's K most probable other actions only: with the prior on the
+// 0-point action and the policy ranking the 1-point action next, top=1
+// plays the 1-point action; ranking the 2-point action next, or without
+// top (every legal action searched), it plays the 2-point action.
+func TestMCTSHalvingTop(t *testing.T) {
+	dir := t.TempDir()
+	spec := fakeSpec("mcts-fake-det-v0")
+	for _, c := range []struct {
+		logits []float32
+		top    string
+		want   int
+	}{
+		{[]float32{20, 5, 0}, "1", 1},
+		{[]float32{20, 0, 5}, "1", 2},
+		{[]float32{20, 5, 0}, "", 2},
+		{[]float32{20, 5, 0}, "2", 2},
+	} {
+		f := fakePolicy(t, filepath.Join(dir, fmt.Sprint(c.logits[1], c.logits[2])+".npz"), c.logits)
+		opts := Options{"weights": f, "sims": "64", "search": "halving", "leaf": "rollout"}
+		if c.top != "" {
+			opts["top"] = c.top
+		}
+		a, err := New("mcts", spec, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := a.(*MCTS)
+		m.Reset(3)
+		if got := m.Act(0, []uint8{0}, []uint8{1, 1, 1}); got != c.want {
+			t.Errorf("logits %v, top %q: played %d, want %d", c.logits, c.top, got, c.want)
+		}
 	}
 }

@@ -26,6 +26,13 @@ func (m *MCTS) halving(player int, obs, mask []uint8, prior, legal int) (int, bo
 			m.cand = append(m.cand, mctsCand{a: a})
 		}
 	}
+	if m.top > 0 && m.guide != nil && len(m.cand)-1 > m.top {
+		// Option top: the policy's most probable others (the lowest action on ties).
+		others := m.cand[1:]
+		slices.SortStableFunc(others, func(x, y mctsCand) int { return cmp.Compare(m.gprobs[y.a], m.gprobs[x.a]) })
+		m.cand = m.cand[:1+m.top]
+		legal = len(m.cand)
+	}
 	rounds := 1
 	for k := 2; k < legal-1; k *= 2 {
 		rounds++
