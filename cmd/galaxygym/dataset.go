@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -98,6 +99,7 @@ func init() {
 		intoPID       int
 		intoObs       string
 		intoMasks     string
+		serve         bool
 	)
 	derive := &cobra.Command{
 		Use:   "derive IN",
@@ -110,9 +112,21 @@ func init() {
 			"(rows x ObsSize, rows x NumActions) at those addresses of process PID, the galaxygym.datasets\n" +
 			"reader that started it (process_vm_writev; refused where the system does not allow it). Every\n" +
 			"step is checked against IN as by materialize; a dataset this build cannot replay is refused.\n" +
+			"With --serve (and no IN) it derives, one at a time, the datasets asked on stdin into the arrays of\n" +
+			"the process that started it, one JSON request a line ({\"in\", \"obs\": \"ADDR:LEN\", \"masks\",\n" +
+			"\"workers\", \"no_obs\"}), answering each with a line ({\"ok\": true} or {\"error\", \"refused\"}),\n" +
+			"until stdin ends: galaxygym.datasets keeps one so that a load does not start a process.\n" +
 			"docs/datasets.md, \"Compact datasets\".",
-		Args: cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if serve {
+				return cobra.NoArgs(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if serve {
+				return serveDerive(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), os.Getppid())
+			}
 			cfg := datasets.DeriveConfig{In: args[0], Workers: deriveWorkers, NoObs: deriveNoObs}
 			if cmd.Flags().Changed("into-pid") {
 				obs, obsLen, err := parseAddrLen("--into-obs", intoObs)
@@ -148,6 +162,7 @@ func init() {
 	derive.Flags().IntVar(&intoPID, "into-pid", 0, "write the rows into the arrays of this process (Linux; with --into-obs, --into-masks), not to stdout")
 	derive.Flags().StringVar(&intoObs, "into-obs", "", "ADDR:LEN: the observations array of --into-pid (decimal address and bytes)")
 	derive.Flags().StringVar(&intoMasks, "into-masks", "", "ADDR:LEN: the action masks array of --into-pid")
+	derive.Flags().BoolVar(&serve, "serve", false, "derive the datasets asked on stdin into the arrays of the parent process, one JSON request a line")
 	cmd.AddCommand(merge, verify, materialize, derive)
 	rootCmd.AddCommand(cmd)
 }

@@ -30,6 +30,7 @@ import copy
 import json
 import os
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -390,7 +391,10 @@ def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: i
     if not obs:
         cmd.append("--no-obs")
     if _INTO_PROCESS and sys.platform.startswith("linux"):
-        got = _derive_into(cmd, src, rows, obs_size if obs else 0, num_actions, during)
+        exe = binary or binary_path()
+        got = _derive_served(exe, cmd, src, rows, obs_size if obs else 0, num_actions, workers, during)
+        if got is None:  # no server (it could not start, or died): a process of its own
+            got = _derive_into(cmd, src, rows, obs_size if obs else 0, num_actions, during)
         if not isinstance(got[0], Exception):
             return got
         during = None  # ran already: its result is got[2]
@@ -448,6 +452,106 @@ def _derive_into(cmd: list[str], src: str, rows: int, obs_size: int, num_actions
             return RuntimeError(err), None, extra
         raise _derive_error(err or f"galaxygym dataset derive exited with status {code}")
     return obs_arr, mask_arr, extra
+
+
+class _DeriveServer:
+    """A ``galaxygym dataset derive --serve`` child of this process, which
+    derives every compact dataset :func:`load` and :func:`derive` ask it
+    for into their arrays, one at a time, so that a load costs the replay
+    and not a process start (about 15 ms of a 0.1 s load;
+    docs/performance.md). It lives until this process exits (its stdin
+    then ends) or until a load is interrupted while it writes (it is then
+    killed, and the next load starts another). A process forked from this
+    one starts its own."""
+
+    def __init__(self, binary: str) -> None:
+        import subprocess
+
+        self.owner = os.getpid()
+        # Its own session: a terminal's Ctrl-C interrupts the load, which
+        # stops the server, not the server behind the load's back.
+        self.proc = subprocess.Popen([binary, "dataset", "derive", "--serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def alive(self) -> bool:
+        return self.owner == os.getpid() and self.proc.poll() is None
+
+    def close(self) -> None:
+        """Stops the server (kills it: it may be writing into arrays being freed)."""
+        if self.owner != os.getpid():
+            return
+        try:
+            self.proc.kill()
+            self.proc.wait()
+        except OSError:
+            pass
+        for f in (self.proc.stdin, self.proc.stdout):
+            if f is not None:
+                f.close()
+
+
+_SERVERS: dict[str, _DeriveServer] = {}  # by binary
+_SERVERS_LOCK = threading.Lock()
+_ATEXIT = False
+
+
+def _close_servers() -> None:
+    for srv in list(_SERVERS.values()):
+        srv.close()
+    _SERVERS.clear()
+
+
+def _derive_served(binary: str, cmd: list[str], src: str, rows: int, obs_size: int, num_actions: int,
+                   workers: int | None, during: Any) -> tuple[Any, Any, Any] | None:
+    """_derive through this process's derive server (:class:`_DeriveServer`
+    of binary, started on first use): the arrays, or (the error, None,
+    during's result) where the system refuses the server's writes, as
+    :func:`_derive_into`. None when there is no server to ask (it could not
+    start, or exited since the last load), before during has run; a server
+    that dies while deriving is replaced by a process of its own (cmd)."""
+    global _ATEXIT
+    if not _ATEXIT:
+        import atexit
+
+        atexit.register(_close_servers)
+        _ATEXIT = True
+    with _SERVERS_LOCK:
+        srv = _SERVERS.get(binary)
+        if srv is None or not srv.alive():
+            try:
+                srv = _SERVERS[binary] = _DeriveServer(binary)
+            except OSError:
+                return None
+        obs_arr, mask_arr = _rows_array(rows, obs_size), _rows_array(rows, num_actions)
+        req = {"in": src, "workers": workers or 0, "no_obs": obs_size == 0,
+               "obs": f"{obs_arr.ctypes.data}:{obs_arr.nbytes}", "masks": f"{mask_arr.ctypes.data}:{mask_arr.nbytes}"}
+        assert srv.proc.stdin is not None and srv.proc.stdout is not None
+        try:
+            srv.proc.stdin.write((json.dumps(req) + "\n").encode())
+            srv.proc.stdin.flush()
+        except OSError:  # it exited since it was last asked
+            srv.close()
+            del _SERVERS[binary]
+            return None
+        try:
+            extra = during() if during is not None else None
+            line = srv.proc.stdout.readline()
+        except BaseException:
+            # The server writes into obs_arr and mask_arr: it is gone before they can be freed.
+            srv.close()
+            del _SERVERS[binary]
+            raise
+        if not line:  # it died while deriving: derive again in a process of its own
+            srv.close()
+            del _SERVERS[binary]
+            got = _derive_into(cmd, src, rows, obs_size, num_actions, None)
+            return got[0], got[1], extra
+    reply = json.loads(line)
+    if reply.get("ok"):
+        return obs_arr, mask_arr, extra
+    if reply.get("refused"):
+        return RuntimeError(reply.get("error", "")), None, extra
+    raise _derive_error(reply.get("error") or "galaxygym dataset derive --serve failed")
 
 
 def _derive_pipe(cmd: list[str], src: str, rows: int, obs_size: int, num_actions: int,

@@ -212,3 +212,64 @@ def test_rows_array_comes_from_the_arrow_pool() -> None:
     a[:] = 3
     assert int(a.sum()) == 21000
     assert gd._rows_array(0, 7).shape == (0, 7)
+
+
+def test_derive_server_serves_every_load(pairs, server_bin, monkeypatch):
+    """Loads of compact datasets are derived by one server process (a
+    child of this one, started on first use), each load's arrays equal to
+    the full dataset's; a server that was killed is replaced at the next
+    load."""
+    import os
+    import signal
+
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    gd._close_servers()
+    full = {g: gd.load(pairs[g][0]) for g in ("express-v1", "galaxy-express-v1")}
+    pids = []
+    for g in ("express-v1", "galaxy-express-v1", "express-v1"):
+        ds = gd.load(pairs[g][1])
+        np.testing.assert_array_equal(ds.obs, full[g].obs)
+        np.testing.assert_array_equal(ds.action_mask, full[g].action_mask)
+        pids.append(gd._SERVERS[server_bin].proc.pid)
+    assert len(set(pids)) == 1
+    os.kill(pids[0], signal.SIGKILL)
+    gd._SERVERS[server_bin].proc.wait()
+    ds = gd.load(pairs["express-v1"][1])
+    np.testing.assert_array_equal(ds.obs, full["express-v1"].obs)
+    assert gd._SERVERS[server_bin].proc.pid != pids[0]
+    gd._close_servers()
+    assert not gd._SERVERS
+
+
+def test_derive_server_dying_mid_load(pairs, server_bin, tmp_path):
+    """A server that exits while it derives (a stand-in that reads the
+    request and quits) costs nothing but time: the load derives in a
+    process of its own and gives the full dataset's arrays."""
+    fake = tmp_path / "galaxygym"
+    fake.write_text("#!/bin/sh\ncase \"$*\" in *--serve*) read line; exit 3;; esac\n"
+                    f"exec {server_bin} \"$@\"\n")
+    fake.chmod(0o755)
+    full = gd.load(pairs["pilots-of-gallaxia-v1"][0])
+    o, m = gd.derive(pairs["pilots-of-gallaxia-v1"][1], binary=str(fake))
+    np.testing.assert_array_equal(o, full.obs.reshape(len(full), -1))
+    np.testing.assert_array_equal(m, full.action_mask)
+    assert str(fake) not in gd._SERVERS
+
+
+def test_derive_server_stopped_by_an_interrupted_load(pairs, server_bin):
+    """A load interrupted while the server writes into its arrays stops
+    the server before the arrays can be freed; the next load starts
+    another."""
+    gd._close_servers()
+    m = gd._manifest(pairs["express-v1"][1])
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        gd._derive(str(pairs["express-v1"][1]), m, None, True, None, server_bin, interrupted)
+    assert server_bin not in gd._SERVERS
+    o, _ = gd.derive(pairs["express-v1"][1], binary=server_bin)
+    assert o.shape[0] == int(m["total_steps"]) + int(m["total_episodes"])
+    assert gd._SERVERS[server_bin].alive()
+    gd._close_servers()
