@@ -132,7 +132,8 @@ func CheckDerivable(m *Manifest, dir string) (*env.Env, error) {
 }
 
 // replayPart is the content of one compact part, read whole (a part of
-// 10,000 Express episodes, 4 million rows, takes about 60 MB).
+// 10,000 Express episodes, 4 million rows, takes about 60 MB), or the
+// rows of it read so far ([readReplayPartGroups]).
 type replayPart struct {
 	ep        []int64
 	step      []int32
@@ -141,10 +142,15 @@ type replayPart struct {
 	rewards   []float32 // numPlayers per row
 	term      []bool
 	trunc     []bool
-	episodes  []episodeRow // once epDone is closed, or epErr
-	epErr     error
-	epDone    chan struct{}
+	eps       *partEpisodes
 	numPlayer int
+}
+
+// partEpisodes is a part's episodes table, read alongside its steps.
+type partEpisodes struct {
+	rows []episodeRow // once done is closed, or err
+	err  error
+	done chan struct{}
 }
 
 // readReplayPart reads part p of the compact dataset d: its steps table
@@ -154,35 +160,55 @@ type replayPart struct {
 // (read column by column too; needed at the end of every episode,
 // [replayPart.episodesTable]) may still be loading.
 func readReplayPart(d *Dataset, p *PartInfo) (*replayPart, error) {
-	rp := &replayPart{numPlayer: d.Manifest.NumPlayers, epDone: make(chan struct{})}
+	var rp *replayPart
+	err := readReplayPartGroups(d, p, func(got *replayPart, final bool) error {
+		if final {
+			rp = got
+		}
+		return nil
+	})
+	return rp, err
+}
+
+// readReplayPartGroups is [readReplayPart] a row group at a time: after
+// each row group of the steps table it calls fn with the rows read so far
+// (a replayPart of its own, which later row groups do not change; the
+// episodes table is the whole part's), final true with the last. fn's
+// error ends the read and is returned.
+func readReplayPartGroups(d *Dataset, p *PartInfo, fn func(rp *replayPart, final bool) error) error {
+	eps := &partEpisodes{done: make(chan struct{})}
 	path := filepath.Join(d.Dir, filepath.FromSlash(p.Steps.Path))
 	go func() {
-		defer close(rp.epDone)
+		defer close(eps.done)
 		epPath := filepath.Join(d.Dir, filepath.FromSlash(p.Episodes.Path))
-		rp.episodes, rp.epErr = readEpisodeColumns(d.fs, epPath)
-		if rp.epErr == nil && int64(len(rp.episodes)) != p.EpisodeEnd-p.EpisodeStart {
-			rp.epErr = &FormatError{Path: epPath, Reason: "rows or episodes differ from the manifest"}
+		eps.rows, eps.err = readEpisodeColumns(d.fs, epPath)
+		if eps.err == nil && int64(len(eps.rows)) != p.EpisodeEnd-p.EpisodeStart {
+			eps.err = &FormatError{Path: epPath, Reason: "rows or episodes differ from the manifest"}
 		}
 	}()
-	if err := readReplayColumns(d.fs, path, rp); err != nil {
-		return nil, err
-	}
-	if int64(len(rp.ep)) != p.Steps.Rows {
-		return nil, &FormatError{Path: path, Reason: "rows or episodes differ from the manifest"}
-	}
-	return rp, nil
+	rp := &replayPart{numPlayer: d.Manifest.NumPlayers, eps: eps}
+	return readReplayColumns(d.fs, path, rp, func(final bool) error {
+		if final && int64(len(rp.ep)) != p.Steps.Rows {
+			return &FormatError{Path: path, Reason: "rows or episodes differ from the manifest"}
+		}
+		snap := *rp
+		return fn(&snap, final)
+	})
 }
 
 // episodesTable waits for the part's episodes table and returns it.
 func (rp *replayPart) episodesTable() ([]episodeRow, error) {
-	<-rp.epDone
-	return rp.episodes, rp.epErr
+	<-rp.eps.done
+	return rp.eps.rows, rp.eps.err
 }
 
 // readReplayColumns reads the columns of the steps file path a replay
-// needs (all but obs, action_mask and reward) into rp, each column in a
-// goroutine of its own. Every row must hold rp.numPlayer rewards.
-func readReplayColumns(fsys fileSystem, path string, rp *replayPart) error {
+// needs (all but obs, action_mask and reward) into rp, a row group at a
+// time, each column of it in a goroutine of its own, and calls done after
+// each row group (final true after the last; done's error ends the read).
+// Every row must hold rp.numPlayer rewards. The columns' capacity is the
+// file's rows, so that what done saw of them is never moved.
+func readReplayColumns(fsys fileSystem, path string, rp *replayPart, done func(final bool) error) error {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return &FormatError{Path: path, Reason: "cannot open", Err: err}
@@ -225,26 +251,36 @@ func readReplayColumns(fsys fileSystem, path string, rp *replayPart) error {
 	}
 	which := []int{colEpisodeID, colStep, colPlayer, colAction, colRewards, colTerminated, colTruncated}
 	errs := make([]error, len(reads))
-	var wg sync.WaitGroup
-	for k, read := range reads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for _, rg := range pf.RowGroups() {
-				if errs[k] = read(rg.ColumnChunks()[leaf[which[k]]]); errs[k] != nil {
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	for _, l := range []int{len(rp.ep), len(rp.step), len(rp.player), len(rp.action), len(rp.term), len(rp.trunc), len(rp.rewards) / max(1, np)} {
-		if l != n {
-			return &FormatError{Path: path, Reason: fmt.Sprintf("a column holds %d rows, the file %d", l, n)}
+	groups := pf.RowGroups()
+	rows := 0
+	for g, rg := range groups {
+		var wg sync.WaitGroup
+		for k, read := range reads {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[k] = read(rg.ColumnChunks()[leaf[which[k]]])
+			}()
 		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		rows += int(rg.NumRows())
+		for _, l := range []int{len(rp.ep), len(rp.step), len(rp.player), len(rp.action), len(rp.term), len(rp.trunc), len(rp.rewards) / max(1, np)} {
+			if l != rows || len(rp.rewards) != rows*np {
+				return &FormatError{Path: path, Reason: fmt.Sprintf("a column holds %d rows, the row groups %d", l, rows)}
+			}
+		}
+		if err := done(g == len(groups)-1); err != nil {
+			return err
+		}
+	}
+	if rows != n {
+		return &FormatError{Path: path, Reason: fmt.Sprintf("the row groups hold %d rows, the file %d", rows, n)}
+	}
+	if len(groups) == 0 {
+		return done(true)
 	}
 	return nil
 }
@@ -915,16 +951,25 @@ func (d *deriver) run(ctx context.Context) error {
 			if ctx.Err() != nil || d.failedBy(idx) {
 				return
 			}
-			rp, err := readReplayPart(d.src, &m.Parts[i])
-			if err != nil {
-				d.fail(idx, err)
-				return
-			}
-			for _, ch := range d.split(rp, &m.Parts[i], d.partRow[i], &idx) {
-				if order != nil {
-					order <- ch
+			// The chunks of each row group go out as it is read.
+			cut := partCut{epA: m.Parts[i].EpisodeStart}
+			err := readReplayPartGroups(d.src, &m.Parts[i], func(rp *replayPart, final bool) error {
+				for _, ch := range d.split(rp, &m.Parts[i], d.partRow[i], &cut, final, &idx) {
+					if order != nil {
+						order <- ch
+					}
+					jobs <- ch
 				}
-				jobs <- ch
+				if ctx.Err() != nil || d.failedBy(idx) {
+					return errSkipped
+				}
+				return nil
+			})
+			if err != nil {
+				if err != errSkipped {
+					d.fail(idx, err)
+				}
+				return
 			}
 		}
 	}()
@@ -967,32 +1012,52 @@ func (d *deriver) run(ctx context.Context) error {
 	return nil
 }
 
-// split cuts part p (read as rp, its first row row partRow of the steps
-// table) into chunks at episode boundaries, numbered from *idx on.
-func (d *deriver) split(rp *replayPart, p *PartInfo, partRow int64, idx *int) []*deriveChunk {
-	n := len(rp.ep)
+// partCut is where [deriver.split] has cut a part so far: the chunks
+// made cover its rows before rowA, episodes before epA.
+type partCut struct {
+	rowA int
+	epA  int64
+	cuts int
+}
+
+// split cuts the rows of part p read so far (rp, the part's first row row
+// partRow of the steps table) from cut on into chunks at episode
+// boundaries, numbered from *idx on, and moves cut past them. Until the
+// part's last rows are read (final), it cuts only chunks of the target
+// size whose last episode is known to end within the rows read; the rest
+// waits for the next row group.
+func (d *deriver) split(rp *replayPart, p *PartInfo, partRow int64, cut *partCut, final bool, idx *int) []*deriveChunk {
+	n := int(p.Steps.Rows)
+	have := len(rp.ep)
 	target := max(1, (n+4*d.workers-1)/(4*d.workers))
 	if d.out != nil {
 		target = min(target, 4*d.batch) // a worker finishes its chunk while the writer drains the one before
 	}
 	var chunks []*deriveChunk
-	rowA, epA := 0, p.EpisodeStart
-	for first := true; first || rowA < n; first = false {
-		rowB := min(n, rowA+target)
-		for rowB < n && rowB > 0 && rp.ep[rowB] == rp.ep[rowB-1] {
+	for {
+		rowA := cut.rowA
+		if final && rowA >= have && cut.cuts > 0 {
+			break
+		}
+		rowB := min(have, rowA+target)
+		for rowB < have && rowB > 0 && rp.ep[rowB] == rp.ep[rowB-1] {
 			rowB++
 		}
+		if !final && rowB >= have {
+			break // the episode may go on in the next row group
+		}
 		epB := p.EpisodeEnd
-		if rowB < n {
+		if rowB < have {
 			epB = rp.ep[rowB]
 		}
-		ch := &deriveChunk{idx: *idx, part: rp, epA: epA, epB: epB, rowA: rowA, rowB: rowB, row: partRow + int64(rowA)}
+		ch := &deriveChunk{idx: *idx, part: rp, epA: cut.epA, epB: epB, rowA: rowA, rowB: rowB, row: partRow + int64(rowA)}
 		if d.out != nil {
 			ch.out = make(chan []byte, 4)
 		}
 		chunks = append(chunks, ch)
 		*idx++
-		rowA, epA = rowB, epB
+		cut.rowA, cut.epA = rowB, epB
+		cut.cuts++
 	}
 	return chunks
 }

@@ -120,6 +120,50 @@ func TestDeriveRowsEveryWorkerCount(t *testing.T) {
 	}
 }
 
+// TestDeriveRowGroupsAsRead: a part's chunks are cut as each row group
+// of its steps table is read, episodes running on from one row group into
+// the next (97 rows a group): every row is written once, equal to the
+// full dataset's, with any number of workers.
+func TestDeriveRowGroupsAsRead(t *testing.T) {
+	rg := stepsRowGroupRows
+	stepsRowGroupRows = 97
+	t.Cleanup(func() { stepsRowGroupRows = rg })
+	compact, full := derivePair(t)
+	steps := allSteps(t, full)
+	groups := 0
+	err := readReplayPartGroups(mustOpen(t, compact), &mustOpen(t, compact).Manifest.Parts[0], func(rp *replayPart, final bool) error {
+		groups++
+		return nil
+	})
+	if err != nil || groups < 5 {
+		t.Fatalf("the first part was read in %d row groups (%v), want several", groups, err)
+	}
+	for _, workers := range []int{1, 2, 5} {
+		m := &memRows{}
+		if err := DeriveTo(context.Background(), DeriveConfig{In: compact, Workers: workers, Rows: m}); err != nil {
+			t.Fatal(err)
+		}
+		if workers > 1 && m.calls < 2*workers {
+			t.Errorf("%d ranges written by %d workers: the parts were not split", m.calls, workers)
+		}
+		for i, s := range steps {
+			if !m.written[i] || !bytes.Equal(m.masks[i*m.masksW:(i+1)*m.masksW], s.ActionMask) ||
+				!bytes.Equal(m.obs[i*m.obsSize:(i+1)*m.obsSize], s.Obs) {
+				t.Fatalf("workers %d: row %d not written or differs from the full dataset's", workers, i)
+			}
+		}
+	}
+}
+
+func mustOpen(t *testing.T, dir string) *Dataset {
+	t.Helper()
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestDeriveFirstDivergenceWins: of two divergences in different runs of
 // episodes, the first in row order is reported, whatever the workers and
 // the output; a later one alone is reported where it is.
