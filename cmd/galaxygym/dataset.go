@@ -93,6 +93,13 @@ func init() {
 		},
 	}
 	materialize.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "goroutines replaying parts (the output does not depend on it)")
+	derive := newDeriveCmd()
+	cmd.AddCommand(merge, verify, materialize, derive)
+	rootCmd.AddCommand(cmd)
+}
+
+// newDeriveCmd is `galaxygym dataset derive`.
+func newDeriveCmd() *cobra.Command {
 	var (
 		deriveWorkers int
 		deriveNoObs   bool
@@ -163,8 +170,7 @@ func init() {
 	derive.Flags().StringVar(&intoObs, "into-obs", "", "ADDR:LEN: the observations array of --into-pid (decimal address and bytes)")
 	derive.Flags().StringVar(&intoMasks, "into-masks", "", "ADDR:LEN: the action masks array of --into-pid")
 	derive.Flags().BoolVar(&serve, "serve", false, "derive the datasets asked on stdin into the arrays of the parent process, one JSON request a line")
-	cmd.AddCommand(merge, verify, materialize, derive)
-	rootCmd.AddCommand(cmd)
+	return derive
 }
 
 // parseAddrLen parses an --into-obs/--into-masks value: a decimal address
