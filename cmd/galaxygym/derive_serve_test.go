@@ -26,9 +26,10 @@ import (
 // request is served.
 func TestDeriveServe(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
-	if out, err := runCLI(t, "generate", "--env", "express-v1", "--agent", "random", "--episodes", "6", "--seed", "2",
-		"--observations", "none", "--out", dir); err != nil {
-		t.Fatalf("generate: %v\n%s", err, out)
+	// datasets.Generate, not the command: its flags would stay set for the tests after this one.
+	if _, err := datasets.Generate(context.Background(), datasets.Config{Env: "express-v1", Agent: "random", Episodes: 6,
+		Workers: 1, Seed: 2, Observations: datasets.ObsNone, Out: dir}); err != nil {
+		t.Fatalf("generate: %v", err)
 	}
 	var stream bytes.Buffer
 	if err := datasets.Derive(context.Background(), dir, &stream, 2); err != nil {
