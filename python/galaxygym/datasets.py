@@ -240,6 +240,14 @@ def load(path: str | os.PathLike[str], *, obs: bool = True, filesystem: Any = No
     ``filesystem`` (a ``pyarrow.fs.FileSystem`` or an fsspec filesystem such
     as ``s3fs.S3FileSystem``) ``path`` is read in it.
 
+    A compact dataset (``generate --observations none``) gets the same
+    arrays as the full one, its observations and masks derived by
+    replaying its episodes in the galaxygym binary (:func:`derive`); on
+    Linux the first such load starts one ``galaxygym dataset derive
+    --serve`` child of this process that serves the later ones too, until
+    this process exits. Raises :class:`galaxygym.errors.DeriveError` when
+    this build cannot replay it faithfully.
+
     Raises FileNotFoundError when there is no ``manifest.json`` (an
     unfinished or unmerged run), OSError (pyarrow's) when the bucket cannot
     be read (missing, credentials refused, endpoint unreachable)."""
