@@ -173,16 +173,35 @@ def test_derive_pipe_equals_into(pairs, env_id, server_bin, monkeypatch):
             np.testing.assert_array_equal(a, flat if obs else flat[:, :0])
 
 
-def test_derive_falls_back_to_the_pipe(pairs, server_bin, tmp_path):
+def test_derive_falls_back_to_the_pipe(pairs, server_bin, tmp_path, monkeypatch):
     """Where the system refuses process_vm_writev the binary says so and
-    derive reads the pipe instead (a stand-in binary refuses --into-pid)."""
+    derive reads the pipe instead (a stand-in binary whose derive server
+    and --into-pid both answer that)."""
+    refused = "dataset derive: --into-pid: process_vm_writev refused (operation not permitted)"
+    fake = _stand_in(tmp_path, server_bin, f"*--serve*) while read line; do echo '{{\"error\": \"{refused}\", "
+                     f"\"refused\": true}}'; done; exit 0;; *--into-pid*) echo '{refused}' >&2; exit 1;;")
+    piped = []
+    monkeypatch.setattr(gd, "_derive_pipe", lambda *a: piped.append(1) or _derive_pipe(*a))
+    _derives_as_full(pairs["express-v1"], fake)
+    assert piped, "the pipe was not read"
+
+
+_derive_pipe = gd._derive_pipe
+
+
+def _stand_in(tmp_path, server_bin: str, case: str) -> str:
+    """A galaxygym binary that does what the shell case pattern case says
+    for its arguments and runs the real one otherwise."""
     fake = tmp_path / "galaxygym"
-    fake.write_text("#!/bin/sh\ncase \"$*\" in *--into-pid*) echo 'dataset derive: --into-pid: process_vm_writev "
-                    "refused (operation not permitted)' >&2; exit 1;; esac\n"
-                    f"exec {server_bin} \"$@\"\n")
+    fake.write_text(f"#!/bin/sh\ncase \"$*\" in {case} esac\nexec {server_bin} \"$@\"\n")
     fake.chmod(0o755)
-    full = gd.load(pairs["express-v1"][0])
-    o, m = gd.derive(pairs["express-v1"][1], binary=str(fake))
+    return str(fake)
+
+
+def _derives_as_full(pair, binary: str) -> None:
+    """gd.derive of pair's compact dataset with binary gives its full one's arrays."""
+    full = gd.load(pair[0])
+    o, m = gd.derive(pair[1], binary=binary)
     np.testing.assert_array_equal(o, full.obs.reshape(len(full), -1))
     np.testing.assert_array_equal(m, full.action_mask)
 
@@ -245,15 +264,9 @@ def test_derive_server_dying_mid_load(pairs, server_bin, tmp_path):
     """A server that exits while it derives (a stand-in that reads the
     request and quits) costs nothing but time: the load derives in a
     process of its own and gives the full dataset's arrays."""
-    fake = tmp_path / "galaxygym"
-    fake.write_text("#!/bin/sh\ncase \"$*\" in *--serve*) read line; exit 3;; esac\n"
-                    f"exec {server_bin} \"$@\"\n")
-    fake.chmod(0o755)
-    full = gd.load(pairs["pilots-of-gallaxia-v1"][0])
-    o, m = gd.derive(pairs["pilots-of-gallaxia-v1"][1], binary=str(fake))
-    np.testing.assert_array_equal(o, full.obs.reshape(len(full), -1))
-    np.testing.assert_array_equal(m, full.action_mask)
-    assert str(fake) not in gd._SERVERS
+    fake = _stand_in(tmp_path, server_bin, "*--serve*) read line; exit 3;;")
+    _derives_as_full(pairs["pilots-of-gallaxia-v1"], fake)
+    assert fake not in gd._SERVERS
 
 
 def test_derive_server_stopped_by_an_interrupted_load(pairs, server_bin):
