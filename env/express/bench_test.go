@@ -27,9 +27,43 @@ func BenchmarkObserve(b *testing.B) {
 	}
 }
 
+// BenchmarkObserveRows encodes observations as a dataset derive does: each
+// into the next row of a 256 KiB batch buffer (rows of ObsSize bytes),
+// from positions of random 4-player games; it must not allocate.
+func BenchmarkObserveRows(b *testing.B) {
+	states := randomPositions(64, 4)
+	rows := make([]uint8, (256<<10)/ObsSize*ObsSize)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i, o := 0, 0; i < b.N; i++ {
+		if o == len(rows) {
+			o = 0
+		}
+		states[i%len(states)].Observe(i%4, rows[o:o+ObsSize])
+		o += ObsSize
+	}
+}
+
 // BenchmarkLegalMask computes the mask of positions from random games.
 func BenchmarkLegalMask(b *testing.B) {
 	states := randomPositions(64, 4)
+	dst := make([]uint8, NumActions)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		states[i%len(states)].LegalMask(dst)
+	}
+}
+
+// BenchmarkLegalMaskMeld computes the mask of meld-phase positions (the
+// phase whose mask has more than two actions) of random 4-player games.
+func BenchmarkLegalMaskMeld(b *testing.B) {
+	var states []*State
+	for _, s := range randomPositions(256, 4) {
+		if s.phase == PhaseMeld {
+			states = append(states, s)
+		}
+	}
 	dst := make([]uint8, NumActions)
 	b.ReportAllocs()
 	b.ResetTimer()
