@@ -107,11 +107,11 @@ var layout = env.ObsLayout{
 			"played this turn; 3-18 car codes: 1+kind, 30+type a Wild as that section type, 36 an undeclared end Wild, 37 a transition)"),
 }
 
-// spreadBits[m] has byte w set to bit w of m (m < 32): the permanent Way
-// Car bytes of a player's block.
-var spreadBits = func() (t [32]uint64) {
+// spreadBits[m] has byte w set to bit w of m: the permanent Way Car bytes
+// of a player's block, eight kinds of a legal-action mask (writeKinds).
+var spreadBits = func() (t [256]uint64) {
 	for m := range t {
-		for w := 0; w < 5; w++ {
+		for w := 0; w < 8; w++ {
 			t[m] |= uint64(m>>w&1) << (8 * w)
 		}
 	}
@@ -119,108 +119,133 @@ var spreadBits = func() (t [32]uint64) {
 }()
 
 // Observe writes player's observation into dst (len ObsSize). It allocates
-// nothing.
+// nothing. Every byte is written once, the blocks past the number of
+// players cleared, so that nothing is cleared first (TestObserveMatchesReference
+// checks it against the former implementation over zeroed and dirty
+// buffers).
 func (s *State) Observe(player int, dst []uint8) {
-	clear(dst[:ObsSize])
+	dst = dst[:ObsSize]
+	s.observeTable(player, dst)
 	n := s.n
-	rel := func(q int) uint8 { return uint8((q - player + n) % n) }
-	dst[OffPhase] = uint8(s.phase)
-	if s.phase != PhaseOver {
-		dst[OffActor] = rel(s.CurrentPlayer())
-	}
-	if s.dir < 0 {
-		dst[OffDir] = 1
-	}
-	dst[OffRound] = uint8(min(s.hturns/n+1, 255))
-	dst[OffHandNo] = uint8(min(s.hand+1, 255))
-	if s.firstRound() {
-		dst[OffFirst] = 1
-	}
-	dst[OffDeck] = uint8(s.deckN)
-	dst[OffDiscN] = uint8(s.discN)
-	if s.discN > 0 {
-		dst[OffTopDisc] = s.disc[s.discN-1] + 1
-	}
-	dst[OffTopSlot] = uint8(s.top + 1)
-	dst[OffTT] = uint8(s.tt)
-	dst[OffResh] = uint8(s.resh)
-	if s.trans {
-		dst[OffTrans] = 1
-	}
-	if s.swapped {
-		dst[OffSwapped] = 1
-	}
-	if s.pend.kind >= 0 {
-		dst[OffPendKind] = uint8(BrokenCar + int(s.pend.kind) + 1)
-		dst[OffPendBy] = rel(int(s.pend.by))
-		dst[OffPendTrain] = uint8(s.pend.train + 1)
-		dst[OffPendOwn] = uint8(s.pend.own + 1)
-	}
-	dst[OffPlayers] = uint8(n)
-	ht := min(s.hturns, 65535)
-	dst[OffHTurns], dst[OffHTurns+1] = uint8(ht), uint8(ht>>8)
-	tu := min(s.turns, 65535)
-	dst[OffTurns], dst[OffTurns+1] = uint8(tu), uint8(tu>>8)
-	if s.phase == PhaseMeld {
-		dst[OffPendT] = uint8(s.pendT + 1)
-	}
-	me := &s.pl[player]
-	copy(dst[OffHand:OffHand+NumKinds], me.hand[:])
-	for i := 0; i < s.discN; i++ {
-		dst[OffDiscards+int(s.disc[i])]++
-	}
-	for i := 0; i < RecentDiscards && i < s.discN; i++ {
-		dst[OffRecent+i] = s.disc[s.discN-1-i] + 1
-	}
-	copy(dst[OffSlot:OffSlot+NumKinds], s.slot[:])
-	copy(dst[OffAside:OffAside+NumKinds], s.aside[:])
 	for j, q := 0, player; j < n; j++ {
-		p := &s.pl[q]
-		b := dst[OffPlayer+j*PlayerBytes : OffPlayer+(j+1)*PlayerBytes]
-		b[PPresent] = 1
-		b[PHandSize] = p.handN
-		sc := uint16(int32(p.score) + 32768)
-		b[PScore], b[PScore+1] = uint8(sc), uint8(sc>>8)
-		b[PDerail] = p.derail
-		if p.played {
-			b[PPlayed] = 1
-		}
-		copy(b[PWay:PWay+numWayKinds], p.way[:])
-		pw := spreadBits[p.perm&(1<<numWayKinds-1)] // one byte per kind
-		binary.LittleEndian.PutUint32(b[PPerm:], uint32(pw))
-		b[PPerm+4] = uint8(pw >> 32)
-		copy(b[PKnown:PKnown+NumKinds], p.known[:])
-		trains := uint8(0)
-		for t := range p.trains {
-			tr := &p.trains[t]
-			if tr.loco < 0 {
-				continue
-			}
-			trains++
-			o := b[PTrain+t*TrainBytes : PTrain+(t+1)*TrainBytes]
-			o[TLoco] = 1
-			if q == player {
-				o[TLoco] = uint8(2 + tr.loco)
-			}
-			o[TLen] = tr.n
-			o[TFlags] = tr.flags
-			// The cars as two words, the bytes past the train's length
-			// masked off (they stay zero, as clear left them).
-			lo := binary.LittleEndian.Uint64(tr.cars[0:8])
-			hi := binary.LittleEndian.Uint64(tr.cars[8:16])
-			if k := uint(tr.n); k < 8 {
-				lo, hi = lo&(1<<(8*k)-1), 0
-			} else {
-				hi &= 1<<(8*(k-8)) - 1
-			}
-			binary.LittleEndian.PutUint64(o[TCars:], lo)
-			binary.LittleEndian.PutUint64(o[TCars+8:], hi)
-		}
-		b[PTrains] = trains
+		s.observePlayer(q, q == player, (*[PlayerBytes]uint8)(dst[OffPlayer+j*PlayerBytes:]))
 		if q++; q == n {
 			q = 0
 		}
 	}
+	clear(dst[OffPlayer+n*PlayerBytes:])
+}
+
+// flagByte returns 1 for true, 0 for false.
+func flagByte(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// observeTable writes the observation's bytes before the player blocks.
+func (s *State) observeTable(player int, dst []uint8) {
+	h := (*[OffPlayer]uint8)(dst)
+	n := s.n
+	rel := func(q int) uint8 {
+		if q -= player; q < 0 {
+			q += n
+		}
+		return uint8(q)
+	}
+	h[OffPhase] = uint8(s.phase)
+	h[OffActor] = 0
+	if s.phase != PhaseOver {
+		h[OffActor] = rel(s.CurrentPlayer())
+	}
+	h[OffDir] = flagByte(s.dir < 0)
+	h[OffRound] = uint8(min(s.hturns/n+1, 255))
+	h[OffHandNo] = uint8(min(s.hand+1, 255))
+	h[OffFirst] = flagByte(s.firstRound())
+	h[OffDeck] = uint8(s.deckN)
+	h[OffDiscN] = uint8(s.discN)
+	h[OffTopDisc] = 0
+	if s.discN > 0 {
+		h[OffTopDisc] = s.disc[s.discN-1] + 1
+	}
+	h[OffTopSlot] = uint8(s.top + 1)
+	h[OffTT] = uint8(s.tt)
+	h[OffResh] = uint8(s.resh)
+	h[OffTrans] = flagByte(s.trans)
+	h[OffSwapped] = flagByte(s.swapped)
+	h[OffPendKind], h[OffPendBy], h[OffPendTrain], h[OffPendOwn] = 0, 0, 0, 0
+	if s.pend.kind >= 0 {
+		h[OffPendKind] = uint8(BrokenCar + int(s.pend.kind) + 1)
+		h[OffPendBy] = rel(int(s.pend.by))
+		h[OffPendTrain] = uint8(s.pend.train + 1)
+		h[OffPendOwn] = uint8(s.pend.own + 1)
+	}
+	h[OffPlayers] = uint8(n)
+	ht := min(s.hturns, 65535)
+	h[OffHTurns], h[OffHTurns+1] = uint8(ht), uint8(ht>>8)
+	tu := min(s.turns, 65535)
+	h[OffTurns], h[OffTurns+1] = uint8(tu), uint8(tu>>8)
+	h[OffPendT] = 0
+	if s.phase == PhaseMeld {
+		h[OffPendT] = uint8(s.pendT + 1)
+	}
+	*(*[NumKinds]uint8)(h[OffHand:]) = s.pl[player].hand
+	// The counts are made in place and the newest discards in a word: a
+	// local array of bytes read back as words waits for its byte stores.
+	counts := (*[NumKinds]uint8)(h[OffDiscards:])
+	*counts = [NumKinds]uint8{}
+	disc := s.disc[:s.discN]
+	for _, k := range disc {
+		counts[k]++
+	}
+	recent := uint64(0)
+	for i := 0; i < RecentDiscards && i < len(disc); i++ {
+		recent |= uint64(disc[len(disc)-1-i]+1) << (8 * i)
+	}
+	binary.LittleEndian.PutUint64(h[OffRecent:], recent)
+	*(*[NumKinds]uint8)(h[OffSlot:]) = s.slot
+	*(*[NumKinds]uint8)(h[OffAside:]) = s.aside
+}
+
+// observePlayer writes player q's block; own: q is the observer.
+func (s *State) observePlayer(q int, own bool, b *[PlayerBytes]uint8) {
+	p := &s.pl[q]
+	b[PPresent] = 1
+	b[PHandSize] = p.handN
+	sc := uint16(int32(p.score) + 32768)
+	b[PScore], b[PScore+1] = uint8(sc), uint8(sc>>8)
+	b[PDerail] = p.derail
+	b[PPlayed] = flagByte(p.played)
+	*(*[numWayKinds]uint8)(b[PWay:]) = p.way
+	pw := spreadBits[p.perm&(1<<numWayKinds-1)] // one byte per kind
+	binary.LittleEndian.PutUint32(b[PPerm:], uint32(pw))
+	b[PPerm+4] = uint8(pw >> 32)
+	*(*[NumKinds]uint8)(b[PKnown:]) = p.known
+	trains := uint8(0)
+	for t := range p.trains {
+		tr := &p.trains[t]
+		o := (*[TrainBytes]uint8)(b[PTrain+t*TrainBytes:])
+		if tr.loco < 0 {
+			*o = [TrainBytes]uint8{}
+			continue
+		}
+		trains++
+		o[TLoco] = 1
+		if own {
+			o[TLoco] = uint8(2 + tr.loco)
+		}
+		o[TLen] = tr.n
+		o[TFlags] = tr.flags
+		// The cars as two words, the bytes past the train's length
+		// masked off to zero (a shift of 64 or more gives 0 in Go).
+		k := uint(tr.n)
+		lo := binary.LittleEndian.Uint64(tr.cars[0:8]) & (1<<(8*k) - 1)
+		hi := binary.LittleEndian.Uint64(tr.cars[8:16]) & (^uint64(0) >> (128 - 8*k))
+		binary.LittleEndian.PutUint64(o[TCars:], lo)
+		binary.LittleEndian.PutUint64(o[TCars+8:], hi)
+	}
+	b[PTrains] = trains
 }
 
 // obsHigh returns the inclusive upper bound of every observation byte.
