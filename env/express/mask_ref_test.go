@@ -208,3 +208,39 @@ func meldMaskRef(s *State, dst []uint8) int {
 	}
 	return n
 }
+
+// TestHeldKindsMatchesReference checks heldKinds (the hand read as words)
+// against the former loop over the kinds (heldKindsRef): every count 0-255
+// at every kind beside a random hand, and random hands with zeros.
+func TestHeldKindsMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var h [NumKinds]uint8
+	for i := 0; i < 2000; i++ {
+		for k := range h {
+			if h[k] = uint8(rng.IntN(256)); rng.IntN(2) == 0 {
+				h[k] = 0
+			}
+		}
+		for k := 0; k < NumKinds; k++ {
+			old := h[k]
+			for v := 0; v < 256; v += 1 + i%7 {
+				h[k] = uint8(v)
+				if got, want := heldKinds(&h), heldKindsRef(&h); got != want {
+					t.Fatalf("hand %v: heldKinds %#x, want %#x", h, got, want)
+				}
+			}
+			h[k] = old
+		}
+	}
+}
+
+// heldKindsRef is the former heldKinds: one test per kind.
+func heldKindsRef(h *[NumKinds]uint8) uint32 {
+	var m uint32
+	for k := 0; k < NumKinds; k++ {
+		if h[k] > 0 {
+			m |= 1 << k
+		}
+	}
+	return m
+}

@@ -1,6 +1,7 @@
 package express
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -138,14 +139,19 @@ func (s *State) LegalMask(dst []uint8) int {
 }
 
 // heldKinds returns the set of kinds in hand h: bit k set when h[k] > 0.
+// The hand is read as three words; each byte's top bit is set when the
+// byte is not zero (its low seven bits plus 0x7f carry into it, or it is
+// already set) and the eight top bits are gathered into a byte by a
+// multiplication whose partial products do not overlap.
 func heldKinds(h *[NumKinds]uint8) uint32 {
-	var m uint32
-	for k := 0; k < NumKinds; k++ {
-		if h[k] > 0 {
-			m |= 1 << k
-		}
+	const low7, top, gather = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080, 0x0102040810204080
+	nonzero := func(w uint64) uint32 {
+		w = ((w&low7 + low7) | w) & top
+		return uint32((w >> 7) * gather >> 56)
 	}
-	return m
+	return nonzero(binary.LittleEndian.Uint64(h[0:8])) |
+		nonzero(binary.LittleEndian.Uint64(h[8:16]))<<8 |
+		nonzero(binary.LittleEndian.Uint64(h[16:24]))<<16
 }
 
 // Kind sets: plainKinds the freight and passenger cars (0..Diesel),
@@ -166,10 +172,31 @@ func markKinds(m uint32, dst []uint8, base int) int {
 	return n
 }
 
+// writeKinds writes the kind set m (kinds below 24) into the 24 bytes at
+// dst[base:]: 1 for a kind of the set, 0 for another, a byte of m at a time
+// (spreadBits); it returns the set's size.
+func writeKinds(m uint32, dst []uint8, base int) int {
+	d := (*[NumKinds]uint8)(dst[base:])
+	binary.LittleEndian.PutUint64(d[0:], spreadBits[uint8(m)])
+	binary.LittleEndian.PutUint64(d[8:], spreadBits[uint8(m>>8)])
+	binary.LittleEndian.PutUint64(d[16:], spreadBits[uint8(m>>16)])
+	return bits.OnesCount32(m)
+}
+
+// writeCars writes the plain-car set m (bits 0..Diesel) into the addKinds
+// bytes of train t's ActAdd actions: 1 for a car of the set, 0 for another
+// and for the Caboose; it returns the set's size.
+func writeCars(m uint32, dst []uint8, t int) int {
+	d := (*[addKinds]uint8)(dst[ActAdd+t*addKinds:])
+	binary.LittleEndian.PutUint64(d[0:], spreadBits[uint8(m)])
+	binary.LittleEndian.PutUint32(d[8:], uint32(spreadBits[uint8(m>>8)&(plainKinds>>8)]))
+	return bits.OnesCount32(m)
+}
+
 // firstCarMask marks the legal first cars of own train t (no cars yet);
 // held is heldKinds(h).
 func firstCarMask(h *[NumKinds]uint8, held uint32, t int, dst []uint8) int {
-	n := markKinds(held&plainKinds, dst, ActAdd+t*addKinds)
+	n := writeCars(held&plainKinds, dst, t)
 	if h[Wild] > 0 {
 		// wildFollows with the Wild removed: another Wild, a Caboose or
 		// a car of the type.
@@ -200,7 +227,7 @@ func extendMask(h *[NumKinds]uint8, held uint32, tr *train, t int, dst []uint8) 
 			cars &= typeKinds[sec]
 		}
 	}
-	n := markKinds(cars, dst, ActAdd+t*addKinds)
+	n := writeCars(cars, dst, t)
 	if h[Caboose] > 0 {
 		dst[ActAdd+t*addKinds+11] = 1
 		n++
@@ -245,7 +272,7 @@ func (s *State) meldMask(dst []uint8) int {
 			reduce += extendMask(h, held, tr, t, dst)
 		}
 		if !s.swapped {
-			n += markKinds(held&^(1<<uint(tr.loco)), dst, ActSwap+t*NumKinds)
+			n += writeKinds(held&^(1<<uint(tr.loco)), dst, ActSwap+t*NumKinds)
 		}
 	}
 	if free {
@@ -274,7 +301,7 @@ func (s *State) meldMask(dst []uint8) int {
 		dst[ActEndMeld] = 1
 		n++
 	case hn <= 6:
-		n += markKinds(held, dst, ActDiscard)
+		n += writeKinds(held, dst, ActDiscard)
 		if h[Turntable] > 0 {
 			dst[ActTurntable] = 1
 			n++
