@@ -808,8 +808,8 @@ function drawScene(view, box, play, last) {
       // Of the things under the pointer (a piece over its space), a lit
       // target first, then something to pick, then the topmost. The thing
       // the browser says was clicked comes first: elementsFromPoint can
-      // miss a piece the click landed on (a Durriken on a small phone,
-      // whose clicks then fell through to the space beneath it).
+      // miss a piece the click landed on (seen on a small phone: the
+      // clicks fell through to the space beneath the piece).
       const own = ev.target && ev.target.closest ? ev.target.closest('[data-id]') : null;
       const hits = [own, ...document.elementsFromPoint(ev.clientX, ev.clientY).map((e) => e.closest('[data-id]'))].filter((e) => e && box.contains(e));
       const el = hits.find((e) => e.classList.contains('lit')) || hits.find((e) => e.classList.contains('selectable')) || hits[0];
