@@ -399,8 +399,7 @@ def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: i
     if not obs:
         cmd.append("--no-obs")
     if _INTO_PROCESS and sys.platform.startswith("linux"):
-        exe = binary or binary_path()
-        got = _derive_served(exe, cmd, src, rows, obs_size if obs else 0, num_actions, workers, during)
+        got = _derive_served(cmd[0], cmd, src, rows, obs_size if obs else 0, num_actions, workers, during)
         if got is None:  # no server (it could not start, or died): a process of its own
             got = _derive_into(cmd, src, rows, obs_size if obs else 0, num_actions, during)
         if not isinstance(got[0], Exception):
