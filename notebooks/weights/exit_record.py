@@ -15,7 +15,7 @@ from typing import Any
 
 
 # make_exit.sh's variables, recorded as the chain ran them.
-SETTINGS = ("ROUNDS", "EPISODES", "PER_PART", "SIMS", "GEN_SIMS", "SEARCH", "FOLLOW", "PRIOR", "LEAF", "WINDOW",
+SETTINGS = ("ROUNDS", "EPISODES", "PER_PART", "SIMS", "GEN_SIMS", "SEARCH", "FOLLOW", "PRIOR", "TOP", "EVAL_OPTS", "LEAF", "WINDOW",
             "EPOCHS", "LR", "TARGET", "EVAL_EPISODES", "EVAL_MCTS", "SEED", "INIT", "THREADS")
 
 

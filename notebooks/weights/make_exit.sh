@@ -53,6 +53,14 @@ FOLLOW=${FOLLOW:-0}
 # PRIOR: policy (the default) or rollout (the game's rollout agent gives the prior action, as
 # in mcts without weights: with SEARCH=halving the teacher is the unguided search).
 PRIOR=${PRIOR:-policy}
+# TOP: with SEARCH=halving, the search compares the prior action and the policy's TOP most probable
+# others only (mcts@top, Gumbel AlphaZero's root without the noise); empty (the default): every
+# legal action. EVAL_OPTS: more options of the evaluated guided search (stage 3b), appended to
+# its spec as they are written there, e.g. "@search=halving@prior=rollout@top=1".
+TOP=${TOP:-}
+EVAL_OPTS=${EVAL_OPTS:-}
+TOP_OPT=""
+[ -z "$TOP" ] || TOP_OPT="--agent-opt top=$TOP"
 WINDOW=${WINDOW:-2}
 EPOCHS=${EPOCHS:-4}
 LR=${LR:-5e-4}
@@ -86,8 +94,8 @@ vs_heuristic() { # weights episodes
 }
 vs_heuristic_mcts() { # weights episodes
     case $GAME in
-    galaxy-express-v1 | galaxy-fighters-v2) echo "--env $GAME --agents mcts@sims=$SIMS@weights=$1@leaf=$LEAF --episodes $2" ;;
-    *) echo "--env $GAME $ENV_ARGS --seats mcts@sims=$SIMS@weights=$1@leaf=$LEAF,heuristic --rotate --episodes $2" ;;
+    galaxy-express-v1 | galaxy-fighters-v2) echo "--env $GAME --agents mcts@sims=$SIMS@weights=$1@leaf=$LEAF$EVAL_OPTS --episodes $2" ;;
+    *) echo "--env $GAME $ENV_ARGS --seats mcts@sims=$SIMS@weights=$1@leaf=$LEAF$EVAL_OPTS,heuristic --rotate --episodes $2" ;;
     esac
 }
 
@@ -117,9 +125,9 @@ r=1
 while [ "$r" -le "$ROUNDS" ]; do
     d=$R/r$r
     mkdir -p "$d"
-    # shellcheck disable=SC2086 # ENV_ARGS is a list of arguments
+    # shellcheck disable=SC2086 # ENV_ARGS and TOP_OPT are lists of arguments
     stage "r$r-gen" "$d/data/manifest.json" "$B" generate --env "$GAME" $ENV_ARGS --agent mcts \
-        --agent-opt "sims=$GEN_SIMS" --agent-opt "search=$SEARCH" --agent-opt "follow=$FOLLOW" --agent-opt "prior=$PRIOR" \
+        --agent-opt "sims=$GEN_SIMS" --agent-opt "search=$SEARCH" --agent-opt "follow=$FOLLOW" --agent-opt "prior=$PRIOR" $TOP_OPT \
         --agent-opt "weights=$W" --agent-opt "leaf=$LEAF" --record-search --observations none \
         --episodes "$EPISODES" --episodes-per-part "$PER_PART" --seed $((SEED * 1000 + r)) \
         --workers "$WORKERS" --out "$d/data"
@@ -139,7 +147,7 @@ while [ "$r" -le "$ROUNDS" ]; do
     r=$((r + 1))
 done
 
-export ROUNDS EPISODES PER_PART SIMS GEN_SIMS SEARCH FOLLOW PRIOR LEAF WINDOW EPOCHS LR TARGET EVAL_EPISODES \
+export ROUNDS EPISODES PER_PART SIMS GEN_SIMS SEARCH FOLLOW PRIOR TOP EVAL_OPTS LEAF WINDOW EPOCHS LR TARGET EVAL_EPISODES \
     EVAL_MCTS SEED INIT THREADS
 cp "$W" "$O/$GAME-exit.npz.tmp"
 mv "$O/$GAME-exit.npz.tmp" "$O/$GAME-exit.npz"

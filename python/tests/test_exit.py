@@ -165,3 +165,22 @@ def test_make_exit_smoke_chain_resumes(server_bin, tmp_path):
     assert len(skipped) == 7, res.stdout
     assert "r2-train: " in res.stdout
     assert (tmp_path / "galaxy-express-v1" / "r2" / "w.npz").read_bytes() == w2  # seeded: the same weights
+
+
+def test_make_exit_smoke_chain_top(server_bin, tmp_path):
+    """make_exit.sh with the Gumbel-style teacher (SEARCH=halving PRIOR=rollout
+    TOP=1, TARGET=played) and EVAL_OPTS: the options reach the generated data's
+    command, the evaluated search's spec and the chain's record."""
+    env = dict(os.environ, SMOKE="1", ROUNDS="1", OUT_DIR=str(tmp_path), PY=sys.executable,
+               GALAXYGYM_BIN=server_bin, THREADS="1", WORKERS="2", SEARCH="halving", PRIOR="rollout", TOP="1",
+               TARGET="played", EVAL_OPTS="@search=halving@prior=rollout@top=1")
+    subprocess.run(["sh", "notebooks/weights/make_exit.sh", "galaxy-express-v1"], cwd=REPO, env=env, check=True,
+                   capture_output=True, timeout=300)
+    rec = json.loads((tmp_path / "galaxy-express-v1-exit.json").read_text())
+    rnd = rec["rounds"][0]
+    assert "--agent-opt top=1" in rnd["stages"]["gen"]["command"]
+    assert "--agent-opt search=halving" in rnd["stages"]["gen"]["command"]
+    assert "--target played" in rnd["train"]["command"]
+    agents = [a["agent"] for a in rnd["evaluations"]["mcts"]["agents"]]
+    assert any(a.endswith("@leaf=rollout@search=halving@prior=rollout@top=1") for a in agents), agents
+    assert rec["settings"]["TOP"] == "1" and rec["settings"]["EVAL_OPTS"] == "@search=halving@prior=rollout@top=1"
