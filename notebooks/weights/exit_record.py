@@ -38,6 +38,29 @@ def _cpu_model() -> str:
     return platform.processor()
 
 
+def _chain_from(rec: dict[str, Any], game: str, init: str) -> None:
+    """A chain started from another chain's weights (INIT beside its own make_exit record, as
+    notebooks/weights/<id>-exit.json is): embeds that record as init_record, counts its CPU
+    seconds in cpu_seconds_with_init and its legs in legs, and reruns it first: its rerun into
+    OUT_DIR=notebooks/weights/run-exit/legN (N: its own number of legs), then this one from the
+    weights it wrote there."""
+    init_json = Path(init).with_suffix(".json")
+    if not init_json.exists():
+        return
+    prev = json.loads(init_json.read_text())
+    if not str(prev.get("method", "")).startswith("expert iteration"):
+        return
+    prev_legs = int(prev.get("legs", 1))
+    rec["legs"] = prev_legs + 1
+    rec["init_record"] = prev
+    rec["cpu_seconds_with_init"] = round(rec["cpu_seconds_total"] + prev.get("cpu_seconds_with_init",
+                                                                             prev["cpu_seconds_total"]), 1)
+    first = f"notebooks/weights/run-exit/leg{prev_legs}"
+    own = " ".join(f"{k}={first}/{game}-exit.npz" if k == "INIT" else f"{k}={v}"
+                   for k, v in rec["settings"].items())
+    rec["rerun"] = f"(export OUT_DIR={first}; {prev['rerun']}) && {own} sh notebooks/weights/make_exit.sh {game}"
+
+
 def main(argv: list[str]) -> None:
     game, run_dir, rounds, init, out = argv[0], Path(argv[1]), int(argv[2]), argv[3], Path(argv[4])
     # The chain's settings (make_exit.sh exports them) and the one command that reruns it.
@@ -65,6 +88,7 @@ def main(argv: list[str]) -> None:
         rec["rounds"].append(rnd)
     rec["cpu_seconds_total"] = round(sum(s["cpu_seconds"] for rnd in rec["rounds"]
                                          for s in rnd["stages"].values() if s), 1)
+    _chain_from(rec, game, init)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(json.dumps(rec, indent=1))
     tmp.replace(out)

@@ -100,7 +100,8 @@ vs_heuristic_mcts() { # weights episodes
 }
 
 # stage NAME DONE_FILE CMD...: runs CMD unless DONE_FILE exists, logging the command and its
-# CPU seconds (user+sys, children included) to $R/NAME.stage (written last).
+# CPU seconds (user+sys, children included), summed over every attempt that got as far as
+# exiting, to $R/NAME.stage (written last).
 stage() {
     name=$1 done=$2
     shift 2
@@ -109,8 +110,11 @@ stage() {
         return 0
     fi
     echo "make_exit: $name: $*"
-    /usr/bin/time -f '%U %S %e' -o "$R/$name.time" "$@"
-    printf '%s\n%s\n' "$*" "$(cat "$R/$name.time")" > "$R/$name.stage.tmp"
+    # -a: every attempt's times are kept (a stage killed and resumed costs all its attempts; a
+    # line that is not three numbers, such as time's "Command terminated by signal 15", adds 0).
+    /usr/bin/time -a -f '%U %S %e' -o "$R/$name.time" "$@"
+    printf '%s\n%s\n' "$*" "$(awk '{u += $1; s += $2; e += $3} END {printf "%.2f %.2f %.2f", u, s, e}' \
+        "$R/$name.time")" > "$R/$name.stage.tmp"
     mv "$R/$name.stage.tmp" "$R/$name.stage"
 }
 

@@ -184,3 +184,33 @@ def test_make_exit_smoke_chain_top(server_bin, tmp_path):
     agents = [a["agent"] for a in rnd["evaluations"]["mcts"]["agents"]]
     assert any(a.endswith("@leaf=rollout@search=halving@prior=rollout@top=1") for a in agents), agents
     assert rec["settings"]["TOP"] == "1" and rec["settings"]["EVAL_OPTS"] == "@search=halving@prior=rollout@top=1"
+
+
+def test_exit_record_chain_from_an_exit_file(tmp_path):
+    """A chain whose INIT is another chain's -exit file embeds that chain's record, adds its
+    CPU, and its rerun replays both legs: the first into run-exit/leg1, the second from there;
+    a third leg puts the second into leg2, so no two legs share a directory."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("exit_record", REPO / "notebooks" / "weights" / "exit_record.py")
+    mod = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(mod)
+    first = {"method": "expert iteration (make_exit.sh)", "cpu_seconds_total": 100.0,
+             "rerun": "ROUNDS=1 INIT=notebooks/weights/g-selfplay.npz sh notebooks/weights/make_exit.sh g"}
+    (tmp_path / "g-exit.json").write_text(json.dumps(first))
+    rec = {"method": first["method"], "settings": {"ROUNDS": "1", "INIT": str(tmp_path / "g-exit.npz")},
+           "cpu_seconds_total": 50.0}
+    mod._chain_from(rec, "g", str(tmp_path / "g-exit.npz"))
+    assert rec["legs"] == 2 and rec["cpu_seconds_with_init"] == 150.0 and rec["init_record"] == first
+    assert rec["rerun"] == ("(export OUT_DIR=notebooks/weights/run-exit/leg1; " + first["rerun"] + ") && ROUNDS=1 "
+                            "INIT=notebooks/weights/run-exit/leg1/g-exit.npz sh notebooks/weights/make_exit.sh g")
+    (tmp_path / "g-exit.json").write_text(json.dumps(rec))
+    third = {"settings": {"INIT": str(tmp_path / "g-exit.npz")}, "cpu_seconds_total": 1.0}
+    mod._chain_from(third, "g", str(tmp_path / "g-exit.npz"))
+    assert third["legs"] == 3 and third["cpu_seconds_with_init"] == 151.0
+    assert third["rerun"].startswith("(export OUT_DIR=notebooks/weights/run-exit/leg2; (export OUT_DIR=")
+    assert third["rerun"].endswith("INIT=notebooks/weights/run-exit/leg2/g-exit.npz sh notebooks/weights/make_exit.sh g")
+    # An INIT without a chain's record beside it (the committed clones): nothing is added.
+    plain = {"settings": {}, "cpu_seconds_total": 1.0}
+    mod._chain_from(plain, "g", str(tmp_path / "other.npz"))
+    assert "init_record" not in plain and "legs" not in plain
