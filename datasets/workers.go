@@ -195,7 +195,10 @@ type stepsError struct{ err error }
 func (e *stepsError) Error() string { return e.err.Error() }
 
 // progressEvery is how many episodes a worker plays between progress
-// reports and context checks.
+// reports. The context is checked before every episode and once more after
+// a part's last, so that a cancelled run stops within one episode, however
+// slow its agents, and never finishes a part played after the context was
+// done.
 const progressEvery = 256
 
 // part plays and (for Generate) writes part i.
@@ -229,12 +232,21 @@ func (w *worker) part(ctx context.Context, i int) (err error) {
 		}
 		w.cur.reset(rp, 0, len(rp.ep))
 	}
+	// A searching agent stops within about 10 ms of ctx's end
+	// (agents.Cancellable); its last moves are then not reproducible, so
+	// the part is abandoned, not finished.
+	for _, a := range w.loop.Seats() {
+		agents.SetContext(a, ctx)
+	}
+	done := ctx.Done()
 	var episodes, steps int64
 	for ep := start; ep < end; ep++ {
+		select {
+		case <-done:
+			return ctx.Err()
+		default:
+		}
 		if episodes == progressEvery {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
 			r.report(episodes, steps, false)
 			episodes, steps = 0, 0
 		}
@@ -244,6 +256,9 @@ func (w *worker) part(ctx context.Context, i int) (err error) {
 		}
 		episodes++
 		steps += int64(t)
+	}
+	if err := ctx.Err(); err != nil {
+		return err // the last episode may have been cut short
 	}
 	if pw != nil {
 		pr, err := pw.finish()
