@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -111,7 +112,7 @@ func (f *evalFlags) leagueConfig() (evaluate.LeagueConfig, error) {
 
 // runLeague is eval --league: it plays the league, writes the report, the
 // plot and the --doc section.
-func (f *evalFlags) runLeague(cmd *cobra.Command, format evaluate.Format, doc []byte) error {
+func (f *evalFlags) runLeague(cmd *cobra.Command, format evaluate.Format) error {
 	cfg, err := f.leagueConfig()
 	if err != nil {
 		return err
@@ -157,11 +158,45 @@ func (f *evalFlags) runLeague(cmd *cobra.Command, format evaluate.Format, doc []
 	if err := r.Write(&b, evaluate.FormatMarkdown); err != nil {
 		return err
 	}
-	out, err := evaluate.Splice(doc, f.section, b.Bytes())
+	return spliceDoc(f.doc, f.section, b.Bytes())
+}
+
+// spliceDoc writes content between section's markers in the file at path.
+// It reads the file when it writes, not when the evaluation began, so that
+// what was written to the file meanwhile (another section by an evaluation
+// running beside it, a person's edit) is kept, and it replaces the file by a
+// rename, so that a reader never sees half of it. Errors: the file's
+// read or write error, or evaluate.Splice's for missing markers.
+func spliceDoc(path, section string, content []byte) error {
+	doc, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(f.doc, out, 0o644)
+	out, err := evaluate.Splice(doc, section, content)
+	if err != nil {
+		return fmt.Errorf("--doc %s: %w", path, err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(out); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // writeGames writes the league's games record (--games-out) to path.
@@ -246,9 +281,9 @@ func init() {
 					return err
 				}
 			}
-			var doc []byte
-			if f.doc != "" {
-				if doc, err = os.ReadFile(f.doc); err != nil {
+			if f.doc != "" { // refused now rather than after the games; written by spliceDoc
+				doc, err := os.ReadFile(f.doc)
+				if err != nil {
 					return err
 				}
 				if _, err := evaluate.Splice(doc, f.section, nil); err != nil {
@@ -265,7 +300,7 @@ func init() {
 				return fmt.Errorf("--rate-only rates the games of --games FILE alone: give --league and --games")
 			}
 			if f.league != "" {
-				return f.runLeague(cmd, format, doc)
+				return f.runLeague(cmd, format)
 			}
 			cfg, err := f.config()
 			if err != nil {
@@ -304,11 +339,7 @@ func init() {
 				if err != nil {
 					return err
 				}
-				out, err := evaluate.Splice(doc, f.section, content)
-				if err != nil {
-					return err
-				}
-				if err := os.WriteFile(f.doc, out, 0o644); err != nil {
+				if err := spliceDoc(f.doc, f.section, content); err != nil {
 					return err
 				}
 			}

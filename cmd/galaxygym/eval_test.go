@@ -124,3 +124,40 @@ func TestEvalErrors(t *testing.T) {
 		t.Error("--agents , accepted")
 	}
 }
+
+// TestSpliceDocKeepsWhatChanged: eval --doc writes its section into the file
+// as it is when the games end, so a section written meanwhile by another
+// evaluation (make -j benchmarks) or a person's edit survives; the file keeps
+// its mode and no temporary file is left; markers gone meanwhile are refused
+// and the file is left as it was.
+func TestSpliceDocKeepsWhatChanged(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "benchmarks.md")
+	aStart, aEnd := evaluate.Markers("a")
+	bStart, bEnd := evaluate.Markers("b")
+	os.WriteFile(doc, []byte("intro\n"+aStart+"\nold a\n"+aEnd+"\n"+bStart+"\nold b\n"+bEnd+"\n"), 0o640)
+	// While "a" is being evaluated, "b" is written and the intro edited.
+	os.WriteFile(doc, []byte("intro, edited\n"+aStart+"\nold a\n"+aEnd+"\n"+bStart+"\nnew b\n"+bEnd+"\n"), 0o640)
+	if err := spliceDoc(doc, "a", []byte("new a\n")); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(doc)
+	if s := string(data); !strings.Contains(s, "intro, edited") || !strings.Contains(s, "new a") ||
+		!strings.Contains(s, "new b") || strings.Contains(s, "old") {
+		t.Errorf("doc:\n%s", s)
+	}
+	if info, _ := os.Stat(doc); info.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", info.Mode().Perm())
+	}
+	os.WriteFile(doc, []byte("markers gone\n"), 0o640)
+	var me *evaluate.MarkerError
+	if err := spliceDoc(doc, "a", []byte("x\n")); !errors.As(err, &me) {
+		t.Errorf("markers gone: %v, want a *evaluate.MarkerError", err)
+	}
+	if data, _ := os.ReadFile(doc); string(data) != "markers gone\n" {
+		t.Errorf("a refused splice changed the file: %q", data)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left %d files in the directory, want only the doc", len(entries))
+	}
+}
