@@ -272,27 +272,35 @@ W := notebooks/weights
 # docs/learning-baselines.md): Galaxy Express's policy and the heuristic on EXIT_EPISODES
 # games, and the search it guides (mcts@sims=32, rollouts at the leaves) on EXIT_SEARCH_EPISODES;
 # Express and Pilots at two players, seats rotated: the policy against the heuristic
-# (LEARNED_DEALS deals), the policy against mcts@sims=32 and the guided search against
-# mcts@sims=32 (EXIT_SEARCH_DEALS deals), and the 4-player league of heuristic, random,
-# mcts@sims=32 and the self-play and exit policies (EXIT_LEAGUE_DEALS deals, 20 games a deal);
+# (LEARNED_DEALS deals), the policy against mcts@sims=32 (EXIT_POLICY_DEALS deals) and the
+# guided search (its options EXIT_GUIDED) against mcts@sims=32 (EXIT_SEARCH_DEALS deals; Express:
+# 1,000 deals each, the 2,000 games of issue 35's targets, the guided search's about 20 minutes
+# of 2 cores), and the 4-player league of heuristic, random, mcts@sims=32 and the self-play and
+# exit policies (EXIT_LEAGUE_DEALS deals, 20 games a deal);
 # Galaxy Fighters v2 Expert: the team policy (LEARNED_MISSIONS) and the guided search at
 # FIGHTERS_EXIT_SIMS simulations (EXIT_SEARCH_EPISODES missions) beside the heuristic.
 # CPU, measured on the 2-core machine: in docs/learning-baselines.md, "Expert iteration".
 EXIT_EPISODES ?= 10000
 EXIT_SEARCH_EPISODES ?= 200
-EXPRESS_EXIT_SEARCH_DEALS ?= 100
-EXPRESS_EXIT_LEAGUE_DEALS ?= 10
+EXPRESS_EXIT_SEARCH_DEALS ?= 1000
+EXPRESS_EXIT_POLICY_DEALS ?= 1000
+EXPRESS_EXIT_LEAGUE_DEALS ?= 100
 PILOTS_EXIT_SEARCH_DEALS ?= 30
+PILOTS_EXIT_POLICY_DEALS ?= 30
 PILOTS_EXIT_LEAGUE_DEALS ?= 3
+# The guided search's options beyond weights and leaf=rollout, per game: the ones that played
+# best against mcts@sims=32 (docs/learning-baselines.md, "Expert iteration", items 4 and 5).
+EXPRESS_EXIT_GUIDED ?=
+PILOTS_EXIT_GUIDED ?= @search=halving@prior=rollout@top=1
 FIGHTERS_EXIT_SIMS ?= 16
 FIGHTERS_EXIT_SEARCH_EPISODES ?= 100
-# exit-2p GAME SEARCH_DEALS LEAGUE_DEALS: the rows of a 2-6 player game.
+# exit-2p GAME SEARCH_DEALS LEAGUE_DEALS POLICY_DEALS GUIDED: the rows of a 2-6 player game.
 define exit-2p
 $(BIN) eval --env $(1) --env-param players=2 --seats policy@weights=$(W)/$(1)-exit.npz@greedy=true,heuristic --rotate \
   --episodes $(LEARNED_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-$(1)-2p
 $(BIN) eval --env $(1) --env-param players=2 --seats policy@weights=$(W)/$(1)-exit.npz@greedy=true,mcts@sims=32 --rotate \
-  --episodes $(2) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-$(1)-vs-mcts
-$(BIN) eval --env $(1) --env-param players=2 --seats mcts@sims=32@weights=$(W)/$(1)-exit.npz@leaf=rollout,mcts@sims=32 \
+  --episodes $(4) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-$(1)-vs-mcts
+$(BIN) eval --env $(1) --env-param players=2 --seats mcts@sims=32@weights=$(W)/$(1)-exit.npz@leaf=rollout$(5),mcts@sims=32 \
   --rotate --episodes $(2) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-$(1)-guided
 $(BIN) eval --env $(1) --league heuristic,random,mcts@sims=32,policy@weights=$(W)/$(1)-selfplay.npz@greedy=true,policy@weights=$(W)/$(1)-exit.npz@greedy=true \
   --episodes $(3) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-league-$(1)
@@ -304,8 +312,8 @@ benchmarks-exit: build
 	$(BIN) eval --env galaxy-express-v1 --agents mcts,mcts@sims=32@weights=$(W)/galaxy-express-v1-exit.npz@leaf=rollout \
 	  --episodes $(EXIT_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
 	  --doc-section exit-galaxy-express-v1-search
-	$(call exit-2p,express-v2,$(EXPRESS_EXIT_SEARCH_DEALS),$(EXPRESS_EXIT_LEAGUE_DEALS))
-	$(call exit-2p,pilots-of-gallaxia-v2,$(PILOTS_EXIT_SEARCH_DEALS),$(PILOTS_EXIT_LEAGUE_DEALS))
+	$(call exit-2p,express-v2,$(EXPRESS_EXIT_SEARCH_DEALS),$(EXPRESS_EXIT_LEAGUE_DEALS),$(EXPRESS_EXIT_POLICY_DEALS),$(EXPRESS_EXIT_GUIDED))
+	$(call exit-2p,pilots-of-gallaxia-v2,$(PILOTS_EXIT_SEARCH_DEALS),$(PILOTS_EXIT_LEAGUE_DEALS),$(PILOTS_EXIT_POLICY_DEALS),$(PILOTS_EXIT_GUIDED))
 	$(BIN) eval --env galaxy-fighters-v2 --env-param mission=expert \
 	  --agents heuristic,policy@weights=$(W)/galaxy-fighters-v2-exit.npz@greedy=true --episodes $(LEARNED_MISSIONS) \
 	  --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-fighters-expert
