@@ -303,8 +303,10 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     loss since the previous point) and agreement (the held-out decisions
     where the net's most probable legal action is the data's); with
     data["q"] also best (the held-out decisions where that action has the
-    expert's highest value, ties included) and regret (the mean of the best
-    value less that action's, in score points). on_checkpoint (net, point)
+    expert's highest value, ties included; where the expert valued no
+    action, where it is the label) and regret (the mean of the best value
+    less that action's, in score points, over the decisions where the
+    expert valued that action). on_checkpoint (net, point)
     runs at each point (e.g. to evaluate the net natively and add
     point["mean_score"]); its time is not counted in seconds."""
     torch = _torch()
@@ -359,14 +361,33 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     return history
 
 
+def _valued(q: Any, mask: Any, act: Any) -> Any:
+    """The expert's values as float32 with -inf at the actions it did not
+    value (illegal ones, and the legal ones an expert leaves NaN: Galaxy
+    Fighters' heuristic values its commands and spills, not its weapon,
+    bonus or engine choices); a row with no finite legal value becomes its
+    label's one-hot (0 at act, -inf elsewhere), so that its soft target is
+    the label."""
+    torch = _torch()
+    qf = q.float()
+    qf = torch.where(mask & torch.isfinite(qf), qf, torch.tensor(-np.inf))
+    unvalued = ~torch.isfinite(qf).any(1)
+    if bool(unvalued.any()):
+        hard = torch.full_like(qf, -np.inf)
+        hard.scatter_(1, act.view(-1, 1), 0.0)
+        qf = torch.where(unvalued.view(-1, 1), hard, qf)
+    return qf
+
+
 def _bc_loss(net: Any, obs: Any, mask: Any, act: Any, q: Any, soft: float | None) -> Any:
     """One minibatch's loss: masked cross-entropy against the labels act, or
-    with soft against softmax(q / soft) over the legal actions."""
+    with soft against softmax(q / soft) over the actions the expert valued
+    (:func:`_valued`)."""
     torch = _torch()
     logits = net(obs).masked_fill(~mask, -1e9)
     if soft is not None:
         assert q is not None
-        target = torch.softmax(torch.where(mask, q.float() / soft, torch.tensor(-np.inf)), 1)
+        target = torch.softmax(_valued(q, mask, act) / soft, 1)
         return -(target * torch.log_softmax(logits, 1)).sum(1).mean()
     return torch.nn.functional.cross_entropy(logits, act)
 
@@ -376,22 +397,24 @@ def _agreement(net: Any, obs: Any, mask: Any, act: Any, q: Any, val: slice) -> d
     :func:`behaviour_cloning`), the net in eval mode meanwhile."""
     torch = _torch()
     net.eval()
-    hits, best, regret = 0, 0, 0.0
+    hits, best, regret, valued = 0, 0, 0.0, 0
     with torch.no_grad():
         for k in range(val.start, val.stop, 4096):
             e = min(k + 4096, val.stop)
             choice = net(obs[k:e]).masked_fill(~mask[k:e], -1e9).argmax(1)
             hits += int((choice == act[k:e]).sum())
             if q is not None:
-                qk = torch.where(mask[k:e], q[k:e].float(), torch.tensor(-np.inf))
+                qk = _valued(q[k:e], mask[k:e], act[k:e])
                 gap = qk.max(1).values - qk.gather(1, choice.view(-1, 1)).view(-1)
                 best += int((gap <= 0).sum())
-                regret += float(gap.sum())
+                fin = torch.isfinite(gap)  # a choice the expert did not value has no regret to count
+                regret += float(gap[fin].sum())
+                valued += int(fin.sum())
     net.train()
     n = max(1, val.stop - val.start)
     out = {"agreement": hits / n}
     if q is not None:
-        out.update(best=best / n, regret=regret / n)
+        out.update(best=best / n, regret=regret / max(1, valued))
     return out
 
 

@@ -159,6 +159,40 @@ def test_soft_targets(expert_labels, dataset, server_bin, tmp_path):
     assert galaxygym.load_policy(tmp_path / "soft.npz")["meta"]["env_id"] == ENV_ID
 
 
+def test_soft_targets_where_the_expert_values_no_action():
+    """Galaxy Fighters' heuristic leaves some legal actions unvalued (NaN:
+    its weapon, bonus and engine choices): those actions get no share of a
+    soft target, a decision with no valued action is trained on its label,
+    and training stays finite."""
+    mask = torch.tensor([[1, 1, 1, 0], [1, 1, 0, 0], [1, 1, 1, 1]], dtype=torch.bool)
+    nan = float("nan")
+    q = torch.tensor([[0.0, nan, -1.0, nan], [nan, nan, nan, nan], [-2.0, -2.0, nan, -np.inf]]).half()
+    act = torch.tensor([0, 1, 0])
+    v = train._valued(q, mask, act)
+    target = torch.softmax(v / 0.5, 1)
+    assert torch.isfinite(target).all()
+    assert target[0, 1] == 0 and target[0, 3] == 0 and target[0, 0] > target[0, 2] > 0
+    assert target[1].tolist() == [0.0, 1.0, 0.0, 0.0]  # no value: the label
+    assert target[2].tolist() == [0.5, 0.5, 0.0, 0.0]  # a tie shares the target; NaN and -inf get none
+
+    rng = np.random.default_rng(0)
+    n = 600
+    masks = rng.random((n, 4)) < 0.7
+    masks[:, 0] = True
+    qs = np.where(masks, rng.normal(size=(n, 4)), np.nan).astype(np.float16)
+    qs[::3] = np.nan  # a third of the decisions valued by no one
+    valued = np.where(masks & ~np.isnan(qs), qs, -np.inf).astype(np.float32)
+    acts = np.where(np.isinf(valued).all(1), 0, valued.argmax(1))
+    data = {"obs": rng.integers(0, 5, (n, 6), dtype=np.uint8), "mask": masks, "action": acts.astype(np.int64),
+            "episode_id": np.arange(n, dtype=np.int64) // 10, "q": qs}
+    torch.manual_seed(0)
+    net = train.make_policy("mlp", np.full(6, 0.25, np.float32), 4, hidden=(16,))
+    curve = train.behaviour_cloning(data, net, samples=60 * 64, batch_size=64, checkpoints=2, holdout=0.2,
+                                    log=None, soft=0.5)
+    assert all(np.isfinite(p["loss"]) and np.isfinite(p["regret"]) for p in curve)
+    assert all(torch.isfinite(p).all() for p in net.parameters())
+
+
 # The board from the server's observation layout (train.board_from_layout).
 
 def _grid(offset: int, *shape: int) -> dict:

@@ -26,6 +26,11 @@
 // Episode i uses the seeds of episode i of `galaxygym generate --seed`.
 // The expert is the environment's heuristic; it plays from the observation
 // only, so it can label states it did not reach itself.
+//
+// In a game of several seats every decision is the acting seat's: its
+// observation, its mask, the policy (one policy for every seat: Galaxy
+// Fighters' team policy) or the expert acting for it. -param key=value
+// (repeatable) sets an environment parameter, as eval's --env-param does.
 package main
 
 import (
@@ -58,10 +63,19 @@ func main() {
 	greedy := fs.Bool("greedy", false, "the policy plays its most probable action (else it samples)")
 	values := fs.Bool("values", false, "also write the expert's value of every legal action (q, float16)")
 	out := fs.String("out", "labels.npz", "output .npz")
+	params := map[string]any{}
+	fs.Func("param", "environment parameter key=value (repeatable)", func(s string) error {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("dagger: -param %q: want key=value", s)
+		}
+		params[k] = v
+		return nil
+	})
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		log.Fatal(err)
 	}
-	e, err := env.Make(*envID, nil)
+	e, err := env.Make(*envID, params)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -96,7 +110,8 @@ func main() {
 		exp.Reset(agentSeed ^ 0x9e3779b97f4a7c15)
 		mix := rand.New(rand.NewPCG(agentSeed, 0x646167676572))
 		for !e.Done() {
-			if err := e.Observe(0, obs); err != nil {
+			seat := e.CurrentPlayer()
+			if err := e.Observe(seat, obs); err != nil {
 				log.Fatal(err)
 			}
 			mask := e.Mask()
@@ -107,11 +122,11 @@ func main() {
 					qAll = binary.LittleEndian.AppendUint16(qAll, float16(v))
 				}
 			} else {
-				label = exp.Act(0, obs, mask)
+				label = exp.Act(seat, obs, mask)
 			}
 			a := label
 			if mix.Float64() >= *beta {
-				a = pol.Act(0, obs, mask)
+				a = pol.Act(seat, obs, mask)
 			}
 			obsAll = append(obsAll, obs...)
 			maskAll = append(maskAll, mask...)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"bytes"
 	"encoding/binary"
 	"io"
 	"math"
@@ -12,7 +13,9 @@ import (
 
 	f16 "github.com/x448/float16"
 
+	"github.com/galaxygym/galaxygym/env"
 	_ "github.com/galaxygym/galaxygym/env/envtest" // go test ./... -update passes its flag to every package
+	"github.com/galaxygym/galaxygym/rollout"
 )
 
 // TestDaggerLabels runs the command on the fixture's board policy and checks
@@ -131,4 +134,54 @@ func readNpz(t *testing.T, path string) (arrays map[string][]byte, shapes map[st
 		arrays[f.Name] = b[10+hl:]
 	}
 	return arrays, shapes
+}
+
+// TestDaggerSeats labels a game of several seats (Galaxy Fighters, with
+// -param players=2): replaying the labels (the expert played every move,
+// -beta 1) from the episode's seed, every recorded observation and mask is
+// the acting seat's, not seat 0's, and seat 1 acts in every episode.
+func TestDaggerSeats(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "gf.npz")
+	os.Args = []string{"dagger", "-env", "galaxy-fighters-v2", "-param", "players=2", "-beta", "1", "-values",
+		"-episodes", "2", "-seed", "7", "-out", out}
+	main()
+	arrays, _ := readNpz(t, out)
+	e, err := env.Make("galaxy-fighters-v2", map[string]any{"players": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, na := e.Spec().ObsSize(), e.Spec().NumActions()
+	obsAll, maskAll, act, ep := arrays["obs.npy"], arrays["mask.npy"], arrays["action.npy"], arrays["episode_id.npy"]
+	n := len(act) / 8
+	if n < 2 || len(obsAll) != n*size || len(maskAll) != n*na {
+		t.Fatalf("%d decisions: obs %d bytes (size %d), mask %d", n, len(obsAll), size, len(maskAll))
+	}
+	obs := make([]uint8, size)
+	seat1 := map[int64]int{}
+	i := 0
+	for episode := int64(0); episode < 2; episode++ {
+		envSeed, _ := rollout.EpisodeSeeds(7, episode)
+		e.Reset(envSeed)
+		for ; !e.Done(); i++ {
+			if i >= n || int64(binary.LittleEndian.Uint64(ep[8*i:])) != episode {
+				t.Fatalf("episode %d goes on after decision %d of %d", episode, i, n)
+			}
+			seat := e.CurrentPlayer()
+			if seat == 1 {
+				seat1[episode]++
+			}
+			if err := e.Observe(seat, obs); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(obs, obsAll[i*size:(i+1)*size]) || !bytes.Equal(e.Mask(), maskAll[i*na:(i+1)*na]) {
+				t.Fatalf("episode %d decision %d: the recorded observation or mask is not seat %d's", episode, i, seat)
+			}
+			if _, err := e.Step(int(binary.LittleEndian.Uint64(act[8*i:]))); err != nil {
+				t.Fatalf("decision %d: %v", i, err)
+			}
+		}
+	}
+	if i != n || seat1[0] == 0 || seat1[1] == 0 {
+		t.Fatalf("replayed %d of %d decisions; seat 1 acted %v", i, n, seat1)
+	}
 }
