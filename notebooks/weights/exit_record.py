@@ -2,7 +2,13 @@
     python exit_record.py GAME RUN_DIR ROUNDS INIT OUT.json
 from the chain's files: per round the generate command and dataset size (its manifest), the
 training's command, curve and CPU seconds (w.json), the evaluations (eval JSON), and every
-stage's command line and CPU seconds (the .stage files); the machine it ran on."""
+stage's command line and CPU seconds (the .stage files); the machine it ran on.
+
+    python exit_record.py dagger DATA_DIR OUT.json
+writes the record of a DAgger chain (notebooks/weights/make_dagger_fighters.sh, its settings
+from the environment): every training's command and curve (r<R>.json), every stage's CPU
+seconds (<stage>.time), the rerun and the weights it writes (output). A make_exit.sh chain
+whose INIT is that output's copy beside this record embeds it (init_record)."""
 
 from __future__ import annotations
 
@@ -38,6 +44,52 @@ def _cpu_model() -> str:
     return platform.processor()
 
 
+DAGGER_SETTINGS = ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "EVAL")
+
+
+def _times(f: Path) -> dict[str, float] | None:
+    """A stage's <stage>.time (/usr/bin/time -a -f "%U %S %e", a line an attempt): CPU and wall
+    seconds summed over every attempt; None when the stage was not timed."""
+    if not f.exists():
+        return None
+    cpu = wall = 0.0
+    for line in f.read_text().split("\n"):
+        parts = line.split()
+        if len(parts) == 3 and all(p.replace(".", "", 1).isdigit() for p in parts):
+            cpu += float(parts[0]) + float(parts[1])
+            wall += float(parts[2])
+    return {"cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1)}
+
+
+def dagger_main(argv: list[str]) -> None:
+    """python exit_record.py dagger DATA_DIR OUT.json (see the module's doc)."""
+    d, out = Path(argv[0]), Path(argv[1])
+    settings = {k: os.environ[k] for k in DAGGER_SETTINGS if k in os.environ}
+    rounds = int(settings.get("ROUNDS", "0"))
+    rerun = " ".join(f"{k}={v}" for k, v in settings.items())
+    rec: dict[str, Any] = {
+        "env_id": "galaxy-fighters-v2",
+        "method": "DAgger from the heuristic's action values (make_dagger_fighters.sh)",
+        "settings": settings,
+        "rerun": f"{rerun} DATA=datasets/out/gf-dagger sh notebooks/weights/make_dagger_fighters.sh",
+        "output": f"datasets/out/gf-dagger/r{rounds}.npz",
+        "machine": {"cpus": os.cpu_count(), "cpu": _cpu_model(), "platform": platform.platform()},
+        "labels": {},
+        "rounds": [],
+    }
+    for f in sorted(d.glob("*.npz.time")):
+        rec["labels"][f.name.removesuffix(".time")] = _times(f)
+    for r in range(rounds + 1):
+        w = json.loads((d / f"r{r}.json").read_text())
+        rec["rounds"].append({"round": r, "command": w["command"], "curve": w["curve"],
+                              "stage": _times(d / f"r{r}.time")})
+    timed = [t for t in list(rec["labels"].values()) + [x["stage"] for x in rec["rounds"]] if t]
+    rec["cpu_seconds_total"] = round(sum(t["cpu_seconds"] for t in timed), 1)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(rec, indent=1))
+    tmp.replace(out)
+
+
 def _chain_from(rec: dict[str, Any], game: str, init: str) -> None:
     """A chain started from another chain's weights (INIT beside its own make_exit record, as
     notebooks/weights/<id>-exit.json is): embeds that record as init_record, counts its CPU
@@ -48,6 +100,12 @@ def _chain_from(rec: dict[str, Any], game: str, init: str) -> None:
     if not init_json.exists():
         return
     prev = json.loads(init_json.read_text())
+    if str(prev.get("method", "")).startswith("DAgger"):  # a warm start: rerun it, start from its output
+        rec["init_record"] = prev
+        rec["cpu_seconds_with_init"] = round(rec["cpu_seconds_total"] + prev["cpu_seconds_total"], 1)
+        own = " ".join(f"{k}={prev['output']}" if k == "INIT" else f"{k}={v}" for k, v in rec["settings"].items())
+        rec["rerun"] = f"{prev['rerun']} && {own} sh notebooks/weights/make_exit.sh {game}"
+        return
     if not str(prev.get("method", "")).startswith("expert iteration"):
         return
     prev_legs = int(prev.get("legs", 1))
@@ -95,4 +153,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:2] == ["dagger"]:
+        dagger_main(sys.argv[2:])
+    else:
+        main(sys.argv[1:])

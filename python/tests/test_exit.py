@@ -214,3 +214,40 @@ def test_exit_record_chain_from_an_exit_file(tmp_path):
     plain = {"settings": {}, "cpu_seconds_total": 1.0}
     mod._chain_from(plain, "g", str(tmp_path / "other.npz"))
     assert "init_record" not in plain and "legs" not in plain
+
+
+def test_make_dagger_fighters_smoke_and_chain_from_it(server_bin, tmp_path):
+    """notebooks/weights/make_dagger_fighters.sh SMOKE=1: the expert's labels, the clone and two
+    DAgger rounds, each stage timed; the record (exit_record.py dagger) holds every round's
+    command and curve and the rerun; a second run skips every stage; a make_exit.sh chain whose
+    INIT is a copy of the output beside that record embeds it and reruns it first."""
+    env = dict(os.environ, SMOKE="1", DATA=str(tmp_path), PY=sys.executable, GALAXYGYM_BIN=server_bin)
+    run = ["sh", "notebooks/weights/make_dagger_fighters.sh"]
+    subprocess.run(run, cwd=REPO, env=env, check=True, capture_output=True, timeout=600)
+    rec = json.loads((tmp_path / "galaxy-fighters-v2-dagger.json").read_text())
+    assert rec["method"].startswith("DAgger") and rec["output"] == "datasets/out/gf-dagger/r2.npz"
+    assert [r["round"] for r in rec["rounds"]] == [0, 1, 2]
+    assert "--dagger" not in rec["rounds"][0]["command"]
+    assert rec["rounds"][2]["command"].count("--dagger") == 3 and "--init" in rec["rounds"][2]["command"]
+    assert all(r["curve"] and r["stage"]["cpu_seconds"] > 0 for r in rec["rounds"])
+    assert set(rec["labels"]) == {"expert.npz", "v1.npz", "v1g.npz", "v2.npz"}
+    assert rec["cpu_seconds_total"] > 0 and rec["rerun"].startswith("ROUNDS=2 EXPERT=6 ")
+    import galaxygym
+    assert galaxygym.load_policy(tmp_path / "r2.npz")["meta"]["env_id"] == "galaxy-fighters-v2"
+    r2 = (tmp_path / "r2.npz").read_bytes()
+    subprocess.run(run, cwd=REPO, env=env, check=True, capture_output=True, timeout=300)
+    assert (tmp_path / "r2.npz").read_bytes() == r2
+    assert (tmp_path / "r2.time").read_text().count("\n") == 1  # not trained again
+
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("exit_record", REPO / "notebooks" / "weights" / "exit_record.py")
+    mod = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(mod)
+    (tmp_path / "g-dagger.json").write_text(json.dumps(rec))
+    chain = {"settings": {"ROUNDS": "1", "INIT": str(tmp_path / "g-dagger.npz")}, "cpu_seconds_total": 5.0}
+    mod._chain_from(chain, "galaxy-fighters-v2", str(tmp_path / "g-dagger.npz"))
+    assert chain["init_record"] == rec and "legs" not in chain
+    assert chain["cpu_seconds_with_init"] == round(5.0 + rec["cpu_seconds_total"], 1)
+    assert chain["rerun"] == (rec["rerun"] + " && ROUNDS=1 INIT=datasets/out/gf-dagger/r2.npz "
+                              "sh notebooks/weights/make_exit.sh galaxy-fighters-v2")
