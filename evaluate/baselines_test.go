@@ -58,6 +58,10 @@ var committedBaselines = []committedBaseline{
 		seats: []string{"policy", "random"}, episodes: 20, minWin: 0.75, minScoreGap: 60},
 	{file: "galaxy-fighters-v2-team.npz", env: "galaxy-fighters-v2", params: map[string]any{"mission": "expert"},
 		episodes: 200, minWin: 0.3, stat: "aliens_destroyed", minStatGap: 100},
+	// The heuristic's DAgger clone (notebooks/weights/make_dagger_fighters.sh), the warm start
+	// of Galaxy Fighters' expert iteration.
+	{file: "galaxy-fighters-v2-dagger.npz", env: "galaxy-fighters-v2", params: map[string]any{"mission": "expert"},
+		episodes: 200, minWin: 0.5, stat: "aliens_destroyed", minStatGap: 100},
 }
 
 // checkMeta fails t unless the meta of the weights file at path names
