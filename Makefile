@@ -277,8 +277,9 @@ W := notebooks/weights
 # 1,000 deals each, the 2,000 games of issue 35's targets, the guided search's about 20 minutes
 # of 2 cores), and the 4-player league of heuristic, random, mcts@sims=32 and the self-play and
 # exit policies (EXIT_LEAGUE_DEALS deals, 20 games a deal);
-# Galaxy Fighters v2 Expert: the team policy (LEARNED_MISSIONS) and the guided search at
-# FIGHTERS_EXIT_SIMS simulations (EXIT_SEARCH_EPISODES missions) beside the heuristic.
+# Galaxy Fighters v2 Expert: the team policy and its warm start, the heuristic's DAgger clone
+# (LEARNED_MISSIONS), and the guided search at FIGHTERS_EXIT_SIMS simulations
+# (FIGHTERS_EXIT_SEARCH_EPISODES missions) beside the heuristic.
 # CPU, measured on the 2-core machine: in docs/learning-baselines.md, "Expert iteration".
 EXIT_EPISODES ?= 10000
 EXIT_SEARCH_EPISODES ?= 200
@@ -293,7 +294,7 @@ PILOTS_EXIT_LEAGUE_DEALS ?= 3
 EXPRESS_EXIT_GUIDED ?=
 PILOTS_EXIT_GUIDED ?= @search=halving@prior=rollout@top=1
 FIGHTERS_EXIT_SIMS ?= 16
-FIGHTERS_EXIT_SEARCH_EPISODES ?= 100
+FIGHTERS_EXIT_SEARCH_EPISODES ?= 400
 # exit-2p GAME SEARCH_DEALS LEAGUE_DEALS POLICY_DEALS GUIDED: the rows of a 2-6 player game.
 define exit-2p
 $(BIN) eval --env $(1) --env-param players=2 --seats policy@weights=$(W)/$(1)-exit.npz@greedy=true,heuristic --rotate \
@@ -315,8 +316,8 @@ benchmarks-exit: build
 	$(call exit-2p,express-v2,$(EXPRESS_EXIT_SEARCH_DEALS),$(EXPRESS_EXIT_LEAGUE_DEALS),$(EXPRESS_EXIT_POLICY_DEALS),$(EXPRESS_EXIT_GUIDED))
 	$(call exit-2p,pilots-of-gallaxia-v2,$(PILOTS_EXIT_SEARCH_DEALS),$(PILOTS_EXIT_LEAGUE_DEALS),$(PILOTS_EXIT_POLICY_DEALS),$(PILOTS_EXIT_GUIDED))
 	$(BIN) eval --env galaxy-fighters-v2 --env-param mission=expert \
-	  --agents heuristic,policy@weights=$(W)/galaxy-fighters-v2-exit.npz@greedy=true --episodes $(LEARNED_MISSIONS) \
-	  --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-fighters-expert
+	  --agents heuristic,policy@weights=$(W)/galaxy-fighters-v2-dagger.npz@greedy=true,policy@weights=$(W)/galaxy-fighters-v2-exit.npz@greedy=true \
+	  --episodes $(LEARNED_MISSIONS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-fighters-expert
 	$(BIN) eval --env galaxy-fighters-v2 --env-param mission=expert \
 	  --agents heuristic,policy@weights=$(W)/galaxy-fighters-v2-exit.npz@greedy=true,mcts@sims=$(FIGHTERS_EXIT_SIMS)@weights=$(W)/galaxy-fighters-v2-exit.npz@leaf=rollout \
 	  --episodes $(FIGHTERS_EXIT_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \

@@ -25,7 +25,7 @@ set -eu
 PY=${PY:-.venv/bin/python}
 B=${GALAXYGYM_BIN:-bin/galaxygym}
 D=${DATA:-datasets/out/gf-dagger}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-8}
 EXPERT=${EXPERT:-5000}
 EPISODES=${EPISODES:-3000}
 SAMPLES=${SAMPLES:-1500000}

@@ -188,7 +188,8 @@ def load_labels(path: str | os.PathLike[str]) -> dict[str, NDArray[Any]]:
     learned policy, or the expert itself with -beta 1, visits, each with the
     expert's action): the same dict as :func:`load_steps`, plus "q" (float16
     (N, num_actions): the expert's value of each legal action in score
-    points, NaN for illegal ones) when the file was written with -values."""
+    points, NaN for illegal ones and for legal ones the expert left
+    unvalued) when the file was written with -values."""
     with np.load(path) as z:
         out = {"obs": z["obs"], "mask": z["mask"] != 0, "action": z["action"].astype(np.int64),
                "episode_id": z["episode_id"].astype(np.int64)}

@@ -10,9 +10,12 @@
 //	action     int64 (N,)  the expert's action in that state
 //	episode_id int64 (N,)
 //	q          float16 (N, num_actions), with -values only: the expert's
-//	           value of each legal action (NaN for illegal ones), for
-//	           soft targets (galaxygym.train --soft); the expert must have
-//	           an ActionValues method (the Galaxy Express heuristic has)
+//	           value of each legal action (NaN for illegal ones, and for
+//	           legal ones the expert does not value: Galaxy Fighters'
+//	           weapon, bonus and engine choices), for soft targets
+//	           (galaxygym.train --soft); the expert must have an
+//	           ActionValues method (the heuristics of Galaxy Express,
+//	           Galaxy Fighters and Pilots of Gallaxia have)
 //	obs_high   uint8 (obs_size,)  the observation's upper bounds
 //	env_id     uint8 (len,)       the environment id, ASCII
 //
