@@ -546,7 +546,10 @@ def _derive_served(binary: str, cmd: list[str], src: str, rows: int, obs_size: i
             except OSError:
                 return None
         obs_arr, mask_arr = _rows_array(rows, obs_size), _rows_array(rows, num_actions)
-        req = {"in": src, "workers": workers or 0, "no_obs": obs_size == 0,
+        # The server's working directory is the one it started in: a local path goes absolute,
+        # so that it names what it names here (a URL, "scheme://...", goes as it is).
+        where = src if "://" in src else os.path.abspath(src)
+        req = {"in": where, "workers": workers or 0, "no_obs": obs_size == 0,
                "obs": f"{obs_arr.ctypes.data}:{obs_arr.nbytes}", "masks": f"{mask_arr.ctypes.data}:{mask_arr.nbytes}"}
         assert srv.proc.stdin is not None and srv.proc.stdout is not None
         try:

@@ -286,3 +286,25 @@ def test_derive_server_stopped_by_an_interrupted_load(pairs, server_bin):
     assert o.shape[0] == int(m["total_steps"]) + int(m["total_episodes"])
     assert gd._SERVERS[server_bin].alive()
     gd._close_servers()
+
+
+def test_derive_server_reads_relative_paths_from_the_callers_directory(pairs, server_bin, monkeypatch, tmp_path):
+    """A relative path means the same dataset to the derive server as to
+    the caller: after os.chdir, a later load of "data/x" reads the new
+    directory's data/x, not the one below the directory the server started
+    in (it did, and the docs' tests failed when another test had started
+    the server elsewhere)."""
+    import shutil
+
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    gd._close_servers()
+    for name, game in (("a", "express-v1"), ("b", "galaxy-express-v1")):
+        shutil.copytree(pairs[game][1], tmp_path / name / "data" / "x")
+    monkeypatch.chdir(tmp_path / "a")
+    first = gd.load("data/x")
+    assert gd._SERVERS[server_bin].alive()
+    monkeypatch.chdir(tmp_path / "b")
+    second = gd.load("data/x")
+    np.testing.assert_array_equal(second.obs, gd.load(pairs["galaxy-express-v1"][0]).obs)
+    assert first.obs.shape != second.obs.shape
+    gd._close_servers()
