@@ -69,6 +69,14 @@ func (h *Heuristic) note(a int, x float32) {
 	}
 }
 
+// stopPreference is what ActionValues adds to a path's stop (in spaces):
+// half a space, so that a stop ranks above every step that gets no nearer
+// and below every step that does, as the heuristic chooses. Level values
+// would tell a learner trained on them (galaxygym.train --soft) that a
+// sideways step is as good as stopping; the clone trained so wandered
+// (docs/learning-baselines.md, "Expert iteration", item 8).
+const stopPreference = 0.5
+
 // ActionValues is Act with the heuristic's reasons where it scores the
 // actions of a decision: it returns the action Act would return for the
 // same call and fills q (length at least len(mask), float32) with the value
@@ -77,8 +85,12 @@ func (h *Heuristic) note(a int, x float32) {
 // Durriken warp it does not plan), a path step (stop: where the ship is;
 // not when it raids) and a way card (minus hundredths for the fuel it
 // spends: -3.04 is 3 spaces for 4 fuel); at a discard, minus the card's
-// worth to keep. Its other decisions follow rules, and get NaN. The action
-// returned is among the highest valued when any action has a value.
+// worth to keep. A stop is worth [stopPreference] more than the spaces
+// still to go from where the ship is: the heuristic steps on only to a
+// space strictly nearer, so a step that gets no nearer is valued below the
+// stop, not level with it. Its other decisions follow rules, and get NaN.
+// The action returned is among the highest valued when any action has a
+// value.
 func (h *Heuristic) ActionValues(obs, mask []uint8, q []float32) int {
 	return agents.ActRecordingValues(h, &h.vals, obs, mask, q)
 }
@@ -484,7 +496,7 @@ func (h *Heuristic) path(v *view, mask []uint8) int {
 	now := h.togo(v.at, carrying, v)
 	best, bd := pog.ActStop, now
 	if mask[pog.ActStop] == 1 {
-		h.note(pog.ActStop, -float32(now))
+		h.note(pog.ActStop, -float32(now)+stopPreference)
 	}
 	for a := 0; a < pog.NumSpaces; a++ {
 		if mask[a] == 1 {

@@ -2,6 +2,7 @@ package pilotsofgallaxia
 
 import (
 	"flag"
+	"math"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/agents"
@@ -159,5 +160,95 @@ func TestHeuristicDurrikenAndBlokks(t *testing.T) {
 		if id == pog.IDv1 && hires+moves+durRaids+blokks > 0 {
 			t.Errorf("%s: the published heuristic never hires a Durriken nor places a BLOKK", id)
 		}
+	}
+}
+
+// TestHeuristicActionValues: ActionValues returns what Act does (the same
+// tie-breaking stream), leaves every illegal action NaN, and the action it
+// returns has the highest value whenever any action has one; at a path
+// step it stops, the stop is valued strictly above every step (the steps
+// that get no nearer are half a space below it, stopPreference), so a
+// learner of the values learns to stop there; it does not allocate.
+func TestHeuristicActionValues(t *testing.T) {
+	e, err := env.Make(pog.ID, env.Params{"players": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acts, valuers [2]*Heuristic
+	for i := range acts {
+		a, _ := New(e.Spec(), nil)
+		b, _ := New(e.Spec(), nil)
+		acts[i], valuers[i] = a.(*Heuristic), b.(*Heuristic)
+	}
+	obs := make([]uint8, e.Spec().ObsSize())
+	q := make([]float32, e.Spec().NumActions())
+	decisions, valued, levelSteps := 0, 0, 0
+	for seed := range uint64(30) {
+		e.Reset(seed)
+		for i := range acts {
+			acts[i].Reset(seed*16 + uint64(i))
+			valuers[i].Reset(seed*16 + uint64(i))
+		}
+		for !e.Done() {
+			p := e.CurrentPlayer()
+			e.Observe(p, obs)
+			mask := e.Mask()
+			want := acts[p].Act(p, obs, mask)
+			got := valuers[p].ActionValues(obs, mask, q)
+			if got != want {
+				t.Fatalf("seed %d decision %d: ActionValues chose %d, Act %d", seed, decisions, got, want)
+			}
+			best, any := float32(math.Inf(-1)), false
+			for a, m := range mask {
+				switch v := q[a]; {
+				case m == 0 && !math.IsNaN(float64(v)):
+					t.Fatalf("illegal action %d has value %v", a, v)
+				case m != 0 && !math.IsNaN(float64(v)):
+					any, best = true, max(best, v)
+				}
+			}
+			if any {
+				valued++
+				if q[got] != best {
+					t.Fatalf("seed %d decision %d: chose %s of value %v, the best is %v", seed, decisions,
+						e.Spec().ActionNames[got], q[got], best)
+				}
+			}
+			if got == pog.ActStop && !math.IsNaN(float64(q[got])) {
+				for a, m := range mask {
+					if m == 0 || a == got || math.IsNaN(float64(q[a])) {
+						continue
+					}
+					if q[a] >= q[got] {
+						t.Fatalf("seed %d decision %d: stopped, but step %s is valued %v, the stop %v", seed, decisions,
+							e.Spec().ActionNames[a], q[a], q[got])
+					}
+					if q[a] == q[got]-stopPreference {
+						levelSteps++
+					}
+				}
+			}
+			decisions++
+			if _, err := e.Step(got); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if valued == 0 || levelSteps == 0 {
+		t.Fatalf("%d decisions, %d valued, %d steps level with a stop: the cases were not reached", decisions, valued, levelSteps)
+	}
+	t.Logf("%d decisions, %d valued, %d steps that get no nearer where the heuristic stopped", decisions, valued, levelSteps)
+	allocs := testing.AllocsPerRun(100, func() {
+		if e.Done() {
+			e.Reset(3)
+		}
+		p := e.CurrentPlayer()
+		e.Observe(p, obs)
+		if _, err := e.Step(valuers[p].ActionValues(obs, e.Mask(), q)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%.1f allocations per decision, want 0", allocs)
 	}
 }
