@@ -22,8 +22,13 @@ var update = flag.Bool("update", false, "rewrite testdata/committed-exit.json fr
 // TestCommittedExit plays with it: the policy alone (greedy) and the search
 // it guides.
 type committedExit struct {
-	env    string
-	params map[string]any
+	env string
+	// file is the weights file when it is not <env>-exit.npz: a warm start
+	// without a value head (noValue), whose guided search rolls out to the
+	// end; its rows are keyed by the file's name.
+	file    string
+	noValue bool
+	params  map[string]any
 	// policy and guided are Config.Agents (one-player and cooperative
 	// games) or Config.Seats with Rotate (competitive games); FILE stands
 	// for the weights file's path.
@@ -46,6 +51,13 @@ var committedExits = []committedExit{
 	{env: "galaxy-fighters-v2", params: map[string]any{"mission": "expert"},
 		policy: []string{"policy@weights=FILE@greedy=true"},
 		guided: []string{"mcts@sims=8@weights=FILE@leaf=rollout"}, episodes: 100, guidedEpisodes: 3},
+	// The heuristic's DAgger clone, the Galaxy Fighters team policy that beats the heuristic, and the
+	// search it guides that beats the clone (docs/learning-baselines.md, item 7): sequential halving
+	// between its two most probable actions, each judged by rollouts of the clone itself.
+	{env: "galaxy-fighters-v2", file: "galaxy-fighters-v2-dagger.npz", noValue: true, params: map[string]any{"mission": "expert"},
+		policy:   []string{"policy@weights=FILE@greedy=true"},
+		guided:   []string{"mcts@sims=4@weights=FILE@search=halving@prior=policy@top=1@leaf=rollout@rollout=policy@rollout.weights=FILE@rollout.greedy=true"},
+		episodes: 100, guidedEpisodes: 2},
 }
 
 // exitReference is one agent row of a seeded evaluation, as
@@ -60,7 +72,8 @@ type exitReference struct {
 }
 
 // TestCommittedExit plays every committed expert-iteration file
-// (notebooks/weights/<env>-exit.npz) natively: its meta names its
+// (notebooks/weights/<env>-exit.npz; and Galaxy Fighters' DAgger clone,
+// whose guided search is the one that beats its policy) natively: its meta names its
 // environment with that environment's observation shape and number of
 // actions, it has the value head of format version 3, and two short seeded
 // evaluations (the greedy policy, and mcts guided by it at 8 simulations with
@@ -82,9 +95,12 @@ func TestCommittedExit(t *testing.T) {
 	}
 	got := map[string][]exitReference{}
 	for _, c := range committedExits {
-		file := c.env + "-exit.npz"
+		file, name := c.env+"-exit.npz", c.env
+		if c.file != "" {
+			file, name = c.file, strings.TrimSuffix(c.file, ".npz")
+		}
 		path := filepath.Join("..", "notebooks", "weights", file)
-		t.Run(c.env, func(t *testing.T) {
+		t.Run(name, func(t *testing.T) {
 			if _, err := os.Stat(path); err != nil {
 				t.Fatalf("committed weights: %v", err)
 			}
@@ -98,8 +114,12 @@ func TestCommittedExit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("NewPolicy: %v", err)
 			}
-			if p.ValueOutputs() != 1 {
-				t.Fatalf("%s: %d value outputs, want the one value head of format version 3", file, p.ValueOutputs())
+			heads := 1
+			if c.noValue {
+				heads = 0
+			}
+			if p.ValueOutputs() != heads {
+				t.Fatalf("%s: %d value outputs, want %d (an exit file: the value head of format version 3)", file, p.ValueOutputs(), heads)
 			}
 			for _, kind := range []string{"policy", "guided"} {
 				lineup, episodes := c.policy, c.episodes
@@ -123,7 +143,7 @@ func TestCommittedExit(t *testing.T) {
 						Episodes: a.Summary.Episodes, MeanReturn: fmt.Sprintf("%.9g", a.Summary.Return.Mean),
 						WinRate: fmt.Sprintf("%.9g", a.Summary.WinRate)})
 				}
-				key := c.env + "/" + kind
+				key := name + "/" + kind
 				got[key] = rows
 				t.Logf("%s: %+v", key, rows)
 				if !*update && !slices.Equal(rows, want[key]) {
