@@ -198,16 +198,16 @@ func TestHeuristicActionValues(t *testing.T) {
 			if got != want {
 				t.Fatalf("seed %d decision %d: ActionValues chose %d, Act %d", seed, decisions, got, want)
 			}
-			best, any := float32(math.Inf(-1)), false
+			best, hasValue := float32(math.Inf(-1)), false
 			for a, m := range mask {
 				switch v := q[a]; {
 				case m == 0 && !math.IsNaN(float64(v)):
 					t.Fatalf("illegal action %d has value %v", a, v)
 				case m != 0 && !math.IsNaN(float64(v)):
-					any, best = true, max(best, v)
+					hasValue, best = true, max(best, v)
 				}
 			}
-			if any {
+			if hasValue {
 				valued++
 				if q[got] != best {
 					t.Fatalf("seed %d decision %d: chose %s of value %v, the best is %v", seed, decisions,
