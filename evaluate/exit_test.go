@@ -73,11 +73,11 @@ type exitReference struct {
 
 // TestCommittedExit plays every committed expert-iteration file
 // (notebooks/weights/<env>-exit.npz; and Galaxy Fighters' DAgger clone,
-// whose guided search is the one that beats its policy) natively: its meta names its
-// environment with that environment's observation shape and number of
-// actions, it has the value head of format version 3, and two short seeded
-// evaluations (the greedy policy, and mcts guided by it at 8 simulations with
-// rollouts at the leaves) give exactly the rows recorded in
+// whose guided search is the one that beats its policy) natively: its meta
+// names its environment with that environment's observation shape and
+// number of actions, it has the value head of format version 3 (the clone:
+// none), and two short seeded evaluations (the greedy policy, and the
+// search it guides, committedExit.guided) give exactly the rows recorded in
 // testdata/committed-exit.json (go test -run TestCommittedExit -update
 // rewrites them, after a deliberate change of a file or an agent). The full
 // evaluations are in each file's .json and docs/benchmarks.md.
