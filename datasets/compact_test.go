@@ -323,6 +323,27 @@ func TestCompactRefusals(t *testing.T) {
 			t.Log(err)
 		})
 	}
+	// The observation layout only describes the bytes: a dataset written
+	// when it said something else (a field renamed and split, no codes)
+	// still derives, to the same observations.
+	dir := filepath.Join(t.TempDir(), "compact")
+	copyDir(t, cfg.Out, dir)
+	editManifest(t, dir, func(m map[string]any) {
+		spec := m["env_spec"].(map[string]any)
+		old := map[string]any{}
+		for name, f := range spec["observation_layout"].(map[string]any) {
+			f.(map[string]any)["meaning"] = "described otherwise"
+			old["old_"+name] = f
+		}
+		spec["observation_layout"] = old
+	})
+	out := filepath.Join(t.TempDir(), "full")
+	if _, err := Materialize(context.Background(), MaterializeConfig{In: dir, Out: out, Workers: 1}); err != nil {
+		t.Fatalf("Materialize with another layout description: %v", err)
+	}
+	if got := allSteps(t, out); len(got) != len(fullSteps) || !bytes.Equal(got[5].Obs, fullSteps[5].Obs) {
+		t.Fatalf("derived %d rows, want %d, with the full dataset's observations", len(got), len(fullSteps))
+	}
 	// A full dataset has nothing to derive.
 	var ce *ConfigError
 	if _, err := Materialize(context.Background(), MaterializeConfig{In: full.Out, Out: filepath.Join(root, "x")}); !errors.As(err, &ce) {

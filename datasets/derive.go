@@ -80,8 +80,9 @@ func checkDerivable(d *Dataset, dir string) (*env.Env, error) {
 // manifest is m, and returns a *[DeriveError] when this build's differs
 // from the one that wrote it (an id it does not have, parameters it
 // resolves otherwise, another spec: a changed default, observation shape,
-// action names or bounds), a *[ConfigError] for a full dataset. Replaying
-// the episodes still checks every step.
+// action names or bounds; the observation layout, which only describes the
+// bytes, may differ), a *[ConfigError] for a full dataset. Replaying the
+// episodes still checks every step.
 func CheckDerivable(m *Manifest, dir string) (*env.Env, error) {
 	if !m.Compact() {
 		return nil, &ConfigError{Field: "In", Reason: dir + " stores its observations (not a compact dataset): nothing to derive"}
@@ -120,6 +121,14 @@ func CheckDerivable(m *Manifest, dir string) (*env.Env, error) {
 		}
 	}
 	for _, k := range keys {
+		if k == "observation_layout" {
+			// The layout names the observation's bytes; it does not make
+			// them. A later build may describe them better (a field split
+			// in two, codes declared) without changing a byte, which the
+			// id's version guarantees (other bytes are another id), and
+			// replaying checks every step.
+			continue
+		}
 		if string(have[k]) != string(want[k]) {
 			if k == "params" {
 				h, w := paramDiff(have[k], want[k])

@@ -26,6 +26,11 @@ type ObsField struct {
 	// Meaning says what the bytes hold: encoding (one-hot, count, code),
 	// range and the frame (seat-relative, the observer's side).
 	Meaning string `json:"meaning"`
+	// Classes, when not 0, says that each byte of the field is a code, a
+	// category and not a magnitude (a card kind + 1, a seat + 1), from 0 to
+	// Classes-1: a network should read it one-hot (the weights format's
+	// codes, docs/policy-format.md). 0: a count, a flag, a one-hot already.
+	Classes int `json:"classes,omitempty"`
 }
 
 // Size is the number of bytes of the field: the product of its Shape.
@@ -44,6 +49,14 @@ func (f ObsField) End() int { return f.Offset + f.Size() }
 // layout table is written with.
 func Field(name string, offset int, shape []int, meaning string) ObsField {
 	return ObsField{Name: name, Offset: offset, Shape: shape, DType: "uint8", Meaning: meaning}
+}
+
+// CodeField returns a field of shape at offset whose every byte is a code
+// 0 to classes-1 ([ObsField.Classes]).
+func CodeField(name string, offset int, shape []int, classes int, meaning string) ObsField {
+	f := Field(name, offset, shape, meaning)
+	f.Classes = classes
+	return f
 }
 
 // ObsLayout is an observation's named fields in offset order. In JSON it
@@ -80,8 +93,8 @@ func (l ObsLayout) Clone() ObsLayout {
 
 // Check returns an [*ObsLayoutError] unless the fields tile [0, obsSize)
 // exactly: in offset order, each starting where the previous ends, none
-// empty, names unique and non-empty, dtype uint8, the last ending at
-// obsSize.
+// empty, names unique and non-empty, dtype uint8, classes 0 or 2 to 256,
+// the last ending at obsSize.
 func (l ObsLayout) Check(obsSize int) error {
 	at := 0
 	seen := map[string]bool{}
@@ -95,6 +108,8 @@ func (l ObsLayout) Check(obsSize int) error {
 			return &ObsLayoutError{i, f.Name, fmt.Sprintf("dtype %q, want uint8", f.DType)}
 		case len(f.Shape) == 0 || f.Size() <= 0:
 			return &ObsLayoutError{i, f.Name, fmt.Sprintf("shape %v holds no bytes", f.Shape)}
+		case f.Classes != 0 && (f.Classes < 2 || f.Classes > 256):
+			return &ObsLayoutError{i, f.Name, fmt.Sprintf("classes %d: want 0 (no code) or 2 to 256", f.Classes)}
 		case f.Offset < at:
 			return &ObsLayoutError{i, f.Name, fmt.Sprintf("offset %d overlaps the previous field (which ends at %d)", f.Offset, at)}
 		case f.Offset > at:
@@ -126,7 +141,7 @@ func (e *ObsLayoutError) Error() string {
 }
 
 // MarshalJSON writes the layout as one object, name -> {offset, shape,
-// dtype, meaning}, in offset order.
+// dtype, meaning, and classes when not 0}, in offset order.
 func (l ObsLayout) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')

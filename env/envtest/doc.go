@@ -9,7 +9,8 @@
 //     until the episode ends and empty after, and State.LegalMask returns
 //     the number of ones;
 //   - every player's observation has ObsSize bytes, every byte is written,
-//     and every value is within Spec.ObsHigh;
+//     and every value is within Spec.ObsHigh (and so, in a layout field of
+//     codes, below its classes: ObsHigh is checked against them);
 //   - a Clone equals the original, and stepping the clone leaves the
 //     original untouched (JSON, String, observations, mask, returns) while
 //     reaching the same result the original reaches with the same action;

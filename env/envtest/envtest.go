@@ -183,6 +183,13 @@ func checkSpec(t *testing.T, id string, c config) {
 	if len(s.ObsHigh) != s.ObsSize() {
 		t.Errorf("len(ObsHigh) = %d, want ObsSize %d", len(s.ObsHigh), s.ObsSize())
 	}
+	for _, f := range s.ObservationLayout {
+		for i := f.Offset; f.Classes != 0 && i < f.End() && i < len(s.ObsHigh); i++ {
+			if int(s.ObsHigh[i]) >= f.Classes {
+				t.Errorf("layout field %q holds codes of %d classes, but ObsHigh[%d] = %d", f.Name, f.Classes, i, s.ObsHigh[i])
+			}
+		}
+	}
 	if s.MaxEpisodeSteps < 1 {
 		t.Errorf("MaxEpisodeSteps = %d", s.MaxEpisodeSteps)
 	}

@@ -110,43 +110,52 @@ var layout = func() env.ObsLayout {
 			"14 raid role (1 raider, 2 defender), 15 own hostage ring (0 on the board, 1 aboard, 2 home)"),
 		env.Field("hand", OffHand, []int{NumKinds}, "own hand: cards per kind (the layout of the card actions; planet card 8r+n-1 is planet n of the sektor r sektors clockwise of the observer's; the Rekkoning always 0)"),
 		env.Field("discards", OffDiscard, []int{NumKinds}, "discard piles per kind (Gallaxia, then Captain's)"),
-		env.Field("gambit", OffGambit, []int{4}, "The Gambit: the cards up, kind + 1 (0 none), and their number"),
+		env.CodeField("gambit", OffGambit, []int{3}, NumKinds+1, "The Gambit: the cards up in the order turned, kind + 1 (0 none)"),
+		env.Field("gambit_count", OffGambit+3, []int{1}, "The Gambit: the number of cards up, 0-3"),
 		env.Field("phase", OffPhase, []int{numPhases + 1}, "phase, one-hot (main, way, path, claim, dwarp, slide, land, sellfuel, ...), then \"discarding to 5\""),
-		env.Field("scored", OffScored, []int{NumRoutes}, "A New Life: the trade routes scored, by route, relative seat + 1"),
+		env.CodeField("scored", OffScored, []int{NumRoutes}, MaxPlayers+1, "A New Life: the trade routes scored, by route, relative seat + 1"),
 	}
+	// Codes ([env.ObsField.Classes]): a card kind + 1, a piece k (+ 1), a
+	// relative seat + 1.
+	const card, piece, seat = NumKinds + 1, 3, MaxPlayers + 1
 	for _, f := range []struct {
 		name    string
 		off, n  int
 		meaning string
+		classes int
 	}{
-		{"move_points", OffMovePoints, 1, "move points left"},
-		{"moving_piece", OffMovingPiece, 1, "piece moving, k + 1 (also the ship that landed, in phase land)"},
-		{"raided", OffRaided, 1, "raided this move"},
-		{"bought", OffBought, 1, "bought this turn"},
-		{"sell_fuel", OffSellFuel, 1, "first fuel card sold, kind + 1"},
-		{"warp_value", OffWarpValue, 1, "the Durriken card's value being warped"},
-		{"own_raid_card", OffOwnRaidCard, 1, "the observer's own hidden raid card, kind + 1"},
-		{"raider_die", OffRaiderDie, 1, "raider's die"},
-		{"defender_die", OffDefenderDie, 1, "defender's die"},
-		{"raider_random_card", OffRaiderRand, 1, "raider's Durriken random card, kind + 1"},
-		{"defender_random_card", OffDefenderRand, 1, "defender's Durriken random card, kind + 1"},
-		{"raider_card", OffRaiderCard, 1, "revealed raider's card, kind + 1 (only while the winner chooses)"},
-		{"defender_card", OffDefenderCard, 1, "revealed defender's card, kind + 1 (only while the winner chooses)"},
-		{"deck_size", OffDeckSize, 1, "Gallaxia deck size"},
-		{"captain_deck_size", OffCaptainSize, 1, "Captain's deck size"},
-		{"turns", OffTurns, 1, "turns, 0-255 (saturating)"},
-		{"mode", OffMode, 1, "1: A New Life"},
-		{"raider_seat", OffRaiderSeat, 1, "raider's relative seat + 1"},
-		{"raider_piece", OffRaiderPiece, 1, "raider's piece k"},
-		{"defender_seat", OffDefenderSeat, 1, "defender's relative seat + 1"},
-		{"defender_piece", OffDefenderPiece, 1, "defender's piece k"},
-		{"raider_won", OffRaiderWon, 1, "the raider won (while the winner chooses)"},
-		{"players", OffPlayers, 1, "number of players"},
-		{"last_free", OffLastFree, 2, "the last free space the moving piece passed (high byte, low byte; board index)"},
-		{"end_after", OffEndAfter, 1, "the move ends after this claim (a slide-off)"},
-		{"rekkoning", OffRekkoning, 1, "the Rekkoning turned up in this battle"},
+		{"move_points", OffMovePoints, 1, "move points left", 0},
+		{"moving_piece", OffMovingPiece, 1, "piece moving, k + 1 (also the ship that landed, in phase land)", piece + 1},
+		{"raided", OffRaided, 1, "raided this move", 0},
+		{"bought", OffBought, 1, "bought this turn", 0},
+		{"sell_fuel", OffSellFuel, 1, "first fuel card sold, kind + 1", card},
+		{"warp_value", OffWarpValue, 1, "the Durriken card's value being warped", 0},
+		{"own_raid_card", OffOwnRaidCard, 1, "the observer's own hidden raid card, kind + 1", card},
+		{"raider_die", OffRaiderDie, 1, "raider's die", 0},
+		{"defender_die", OffDefenderDie, 1, "defender's die", 0},
+		{"raider_random_card", OffRaiderRand, 1, "raider's Durriken random card, kind + 1", card},
+		{"defender_random_card", OffDefenderRand, 1, "defender's Durriken random card, kind + 1", card},
+		{"raider_card", OffRaiderCard, 1, "revealed raider's card, kind + 1 (only while the winner chooses)", card},
+		{"defender_card", OffDefenderCard, 1, "revealed defender's card, kind + 1 (only while the winner chooses)", card},
+		{"deck_size", OffDeckSize, 1, "Gallaxia deck size", 0},
+		{"captain_deck_size", OffCaptainSize, 1, "Captain's deck size", 0},
+		{"turns", OffTurns, 1, "turns, 0-255 (saturating)", 0},
+		{"mode", OffMode, 1, "1: A New Life", 0},
+		{"raider_seat", OffRaiderSeat, 1, "raider's relative seat + 1", seat},
+		{"raider_piece", OffRaiderPiece, 1, "raider's piece k", piece},
+		{"defender_seat", OffDefenderSeat, 1, "defender's relative seat + 1", seat},
+		{"defender_piece", OffDefenderPiece, 1, "defender's piece k", piece},
+		{"raider_won", OffRaiderWon, 1, "the raider won (while the winner chooses)", 0},
+		{"players", OffPlayers, 1, "number of players", 0},
+		{"last_free", OffLastFree, 2, "the last free space the moving piece passed (high byte, low byte; board index)", 0},
+		{"end_after", OffEndAfter, 1, "the move ends after this claim (a slide-off)", 0},
+		{"rekkoning", OffRekkoning, 1, "the Rekkoning turned up in this battle", 0},
 	} {
-		l = append(l, env.Field(f.name, f.off, []int{f.n}, f.meaning))
+		if f.classes != 0 {
+			l = append(l, env.CodeField(f.name, f.off, []int{f.n}, f.classes, f.meaning))
+		} else {
+			l = append(l, env.Field(f.name, f.off, []int{f.n}, f.meaning))
+		}
 	}
 	return l
 }()
