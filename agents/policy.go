@@ -36,8 +36,9 @@ const (
 	PolicyFormat = "galaxygym-mlp-policy"
 	// PolicyFormatVersion is the newest version this build reads: 2 adds
 	// board planes and convolutions (meta "board", conv{i}.*), 3 the value
-	// head (value{i}.*, meta "value_outputs").
-	PolicyFormatVersion = 3
+	// head (value{i}.*, meta "value_outputs"), 4 one-hot inputs for the
+	// observation's codes (meta "codes").
+	PolicyFormatVersion = 4
 )
 
 // PolicyMeta is the optional "meta" array of a weights file: a 1-D uint8
@@ -63,6 +64,20 @@ type PolicyMeta struct {
 	// the player k seats after the observer. 0 (absent): whatever the last
 	// value layer has; a file without value arrays has no value head.
 	ValueOutputs int `json:"value_outputs,omitempty"`
+	// Codes (version 4, optional) are observation bytes that hold a code
+	// (a card kind, a seat), not a magnitude: layer 0 also reads each of
+	// them one-hot, after its other inputs, in this order.
+	Codes []PolicyCode `json:"codes,omitempty"`
+}
+
+// PolicyCode names Size consecutive observation bytes from Offset, each a
+// code 0 to Classes-1 (an observation layout field's classes, env.ObsField).
+// Layer 0 reads byte j of the run as Classes inputs, one-hot: input v is 1
+// when the byte is v (all 0 for a byte of Classes or more).
+type PolicyCode struct {
+	Offset  int `json:"offset"`
+	Size    int `json:"size"`
+	Classes int `json:"classes"`
 }
 
 // The values of [PolicyMeta.Play].
@@ -133,12 +148,14 @@ func (e *PolicyFileError) Unwrap() []error {
 // read-only, by every Policy made from the same file.
 type policyNet struct {
 	sha256 string
-	meta   *PolicyMeta // nil when the file has none
-	relu   bool        // the activation is relu (else tanh)
-	scale  []float64   // obs_scale
-	sizes  []int       // sizes[0]: observation size; sizes[i+1]: outputs of layer i
-	in0    int         // layer 0's input size: sizes[0], or the board features' with a board
-	w0t    *mat.Dense  // layer 0 transposed (in0 x out): a nonzero input j (observation byte or board feature) adds row j
+	meta   *PolicyMeta  // nil when the file has none
+	relu   bool         // the activation is relu (else tanh)
+	scale  []float64    // obs_scale
+	sizes  []int        // sizes[0]: observation size; sizes[i+1]: outputs of layer i
+	in0    int          // layer 0's input size: feat0, then the codes' one-hot inputs
+	feat0  int          // the inputs before the codes': sizes[0], or the board features' with a board
+	codes  []PolicyCode // meta codes (version 4): layer 0 reads them one-hot, from input feat0
+	w0t    *mat.Dense   // layer 0 transposed (in0 x out): a nonzero input j (observation byte or board feature) adds row j
 	board  *PolicyBoard
 	conv   []convLayer
 	w      []*mat.Dense
@@ -271,6 +288,8 @@ func (r *policyReader) meta() (*PolicyMeta, error) {
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "a board needs format version 2")
 	case m.ValueOutputs != 0 && m.Version < 3:
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "value_outputs needs format version 3")
+	case len(m.Codes) > 0 && m.Version < 4:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "codes need format version 4")
 	case m.ValueOutputs < 0:
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "value_outputs %d: want a positive count", m.ValueOutputs)
 	case m.Play != "" && m.Play != PlayGreedy && m.Play != PlaySample:
@@ -279,6 +298,11 @@ func (r *policyReader) meta() (*PolicyMeta, error) {
 	if b := m.Board; b != nil && (b.Offset < 0 || b.Planes < 1 || b.Height < 1 || b.Width < 1 ||
 		b.CenterPlane < -1 || b.CenterPlane >= b.Planes) {
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "board %+v: want offset >= 0, positive sizes, center_plane -1 or a plane", *b)
+	}
+	for _, c := range m.Codes {
+		if c.Offset < 0 || c.Size < 1 || c.Classes < 2 || c.Classes > 256 {
+			return nil, r.fail("meta", ErrPolicyMeta, nil, "code %+v: want offset >= 0, size >= 1, classes 2 to 256", c)
+		}
 	}
 	return m, nil
 }
@@ -295,6 +319,17 @@ func (r *policyReader) layers(n *policyNet) error {
 	n.in0 = shape[0]
 	if err := r.convs(n); err != nil {
 		return err
+	}
+	n.feat0 = n.in0
+	if n.meta != nil {
+		for _, c := range n.meta.Codes {
+			if c.Offset+c.Size > n.sizes[0] {
+				return r.fail("meta", ErrPolicyShape, nil, "code %+v: bytes %d-%d, past the observation's %d",
+					c, c.Offset, c.Offset+c.Size-1, n.sizes[0])
+			}
+			n.in0 += c.Size * c.Classes
+		}
+		n.codes = n.meta.Codes
 	}
 	numLayers := 0
 	for r.f.has(fmt.Sprintf("layer%d.weight", numLayers)) {
@@ -559,6 +594,17 @@ func (p *Policy) logits(obs []uint8) []float64 {
 			if o != 0 {
 				floats.AddScaled(h, float64(o)*n.scale[j], wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])
 			}
+		}
+	}
+	// The codes' one-hot inputs: one row per byte, that of its code.
+	row := n.feat0
+	for _, c := range n.codes {
+		for _, v := range obs[c.Offset : c.Offset+c.Size] {
+			if int(v) < c.Classes {
+				j := row + int(v)
+				floats.Add(h, wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])
+			}
+			row += c.Classes
 		}
 	}
 	for i := 1; i < len(p.h); i++ {

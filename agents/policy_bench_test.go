@@ -20,7 +20,9 @@ func BenchmarkPolicyAct(b *testing.B) {
 }
 
 // BenchmarkPolicyActBoard times Act of the board policies: the fixture's
-// ship-centred circular conv (9 -> 8 -> 8 channels, 455 -> 32 -> 56) and
+// ship-centred circular conv (9 -> 8 -> 8 channels, 455 -> 32 -> 56), the
+// codes fixtures (format version 4: 503 + 948 one-hot inputs -> 32 -> 32
+// -> 56, and the conv one with the same codes) and
 // the committed behaviour-cloning weights (notebooks/weights/,
 // docs/learning-baselines.md) and the file named by $GALAXYGYM_BENCH_WEIGHTS if
 // set, on the same decisions.
@@ -28,6 +30,8 @@ func BenchmarkPolicyActBoard(b *testing.B) {
 	obsAll, maskAll := heuristicDecisions(b)
 	for _, f := range []struct{ name, path string }{
 		{"fixture-conv", "testdata/policy/conv_relu.npz"},
+		{"fixture-codes", "testdata/policy/codes.npz"},
+		{"fixture-codes-conv", "testdata/policy/codes_conv.npz"},
 		{"bc", "../notebooks/weights/galaxy-express-v1-bc.npz"},
 		{"extra", os.Getenv("GALAXYGYM_BENCH_WEIGHTS")},
 	} {

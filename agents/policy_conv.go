@@ -109,7 +109,7 @@ func (n *policyNet) newConvBuffers() convBuffers {
 		return convBuffers{}
 	}
 	cells := n.board.Height * n.board.Width
-	cb := convBuffers{feat: mat.NewVecDense(n.in0, nil), act: []*mat.Dense{mat.NewDense(cells, n.board.Planes, nil)}}
+	cb := convBuffers{feat: mat.NewVecDense(n.feat0, nil), act: []*mat.Dense{mat.NewDense(cells, n.board.Planes, nil)}}
 	for _, c := range n.conv {
 		cb.col = append(cb.col, mat.NewDense(cells, c.in*c.k*c.k, nil))
 		cb.act = append(cb.act, mat.NewDense(cells, c.out, nil))

@@ -18,7 +18,6 @@ import (
 func TestPolicyConvParity(t *testing.T) {
 	spec := geSpec(t)
 	c := loadPolicyCases(t)
-	dst := make([]float64, spec.NumActions())
 	for _, act := range []string{"relu", "tanh"} {
 		name := "conv_" + act
 		p := newTestPolicy(t, spec, filepath.Join(policyFixture, name+".npz"))
@@ -28,27 +27,7 @@ func TestPolicyConvParity(t *testing.T) {
 		if want := map[string]int{"relu": 0, "tanh": -1}[act]; p.net.board.CenterPlane != want {
 			t.Fatalf("%s: center_plane %d, want %d", name, p.net.board.CenterPlane, want)
 		}
-		var worstTorch, worstNumpy float64
-		for i := range c.obs {
-			p.Probs(c.obs[i], c.mask[i], dst)
-			sum := 0.0
-			for a, q := range dst {
-				sum += q
-				if c.mask[i][a] == 0 && q != 0 {
-					t.Fatalf("%s case %d: illegal action %d has probability %v", name, i, a, q)
-				}
-				worstTorch = max(worstTorch, math.Abs(q-c.probs[name+"_torch"][i][a]))
-				worstNumpy = max(worstNumpy, math.Abs(q-c.probs[name+"_numpy"][i][a]))
-			}
-			if math.Abs(sum-1) > 1e-12 {
-				t.Fatalf("%s case %d: probabilities sum to %v", name, i, sum)
-			}
-		}
-		t.Logf("%s: %d cases, max |go - torch| %.2e, max |go - numpy| %.2e", name, len(c.obs), worstTorch, worstNumpy)
-		if worstTorch > 1e-5 || worstNumpy > 1e-12 {
-			t.Errorf("%s: max |go - torch| %.2e (want <= 1e-5), max |go - numpy| %.2e (want <= 1e-12)",
-				name, worstTorch, worstNumpy)
-		}
+		checkParity(t, name, p, c, c.probs[name+"_torch"], c.probs[name+"_numpy"])
 	}
 }
 
@@ -90,25 +69,6 @@ func TestPolicyConvCentring(t *testing.T) {
 	}
 	if checked < 100 {
 		t.Fatalf("only %d cases with the ship on the board", checked)
-	}
-}
-
-func TestPolicyConvDoesNotAllocate(t *testing.T) {
-	spec := geSpec(t)
-	c := loadPolicyCases(t)
-	p := newTestPolicy(t, spec, filepath.Join(policyFixture, "conv_relu.npz"))
-	g := newTestPolicy(t, spec, filepath.Join(policyFixture, "conv_tanh.npz"), "greedy=true")
-	dst := make([]float64, spec.NumActions())
-	p.Reset(1)
-	i := 0
-	allocs := testing.AllocsPerRun(300, func() {
-		i = (i + 1) % len(c.obs)
-		p.Act(0, c.obs[i], c.mask[i])
-		g.Act(0, c.obs[i], c.mask[i])
-		p.Probs(c.obs[i], c.mask[i], dst)
-	})
-	if allocs != 0 {
-		t.Errorf("%.1f allocations per decision, want 0", allocs)
 	}
 }
 

@@ -172,33 +172,41 @@ func loadPolicyCases(t testing.TB) *policyCases {
 func TestPolicyParity(t *testing.T) {
 	spec := geSpec(t)
 	c := loadPolicyCases(t)
-	dst := make([]float64, spec.NumActions())
 	for _, act := range []string{"tanh", "relu"} {
 		p := newTestPolicy(t, spec, filepath.Join(policyFixture, act+".npz"))
 		if p.net.relu != (act == "relu") || !slices.Equal(p.net.sizes, []int{503, 32, 32, 56}) {
 			t.Fatalf("%s: relu %v, sizes %v", act, p.net.relu, p.net.sizes)
 		}
-		var worstTorch, worstNumpy float64
-		for i := range c.obs {
-			p.Probs(c.obs[i], c.mask[i], dst)
-			sum := 0.0
-			for a, q := range dst {
-				sum += q
-				if c.mask[i][a] == 0 && q != 0 {
-					t.Fatalf("%s case %d: illegal action %d has probability %v", act, i, a, q)
-				}
-				worstTorch = max(worstTorch, math.Abs(q-c.probs[act+"_torch"][i][a]))
-				worstNumpy = max(worstNumpy, math.Abs(q-c.probs[act+"_numpy"][i][a]))
+		checkParity(t, act, p, c, c.probs[act+"_torch"], c.probs[act+"_numpy"])
+	}
+}
+
+// checkParity checks p's probabilities on the cases against torch's
+// (float32) within 1e-5 and numpy's (float64) within 1e-12: illegal
+// actions get 0, the legal ones sum to 1.
+func checkParity(t *testing.T, name string, p *Policy, c *policyCases, torch, numpy [][]float64) {
+	t.Helper()
+	dst := make([]float64, len(c.mask[0]))
+	var worstTorch, worstNumpy float64
+	for i := range c.obs {
+		p.Probs(c.obs[i], c.mask[i], dst)
+		sum := 0.0
+		for a, q := range dst {
+			sum += q
+			if c.mask[i][a] == 0 && q != 0 {
+				t.Fatalf("%s case %d: illegal action %d has probability %v", name, i, a, q)
 			}
-			if math.Abs(sum-1) > 1e-12 {
-				t.Fatalf("%s case %d: probabilities sum to %v", act, i, sum)
-			}
+			worstTorch = max(worstTorch, math.Abs(q-torch[i][a]))
+			worstNumpy = max(worstNumpy, math.Abs(q-numpy[i][a]))
 		}
-		t.Logf("%s: %d cases, max |go - torch| %.2e, max |go - numpy| %.2e", act, len(c.obs), worstTorch, worstNumpy)
-		if worstTorch > 1e-5 || worstNumpy > 1e-12 {
-			t.Errorf("%s: max |go - torch| %.2e (want <= 1e-5), max |go - numpy| %.2e (want <= 1e-12)",
-				act, worstTorch, worstNumpy)
+		if math.Abs(sum-1) > 1e-12 {
+			t.Fatalf("%s case %d: probabilities sum to %v", name, i, sum)
 		}
+	}
+	t.Logf("%s: %d cases, max |go - torch| %.2e, max |go - numpy| %.2e", name, len(c.obs), worstTorch, worstNumpy)
+	if worstTorch > 1e-5 || worstNumpy > 1e-12 {
+		t.Errorf("%s: max |go - torch| %.2e (want <= 1e-5), max |go - numpy| %.2e (want <= 1e-12)",
+			name, worstTorch, worstNumpy)
 	}
 }
 
@@ -551,8 +559,16 @@ func TestPolicyBadFiles(t *testing.T) {
 		{name: "meta not JSON", arrays: edit("meta", setMeta("{format")), kind: ErrPolicyMeta, array: "meta"},
 		{name: "meta format", arrays: edit("meta", setMeta(strings.Replace(metaOK, "mlp-policy", "cnn-policy", 1))),
 			kind: ErrPolicyMeta, array: "meta"},
-		{name: "meta version 4", arrays: edit("meta", setMeta(strings.Replace(metaOK, `"version": 1`, `"version": 4`, 1))),
+		{name: "meta version 5", arrays: edit("meta", setMeta(strings.Replace(metaOK, `"version": 1`, `"version": 5`, 1))),
 			kind: ErrPolicyMeta, array: "meta"},
+		{name: "codes in version 3", arrays: edit("meta", setMeta(strings.Replace(strings.Replace(metaOK, `"version": 1`, `"version": 3`, 1),
+			`"tanh"`, `"tanh", "codes": [{"offset": 440, "size": 1, "classes": 6}]`, 1))), kind: ErrPolicyMeta, array: "meta"},
+		{name: "code of one class", arrays: edit("meta", setMeta(strings.Replace(strings.Replace(metaOK, `"version": 1`, `"version": 4`, 1),
+			`"tanh"`, `"tanh", "codes": [{"offset": 440, "size": 1, "classes": 1}]`, 1))), kind: ErrPolicyMeta, array: "meta"},
+		{name: "code past the observation", arrays: edit("meta", setMeta(strings.Replace(strings.Replace(metaOK, `"version": 1`, `"version": 4`, 1),
+			`"tanh"`, `"tanh", "codes": [{"offset": 500, "size": 4, "classes": 6}]`, 1))), kind: ErrPolicyShape, array: "meta"},
+		{name: "codes without their inputs", arrays: edit("meta", setMeta(strings.Replace(strings.Replace(metaOK, `"version": 1`, `"version": 4`, 1),
+			`"tanh"`, `"tanh", "codes": [{"offset": 440, "size": 1, "classes": 6}]`, 1))), kind: ErrPolicyShape, array: "layer0.weight"},
 		{name: "meta activation", arrays: edit("meta", setMeta(strings.Replace(metaOK, "tanh", "gelu", 1))),
 			kind: ErrPolicyMeta, array: "meta"},
 		{name: "meta num_actions", arrays: edit("meta", setMeta(strings.Replace(metaOK, "56", "55", 1))),
@@ -604,22 +620,28 @@ func TestPolicyBadFiles(t *testing.T) {
 	}
 }
 
+// TestPolicyActDoesNotAllocate: Act (sampled and greedy) and Probs
+// allocate nothing, for MLPs (relu.npz, tanh.npz), board networks
+// (conv_relu.npz, conv_tanh.npz) and files with codes (codes.npz,
+// codes_conv.npz).
 func TestPolicyActDoesNotAllocate(t *testing.T) {
 	spec := geSpec(t)
 	c := loadPolicyCases(t)
-	p := newTestPolicy(t, spec, filepath.Join(policyFixture, "relu.npz"))
-	g := newTestPolicy(t, spec, filepath.Join(policyFixture, "tanh.npz"), "greedy=true")
-	dst := make([]float64, spec.NumActions())
-	p.Reset(1)
-	i := 0
-	allocs := testing.AllocsPerRun(300, func() {
-		i = (i + 1) % len(c.obs)
-		p.Act(0, c.obs[i], c.mask[i])
-		g.Act(0, c.obs[i], c.mask[i])
-		p.Probs(c.obs[i], c.mask[i], dst)
-	})
-	if allocs != 0 {
-		t.Errorf("%.1f allocations per decision, want 0", allocs)
+	for _, files := range [][2]string{{"relu.npz", "tanh.npz"}, {"conv_relu.npz", "conv_tanh.npz"}, {"codes.npz", "codes_conv.npz"}} {
+		p := newTestPolicy(t, spec, filepath.Join(policyFixture, files[0]))
+		g := newTestPolicy(t, spec, filepath.Join(policyFixture, files[1]), "greedy=true")
+		dst := make([]float64, spec.NumActions())
+		p.Reset(1)
+		i := 0
+		allocs := testing.AllocsPerRun(300, func() {
+			i = (i + 1) % len(c.obs)
+			p.Act(0, c.obs[i], c.mask[i])
+			g.Act(0, c.obs[i], c.mask[i])
+			p.Probs(c.obs[i], c.mask[i], dst)
+		})
+		if allocs != 0 {
+			t.Errorf("%v: %.1f allocations per decision, want 0", files, allocs)
+		}
 	}
 }
 

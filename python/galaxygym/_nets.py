@@ -7,12 +7,13 @@ torch."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 from numpy.typing import NDArray
 
 from .train import board_of, layers_of, make_policy
@@ -20,17 +21,40 @@ from .train import board_of, layers_of, make_policy
 __all__ = ["MLPPolicy", "ConvPolicy", "load_torch_policy"]
 
 
+class _Codes(nn.Module):
+    """The one-hot inputs of an observation's codes (weights format version
+    4, docs/policy-format.md): uint8 obs (B, obs_size) -> float32 (B, sum of
+    size x classes), code by code, byte by byte; a byte of classes or more
+    gives all zeros."""
+
+    def __init__(self, codes: Sequence[Mapping[str, int]] | None):
+        super().__init__()
+        self.codes = [{k: int(c[k]) for k in ("offset", "size", "classes")} for c in codes or []]
+        self.width = sum(c["size"] * c["classes"] for c in self.codes)
+
+    def forward(self, obs: torch.Tensor) -> Any:
+        parts = []
+        for c in self.codes:
+            b = obs[:, c["offset"]:c["offset"] + c["size"]].long().clamp(max=c["classes"])
+            parts.append(F.one_hot(b, c["classes"] + 1)[:, :, :c["classes"]].flatten(1).float())
+        return torch.cat(parts, 1)
+
+
 class MLPPolicy(nn.Module):
-    """obs (uint8, B x obs_size) -> logits: obs * obs_scale, Linear
-    layers with ReLU (or tanh) between them."""
+    """obs (uint8, B x obs_size) -> logits: obs * obs_scale (then the
+    codes' one-hot inputs, when codes are given: see
+    :func:`galaxygym.train.codes_of`), Linear layers with ReLU (or tanh)
+    between them."""
 
     def __init__(self, obs_scale: NDArray[Any], num_actions: int, hidden: Sequence[int] = (256, 256),
-                 activation: str = "relu"):
+                 activation: str = "relu", codes: Sequence[Mapping[str, int]] | None = None):
         super().__init__()
         self.activation = activation
         self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
+        self.onehot = _Codes(codes)
+        self.codes = self.onehot.codes
         act = nn.ReLU if activation == "relu" else nn.Tanh
-        sizes = [self.obs_scale.numel(), *hidden, num_actions]
+        sizes = [self.obs_scale.numel() + self.onehot.width, *hidden, num_actions]
         mods: list[nn.Module] = []
         for i in range(len(sizes) - 1):
             if i:
@@ -38,8 +62,13 @@ class MLPPolicy(nn.Module):
             mods.append(nn.Linear(sizes[i], sizes[i + 1]))
         self.pi = nn.Sequential(*mods)
 
+    def features(self, obs: torch.Tensor) -> Any:
+        """Layer 0's input: obs * obs_scale, then the codes' one-hot inputs."""
+        x = obs.float() * self.obs_scale
+        return torch.cat([x, self.onehot(obs)], 1) if self.codes else x
+
     def forward(self, obs: torch.Tensor) -> Any:
-        return self.pi(obs.float() * self.obs_scale)
+        return self.pi(self.features(obs))
 
 
 class ConvPolicy(nn.Module):
@@ -50,12 +79,15 @@ class ConvPolicy(nn.Module):
     (k-1)/2, stride 1) with the activation after each; their output,
     flattened (C, H, W) row-major, joined with x's other elements (the
     scalar features, in order), feeds Linear layers with the activation
-    between them."""
+    between them; the codes' one-hot inputs, when codes are given, follow the
+    scalar features."""
 
     def __init__(self, obs_scale: NDArray[Any], num_actions: int, board: dict[str, int] | None = None,
                  channels: Sequence[int] = (32, 32), kernel: int = 3, hidden: Sequence[int] = (256,),
-                 activation: str = "relu"):
+                 activation: str = "relu", codes: Sequence[Mapping[str, int]] | None = None):
         super().__init__()
+        self.onehot = _Codes(codes)
+        self.codes = self.onehot.codes
         board = dict(board_of("galaxy-express-v1") if board is None else board)
         self.board = board
         self.activation = activation
@@ -71,7 +103,7 @@ class ConvPolicy(nn.Module):
             convs += [nn.Conv2d(c_in, c, kernel, padding=(kernel - 1) // 2, padding_mode="circular"), act()]
             c_in = c
         self.conv = nn.Sequential(*convs)
-        sizes = [c_in * h * w + len(self.scalar_idx), *hidden, num_actions]
+        sizes = [c_in * h * w + len(self.scalar_idx) + self.onehot.width, *hidden, num_actions]
         mods: list[nn.Module] = []
         for i in range(len(sizes) - 1):
             if i:
@@ -98,10 +130,16 @@ class ConvPolicy(nn.Module):
             board = board.gather(2, idx.view(-1, 1, h * w).expand(-1, p, -1))
         return board.reshape(-1, p, h, w)
 
-    def forward(self, obs: torch.Tensor) -> Any:
+    def features(self, obs: torch.Tensor) -> Any:
+        """Layer 0's input: the convolutions' output, the scalar features,
+        then the codes' one-hot inputs."""
         x = obs.float() * self.obs_scale
         y = self.conv(self.planes(obs, x)).flatten(1)
-        return self.pi(torch.cat([y, x[:, self.scalar_idx]], 1))
+        parts = [y, x[:, self.scalar_idx]] + ([self.onehot(obs)] if self.codes else [])
+        return torch.cat(parts, 1)
+
+    def forward(self, obs: torch.Tensor) -> Any:
+        return self.pi(self.features(obs))
 
 
 def load_torch_policy(path: str | os.PathLike[str]) -> Any:
@@ -109,7 +147,7 @@ def load_torch_policy(path: str | os.PathLike[str]) -> Any:
     a :class:`galaxygym.train.ConvPolicy` for a format-version-2 file with a
     board (its conv layers, kernel and board from the file; no conv layer
     when the file has none), else a :class:`galaxygym.train.MLPPolicy`, with
-    the file's activation, obs_scale and float32 weights. Its forward pass
+    the file's activation, obs_scale, codes (version 4) and float32 weights. Its forward pass
     (uint8 obs (B, obs_size) -> float32 logits (B, num_actions)), masked and
     softmaxed, gives :func:`galaxygym.policy_probs`'s probabilities (to
     float32 rounding). The network is in eval mode."""
@@ -127,12 +165,12 @@ def load_torch_policy(path: str | os.PathLike[str]) -> Any:
             raise ValueError("conv layers of different kernel sizes: ConvPolicy has one kernel size")
         net = make_policy("conv", scale, num_actions, board=dict(p["board"]),
                           channels=tuple(int(w.shape[0]) for w, _ in convs), kernel=kernel, hidden=hidden,
-                          activation=p["activation"])
+                          activation=p["activation"], codes=p["codes"])
         for m, (w, b) in zip(layers_of(net, "Conv2d", "conv"), convs):
             m.weight.data.copy_(torch.from_numpy(w.astype(np.float32)))
             m.bias.data.copy_(torch.from_numpy(b.astype(np.float32)))
     else:
-        net = make_policy("mlp", scale, num_actions, hidden=hidden, activation=p["activation"])
+        net = make_policy("mlp", scale, num_actions, hidden=hidden, activation=p["activation"], codes=p["codes"])
     for m, (w, b) in zip(layers_of(net), layers):
         m.weight.data.copy_(torch.from_numpy(w.astype(np.float32)))
         m.bias.data.copy_(torch.from_numpy(b.astype(np.float32)))

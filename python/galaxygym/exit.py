@@ -160,12 +160,7 @@ def _exit_net_class() -> Any:
             self.value = value
 
         def hidden(self, obs: Any) -> Any:
-            p = self.policy
-            x = obs.float() * p.obs_scale
-            if hasattr(p, "conv"):
-                y = p.conv(p.planes(obs, x)).flatten(1)
-                x = torch.cat([y, x[:, p.scalar_idx]], 1)
-            return p.pi[:-1](x)
+            return self.policy.pi[:-1](self.policy.features(obs))
 
         def forward(self, obs: Any) -> Any:
             h = self.hidden(obs)
@@ -325,8 +320,8 @@ def export_exit(net: Any, path: str | os.PathLike[str], env_id: str) -> dict[str
     scale = p.obs_scale.detach().cpu().numpy()
     if hasattr(p, "conv"):
         return export_policy(path, linear, scale, env_id, activation=p.activation,
-                             conv=layers_of(p, "Conv2d", "conv"), board=p.board, value=value)
-    return export_policy(path, linear, scale, env_id, activation=p.activation, value=value)
+                             conv=layers_of(p, "Conv2d", "conv"), board=p.board, value=value, codes=p.codes)
+    return export_policy(path, linear, scale, env_id, activation=p.activation, value=value, codes=p.codes)
 
 
 def _cpu_seconds() -> float:

@@ -22,13 +22,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "ACTIVATIONS", "export_policy", "load_policy", "policy_probs", "policy_value"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "ACTIVATIONS", "export_policy", "load_policy", "policy_probs", "policy_value",
+           "code_features"]
 
 FORMAT = "galaxygym-mlp-policy"
 # 2: board planes and convolutions (conv{i}.*, meta "board"); 3: the value head (value{i}.*, meta
-# "value_outputs"). A file is written with the lowest version that holds it: MLP-only files stay version 1.
-FORMAT_VERSION = 3
+# "value_outputs"); 4: one-hot inputs for the observation's codes (meta "codes"). A file is written with
+# the lowest version that holds it: MLP-only files stay version 1.
+FORMAT_VERSION = 4
 BOARD_KEYS = ("offset", "planes", "height", "width", "center_plane")
+CODE_KEYS = ("offset", "size", "classes")
 ACTIVATIONS = ("tanh", "relu")
 
 _LAYER_KEY = re.compile(r"^layer(\d+)\.(weight|bias)$")
@@ -106,7 +109,8 @@ def _check_finite(name: str, a: NDArray[Any]) -> None:
 def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env_id: str,
                   activation: str = "tanh", obs_shape: Iterable[int] | None = None,
                   conv: Any = None, board: Mapping[str, int] | None = None,
-                  play: str | None = None, value: Any = None) -> dict[str, Any]:
+                  play: str | None = None, value: Any = None,
+                  codes: Iterable[Mapping[str, int]] | None = None) -> dict[str, Any]:
     """Writes an MLP policy to path in galaxygym's weights format
     (docs/policy-format.md) and returns its metadata.
 
@@ -146,6 +150,14 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
     returns from the observed position on: output k is the return of the
     player k seats after the observer (k = 0: the observer).
     `galaxygym mcts@weights=FILE` scores its leaves with output 0.
+
+    codes (dicts of offset, size and classes; None or empty: none) makes a
+    format-version-4 file: each of the `size` observation bytes from
+    `offset` is a code 0 to classes-1 (a card kind, a seat: see
+    :func:`galaxygym.train.codes_of`), which layer 0 also reads one-hot,
+    after its other inputs, code by code and byte by byte
+    (docs/policy-format.md); layer 0's width grows by size x classes for
+    each.
     """
     if play not in (None, "greedy", "sample"):
         raise ValueError(f"play {play!r}: want 'greedy', 'sample' or None")
@@ -186,6 +198,8 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
             channels = w.shape[0]
         cells = board["height"] * board["width"]
         width = channels * cells + scale.size - board["planes"] * cells
+    code_list = [_check_code(c, scale.size) for c in (codes or [])]
+    width += sum(c["size"] * c["classes"] for c in code_list)
     pairs = _layers(layers, activation)
     if not pairs:
         raise ValueError("no layers")
@@ -200,12 +214,16 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
             raise ValueError("value: no layers")
         _, vin = _put_dense(arrays, "value", vpairs, trunk)
         version, value_outputs = 3, vin
+    if code_list:
+        version = 4
     meta: dict[str, Any] = {"format": FORMAT, "version": version, "env_id": env_id, "obs_shape": shape,
             "num_actions": width, "activation": activation}
     if board is not None:
         meta["board"] = board
     if value_outputs:
         meta["value_outputs"] = value_outputs
+    if code_list:
+        meta["codes"] = code_list
     if play is not None:
         meta["play"] = play
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
@@ -224,6 +242,32 @@ def _check_board(board: Mapping[str, Any], obs_size: int) -> dict[str, int]:
     if not -1 <= b["center_plane"] < b["planes"]:
         raise ValueError(f"board {b}: center_plane must be -1 or a plane")
     return b
+
+
+def _check_code(code: Mapping[str, Any], obs_size: int) -> dict[str, int]:
+    """A code dict, checked against an observation of obs_size elements."""
+    if not isinstance(code, Mapping) or set(code) != set(CODE_KEYS):
+        raise ValueError(f"code {code!r}: want exactly the keys {CODE_KEYS}")
+    c = {k: int(code[k]) for k in CODE_KEYS}
+    if c["offset"] < 0 or c["size"] < 1 or not 2 <= c["classes"] <= 256:
+        raise ValueError(f"code {c}: want offset >= 0, size >= 1, classes 2 to 256")
+    if c["offset"] + c["size"] > obs_size:
+        raise ValueError(f"code {c}: bytes past the observation's {obs_size}")
+    return c
+
+
+def code_features(codes: Iterable[Mapping[str, int]], obs: NDArray[Any]) -> NDArray[Any]:
+    """The one-hot inputs of codes (format version 4) for uint8
+    observations obs (B, obs_size): float64 (B, sum of size x classes), code
+    by code, byte by byte, input v of a byte 1 when the byte is v (all 0 for
+    a byte of classes or more)."""
+    parts = []
+    for c in codes:
+        b = np.asarray(obs)[:, c["offset"]:c["offset"] + c["size"]].astype(np.int64)
+        parts.append((b[:, :, None] == np.arange(c["classes"])[None, None, :]).reshape(len(b), -1))
+    if not parts:
+        return np.zeros((len(obs), 0))
+    return np.concatenate(parts, axis=1).astype(np.float64)
 
 
 def write_npz(path: str | os.PathLike[str], arrays: Mapping[str, NDArray[Any]], compress: bool = False) -> None:
@@ -245,7 +289,7 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
     such as np.load's NpzFile). Returns {"obs_scale": float64 (obs_size,),
     "layers": [(weight, bias), ...] float64, "activation": str, "meta":
     dict or None, "board", "conv", "value": the value head's (weight, bias)
-    pairs, [] without one}. A file without "meta" is read as tanh, for any
+    pairs, [] without one, "codes": meta's codes, [] without}. A file without "meta" is read as tanh, for any
     env; value* arrays are read from format-version-3 files only."""
     if isinstance(source, (str, os.PathLike)):
         with np.load(source, allow_pickle=False) as z:
@@ -264,6 +308,8 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
             raise ValueError(f"meta: play {meta['play']!r}: want 'greedy' or 'sample'")
         if "value_outputs" in meta and int(meta["version"]) < 3:
             raise ValueError("meta: value_outputs needs format version 3")
+        if meta.get("codes") and int(meta["version"]) < 4:
+            raise ValueError("meta: codes need format version 4")
     for k in ["obs_scale", "layer0.weight"]:
         if k not in arrays:
             raise ValueError(f"{k}: missing")
@@ -312,6 +358,8 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
         width = channels * cells + scale.size - board["planes"] * cells
     elif nconv:
         raise ValueError("conv0.weight: conv layers need meta.board")
+    codes = [_check_code(c, scale.size) for c in (meta or {}).get("codes") or []]
+    width += sum(c["size"] * c["classes"] for c in codes)
     for i in range(n):
         w, b = arrays[f"layer{i}.weight"].astype(np.float64), arrays[f"layer{i}.bias"].astype(np.float64)
         if w.ndim != 2 or w.shape[1] != width or b.shape != (w.shape[0],):
@@ -349,7 +397,7 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
         if meta.get("value_outputs") and (not value or meta["value_outputs"] != vin):
             raise ValueError(f"meta: value_outputs {meta['value_outputs']} does not match the value head")
     return {"obs_scale": scale, "layers": layers, "activation": meta["activation"] if meta else "tanh",
-            "meta": meta, "board": board, "conv": convs, "value": value}
+            "meta": meta, "board": board, "conv": convs, "value": value, "codes": codes}
 
 
 def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any) -> NDArray[Any]:
@@ -414,6 +462,8 @@ def _forward(p: Mapping[str, Any], x: NDArray[Any]) -> tuple[NDArray[Any], NDArr
     h = x * scale
     if p.get("board") is not None:
         h = _board_features(p, x, h)
+    if p.get("codes"):
+        h = np.concatenate([h, code_features(p["codes"], x)], axis=1)
     trunk = h
     for i, (w, b) in enumerate(p["layers"]):
         if i > 0:

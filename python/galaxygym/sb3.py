@@ -200,6 +200,9 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     if p.get("conv"):
         raise ValueError(f"galaxygym.sb3.from_weights: {path} has convolutions; MlpPolicy has none "
                          "(MLP files and boards without convolutions load)")
+    if p.get("codes"):
+        raise ValueError(f"galaxygym.sb3.from_weights: {path} reads codes one-hot (format version 4); "
+                         "MlpPolicy reads the observation as it is (files without codes load)")
     layers = p["layers"]
     if len(layers) < 2:
         raise ValueError("galaxygym.sb3.from_weights: a policy of one layer has no hidden layer for MlpPolicy")

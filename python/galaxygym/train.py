@@ -51,7 +51,7 @@ from numpy.typing import NDArray
 
 from .errors import GalaxyGymError
 
-__all__ = ["GALAXY_EXPRESS_BOARD", "NoBoardError", "board_from_layout", "board_of", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before",
+__all__ = ["GALAXY_EXPRESS_BOARD", "NoBoardError", "board_from_layout", "board_of", "codes_from_layout", "codes_of", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before",
            "MLPPolicy", "ConvPolicy", "behaviour_cloning", "layers_of", "export", "evaluate_native", "main"]
 
 #: Where Galaxy Express's board planes lie in its observation (observe.go):
@@ -164,6 +164,36 @@ def board_of(env: str | Mapping[str, Any], center: bool = True) -> dict[str, int
         return board_from_layout(layout, center)
     except NoBoardError as e:
         raise NoBoardError(f"{env_id}: {e}") from None
+
+
+def codes_from_layout(layout: Mapping[str, Mapping[str, Any]]) -> list[dict[str, int]]:
+    """The codes of an observation layout (a spec's ``observation_layout``),
+    as the weights format's ``meta.codes`` (version 4,
+    docs/policy-format.md): one {"offset", "size", "classes"} for each
+    field that declares ``classes`` (each of its bytes a code 0 to
+    classes-1: a card kind + 1, a seat + 1), in offset order. [] when no
+    field does."""
+    out = []
+    for _, f in sorted(layout.items(), key=lambda kv: int(kv[1]["offset"])):
+        if f.get("classes"):
+            out.append({"offset": int(f["offset"]), "size": int(np.prod(f["shape"])), "classes": int(f["classes"])})
+    return out
+
+
+def codes_of(env: str | Mapping[str, Any]) -> list[dict[str, int]]:
+    """:func:`codes_from_layout` of an environment: env is a spec dict or
+    an id, found as :func:`board_of` finds it. Raises ValueError when the
+    spec (or its layout) cannot be found."""
+    spec: Mapping[str, Any] | None
+    if isinstance(env, str):
+        from ._registration import spec_of
+        spec = spec_of(env)
+    else:
+        spec = env
+    if not spec or not spec.get("observation_layout"):
+        raise ValueError(f"{env if isinstance(env, str) else env.get('id', '?')}: no spec with an observation_layout, "
+                         "so no codes ($GALAXYGYM_BIN or $GALAXYGYM_URL must reach a server that knows it)")
+    return codes_from_layout(spec["observation_layout"])
 
 
 def load_steps(path: str | os.PathLike[str], max_episodes: int | None = None) -> dict[str, NDArray[Any]]:
@@ -432,10 +462,12 @@ def export(net: Any, path: str | os.PathLike[str], env_id: str) -> dict[str, Any
     from .policy import export_policy
     linear = layers_of(net)
     scale = net.obs_scale.detach().cpu().numpy()
+    codes = getattr(net, "codes", None)
     if hasattr(net, "conv"):
         conv = layers_of(net, "Conv2d", "conv")
-        return export_policy(path, linear, scale, env_id, activation=net.activation, conv=conv, board=net.board)
-    return export_policy(path, linear, scale, env_id, activation=net.activation)
+        return export_policy(path, linear, scale, env_id, activation=net.activation, conv=conv, board=net.board,
+                             codes=codes)
+    return export_policy(path, linear, scale, env_id, activation=net.activation, codes=codes)
 
 
 def evaluate_native(weights: str | os.PathLike[str], episodes: int = 1000, seed: int = 1, greedy: bool = True,
@@ -470,6 +502,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     kw: dict[str, Any] = {"hidden": hidden}
     if a.arch != "mlp":
         kw["channels"] = tuple(int(c) for c in a.channels.split(",") if c.strip() and c != "none")
+    if a.codes:
+        kw["codes"] = codes_of(layout_source or env_id)
+        if not kw["codes"]:
+            raise SystemExit(f"--codes: the observation layout of {env_id} declares no codes")
+        print(f"codes: {len(kw['codes'])} fields, {sum(c['size'] * c['classes'] for c in kw['codes'])} one-hot inputs")
     net = make_policy(a.arch, scale, num_actions, env_id=layout_source or env_id, **kw)
     if a.init:
         net.load_state_dict(torch.load(a.init))
@@ -507,6 +544,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--channels", default="32,32", help="conv channels, comma-separated (none: the centred board planes go straight to the linear layers)")
     ap.add_argument("--hidden", default=None, help="hidden widths (default: 256 for conv, 256,256 for mlp)")
+    ap.add_argument("--codes", action="store_true",
+                    help="also read the observation layout's code fields (card kinds, seats) one-hot "
+                         "(weights format version 4; codes_of)")
     ap.add_argument("--checkpoints", type=int, default=10)
     ap.add_argument("--eval-episodes", type=int, default=0,
                     help="at each checkpoint, play this many games natively (galaxygym eval) for the mean score")

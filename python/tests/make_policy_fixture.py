@@ -14,6 +14,12 @@ test (agents/policy_test.go) and of python/tests/test_policy.py:
   value_cases.npz      that file's value head outputs for cases.npz's observations:
                        value_numpy from galaxygym.policy_value (float64), value_torch
                        from a float32 torch forward, and its probabilities (probs_numpy)
+  codes.npz            format-version-4 policies reading codes one-hot (galaxygym.train's
+  codes_conv.npz       MLPPolicy, and ConvPolicy as conv_relu.npz, with codes): CODES, the
+                       71 scalar bytes as codes of 12 classes (bytes of 12 or more read as
+                       no class) and the ship plane as codes of 2
+  codes_cases.npz      their probabilities for cases.npz's observations: <name>_numpy from
+                       galaxygym.policy_probs, <name>_torch from the float32 torch forward
   cases.npz            CASES real observations and legal-action masks, half from
                        seeded random play and half from the heuristic's (read
                        from `galaxygym generate` datasets), and each policy's
@@ -69,6 +75,13 @@ def torch_probs(layers: list[tuple[np.ndarray, np.ndarray]], activation: str, ob
     with torch.no_grad():
         x = torch.from_numpy(obs).float() * torch.from_numpy(obs_scale)
         logits = net(x).masked_fill(~torch.from_numpy(mask.astype(bool)), -1e9)
+        return torch.softmax(logits, -1).numpy().astype(np.float64)
+
+
+def net_probs(net: nn.Module, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A galaxygym.train network's masked softmax in float32 (as float64)."""
+    with torch.no_grad():
+        logits = net(torch.from_numpy(obs)).masked_fill(~torch.from_numpy(mask.astype(bool)), -1e9)
         return torch.softmax(logits, -1).numpy().astype(np.float64)
 
 
@@ -149,6 +162,32 @@ def write_value_fixture(obs: np.ndarray, mask: np.ndarray, obs_scale: np.ndarray
           f"values {ref.mean(axis=0)} on average, sd {ref.std(axis=0)}")
 
 
+CODES = [{"offset": 432, "size": 71, "classes": 12}, {"offset": 0, "size": 48, "classes": 2}]
+
+
+def write_codes_fixture(obs: np.ndarray, mask: np.ndarray, obs_scale: np.ndarray) -> None:
+    """codes.npz, codes_conv.npz and codes_cases.npz (see the module's doc)."""
+    from galaxygym import train
+    cases: dict[str, np.ndarray] = {}
+    for name, arch, kw in [("codes", "mlp", {"hidden": (32, 32)}),
+                           ("codes_conv", "conv", {"board": train.GALAXY_EXPRESS_BOARD, "channels": (8,), "hidden": (32,)})]:
+        torch.manual_seed(SEED + 5)
+        net = train.make_policy(arch, obs_scale, len(mask[0]), activation="relu", codes=CODES, **kw).eval()
+        with torch.no_grad():  # spread-out logits, and codes that matter
+            net.pi[-1].weight.mul_(8.0)
+            net.pi[0].weight[:, -net.onehot.width:].mul_(10.0)
+        path = OUT / f"{name}.npz"
+        meta = train.export(net, path, ENV_ID)
+        assert meta["version"] == 4 and meta["codes"] == CODES, meta
+        ref = policy_probs(path, obs, mask)
+        tp = net_probs(net, obs, mask)
+        assert np.abs(ref - tp).max() < 1e-5, np.abs(ref - tp).max()
+        cases[f"{name}_numpy"], cases[f"{name}_torch"] = ref, tp
+        print(f"{path.relative_to(REPO)}: max |numpy - torch| {np.abs(ref - tp).max():.2e}; "
+              f"max prob {ref.max(axis=1).mean():.3f} on average")
+    write_npz(OUT / "codes_cases.npz", cases, compress=True)
+
+
 def main() -> None:
     binary = os.environ.get("GALAXYGYM_BIN")
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,15 +221,14 @@ def main() -> None:
         path = OUT / f"conv_{act}.npz"
         train.export(net, path, ENV_ID)
         ref = policy_probs(path, obs, mask)
-        with torch.no_grad():
-            logits = net(torch.from_numpy(obs)).masked_fill(~torch.from_numpy(mask.astype(bool)), -1e9)
-            tp = torch.softmax(logits, -1).numpy().astype(np.float64)
+        tp = net_probs(net, obs, mask)
         assert np.abs(ref - tp).max() < 1e-5, np.abs(ref - tp).max()
         cases[f"conv_{act}_torch"], cases[f"conv_{act}_numpy"] = tp, ref
         print(f"{path.relative_to(REPO)}: max |numpy - torch| {np.abs(ref - tp).max():.2e}; "
               f"max prob {ref.max(axis=1).mean():.3f} on average")
     write_npz(OUT / "cases.npz", cases, compress=True)
     write_value_fixture(obs, mask, obs_scale)
+    write_codes_fixture(obs, mask, obs_scale)
     print(f"{(OUT / 'cases.npz').relative_to(REPO)}: {len(obs)} cases")
 
 

@@ -236,3 +236,100 @@ def test_value_head_plays_in_go(tmp_path, server_bin):
     r = subprocess.run([server_bin, "eval", "--env", ENV_ID, "--agents", "mcts@sims=4@weights=" + str(path),
                         "--episodes", "1"], capture_output=True, text=True)
     assert r.returncode != 0 and "value0.bias: missing" in r.stderr, r.stderr
+
+
+CODES = [{"offset": 432, "size": 71, "classes": 12}, {"offset": 0, "size": 48, "classes": 2}]
+
+
+@pytest.mark.parametrize("name", ["codes", "codes_conv"])
+def test_codes_fixture_reproduced(name, cases, tmp_path):
+    """Format-version-4 files (codes read one-hot): export_policy writes
+    their bytes again, and policy_probs reproduces the probabilities the Go
+    agent is checked against (agents/policy_codes_test.go)."""
+    src = galaxygym.load_policy(FIXTURE / f"{name}.npz")
+    assert src["meta"]["version"] == 4 and src["meta"]["codes"] == CODES and src["codes"] == CODES
+    width = (503 if name == "codes" else 8 * 48 + 503 - 9 * 48) + 71 * 12 + 48 * 2
+    assert src["layers"][0][0].shape[1] == width
+    path = tmp_path / "c.npz"
+    meta = galaxygym.export_policy(path, src["layers"], src["obs_scale"], ENV_ID, activation="relu",
+                                   conv=src["conv"] or None, board=src["board"], codes=src["codes"])
+    assert meta == src["meta"]
+    assert path.read_bytes() == (FIXTURE / f"{name}.npz").read_bytes(), \
+        "export_policy's output changed: rerun python/tests/make_policy_fixture.py"
+    with np.load(FIXTURE / "codes_cases.npz") as z:
+        want = z[f"{name}_numpy"]
+    probs = galaxygym.policy_probs(path, cases["obs"], cases["mask"])
+    assert np.abs(probs - want).max() <= 1e-12
+    # The codes matter: without their inputs' weights the probabilities move.
+    cut = dict(src, layers=[(src["layers"][0][0].copy(), src["layers"][0][1])] + src["layers"][1:])
+    cut["layers"][0][0][:, -(71 * 12 + 48 * 2):] = 0
+    assert np.abs(galaxygym.policy_probs(cut, cases["obs"], cases["mask"]) - want).max() > 1e-3
+
+
+def test_code_features():
+    from galaxygym.policy import code_features
+    obs = np.array([[0, 1, 2, 9], [2, 0, 0, 1]], np.uint8)
+    got = code_features([{"offset": 1, "size": 2, "classes": 3}, {"offset": 3, "size": 1, "classes": 2}], obs)
+    assert got.tolist() == [[0, 1, 0, 0, 0, 1, 0, 0],   # 1, 2 one-hot; 9 past 2 classes: no input
+                            [1, 0, 0, 1, 0, 0, 0, 1]]
+    assert code_features([], obs).shape == (2, 0)
+
+
+def test_codes_errors(tmp_path):
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(8, 503 + 12)), np.zeros(8)), (rng.normal(size=(56, 8)), np.zeros(56))]
+    scale = np.ones(503, np.float32)
+    path = tmp_path / "p.npz"
+    for codes, match in [
+        ([{"offset": 500, "size": 4, "classes": 3}], "past the observation"),
+        ([{"offset": 0, "size": 1, "classes": 1}], "classes 2 to 256"),
+        ([{"offset": 0, "size": 1}], "want exactly the keys"),
+        ([{"offset": 0, "size": 2, "classes": 3}], r"layer0.weight: shape \(8, 515\), want \(out, 509\)"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            galaxygym.export_policy(path, layers, scale, ENV_ID, codes=codes)
+    galaxygym.export_policy(path, layers, scale, ENV_ID, codes=[{"offset": 440, "size": 4, "classes": 3}])
+    arrays = {k: v for k, v in np.load(path).items()}
+    meta = json.loads(arrays["meta"].tobytes())
+    arrays["meta"] = np.frombuffer(json.dumps(dict(meta, version=3)).encode(), np.uint8)
+    write_npz(path, arrays)
+    with pytest.raises(ValueError, match="codes need format version 4"):
+        galaxygym.load_policy(path)
+
+
+def test_codes_from_layout():
+    from galaxygym.train import codes_from_layout
+    layout = {"b": {"offset": 4, "shape": [3], "dtype": "uint8", "meaning": "", "classes": 67},
+              "a": {"offset": 0, "shape": [2, 2], "dtype": "uint8", "meaning": ""},
+              "c": {"offset": 7, "shape": [2, 3], "dtype": "uint8", "meaning": "", "classes": 7}}
+    assert codes_from_layout(layout) == [{"offset": 4, "size": 3, "classes": 67}, {"offset": 7, "size": 6, "classes": 7}]
+
+
+def test_codes_train_export_play(tmp_path, server_bin, monkeypatch):
+    """Pilots of Gallaxia's layout declares codes; a network built with them
+    (codes_of) exports as version 4, loads back into torch with the same
+    outputs, and the Go policy agent plays it."""
+    torch = pytest.importorskip("torch")
+    import subprocess
+    from galaxygym import train
+    from galaxygym._nets import load_torch_policy
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    env_id = "pilots-of-gallaxia-v2"
+    codes = train.codes_of(env_id)
+    from galaxygym._registration import spec_of
+    gambit = spec_of(env_id)["observation_layout"]["gambit"]
+    assert len(codes) == 13, codes
+    assert codes[0] == {"offset": gambit["offset"], "size": 3, "classes": 67}  # The Gambit's cards, kind + 1
+    torch.manual_seed(0)
+    net = train.make_policy("mlp", np.full(7954, 1 / 8, np.float32), 380, hidden=(16,), codes=codes)
+    path = tmp_path / "p.npz"
+    meta = train.export(net, path, env_id)
+    assert meta["version"] == 4 and meta["codes"] == codes
+    back = load_torch_policy(path)
+    obs = torch.randint(0, 70, (5, 7954), dtype=torch.uint8)
+    with torch.no_grad():
+        assert torch.equal(back(obs), net(obs))
+    r = subprocess.run([server_bin, "eval", "--env", env_id, "--env-param", "players=2", "--seats",
+                        f"policy@weights={path},random", "--episodes", "2", "--seed", "0", "--format", "json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

@@ -97,3 +97,9 @@ def test_from_weights_value_head_and_refusals(tmp_path):
                             conv=[(rng.normal(size=(2, 1, 3, 3)), rng.normal(size=2))], board=board)
     with pytest.raises(ValueError, match="convolutions"):
         from_weights(conv, Dummy())
+    codes = tmp_path / "codes.npz"
+    galaxygym.export_policy(codes, [(rng.normal(size=(8, n_obs + 2 * 4)), rng.normal(size=8)),
+                                    (rng.normal(size=(n_act, 8)), rng.normal(size=n_act))], scale, "express-v2",
+                            codes=[{"offset": 3, "size": 2, "classes": 4}])
+    with pytest.raises(ValueError, match="codes one-hot"):
+        from_weights(codes, Dummy())
