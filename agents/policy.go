@@ -375,7 +375,35 @@ func (r *policyReader) layers(n *policyNet) error {
 			n.w = append(n.w, mat.NewDense(out, in, w))
 		}
 	}
+	n.foldCodes()
 	return nil
+}
+
+// foldCodes rewrites layer 0's code rows so that a code byte of 0, the
+// most common value (no card, no seat), costs nothing, like an
+// observation byte of 0: row 0 of each byte's one-hot goes into the bias,
+// row v (1 <= v < classes) becomes row v - row 0, and row 0 becomes
+// -row 0, which a byte of classes or more (no input: its row 0 must come
+// out of the bias again) adds. The outputs are the file's to rounding.
+func (n *policyNet) foldCodes() {
+	if len(n.codes) == 0 {
+		return
+	}
+	wt := n.w0t.RawMatrix()
+	bias := n.b[0].RawVector().Data
+	rowOf := func(j int) []float64 { return wt.Data[j*wt.Stride : j*wt.Stride+wt.Cols] }
+	base := n.feat0
+	for _, c := range n.codes {
+		for range c.Size {
+			r0 := rowOf(base)
+			floats.Add(bias, r0)
+			for v := 1; v < c.Classes; v++ {
+				floats.Sub(rowOf(base+v), r0)
+			}
+			floats.Scale(-1, r0)
+			base += c.Classes
+		}
+	}
 }
 
 // matchMeta checks the layers against the metadata, when there is some.
@@ -596,12 +624,16 @@ func (p *Policy) logits(obs []uint8) []float64 {
 			}
 		}
 	}
-	// The codes' one-hot inputs: one row per byte, that of its code.
+	// The codes' one-hot inputs, folded (foldCodes): nothing for a 0, the
+	// row of v below classes, row 0 (minus the file's) for a byte past them.
 	row := n.feat0
 	for _, c := range n.codes {
 		for _, v := range obs[c.Offset : c.Offset+c.Size] {
-			if int(v) < c.Classes {
-				j := row + int(v)
+			if v != 0 {
+				j := row
+				if int(v) < c.Classes {
+					j += int(v)
+				}
 				floats.Add(h, wt.Data[j*wt.Stride:j*wt.Stride+wt.Cols])
 			}
 			row += c.Classes

@@ -167,14 +167,7 @@ func benchmarkPolicyFile(b *testing.B, path string, obsAll, maskAll [][]uint8) {
 	for _, greedy := range []bool{false, true} {
 		b.Run(fmt.Sprintf("greedy=%v", greedy), func(b *testing.B) {
 			p := newTestPolicy(b, spec, path, fmt.Sprint("greedy=", greedy))
-			p.Reset(1)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				k := i % len(obsAll)
-				p.Act(0, obsAll[k], maskAll[k])
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/decision")
+			timeActs(b, p, obsAll, maskAll)
 		})
 	}
 }

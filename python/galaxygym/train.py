@@ -51,7 +51,8 @@ from numpy.typing import NDArray
 
 from .errors import GalaxyGymError
 
-__all__ = ["GALAXY_EXPRESS_BOARD", "NoBoardError", "board_from_layout", "board_of", "codes_from_layout", "codes_of", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before",
+__all__ = ["GALAXY_EXPRESS_BOARD", "NoBoardError", "board_from_layout", "board_of", "codes_from_layout", "codes_of",
+           "action_kind", "agreement_by_kind", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before",
            "MLPPolicy", "ConvPolicy", "behaviour_cloning", "layers_of", "export", "evaluate_native", "main"]
 
 #: Where Galaxy Express's board planes lie in its observation (observe.go):
@@ -447,6 +448,54 @@ def _agreement(net: Any, obs: Any, mask: Any, act: Any, q: Any, val: slice) -> d
     if q is not None:
         out.update(best=best / n, regret=regret / max(1, valued))
     return out
+
+
+def action_kind(name: str) -> str:
+    """The kind of an action name: its dash-separated words up to the first
+    one holding a digit ("to-s0-H" -> "to", "raid-r1-ship-1" -> "raid",
+    "end-moves" -> "end-moves", "warp-zone-2-col-4" -> "warp-zone")."""
+    words = []
+    for w in name.split("-"):
+        if any(c.isdigit() for c in w):
+            break
+        words.append(w)
+    return "-".join(words) or name
+
+
+def agreement_by_kind(weights: str | os.PathLike[str] | Mapping[str, Any], data: Mapping[str, NDArray[Any]],
+                      action_names: Sequence[str], batch: int = 2000) -> list[dict[str, Any]]:
+    """What a clone gets wrong, kind by kind: the weights file's greedy
+    action (:func:`galaxygym.policy_probs`' argmax, as the Go agent plays
+    it) against the expert's label, on the decisions of data (a
+    :func:`load_labels` dict; the decisions with one legal action are left
+    out), grouped by the kind of the expert's action (:func:`action_kind`
+    of its name in action_names) and by whether the expert valued that
+    decision (a finite "q" at a legal action). One row per group, the
+    largest first: {"kind", "valued", "decisions", "share" (of the
+    decisions counted), "agree" (the share where the clone's action is the
+    label), "best" (valued groups: the share where it is among the best
+    valued, ties included; None otherwise)}."""
+    from .policy import load_policy, policy_probs
+    p = weights if isinstance(weights, Mapping) and "layers" in weights else load_policy(weights)
+    obs, mask, act = data["obs"], np.asarray(data["mask"]) != 0, np.asarray(data["action"])
+    q = data.get("q")
+    keep = np.flatnonzero(mask.sum(1) >= 2)
+    groups: dict[tuple[str, bool], list[int]] = {}
+    for k in range(0, len(keep), batch):
+        rows = keep[k:k + batch]
+        choice = policy_probs(p, obs[rows], mask[rows]).argmax(1)
+        for i, c in zip(rows, choice):
+            qi = None if q is None else np.where(mask[i], np.asarray(q[i], np.float64), np.nan)
+            valued = qi is not None and bool(np.isfinite(qi).any())
+            g = groups.setdefault((action_kind(action_names[int(act[i])]), valued), [0, 0, 0])
+            g[0] += 1
+            g[1] += int(c == act[i])
+            if valued and np.isfinite(qi[c]) and qi[c] >= np.nanmax(qi):
+                g[2] += 1
+    total = max(1, sum(g[0] for g in groups.values()))
+    out = [{"kind": kind, "valued": valued, "decisions": g[0], "share": g[0] / total, "agree": g[1] / g[0],
+            "best": g[2] / g[0] if valued else None} for (kind, valued), g in groups.items()]
+    return sorted(out, key=lambda r: (-r["decisions"], r["kind"]))
 
 
 def layers_of(net: Any, kind: str = "Linear", part: str = "pi") -> list[Any]:

@@ -279,3 +279,33 @@ def test_conv_for_galaxy_fighters(server_bin, tmp_path):
 
     row = train.evaluate_native(out, episodes=2, env_id="galaxy-fighters-v1", binary=server_bin, workers=1)
     assert row["agent"] == "policy" and row["episodes"] == 2
+
+
+def test_action_kind():
+    from galaxygym.train import action_kind
+    assert [action_kind(n) for n in ["to-s0-H", "raid-r1-ship-1", "end-moves", "warp-zone-2-col-4", "ship-2", "7"]] == \
+        ["to", "raid", "end-moves", "warp-zone", "ship", "7"]
+
+
+def test_agreement_by_kind(tmp_path):
+    """A policy that always plays its highest-numbered legal action, against
+    labels whose agreement is known kind by kind."""
+    import galaxygym
+    from galaxygym.train import agreement_by_kind
+    names = ["to-s0", "to-s1", "stop", "higher", "lower"]
+    path = tmp_path / "p.npz"
+    galaxygym.export_policy(path, [(np.zeros((5, 3)), np.arange(5.0))], np.ones(3), "x-v1")
+    nan = np.nan
+    data = {"obs": np.zeros((6, 3), np.uint8),
+            "mask": np.array([[1, 1, 1, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 1, 1], [0, 0, 0, 1, 1], [1, 0, 0, 0, 0],
+                              [1, 1, 0, 0, 0]]),
+            "action": np.array([2, 0, 3, 4, 0, 1]),
+            "q": np.array([[-3, -2, -1.5, nan, nan], [-1, -2, nan, nan, nan], [nan] * 5, [nan] * 5, [0, nan, nan, nan, nan],
+                           [-1, -1, nan, nan, nan]], np.float16)}
+    rows = {(r["kind"], r["valued"]): r for r in agreement_by_kind(path, data, names)}
+    assert set(rows) == {("to", True), ("stop", True), ("higher", False), ("lower", False)}  # row 4: one legal action
+    assert rows["to", True] == {"kind": "to", "valued": True, "decisions": 2, "share": 0.4, "agree": 0.5, "best": 0.5}
+    assert rows["stop", True]["agree"] == 1 and rows["stop", True]["best"] == 1
+    assert rows["higher", False]["agree"] == 0 and rows["higher", False]["best"] is None
+    assert rows["lower", False]["agree"] == 1
+    assert agreement_by_kind(path, data, names)[0]["kind"] == "to"  # the largest group first
