@@ -261,13 +261,12 @@ def code_features(codes: Iterable[Mapping[str, int]], obs: NDArray[Any]) -> NDAr
     observations obs (B, obs_size): float64 (B, sum of size x classes), code
     by code, byte by byte, input v of a byte 1 when the byte is v (all 0 for
     a byte of classes or more)."""
-    parts = []
+    parts: list[NDArray[Any]] = []
     for c in codes:
         b = np.asarray(obs)[:, c["offset"]:c["offset"] + c["size"]].astype(np.int64)
         parts.append((b[:, :, None] == np.arange(c["classes"])[None, None, :]).reshape(len(b), -1))
-    if not parts:
-        return np.zeros((len(obs), 0))
-    return np.concatenate(parts, axis=1).astype(np.float64)
+    out: NDArray[Any] = np.concatenate(parts, axis=1).astype(np.float64) if parts else np.zeros((len(obs), 0))
+    return out
 
 
 def write_npz(path: str | os.PathLike[str], arrays: Mapping[str, NDArray[Any]], compress: bool = False) -> None:

@@ -485,8 +485,8 @@ def agreement_by_kind(weights: str | os.PathLike[str] | Mapping[str, Any], data:
         rows = keep[k:k + batch]
         choice = policy_probs(p, obs[rows], mask[rows]).argmax(1)
         for i, c in zip(rows, choice):
-            qi = None if q is None else np.where(mask[i], np.asarray(q[i], np.float64), np.nan)
-            valued = qi is not None and bool(np.isfinite(qi).any())
+            qi = np.full(mask.shape[1], np.nan) if q is None else np.where(mask[i], np.asarray(q[i], np.float64), np.nan)
+            valued = bool(np.isfinite(qi).any())
             g = groups.setdefault((action_kind(action_names[int(act[i])]), valued), [0, 0, 0])
             g[0] += 1
             g[1] += int(c == act[i])
