@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._nets import load_torch_policy
-from .train import export, make_policy
+from .train import codes_from_layout, export, make_policy
 
 __all__ = ["main", "json_safe"]
 
@@ -82,6 +82,9 @@ def _parser() -> argparse.ArgumentParser:
                          "galaxygym.train.board_of; a game without a board needs mlp)")
     ap.add_argument("--channels", default="none", help="from scratch: conv channels, comma-separated, or none")
     ap.add_argument("--hidden", default="512,512", help="from scratch: hidden widths, comma-separated")
+    ap.add_argument("--codes", action="store_true",
+                    help="from scratch: also read the observation layout's codes (card kinds, seats) one-hot "
+                         "(weights format version 4)")
     ap.add_argument("--steps", type=int, default=4_000_000,
                     help="env steps (the budget; with --minutes, the step size's annealing horizon)")
     ap.add_argument("--minutes", type=float, default=None, help="budget in minutes of training (evaluation excluded)")
@@ -174,6 +177,11 @@ def _scratch_actor(a: argparse.Namespace) -> Any:
     kw: dict[str, Any] = {"hidden": hidden, "activation": "relu"}
     if a.arch != "mlp":
         kw["channels"] = tuple(int(c) for c in a.channels.split(",") if c.strip() and c != "none")
+    if getattr(a, "codes", False):
+        # The codes of the server's observation layout, read one-hot (weights format version 4).
+        kw["codes"] = codes_from_layout(spec.get("observation_layout") or {})
+        if not kw["codes"]:
+            raise ValueError(f"--codes: the observation layout of {a.env} declares no codes")
     # The conv archs' board: from the server's observation layout of a.env
     # (train.board_of); NoBoardError for a game without one.
     return make_policy(a.arch, scale, num_actions, env_id=spec, **kw)

@@ -238,3 +238,20 @@ def test_scratch_conv_takes_the_board_from_the_servers_layout(url):
     assert ppo._scratch_actor(args(ENV_ID, "conv-nocenter")).board["center_plane"] == -1
     with pytest.raises(train.NoBoardError, match="pilots-of-gallaxia-v1"):
         ppo._scratch_actor(args("pilots-of-gallaxia-v1"))
+
+
+def test_scratch_codes_from_the_servers_layout(url):
+    """--codes from scratch: the network reads the codes of the server's
+    observation layout one-hot (Pilots of Gallaxia: 13 fields, 1,089 more
+    inputs); a game without codes is refused."""
+    import argparse
+
+    def args(env: str) -> argparse.Namespace:
+        return argparse.Namespace(env=env, url=url, param=[], arch="mlp", channels="none", hidden="16", codes=True)
+
+    net = ppo._scratch_actor(args("pilots-of-gallaxia-v2"))
+    assert len(net.codes) == 13 and net.pi[0].in_features == 7954 + 1089
+    spec = next(s for s in galaxygym.list_envs(url) if s["id"] == "pilots-of-gallaxia-v2")
+    assert net.codes == train.codes_of(spec)
+    with pytest.raises(ValueError, match="declares no codes"):
+        ppo._scratch_actor(args("galaxy-fighters-v2"))
