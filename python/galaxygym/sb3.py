@@ -108,7 +108,7 @@ def export(model: Any, path: str | os.PathLike[str], env_id: str | None = None, 
         linear = [m for m in pol.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
         acts0 = {nn.Tanh: "tanh", nn.ReLU: "relu"}
         return export_policy(path, linear + [pol.action_net], fx.obs_scale.detach().cpu().numpy(), env_id,
-                             activation=acts0[pol.activation_fn], board=fx.board, play=play)
+                             activation=acts0[pol.activation_fn], board=fx.board, play=play, codes=fx.codes)
     if not isinstance(pol.features_extractor, FlattenExtractor):
         raise ValueError(f"galaxygym.sb3.export: feature extractor {type(pol.features_extractor).__name__}, "
                          "the weights format reads a flattened observation (FlattenExtractor)")
@@ -131,21 +131,26 @@ def export(model: Any, path: str | os.PathLike[str], env_id: str | None = None, 
 
 
 class BoardExtractor(BaseFeaturesExtractor):
-    """SB3 features extractor of a weights file's board without
-    convolutions (format version 2, no conv layers: galaxy-express-v1's
-    committed files): x = obs x obs_scale, the board planes translated so
-    that the first nonzero byte of center_plane lies at (0, 0)
-    (docs/policy-format.md), flattened, followed by x's other elements: what
-    layer 0 of the file reads. :func:`from_weights` makes it;
-    :func:`export` writes it back as the same board."""
+    """SB3 features extractor of what layer 0 of a weights file reads when
+    SB3's flatten extractor cannot: a board without convolutions (format
+    version 2, no conv layers: galaxy-express-v1's committed files) and
+    codes read one-hot (version 4). x = obs x obs_scale; with a board, its
+    planes translated so that the first nonzero byte of center_plane lies
+    at (0, 0) (docs/policy-format.md), flattened, followed by x's other
+    elements; then, with codes, their one-hot inputs. :func:`from_weights`
+    makes it; :func:`export` writes it back as the same board and codes."""
 
-    def __init__(self, observation_space: gym.Space[Any], board: dict[str, int], obs_scale: Sequence[float]):
+    def __init__(self, observation_space: gym.Space[Any], board: dict[str, int] | None, obs_scale: Sequence[float],
+                 codes: Sequence[dict[str, int]] | None = None):
         import torch
 
         n = int(np.prod(observation_space.shape or (1,)))
-        super().__init__(observation_space, n)
-        self.board = {k: int(v) for k, v in board.items()}
+        self.codes = [{k: int(c[k]) for k in ("offset", "size", "classes")} for c in codes or []]
+        super().__init__(observation_space, n + sum(c["size"] * c["classes"] for c in self.codes))
+        self.board = None if board is None else {k: int(v) for k, v in board.items()}
         self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
+        if self.board is None:
+            return
         off, p, h, w = self.board["offset"], self.board["planes"], self.board["height"], self.board["width"]
         self.register_buffer("scalar_idx", torch.as_tensor(
             [i for i in range(n) if not off <= i < off + p * h * w], dtype=torch.long))
@@ -157,7 +162,21 @@ class BoardExtractor(BaseFeaturesExtractor):
 
         obs = observations.flatten(1)
         x = obs.float() * self.obs_scale
+        if self.board is not None:
+            x = self._board(obs, x)
+        if not self.codes:
+            return x
+        parts = [x]
+        for c in self.codes:
+            v = obs[:, c["offset"]:c["offset"] + c["size"]].long().clamp(max=c["classes"])
+            parts.append(torch.nn.functional.one_hot(v, c["classes"] + 1)[:, :, :c["classes"]].flatten(1).float())
+        return torch.cat(parts, 1)
+
+    def _board(self, obs: Any, x: Any) -> Any:
+        import torch
+
         b = self.board
+        assert b is not None
         off, p, h, w = b["offset"], b["planes"], b["height"], b["width"]
         board = x[:, off:off + p * h * w].reshape(-1, p, h * w)
         cp = b.get("center_plane", -1)
@@ -182,7 +201,8 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     Gallaxia and Galaxy Fighters clones and self-play files), whose
     obs_scale is folded into the first layer (SB3's ``MlpPolicy`` reads
     the observation as float, unscaled), or a board without convolutions
-    (galaxy-express-v1's files), read through :class:`BoardExtractor`. The model's
+    (galaxy-express-v1's files) or codes read one-hot (version 4), read
+    through :class:`BoardExtractor`. The model's
     ``policy_kwargs`` net_arch and activation are set from the file; with
     ``value`` and a value head (format version 3) the critic is the file's
     trunk followed by its value head (output 0), else SB3's fresh critic.
@@ -200,9 +220,6 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     if p.get("conv"):
         raise ValueError(f"galaxygym.sb3.from_weights: {path} has convolutions; MlpPolicy has none "
                          "(MLP files and boards without convolutions load)")
-    if p.get("codes"):
-        raise ValueError(f"galaxygym.sb3.from_weights: {path} reads codes one-hot (format version 4); "
-                         "MlpPolicy reads the observation as it is (files without codes load)")
     layers = p["layers"]
     if len(layers) < 2:
         raise ValueError("galaxygym.sb3.from_weights: a policy of one layer has no hidden layer for MlpPolicy")
@@ -216,15 +233,16 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     kw = dict(ppo_kwargs)
     pk = dict(kw.pop("policy_kwargs", None) or {})
     pk.update(net_arch=dict(pi=hidden, vf=vf), activation_fn=act)
-    board = p["board"]
-    if board is not None:
+    board, codes = p["board"], p.get("codes") or []
+    if board is not None or codes:
         pk.update(features_extractor_class=BoardExtractor,
-                  features_extractor_kwargs=dict(board=dict(board), obs_scale=np.asarray(p["obs_scale"]).tolist()))
+                  features_extractor_kwargs=dict(board=None if board is None else dict(board), codes=codes,
+                                                 obs_scale=np.asarray(p["obs_scale"]).tolist()))
     model = algo("MlpPolicy", env, policy_kwargs=pk, **kw)
     pol = model.policy
     scale = np.asarray(p["obs_scale"], np.float64).reshape(-1)
     from stable_baselines3.common.preprocessing import is_image_space
-    if board is not None:
+    if board is not None or codes:
         scale = np.ones(int(layers[0][0].shape[1]))  # the extractor scales
     elif pol.normalize_images and is_image_space(pol.observation_space):
         scale = scale * 255.0  # SB3 divides images by 255 first

@@ -97,9 +97,22 @@ def test_from_weights_value_head_and_refusals(tmp_path):
                             conv=[(rng.normal(size=(2, 1, 3, 3)), rng.normal(size=2))], board=board)
     with pytest.raises(ValueError, match="convolutions"):
         from_weights(conv, Dummy())
+    # Codes read one-hot (format version 4) go through the extractor: the
+    # model's greedy actions and probabilities are the file's, and export
+    # writes the same codes back.
     codes = tmp_path / "codes.npz"
+    spec = [{"offset": 3, "size": 2, "classes": 4}]
     galaxygym.export_policy(codes, [(rng.normal(size=(8, n_obs + 2 * 4)), rng.normal(size=8)),
                                     (rng.normal(size=(n_act, 8)), rng.normal(size=n_act))], scale, "express-v2",
-                            codes=[{"offset": 3, "size": 2, "classes": 4}])
-    with pytest.raises(ValueError, match="codes one-hot"):
-        from_weights(codes, Dummy())
+                            codes=spec, activation="tanh")
+    model = from_weights(codes, Dummy(), n_steps=8, batch_size=8)
+    obs = rng.integers(0, 6, size=(16, n_obs)).astype(np.uint8)  # some code bytes past their 4 classes
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs))
+        probs = dist.distribution.probs.numpy()
+    np.testing.assert_allclose(probs, galaxygym.policy_probs(codes, obs, np.ones((16, n_act), np.uint8)), atol=1e-5)
+    from galaxygym.sb3 import export
+    meta = export(model, tmp_path / "back.npz", "express-v2")
+    assert meta["version"] == 4 and meta["codes"] == spec
+    np.testing.assert_allclose(galaxygym.policy_probs(tmp_path / "back.npz", obs, np.ones((16, n_act), np.uint8)),
+                               probs, atol=1e-5)
