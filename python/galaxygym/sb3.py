@@ -144,9 +144,13 @@ class BoardExtractor(BaseFeaturesExtractor):
                  codes: Sequence[dict[str, int]] | None = None):
         import torch
 
+        from ._nets import _Codes
+
         n = int(np.prod(observation_space.shape or (1,)))
-        self.codes = [{k: int(c[k]) for k in ("offset", "size", "classes")} for c in codes or []]
-        super().__init__(observation_space, n + sum(c["size"] * c["classes"] for c in self.codes))
+        onehot = _Codes(codes)
+        super().__init__(observation_space, n + onehot.width)
+        self.onehot = onehot
+        self.codes = onehot.codes
         self.board = None if board is None else {k: int(v) for k, v in board.items()}
         self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
         if self.board is None:
@@ -164,13 +168,7 @@ class BoardExtractor(BaseFeaturesExtractor):
         x = obs.float() * self.obs_scale
         if self.board is not None:
             x = self._board(obs, x)
-        if not self.codes:
-            return x
-        parts = [x]
-        for c in self.codes:
-            v = obs[:, c["offset"]:c["offset"] + c["size"]].long().clamp(max=c["classes"])
-            parts.append(torch.nn.functional.one_hot(v, c["classes"] + 1)[:, :, :c["classes"]].flatten(1).float())
-        return torch.cat(parts, 1)
+        return torch.cat([x, self.onehot(obs)], 1) if self.codes else x
 
     def _board(self, obs: Any, x: Any) -> Any:
         import torch
