@@ -4,11 +4,13 @@ from the chain's files: per round the generate command and dataset size (its man
 training's command, curve and CPU seconds (w.json), the evaluations (eval JSON), and every
 stage's command line and CPU seconds (the .stage files); the machine it ran on.
 
-    python exit_record.py dagger DATA_DIR OUT.json
-writes the record of a DAgger chain (notebooks/weights/make_dagger_fighters.sh, its settings
-from the environment): every training's command and curve (r<R>.json), every stage's CPU
-seconds (<stage>.time), the rerun and the weights it writes (output). A make_exit.sh chain
-whose INIT is that output's copy beside this record embeds it (init_record)."""
+    python exit_record.py dagger DATA_DIR OUT.json [GAME SCRIPT]
+writes the record of a DAgger chain (notebooks/weights/make_dagger_fighters.sh, the default,
+or SCRIPT, make_bc.sh with GAME galaxy-express-v1; its settings from the environment): every
+training's command and curve (r<R>.json), its greedy evaluation where the chain made one
+(eval-r<R>.json), every stage's CPU seconds (<stage>.time), the rerun and the weights it writes
+(output). A make_exit.sh chain whose INIT is that output's copy beside this record embeds it
+(init_record)."""
 
 from __future__ import annotations
 
@@ -44,7 +46,10 @@ def _cpu_model() -> str:
     return platform.processor()
 
 
-DAGGER_SETTINGS = ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "EVAL")
+DAGGER_SETTINGS = ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES0", "SAMPLES1", "SAMPLES", "KEEP", "HIDDEN", "THREADS",
+                   "EVAL", "NAME")
+# The DAgger scripts: the data directory each writes by default ({NAME}: the NAME setting).
+DAGGER_DATA = {"make_dagger_fighters.sh": "datasets/out/gf-dagger", "make_bc.sh": "datasets/out/{NAME}"}
 
 
 def _times(f: Path) -> dict[str, float] | None:
@@ -62,17 +67,19 @@ def _times(f: Path) -> dict[str, float] | None:
 
 
 def dagger_main(argv: list[str]) -> None:
-    """python exit_record.py dagger DATA_DIR OUT.json (see the module's doc)."""
+    """python exit_record.py dagger DATA_DIR OUT.json [GAME SCRIPT] (see the module's doc)."""
     d, out = Path(argv[0]), Path(argv[1])
+    game, script = (argv[2], argv[3]) if len(argv) >= 4 else ("galaxy-fighters-v2", "make_dagger_fighters.sh")
     settings = {k: os.environ[k] for k in DAGGER_SETTINGS if k in os.environ}
+    data = DAGGER_DATA[script].format(NAME=settings.get("NAME", ""))
     rounds = int(settings.get("ROUNDS", "0"))
     rerun = " ".join(f"{k}={v}" for k, v in settings.items())
     rec: dict[str, Any] = {
-        "env_id": "galaxy-fighters-v2",
-        "method": "DAgger from the heuristic's action values (make_dagger_fighters.sh)",
+        "env_id": game,
+        "method": f"DAgger from the heuristic's action values ({script})",
         "settings": settings,
-        "rerun": f"{rerun} DATA=datasets/out/gf-dagger sh notebooks/weights/make_dagger_fighters.sh",
-        "output": f"datasets/out/gf-dagger/r{rounds}.npz",
+        "rerun": f"{rerun} DATA={data} sh notebooks/weights/{script}",
+        "output": f"{data}/r{rounds}.npz",
         "machine": {"cpus": os.cpu_count(), "cpu": _cpu_model(), "platform": platform.platform()},
         "labels": {},
         "rounds": [],
@@ -81,8 +88,12 @@ def dagger_main(argv: list[str]) -> None:
         rec["labels"][f.name.removesuffix(".time")] = _times(f)
     for r in range(rounds + 1):
         w = json.loads((d / f"r{r}.json").read_text())
-        rec["rounds"].append({"round": r, "command": w["command"], "curve": w["curve"],
-                              "stage": _times(d / f"r{r}.time")})
+        rnd: dict[str, Any] = {"round": r, "command": w["command"], "curve": w["curve"],
+                               "stage": _times(d / f"r{r}.time")}
+        ev = d / f"eval-r{r}.json"
+        if ev.exists():
+            rnd["evaluation"] = json.loads(ev.read_text())
+        rec["rounds"].append(rnd)
     timed = [t for t in list(rec["labels"].values()) + [x["stage"] for x in rec["rounds"]] if t]
     rec["cpu_seconds_total"] = round(sum(t["cpu_seconds"] for t in timed), 1)
     tmp = out.with_name(out.name + ".tmp")

@@ -1,36 +1,82 @@
 #!/bin/sh
-# Makes notebooks/weights/galaxy-express-v1-bc.npz (docs/learning-baselines.md):
-# distillation of the heuristic's action values on its own 100,000 episodes
-# (soft targets, 4M samples), then DAgger rounds in which the heuristic labels,
-# with the same values, 40,000 episodes of the current clone's own play
-# (round 1 sampling from the clone, later rounds greedy, as it is evaluated),
-# each training on everything so far from the previous round's weights.
-# Run from the repository root after `make build venv`; ROUNDS (default 6, as
-# the committed weights) rounds; about 50 minutes on 2 cores (the expert labels
-# and the offline step ~8 min, then ~6-7 min a round), and about 7.5 GB of
-# labels in $DATA (2.3 GB expert, 0.8-0.9 GB a round).
+# Galaxy Express clones of the heuristic (docs/learning-baselines.md): distillation of the
+# heuristic's action values on its own EXPERT episodes (soft targets, SAMPLES0 samples), then
+# DAgger rounds in which the heuristic labels, with the same values, EPISODES episodes of the
+# current clone's own play (round 1 sampling from the clone, later rounds greedy, as it is
+# evaluated), each training on everything so far from the previous round's weights.
+#   sh notebooks/weights/make_bc.sh
+#       the committed galaxy-express-v1-bc.npz: HIDDEN=512,512 on 1 thread, 6 rounds
+#       (about 50 minutes on 2 cores, and about 7.5 GB of labels in $DATA);
+#   HIDDEN=1024,1024 THREADS=2 NAME=galaxy-express-v1-dagger sh notebooks/weights/make_bc.sh
+#       the committed galaxy-express-v1-dagger.npz (the same chain, a network twice as wide;
+#       about 55 minutes of the 2-core machine, item 10 of "Expert iteration").
+# Run from the repository root after `make build venv`. Outputs in $DATA (default
+# datasets/out/$NAME): expert.npz, v<R>.npz (labels), r<R>.npz (+ .pt, .json with the curve;
+# <stage>.time: its CPU and wall seconds, every attempt), eval-r<R>.json (the round's clone
+# greedy over EVAL games, --seed 1) and $NAME.json (notebooks/weights/exit_record.py dagger: the
+# whole chain's commands, curves, evaluations, CPU seconds and rerun). Each stage is skipped
+# when its output exists, so a run stopped at any moment goes on with the same command.
+# The last round's weights are copied, compressed, with the record to notebooks/weights/$NAME.npz
+# (WEIGHTS_DIR) only with INSTALL=1.
+# SMOKE=1: tiny sizes (a minute), run by python/tests/test_exit.py.
 set -eu
 PY=${PY:-.venv/bin/python}
-W=notebooks/weights
-D=${DATA:-datasets/out/bc}
+B=${GALAXYGYM_BIN:-bin/galaxygym}
+W=${WEIGHTS_DIR:-notebooks/weights}
+NAME=${NAME:-galaxy-express-v1-bc}
+D=${DATA:-datasets/out/$NAME}
 ROUNDS=${ROUNDS:-6}
+EXPERT=${EXPERT:-100000}
+EPISODES=${EPISODES:-40000}
+SAMPLES0=${SAMPLES0:-4000000}
+SAMPLES1=${SAMPLES1:-3000000}
+SAMPLES=${SAMPLES:-1500000}
+HIDDEN=${HIDDEN:-512,512}
+THREADS=${THREADS:-1}
+EVAL=${EVAL:-2000}
+if [ "${SMOKE:-0}" = 1 ]; then ROUNDS=2 EXPERT=8 EPISODES=4 SAMPLES0=2048 SAMPLES1=2048 SAMPLES=2048 HIDDEN=16,16 EVAL=4; fi
 mkdir -p "$D"
+[ -x "$B" ] || go build -o "$B" ./cmd/galaxygym
 go build -o "$D/dagger" ./tools/dagger
-train() { PYTHONPATH=python $PY -m galaxygym.train --arch conv --channels none --hidden 512,512 --batch-size 1024 \
-    --threads 1 --soft 1 "$@"; }
-"$D/dagger" -beta 1 -values -episodes 100000 -seed 0 -out "$D/expert.npz"
-train --data "$D/expert.npz" --samples 4000000 --checkpoints 8 --out "$D/r0.npz"
+train() { # out, then train's options; written under a temporary name and renamed when complete
+    out=$1; shift
+    [ -f "$D/$out.json" ] && return 0
+    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" env PYTHONPATH=python "$PY" -m galaxygym.train --arch conv \
+        --channels none --hidden "$HIDDEN" --batch-size 1024 --threads "$THREADS" --soft 1 --out "$D/tmp-$out.npz" "$@"
+    mv "$D/tmp-$out.pt" "$D/$out.pt" && mv "$D/tmp-$out.npz" "$D/$out.npz" && mv "$D/tmp-$out.json" "$D/$out.json"
+}
+label() { # out, then dagger's options
+    out=$1; shift
+    [ -f "$D/$out" ] && return 0
+    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" "$D/dagger" -values -out "$D/tmp-$out" "$@"
+    mv "$D/tmp-$out" "$D/$out"
+}
+evaluate() { # round
+    [ -f "$D/eval-r$1.json" ] && return 0
+    "$B" eval --env galaxy-express-v1 --agents "policy@weights=$D/r$1.npz@greedy=true" --episodes "$EVAL" --seed 1 \
+        --format json > "$D/tmp-eval-r$1.json"
+    mv "$D/tmp-eval-r$1.json" "$D/eval-r$1.json"
+}
+label expert.npz -beta 1 -episodes "$EXPERT" -seed 0
+train r0 --data "$D/expert.npz" --samples "$SAMPLES0" --checkpoints 8
+evaluate 0
 DAG=""
 R=1
 while [ "$R" -le "$ROUNDS" ]; do
-    if [ "$R" -eq 1 ]; then GREEDY=""; SAMPLES=3000000; LR=1e-3; else GREEDY=-greedy; SAMPLES=1500000; LR=5e-4; fi
-    "$D/dagger" -weights "$D/r$((R - 1)).npz" -values $GREEDY -episodes 40000 -seed $((R * 101)) -out "$D/v$R.npz"
+    if [ "$R" -eq 1 ]; then GREEDY=""; N=$SAMPLES1; LR=1e-3; else GREEDY=-greedy; N=$SAMPLES; LR=5e-4; fi
+    label "v$R.npz" -weights "$D/r$((R - 1)).npz" $GREEDY -episodes "$EPISODES" -seed $((R * 101))
     DAG="$DAG --dagger $D/v$R.npz"
     # shellcheck disable=SC2086 # DAG is a list of options
-    train --data "$D/expert.npz" $DAG --init "$D/r$((R - 1)).pt" --samples $SAMPLES --lr $LR --checkpoints 3 \
-        --out "$D/r$R.npz"
+    train "r$R" --data "$D/expert.npz" $DAG --init "$D/r$((R - 1)).pt" --samples "$N" --lr $LR --checkpoints 3
+    evaluate "$R"
     R=$((R + 1))
 done
-cp "$D/r$ROUNDS.npz" "$W/galaxy-express-v1-bc.npz"
-bin/galaxygym eval --env galaxy-express-v1 --agents heuristic,policy --weights "$W/galaxy-express-v1-bc.npz" \
-    --agent-opt policy.greedy=true --episodes 10000
+export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL NAME
+PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" galaxy-express-v1 make_bc.sh
+if [ "${INSTALL:-0}" = 1 ]; then
+    PYTHONPATH=python "$PY" -c 'import sys, numpy as np; from galaxygym.policy import write_npz
+z = np.load(sys.argv[1]); write_npz(sys.argv[2], {k: z[k] for k in z.files}, compress=True)' \
+        "$D/r$ROUNDS.npz" "$W/$NAME.npz"
+    cp "$D/$NAME.json" "$W/$NAME.json"
+fi
+echo "the clone after $ROUNDS rounds: $D/r$ROUNDS.npz (record: $D/$NAME.json)"

@@ -251,3 +251,42 @@ def test_make_dagger_fighters_smoke_and_chain_from_it(server_bin, tmp_path):
     assert chain["cpu_seconds_with_init"] == round(5.0 + rec["cpu_seconds_total"], 1)
     assert chain["rerun"] == (rec["rerun"] + " && ROUNDS=1 INIT=datasets/out/gf-dagger/r2.npz "
                               "sh notebooks/weights/make_exit.sh galaxy-fighters-v2")
+
+
+def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
+    """notebooks/weights/make_bc.sh SMOKE=1 (Galaxy Express's DAgger chain, which made the
+    committed -bc and -dagger files): the expert's labels, the clone and two DAgger rounds, each
+    round trained on every label file so far from the previous round's weights at the chosen
+    width, and evaluated; the record (exit_record.py dagger ... galaxy-express-v1 make_bc.sh)
+    holds them and the rerun; a second run skips every stage; INSTALL=1 writes the last round's
+    weights, compressed, and the record under WEIGHTS_DIR."""
+    import numpy as np
+
+    data, weights = tmp_path / "run", tmp_path / "weights"
+    weights.mkdir()
+    env = dict(os.environ, SMOKE="1", DATA=str(data), PY=sys.executable, GALAXYGYM_BIN=server_bin, NAME="ge-smoke")
+    run = ["sh", "notebooks/weights/make_bc.sh"]
+    subprocess.run(run, cwd=REPO, env=env, check=True, capture_output=True, timeout=600)
+    rec = json.loads((data / "ge-smoke.json").read_text())
+    assert rec["env_id"] == "galaxy-express-v1" and rec["method"].endswith("(make_bc.sh)")
+    assert rec["output"] == "datasets/out/ge-smoke/r2.npz"
+    assert rec["rerun"].startswith("ROUNDS=2 EXPERT=8 ") and "HIDDEN=16,16" in rec["rerun"]
+    assert rec["rerun"].endswith("NAME=ge-smoke DATA=datasets/out/ge-smoke sh notebooks/weights/make_bc.sh")
+    assert [r["round"] for r in rec["rounds"]] == [0, 1, 2]
+    assert all("--hidden 16,16" in r["command"] for r in rec["rounds"])
+    assert "--dagger" not in rec["rounds"][0]["command"]
+    assert rec["rounds"][2]["command"].count("--dagger") == 2 and "--init" in rec["rounds"][2]["command"]
+    for r in rec["rounds"]:
+        assert r["curve"] and r["stage"]["cpu_seconds"] > 0
+        (row,) = r["evaluation"]["agents"]
+        assert row["episodes"] == 4 and row["agent"].endswith(f"r{r['round']}.npz@greedy=true")
+    assert set(rec["labels"]) == {"expert.npz", "v1.npz", "v2.npz"}
+    r2 = (data / "r2.npz").read_bytes()
+    subprocess.run(run, cwd=REPO, env=dict(env, INSTALL="1", WEIGHTS_DIR=str(weights)), check=True,
+                   capture_output=True, timeout=300)
+    assert (data / "r2.npz").read_bytes() == r2
+    assert (data / "r2.time").read_text().count("\n") == 1  # not trained again
+    assert json.loads((weights / "ge-smoke.json").read_text()) == rec
+    with np.load(data / "r2.npz") as a, np.load(weights / "ge-smoke.npz") as b:
+        assert a.files == b.files and all(np.array_equal(a[k], b[k]) for k in a.files)
+    assert (weights / "ge-smoke.npz").stat().st_size < len(r2)  # compressed
