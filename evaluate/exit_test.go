@@ -42,6 +42,13 @@ type committedExit struct {
 var committedExits = []committedExit{
 	{env: "galaxy-express-v1", policy: []string{"heuristic", "policy@weights=FILE@greedy=true"},
 		guided: []string{"mcts@sims=8@weights=FILE@leaf=rollout"}, episodes: 200, guidedEpisodes: 6},
+	// The heuristic's wider DAgger clone (notebooks/weights/make_bc.sh, docs/learning-baselines.md,
+	// item 10), the best Galaxy Express policy, and the search it guides best: sequential halving
+	// between the heuristic's move and the clone's two most probable others.
+	{env: "galaxy-express-v1", file: "galaxy-express-v1-dagger.npz", noValue: true,
+		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
+		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
+		episodes: 200, guidedEpisodes: 6},
 	{env: "express-v2", params: map[string]any{"players": 2}, seats: true,
 		policy: []string{"policy@weights=FILE@greedy=true", "heuristic"},
 		guided: []string{"mcts@sims=8@weights=FILE@leaf=rollout", "heuristic"}, episodes: 50, guidedEpisodes: 3},
