@@ -16,6 +16,7 @@ W = REPO / "notebooks" / "weights"
 CASES = {  # weights file, env, env params: an MLP (version 1) and a centred board (version 2)
     "express-v2-selfplay": (W / "express-v2-selfplay.npz", "express-v2", {"players": 2}),
     "galaxy-express-v1-bc": (W / "galaxy-express-v1-bc.npz", "galaxy-express-v1", {}),
+    "galaxy-express-v1-dagger": (W / "galaxy-express-v1-dagger.npz", "galaxy-express-v1", {}),  # 1,024 x 1,024
 }
 
 
