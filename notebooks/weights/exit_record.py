@@ -47,7 +47,7 @@ def _cpu_model() -> str:
 
 
 DAGGER_SETTINGS = ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES0", "SAMPLES1", "SAMPLES", "KEEP", "HIDDEN", "THREADS",
-                   "EVAL", "NAME")
+                   "EVAL", "WINDOW", "NAME")
 # The DAgger scripts: the data directory each writes by default ({NAME}: the NAME setting).
 DAGGER_DATA = {"make_dagger_fighters.sh": "datasets/out/gf-dagger", "make_bc.sh": "datasets/out/{NAME}"}
 

@@ -290,3 +290,11 @@ def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
     with np.load(data / "r2.npz") as a, np.load(weights / "ge-smoke.npz") as b:
         assert a.files == b.files and all(np.array_equal(a[k], b[k]) for k in a.files)
     assert (weights / "ge-smoke.npz").stat().st_size < len(r2)  # compressed
+    # WINDOW=1: each round trains on the heuristic's episodes and its own label file only.
+    win = tmp_path / "win"
+    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(win), WINDOW="1"), check=True, capture_output=True,
+                   timeout=600)
+    rec = json.loads((win / "ge-smoke.json").read_text())
+    assert rec["settings"]["WINDOW"] == "1" and "WINDOW=1 " in rec["rerun"]
+    assert rec["rounds"][1]["command"].count("--dagger") == 1 and f"--dagger {win}/v1.npz" in rec["rounds"][1]["command"]
+    assert rec["rounds"][2]["command"].count("--dagger") == 1 and f"--dagger {win}/v2.npz" in rec["rounds"][2]["command"]
