@@ -46,9 +46,13 @@ def _cpu_model() -> str:
     return platform.processor()
 
 
-DAGGER_SETTINGS = ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES0", "SAMPLES1", "SAMPLES", "KEEP", "HIDDEN", "THREADS",
-                   "EVAL", "WINDOW", "NAME")
-# The DAgger scripts: the data directory each writes by default ({NAME}: the NAME setting).
+# The DAgger scripts: the settings each reads from the environment (recorded in that order), and
+# the data directory it writes by default ({NAME}: the NAME setting).
+DAGGER_SETTINGS = {
+    "make_dagger_fighters.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "EVAL"),
+    "make_bc.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES0", "SAMPLES1", "SAMPLES", "HIDDEN", "THREADS", "EVAL",
+                   "WINDOW", "NAME"),
+}
 DAGGER_DATA = {"make_dagger_fighters.sh": "datasets/out/gf-dagger", "make_bc.sh": "datasets/out/{NAME}"}
 
 
@@ -70,7 +74,7 @@ def dagger_main(argv: list[str]) -> None:
     """python exit_record.py dagger DATA_DIR OUT.json [GAME SCRIPT] (see the module's doc)."""
     d, out = Path(argv[0]), Path(argv[1])
     game, script = (argv[2], argv[3]) if len(argv) >= 4 else ("galaxy-fighters-v2", "make_dagger_fighters.sh")
-    settings = {k: os.environ[k] for k in DAGGER_SETTINGS if k in os.environ}
+    settings = {k: os.environ[k] for k in DAGGER_SETTINGS[script] if k in os.environ}
     data = DAGGER_DATA[script].format(NAME=settings.get("NAME", ""))
     rounds = int(settings.get("ROUNDS", "0"))
     rerun = " ".join(f"{k}={v}" for k, v in settings.items())

@@ -3,13 +3,14 @@
 # heuristic's action values on its own EXPERT episodes (soft targets, SAMPLES0 samples), then
 # DAgger rounds in which the heuristic labels, with the same values, EPISODES episodes of the
 # current clone's own play (round 1 sampling from the clone, later rounds greedy, as it is
-# evaluated), each training on everything so far from the previous round's weights.
+# evaluated), each training on everything so far (WINDOW: the last label files) from the previous
+# round's weights.
 #   sh notebooks/weights/make_bc.sh
 #       the committed galaxy-express-v1-bc.npz: HIDDEN=512,512 on 1 thread, 6 rounds
 #       (about 50 minutes on 2 cores, and about 7.5 GB of labels in $DATA);
-#   HIDDEN=1024,1024 THREADS=2 NAME=galaxy-express-v1-dagger sh notebooks/weights/make_bc.sh
-#       the committed galaxy-express-v1-dagger.npz (the same chain, a network twice as wide;
-#       about 55 minutes of the 2-core machine, item 10 of "Expert iteration").
+#   ROUNDS=11 HIDDEN=1024,1024 THREADS=2 NAME=galaxy-express-v1-dagger sh notebooks/weights/make_bc.sh
+#       the committed galaxy-express-v1-dagger.npz (the same chain, a network twice
+#       as wide; 77 minutes of the 2-core machine, item 10 of "Expert iteration").
 # Run from the repository root after `make build venv`. Outputs in $DATA (default
 # datasets/out/$NAME): expert.npz, v<R>.npz (labels), r<R>.npz (+ .pt, .json with the curve;
 # <stage>.time: its CPU and wall seconds, every attempt), eval-r<R>.json (the round's clone
