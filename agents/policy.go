@@ -37,8 +37,9 @@ const (
 	// PolicyFormatVersion is the newest version this build reads: 2 adds
 	// board planes and convolutions (meta "board", conv{i}.*), 3 the value
 	// head (value{i}.*, meta "value_outputs"), 4 one-hot inputs for the
-	// observation's codes (meta "codes").
-	PolicyFormatVersion = 4
+	// observation's codes (meta "codes"), 5 a linear term over the
+	// game's action features (meta "action_features").
+	PolicyFormatVersion = 5
 )
 
 // PolicyMeta is the optional "meta" array of a weights file: a 1-D uint8
@@ -68,6 +69,11 @@ type PolicyMeta struct {
 	// (a card kind, a seat), not a magnitude: layer 0 also reads each of
 	// them one-hot, after its other inputs, in this order.
 	Codes []PolicyCode `json:"codes,omitempty"`
+	// ActionFeatures (version 5, optional) names the game's action
+	// features (env.ActionFeaturer) the file reads, all of them, in the
+	// game's order: array action_features.weight (float32, (F,)) adds
+	// sum_f weight[f] * feature[a][f] to action a's logit.
+	ActionFeatures []string `json:"action_features,omitempty"`
 }
 
 // PolicyCode names Size consecutive observation bytes from Offset, each a
@@ -166,6 +172,9 @@ type policyNet struct {
 	vw     []*mat.Dense
 	vb     []*mat.VecDense
 	vsizes []int
+	// The action features' weights (version 5; nil without them):
+	// feature f of action a adds afeatW[f] * feature to a's logit.
+	afeatW []float64
 }
 
 var layerKey = regexp.MustCompile(`^layer(\d+)\.(weight|bias)$`)
@@ -200,6 +209,9 @@ func parsePolicy(path string, data []byte) (*policyNet, error) {
 		return nil, err
 	}
 	if err := r.values(n); err != nil {
+		return nil, err
+	}
+	if err := r.actionFeatures(n); err != nil {
 		return nil, err
 	}
 	if err := r.matchMeta(n); err != nil {
@@ -290,6 +302,10 @@ func (r *policyReader) meta() (*PolicyMeta, error) {
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "value_outputs needs format version 3")
 	case len(m.Codes) > 0 && m.Version < 4:
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "codes need format version 4")
+	case len(m.ActionFeatures) > 0 && m.Version < 5:
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "action_features need format version 5")
+	case slices.Contains(m.ActionFeatures, ""):
+		return nil, r.fail("meta", ErrPolicyMeta, nil, "action_features %q: an empty name", m.ActionFeatures)
 	case m.ValueOutputs < 0:
 		return nil, r.fail("meta", ErrPolicyMeta, nil, "value_outputs %d: want a positive count", m.ValueOutputs)
 	case m.Play != "" && m.Play != PlayGreedy && m.Play != PlaySample:
@@ -406,6 +422,29 @@ func (n *policyNet) foldCodes() {
 	}
 }
 
+// actionFeatures reads action_features.weight, one weight per feature
+// meta's action_features names (version 5); the array without them is an
+// error, as it would be silently ignored.
+func (r *policyReader) actionFeatures(n *policyNet) error {
+	const name = "action_features.weight"
+	var names []string
+	if n.meta != nil {
+		names = n.meta.ActionFeatures
+	}
+	if len(names) == 0 {
+		if r.f.has(name) {
+			return r.fail(name, ErrPolicyMeta, nil, "present, but meta names no action_features (format version 5)")
+		}
+		return nil
+	}
+	w, _, err := r.floats32(name, len(names))
+	if err != nil {
+		return err
+	}
+	n.afeatW = w
+	return nil
+}
+
 // matchMeta checks the layers against the metadata, when there is some.
 func (r *policyReader) matchMeta(n *policyNet) error {
 	m := n.meta
@@ -432,6 +471,15 @@ func (n *policyNet) check(path string, spec *env.Spec) error {
 	if m := n.meta; m != nil {
 		if m.EnvID != spec.ID {
 			return fail("meta", ErrPolicyEnv, "env_id %s, but the environment is %s", m.EnvID, spec.ID)
+		}
+		if len(m.ActionFeatures) > 0 {
+			f := env.ActionFeaturesOf(spec.ID)
+			if f == nil {
+				return fail("meta", ErrPolicyEnv, "the file reads action features %v, but %s declares none", m.ActionFeatures, spec.ID)
+			}
+			if !slices.Equal(f.ActionFeatureNames(), m.ActionFeatures) {
+				return fail("meta", ErrPolicyEnv, "action_features %v, but %s declares %v", m.ActionFeatures, spec.ID, f.ActionFeatureNames())
+			}
 		}
 		if !slices.Equal(m.ObsShape, spec.ObsShape) {
 			return fail("meta", ErrPolicyShape, "obs_shape %v, but %s observations have shape %v", m.ObsShape, spec.ID, spec.ObsShape)
@@ -528,6 +576,10 @@ type Policy struct {
 	h      []*mat.VecDense // h[i]: the outputs of layer i
 	probs  []float64
 	vh     []*mat.VecDense // vh[i]: the outputs of value layer i (nil without a value head)
+	// The game's action features (version 5): afeat (num_actions x F)
+	// written by featurer for each observation; nil without them.
+	featurer env.ActionFeaturer
+	afeat    []uint8
 	convBuffers
 }
 
@@ -576,6 +628,10 @@ func NewPolicy(spec *env.Spec, opts Options) (*Policy, error) {
 		p.vh = append(p.vh, mat.NewVecDense(size, nil))
 	}
 	p.convBuffers = n.newConvBuffers()
+	if n.afeatW != nil {
+		p.featurer = env.ActionFeaturesOf(spec.ID) // check made sure it declares them
+		p.afeat = make([]uint8, spec.NumActions()*len(n.afeatW))
+	}
 	return p, nil
 }
 
@@ -645,6 +701,18 @@ func (p *Policy) logits(obs []uint8) []float64 {
 		out.MulVec(n.w[i], p.h[i-1])
 		out.AddVec(out, n.b[i])
 		h = out.RawVector().Data
+	}
+	if w := n.afeatW; w != nil {
+		// The action features' linear term (version 5).
+		p.featurer.ActionFeatures(obs, p.afeat)
+		nf := len(w)
+		for a := range h {
+			for f, x := range p.afeat[a*nf : (a+1)*nf] {
+				if x != 0 {
+					h[a] += w[f] * float64(x)
+				}
+			}
+		}
 	}
 	return h
 }

@@ -559,7 +559,7 @@ func TestPolicyBadFiles(t *testing.T) {
 		{name: "meta not JSON", arrays: edit("meta", setMeta("{format")), kind: ErrPolicyMeta, array: "meta"},
 		{name: "meta format", arrays: edit("meta", setMeta(strings.Replace(metaOK, "mlp-policy", "cnn-policy", 1))),
 			kind: ErrPolicyMeta, array: "meta"},
-		{name: "meta version 5", arrays: edit("meta", setMeta(strings.Replace(metaOK, `"version": 1`, `"version": 5`, 1))),
+		{name: "meta version 6", arrays: edit("meta", setMeta(strings.Replace(metaOK, `"version": 1`, `"version": 6`, 1))),
 			kind: ErrPolicyMeta, array: "meta"},
 		{name: "codes in version 3", arrays: edit("meta", setMeta(strings.Replace(strings.Replace(metaOK, `"version": 1`, `"version": 3`, 1),
 			`"tanh"`, `"tanh", "codes": [{"offset": 440, "size": 1, "classes": 6}]`, 1))), kind: ErrPolicyMeta, array: "meta"},

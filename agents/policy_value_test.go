@@ -77,32 +77,7 @@ func TestPolicyValueParity(t *testing.T) {
 // version 1 or 2 are ignored, as those versions say.
 func TestPolicyValueBadFiles(t *testing.T) {
 	spec := geSpec(t)
-	good := readTestNPZ(t, filepath.Join(policyFixture, "value.npz"))
-	var meta map[string]any
-	for _, a := range good {
-		if a.name == "meta" {
-			if err := json.Unmarshal(a.data, &meta); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	dir := t.TempDir()
-	write := func(name string, edit func(m map[string]any, arrays []*npyArray) []*npyArray) string {
-		m := map[string]any{}
-		for k, v := range meta {
-			m[k] = v
-		}
-		var arrays []*npyArray
-		for _, a := range good {
-			if a.name != "meta" {
-				arrays = append(arrays, a)
-			}
-		}
-		arrays = edit(m, arrays)
-		path := filepath.Join(dir, name+".npz")
-		writeTestNPZ(t, path, false, append(arrays, metaArray(t, m)))
-		return path
-	}
+	write := fixtureEditor(t, "value.npz")
 	drop := func(names ...string) func(map[string]any, []*npyArray) []*npyArray {
 		return func(_ map[string]any, arrays []*npyArray) []*npyArray {
 			return slices.DeleteFunc(arrays, func(a *npyArray) bool { return slices.Contains(names, a.name) })
@@ -151,9 +126,42 @@ func TestPolicyValueBadFiles(t *testing.T) {
 		float32Array("value0.weight", []int{1, 503}, make([]float32, 503)), float32Array("value0.bias", []int{1}, []float32{0}),
 		metaArray(t, map[string]any{"format": PolicyFormat, "version": 3, "env_id": spec.ID, "obs_shape": spec.ObsShape,
 			"num_actions": 56, "activation": "tanh"})}
-	path := filepath.Join(dir, "one.npz")
+	path := filepath.Join(t.TempDir(), "one.npz")
 	writeTestNPZ(t, path, false, arrays)
 	if _, err := New("policy", spec, Options{"weights": path}); !errors.Is(err, ErrPolicyShape) {
 		t.Errorf("a value head on a one-layer policy: %v, want ErrPolicyShape", err)
+	}
+}
+
+// fixtureEditor returns a function that writes, under a test directory,
+// the fixture file's arrays and meta as edit changes them (edit gets a
+// copy of meta and the arrays but meta), and returns the file's path.
+func fixtureEditor(t *testing.T, fixture string) func(name string, edit func(m map[string]any, arrays []*npyArray) []*npyArray) string {
+	t.Helper()
+	good := readTestNPZ(t, filepath.Join(policyFixture, fixture))
+	var meta map[string]any
+	for _, a := range good {
+		if a.name == "meta" {
+			if err := json.Unmarshal(a.data, &meta); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	dir := t.TempDir()
+	return func(name string, edit func(m map[string]any, arrays []*npyArray) []*npyArray) string {
+		m := map[string]any{}
+		for k, v := range meta {
+			m[k] = v
+		}
+		var arrays []*npyArray
+		for _, a := range good {
+			if a.name != "meta" {
+				arrays = append(arrays, a)
+			}
+		}
+		arrays = edit(m, arrays)
+		path := filepath.Join(dir, name+".npz")
+		writeTestNPZ(t, path, false, append(arrays, metaArray(t, m)))
+		return path
 	}
 }

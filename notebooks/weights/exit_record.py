@@ -51,7 +51,7 @@ def _cpu_model() -> str:
 DAGGER_SETTINGS = {
     "make_dagger_fighters.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "EVAL"),
     "make_bc.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES0", "SAMPLES1", "SAMPLES", "HIDDEN", "THREADS", "EVAL",
-                   "WINDOW", "NAME"),
+                   "WINDOW", "FEATURES", "INIT", "LR", "LR0", "NAME"),
 }
 DAGGER_DATA = {"make_dagger_fighters.sh": "datasets/out/gf-dagger", "make_bc.sh": "datasets/out/{NAME}"}
 
@@ -74,7 +74,7 @@ def dagger_main(argv: list[str]) -> None:
     """python exit_record.py dagger DATA_DIR OUT.json [GAME SCRIPT] (see the module's doc)."""
     d, out = Path(argv[0]), Path(argv[1])
     game, script = (argv[2], argv[3]) if len(argv) >= 4 else ("galaxy-fighters-v2", "make_dagger_fighters.sh")
-    settings = {k: os.environ[k] for k in DAGGER_SETTINGS[script] if k in os.environ}
+    settings = {k: os.environ[k] for k in DAGGER_SETTINGS[script] if os.environ.get(k)}
     data = DAGGER_DATA[script].format(NAME=settings.get("NAME", ""))
     rounds = int(settings.get("ROUNDS", "0"))
     rerun = " ".join(f"{k}={v}" for k, v in settings.items())

@@ -19,6 +19,10 @@
 # when its output exists, so a run stopped at any moment goes on with the same command.
 # The last round's weights are copied, compressed, with the record to notebooks/weights/$NAME.npz
 # (WEIGHTS_DIR) only with INSTALL=1.
+# FEATURES=1: every label file also holds the game's action features (tools/dagger -features) and
+# the network reads them (train --action-features; weights format version 5).
+# INIT=FILE (.npz or .pt of the same network): round 0 fine-tunes FILE on the heuristic's episodes
+# (SAMPLES0 samples at LR0) instead of training from scratch, and every round is greedy at LR.
 # SMOKE=1: tiny sizes (a minute), run by python/tests/test_exit.py.
 set -eu
 PY=${PY:-.venv/bin/python}
@@ -39,6 +43,10 @@ EVAL=${EVAL:-2000}
 # of them, as the committed chains did). Every file is held in memory, 2.3 GB of the heuristic's
 # and 0.9-1.3 GB a round: the 1,024 x 1,024 chain's round 12 went past 24 GB with all of them.
 WINDOW=${WINDOW:-0}
+FEATURES=${FEATURES:-0}
+INIT=${INIT:-}
+LR=${LR:-5e-4}
+LR0=${LR0:-1e-4}
 if [ "${SMOKE:-0}" = 1 ]; then ROUNDS=2 EXPERT=8 EPISODES=4 SAMPLES0=2048 SAMPLES1=2048 SAMPLES=2048 HIDDEN=16,16 EVAL=4; fi
 mkdir -p "$D"
 [ -x "$B" ] || go build -o "$B" ./cmd/galaxygym
@@ -46,14 +54,19 @@ go build -o "$D/dagger" ./tools/dagger
 train() { # out, then train's options; written under a temporary name and renamed when complete
     out=$1; shift
     [ -f "$D/$out.json" ] && return 0
+    # shellcheck disable=SC2086 # FT: empty or one option
     /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" env PYTHONPATH=python "$PY" -m galaxygym.train --arch conv \
-        --channels none --hidden "$HIDDEN" --batch-size 1024 --threads "$THREADS" --soft 1 --out "$D/tmp-$out.npz" "$@"
+        --channels none --hidden "$HIDDEN" --batch-size 1024 --threads "$THREADS" --soft 1 $FT --out "$D/tmp-$out.npz" "$@"
     mv "$D/tmp-$out.pt" "$D/$out.pt" && mv "$D/tmp-$out.npz" "$D/$out.npz" && mv "$D/tmp-$out.json" "$D/$out.json"
 }
+FT=""
+FL=""
+if [ "$FEATURES" = 1 ]; then FT=--action-features; FL=-features; fi
 label() { # out, then dagger's options
     out=$1; shift
     [ -f "$D/$out" ] && return 0
-    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" "$D/dagger" -values -out "$D/tmp-$out" "$@"
+    # shellcheck disable=SC2086 # FL: empty or one option
+    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" "$D/dagger" -values $FL -out "$D/tmp-$out" "$@"
     mv "$D/tmp-$out" "$D/$out"
 }
 evaluate() { # round
@@ -63,22 +76,26 @@ evaluate() { # round
     mv "$D/tmp-eval-r$1.json" "$D/eval-r$1.json"
 }
 label expert.npz -beta 1 -episodes "$EXPERT" -seed 0
-train r0 --data "$D/expert.npz" --samples "$SAMPLES0" --checkpoints 8
+if [ -n "$INIT" ]; then
+    train r0 --data "$D/expert.npz" --init "$INIT" --samples "$SAMPLES0" --lr "$LR0" --checkpoints 4
+else
+    train r0 --data "$D/expert.npz" --samples "$SAMPLES0" --checkpoints 8
+fi
 evaluate 0
 R=1
 while [ "$R" -le "$ROUNDS" ]; do
-    if [ "$R" -eq 1 ]; then GREEDY=""; N=$SAMPLES1; LR=1e-3; else GREEDY=-greedy; N=$SAMPLES; LR=5e-4; fi
+    if [ "$R" -eq 1 ] && [ -z "$INIT" ]; then GREEDY=""; N=$SAMPLES1; RLR=1e-3; else GREEDY=-greedy; N=$SAMPLES; RLR=$LR; fi
     label "v$R.npz" -weights "$D/r$((R - 1)).npz" $GREEDY -episodes "$EPISODES" -seed $((R * 101))
     DAG=""
     F=1
     [ "$WINDOW" -gt 0 ] && [ "$R" -gt "$WINDOW" ] && F=$((R - WINDOW + 1))
     while [ "$F" -le "$R" ]; do DAG="$DAG --dagger $D/v$F.npz"; F=$((F + 1)); done
     # shellcheck disable=SC2086 # DAG is a list of options
-    train "r$R" --data "$D/expert.npz" $DAG --init "$D/r$((R - 1)).pt" --samples "$N" --lr $LR --checkpoints 3
+    train "r$R" --data "$D/expert.npz" $DAG --init "$D/r$((R - 1)).pt" --samples "$N" --lr "$RLR" --checkpoints 3
     evaluate "$R"
     R=$((R + 1))
 done
-export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL WINDOW NAME
+export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL WINDOW NAME FEATURES INIT LR LR0
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" galaxy-express-v1 make_bc.sh
 if [ "${INSTALL:-0}" = 1 ]; then
     PYTHONPATH=python "$PY" -c 'import sys, numpy as np; from galaxygym.policy import write_npz

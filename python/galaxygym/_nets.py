@@ -40,15 +40,45 @@ class _Codes(nn.Module):
         return torch.cat(parts, 1)
 
 
+class _ActionFeatures(nn.Module):
+    """The linear term over the game's action features (weights format
+    version 5): uint8 afeat (B, num_actions, F) -> float32 (B, num_actions),
+    afeat @ weight; weight (F,) starts at zero, so a network given features
+    begins as it was without them."""
+
+    def __init__(self, names: Sequence[str]):
+        super().__init__()
+        self.names = [str(n) for n in names]
+        self.weight = nn.Parameter(torch.zeros(len(self.names)))
+
+    def forward(self, afeat: torch.Tensor) -> Any:
+        return afeat.float() @ self.weight
+
+
+def _with_features(net: Any, logits: torch.Tensor, afeat: torch.Tensor | None) -> Any:
+    """logits plus net's action-feature term; a network that reads action
+    features refuses to run without them."""
+    if not net.action_features:
+        return logits
+    if afeat is None:
+        raise ValueError(f"this network reads the action features {net.action_features}: give afeat")
+    return logits + net.afeat(afeat)
+
+
 class MLPPolicy(nn.Module):
     """obs (uint8, B x obs_size) -> logits: obs * obs_scale (then the
     codes' one-hot inputs, when codes are given: see
     :func:`galaxygym.train.codes_of`), Linear layers with ReLU (or tanh)
-    between them."""
+    between them; with action_features (the game's feature names), plus
+    afeat @ weight (forward's afeat: uint8 (B, num_actions, F))."""
 
     def __init__(self, obs_scale: NDArray[Any], num_actions: int, hidden: Sequence[int] = (256, 256),
-                 activation: str = "relu", codes: Sequence[Mapping[str, int]] | None = None):
+                 activation: str = "relu", codes: Sequence[Mapping[str, int]] | None = None,
+                 action_features: Sequence[str] | None = None):
         super().__init__()
+        self.action_features = [str(n) for n in action_features or []]
+        if self.action_features:  # no parameter otherwise: state_dicts stay as they were
+            self.afeat = _ActionFeatures(self.action_features)
         self.activation = activation
         self.register_buffer("obs_scale", torch.as_tensor(np.asarray(obs_scale, np.float32).reshape(-1)))
         self.onehot = _Codes(codes)
@@ -67,8 +97,8 @@ class MLPPolicy(nn.Module):
         x = obs.float() * self.obs_scale
         return torch.cat([x, self.onehot(obs)], 1) if self.codes else x
 
-    def forward(self, obs: torch.Tensor) -> Any:
-        return self.pi(self.features(obs))
+    def forward(self, obs: torch.Tensor, afeat: torch.Tensor | None = None) -> Any:
+        return _with_features(self, self.pi(self.features(obs)), afeat)
 
 
 class ConvPolicy(nn.Module):
@@ -80,12 +110,17 @@ class ConvPolicy(nn.Module):
     flattened (C, H, W) row-major, joined with x's other elements (the
     scalar features, in order), feeds Linear layers with the activation
     between them; the codes' one-hot inputs, when codes are given, follow the
-    scalar features."""
+    scalar features. With action_features (the game's feature names), the
+    logits gain afeat @ weight (forward's afeat: uint8 (B, num_actions, F))."""
 
     def __init__(self, obs_scale: NDArray[Any], num_actions: int, board: dict[str, int] | None = None,
                  channels: Sequence[int] = (32, 32), kernel: int = 3, hidden: Sequence[int] = (256,),
-                 activation: str = "relu", codes: Sequence[Mapping[str, int]] | None = None):
+                 activation: str = "relu", codes: Sequence[Mapping[str, int]] | None = None,
+                 action_features: Sequence[str] | None = None):
         super().__init__()
+        self.action_features = [str(n) for n in action_features or []]
+        if self.action_features:  # no parameter otherwise: state_dicts stay as they were
+            self.afeat = _ActionFeatures(self.action_features)
         self.onehot = _Codes(codes)
         self.codes = self.onehot.codes
         board = dict(board_of("galaxy-express-v1") if board is None else board)
@@ -138,8 +173,8 @@ class ConvPolicy(nn.Module):
         parts = [y, x[:, self.scalar_idx]] + ([self.onehot(obs)] if self.codes else [])
         return torch.cat(parts, 1)
 
-    def forward(self, obs: torch.Tensor) -> Any:
-        return self.pi(self.features(obs))
+    def forward(self, obs: torch.Tensor, afeat: torch.Tensor | None = None) -> Any:
+        return _with_features(self, self.pi(self.features(obs)), afeat)
 
 
 def load_torch_policy(path: str | os.PathLike[str]) -> Any:
@@ -147,8 +182,9 @@ def load_torch_policy(path: str | os.PathLike[str]) -> Any:
     a :class:`galaxygym.train.ConvPolicy` for a format-version-2 file with a
     board (its conv layers, kernel and board from the file; no conv layer
     when the file has none), else a :class:`galaxygym.train.MLPPolicy`, with
-    the file's activation, obs_scale, codes (version 4) and float32 weights. Its forward pass
-    (uint8 obs (B, obs_size) -> float32 logits (B, num_actions)), masked and
+    the file's activation, obs_scale, codes (version 4), action features (version 5) and
+    float32 weights. Its forward pass (uint8 obs (B, obs_size) -> float32 logits (B,
+    num_actions); a version-5 file's network also takes afeat), masked and
     softmaxed, gives :func:`galaxygym.policy_probs`'s probabilities (to
     float32 rounding). The network is in eval mode."""
     from .policy import load_policy
@@ -165,14 +201,17 @@ def load_torch_policy(path: str | os.PathLike[str]) -> Any:
             raise ValueError("conv layers of different kernel sizes: ConvPolicy has one kernel size")
         net = make_policy("conv", scale, num_actions, board=dict(p["board"]),
                           channels=tuple(int(w.shape[0]) for w, _ in convs), kernel=kernel, hidden=hidden,
-                          activation=p["activation"], codes=p["codes"])
+                          activation=p["activation"], codes=p["codes"], action_features=p["action_features"])
         for m, (w, b) in zip(layers_of(net, "Conv2d", "conv"), convs):
             m.weight.data.copy_(torch.from_numpy(w.astype(np.float32)))
             m.bias.data.copy_(torch.from_numpy(b.astype(np.float32)))
     else:
-        net = make_policy("mlp", scale, num_actions, hidden=hidden, activation=p["activation"], codes=p["codes"])
+        net = make_policy("mlp", scale, num_actions, hidden=hidden, activation=p["activation"], codes=p["codes"],
+                          action_features=p["action_features"])
     for m, (w, b) in zip(layers_of(net), layers):
         m.weight.data.copy_(torch.from_numpy(w.astype(np.float32)))
         m.bias.data.copy_(torch.from_numpy(b.astype(np.float32)))
+    if p["action_features_weight"] is not None:
+        net.afeat.weight.data.copy_(torch.from_numpy(p["action_features_weight"].astype(np.float32)))
     net.eval()
     return net

@@ -16,7 +16,7 @@ import json
 import os
 import re
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,9 +27,10 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "ACTIVATIONS", "export_policy", "load_pol
 
 FORMAT = "galaxygym-mlp-policy"
 # 2: board planes and convolutions (conv{i}.*, meta "board"); 3: the value head (value{i}.*, meta
-# "value_outputs"); 4: one-hot inputs for the observation's codes (meta "codes"). A file is written with
+# "value_outputs"); 4: one-hot inputs for the observation's codes (meta "codes"); 5: a linear term over the
+# game's action features (meta "action_features", array action_features.weight). A file is written with
 # the lowest version that holds it: MLP-only files stay version 1.
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 BOARD_KEYS = ("offset", "planes", "height", "width", "center_plane")
 CODE_KEYS = ("offset", "size", "classes")
 ACTIVATIONS = ("tanh", "relu")
@@ -110,7 +111,8 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
                   activation: str = "tanh", obs_shape: Iterable[int] | None = None,
                   conv: Any = None, board: Mapping[str, int] | None = None,
                   play: str | None = None, value: Any = None,
-                  codes: Iterable[Mapping[str, int]] | None = None) -> dict[str, Any]:
+                  codes: Iterable[Mapping[str, int]] | None = None,
+                  action_features: tuple[Sequence[str], Any] | None = None) -> dict[str, Any]:
     """Writes an MLP policy to path in galaxygym's weights format
     (docs/policy-format.md) and returns its metadata.
 
@@ -158,6 +160,12 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
     after its other inputs, code by code and byte by byte
     (docs/policy-format.md); layer 0's width grows by size x classes for
     each.
+
+    action_features ((names, weights): the game's action feature names, in
+    its order, and one float weight for each) makes a format-version-5
+    file: the Go agent adds sum_f weights[f] * feature[a][f] to action a's
+    logit, the features being the game's own (env.ActionFeaturer) for the
+    observation (docs/policy-format.md, "Action features (version 5)").
     """
     if play not in (None, "greedy", "sample"):
         raise ValueError(f"play {play!r}: want 'greedy', 'sample' or None")
@@ -216,6 +224,17 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
         version, value_outputs = 3, vin
     if code_list:
         version = 4
+    feature_names: list[str] = []
+    if action_features is not None:
+        names, fw = action_features
+        feature_names = [str(n) for n in names]
+        fw = _numpy(fw).astype(np.float32).reshape(-1)
+        if not feature_names or "" in feature_names or fw.shape != (len(feature_names),):
+            raise ValueError(f"action_features: {len(feature_names)} names {feature_names} and weights of "
+                             f"shape {fw.shape}: want one weight per non-empty name")
+        _check_finite("action_features.weight", fw)
+        arrays["action_features.weight"] = np.ascontiguousarray(fw)
+        version = 5
     meta: dict[str, Any] = {"format": FORMAT, "version": version, "env_id": env_id, "obs_shape": shape,
             "num_actions": width, "activation": activation}
     if board is not None:
@@ -224,6 +243,8 @@ def export_policy(path: str | os.PathLike[str], layers: Any, obs_scale: Any, env
         meta["value_outputs"] = value_outputs
     if code_list:
         meta["codes"] = code_list
+    if feature_names:
+        meta["action_features"] = feature_names
     if play is not None:
         meta["play"] = play
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
@@ -309,6 +330,8 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
             raise ValueError("meta: value_outputs needs format version 3")
         if meta.get("codes") and int(meta["version"]) < 4:
             raise ValueError("meta: codes need format version 4")
+        if meta.get("action_features") and int(meta["version"]) < 5:
+            raise ValueError("meta: action_features need format version 5")
     for k in ["obs_scale", "layer0.weight"]:
         if k not in arrays:
             raise ValueError(f"{k}: missing")
@@ -395,17 +418,34 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
             vin = w.shape[0]
         if meta.get("value_outputs") and (not value or meta["value_outputs"] != vin):
             raise ValueError(f"meta: value_outputs {meta['value_outputs']} does not match the value head")
+    feature_names = [str(f) for f in (meta or {}).get("action_features") or []]
+    feature_w = None
+    if feature_names:
+        k = "action_features.weight"
+        if k not in arrays:
+            raise ValueError(f"{k}: missing")
+        if arrays[k].dtype != np.float32 or arrays[k].shape != (len(feature_names),):
+            raise ValueError(f"{k}: {arrays[k].dtype} {arrays[k].shape}, want float32 ({len(feature_names)},)")
+        _check_finite(k, arrays[k])
+        feature_w = arrays[k].astype(np.float64)
+    elif "action_features.weight" in arrays:
+        raise ValueError("action_features.weight: present, but meta names no action_features (format version 5)")
     return {"obs_scale": scale, "layers": layers, "activation": meta["activation"] if meta else "tanh",
-            "meta": meta, "board": board, "conv": convs, "value": value, "codes": codes}
+            "meta": meta, "board": board, "conv": convs, "value": value, "codes": codes,
+            "action_features": feature_names, "action_features_weight": feature_w}
 
 
-def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any) -> NDArray[Any]:
+def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any,
+                 afeat: Any = None) -> NDArray[Any]:
     """The action probabilities of a weights file's policy, in float64: the
     reference of the Go agent's Probs. source: a path, a mapping of the
     file's arrays, or load_policy's result. obs: uint8 observations, one
     (obs_shape) or a batch (B, *obs_shape); mask: the legal-action masks,
     (num_actions,) or (B, num_actions). Illegal actions get probability 0;
-    a row without a legal action is all 0."""
+    a row without a legal action is all 0. afeat: the game's action
+    features of each observation, uint8 (num_actions, F) or (B,
+    num_actions, F) (tools/dagger -features writes them), required by a
+    format-version-5 file (ValueError without), ignored otherwise."""
     p = source if isinstance(source, Mapping) and "layers" in source else load_policy(source)
     scale = p["obs_scale"]
     obs, mask = np.asarray(obs), np.asarray(mask)
@@ -417,6 +457,14 @@ def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, m
     h = _forward(p, x)[0]
     if legal.shape != h.shape:
         raise ValueError(f"masks of shape {legal.shape}, want {h.shape}")
+    fw = p.get("action_features_weight")
+    if fw is not None:
+        if afeat is None:
+            raise ValueError(f"the weights file reads the action features {p['action_features']}: give afeat")
+        f = np.asarray(afeat).reshape(len(x), h.shape[1], -1)
+        if f.shape[2] != fw.size:
+            raise ValueError(f"afeat of {f.shape[2]} features, the file reads {fw.size}")
+        h = h + f.astype(np.float64) @ fw
     logits = np.where(legal, h, -np.inf)
     top = logits.max(axis=1, keepdims=True)
     e = np.where(legal, np.exp(logits - np.where(np.isfinite(top), top, 0.0)), 0.0)

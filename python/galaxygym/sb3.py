@@ -208,7 +208,8 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     Greedy actions (``model.predict(obs, action_masks=..., deterministic=True)``)
     are the Go ``policy`` agent's greedy actions on the same observations.
 
-    Raises ValueError for a file with convolutions."""
+    Raises ValueError for a file with convolutions or action features
+    (format version 5: SB3's policies see the observation only)."""
     import torch
     import torch.nn as nn
 
@@ -218,6 +219,9 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     if p.get("conv"):
         raise ValueError(f"galaxygym.sb3.from_weights: {path} has convolutions; MlpPolicy has none "
                          "(MLP files and boards without convolutions load)")
+    if p.get("action_features"):
+        raise ValueError(f"galaxygym.sb3.from_weights: {path} reads the game's action features "
+                         f"{p['action_features']} beside the observation; SB3's policies see the observation only")
     layers = p["layers"]
     if len(layers) < 2:
         raise ValueError("galaxygym.sb3.from_weights: a policy of one layer has no hidden layer for MlpPolicy")

@@ -52,7 +52,7 @@ from numpy.typing import NDArray
 from .errors import GalaxyGymError
 
 __all__ = ["GALAXY_EXPRESS_BOARD", "NoBoardError", "board_from_layout", "board_of", "codes_from_layout", "codes_of",
-           "action_kind", "agreement_by_kind", "load_steps", "load_labels", "labels_meta", "hard_q", "concat_before",
+           "action_kind", "agreement_by_kind", "load_steps", "load_labels", "labels_meta", "labels_feature_names", "hard_q", "concat_before",
            "MLPPolicy", "ConvPolicy", "behaviour_cloning", "layers_of", "export", "evaluate_native", "main"]
 
 #: Where Galaxy Express's board planes lie in its observation (observe.go):
@@ -220,13 +220,24 @@ def load_labels(path: str | os.PathLike[str]) -> dict[str, NDArray[Any]]:
     expert's action): the same dict as :func:`load_steps`, plus "q" (float16
     (N, num_actions): the expert's value of each legal action in score
     points, NaN for illegal ones and for legal ones the expert left
-    unvalued) when the file was written with -values."""
+    unvalued) when the file was written with -values, and "afeat" (uint8
+    (N, num_actions, F): the game's action features, whose names
+    :func:`labels_feature_names` gives) when it was written with -features."""
     with np.load(path) as z:
         out = {"obs": z["obs"], "mask": z["mask"] != 0, "action": z["action"].astype(np.int64),
                "episode_id": z["episode_id"].astype(np.int64)}
         if "q" in z.files:
             out["q"] = z["q"]
+        if "afeat" in z.files:
+            out["afeat"] = z["afeat"]
         return out
+
+
+def labels_feature_names(path: str | os.PathLike[str]) -> list[str]:
+    """The action features' names recorded in a tools/dagger .npz written
+    with -features ([] without them)."""
+    with np.load(path) as z:
+        return bytes(z["afeat_names"]).decode("ascii").split(",") if "afeat_names" in z.files else []
 
 
 def labels_meta(path: str | os.PathLike[str]) -> tuple[str, NDArray[Any]]:
@@ -256,6 +267,12 @@ def concat_before(extra: Sequence[dict[str, NDArray[Any]]], data: dict[str, NDAr
         parts.insert(0, dict(e, episode_id=ids))
     parts.append(data)
     keys = ["obs", "mask", "action", "episode_id"]
+    with_features = sum("afeat" in p for p in parts)
+    if with_features not in (0, len(parts)):
+        raise ValueError(f"{with_features} of {len(parts)} label files hold action features (tools/dagger -features): "
+                         "all or none must")
+    if with_features:
+        keys.append("afeat")
     if any("q" in p for p in parts):
         keys.append("q")
         for p in parts:
@@ -315,7 +332,7 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
                       lr: float = 2e-3, holdout: float = 0.02, checkpoints: int = 10, seed: int = 0,
                       threads: int | None = None, log: Callable[[str], None] | None = print,
                       on_checkpoint: Callable[[Any, dict[str, Any]], None] | None = None,
-                      soft: float | None = None) -> list[dict[str, Any]]:
+                      soft: float | None = None, afeat_lr: float = 0.05) -> list[dict[str, Any]]:
     """Trains net (obs -> logits) to imitate data's actions: masked
     cross-entropy over the legal actions (illegal logits set to -1e9), Adam
     with a cosine-annealed step size, for `samples` training samples (the
@@ -340,7 +357,12 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     less that action's, in score points, over the decisions where the
     expert valued that action). on_checkpoint (net, point)
     runs at each point (e.g. to evaluate the net natively and add
-    point["mean_score"]); its time is not counted in seconds."""
+    point["mean_score"]); its time is not counted in seconds.
+
+    A network that reads action features (``net.action_features``) gets
+    data["afeat"] with each observation; their few weights learn at
+    afeat_lr (they start at 0 and a rule such as "this move loses at once"
+    needs a weight of many logits), the rest at lr."""
     torch = _torch()
     if threads:
         torch.set_num_threads(threads)
@@ -355,8 +377,16 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     q = torch.from_numpy(data["q"]) if "q" in data else None
     if soft is not None and q is None:
         raise ValueError("soft targets need data['q'] (tools/dagger -values)")
+    afeat = None
+    groups: list[dict[str, Any]] = [{"params": [p for n, p in net.named_parameters() if not n.startswith("afeat.")]}]
+    if getattr(net, "action_features", None):
+        if "afeat" not in data:
+            raise ValueError(f"the network reads the action features {net.action_features}: "
+                             "data['afeat'] is missing (tools/dagger -features)")
+        afeat = torch.from_numpy(data["afeat"])
+        groups.append({"params": list(net.afeat.parameters()), "lr": afeat_lr})
     val = slice(train_rows, len(act))
-    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    opt = torch.optim.Adam(groups, lr=lr)
     steps = max(1, samples // batch_size)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 0.5 * (1 + np.cos(np.pi * min(s, steps) / steps)))
     marks = {max(1, round(steps * (k + 1) / checkpoints)) for k in range(checkpoints)}
@@ -370,7 +400,8 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
             perm, pos = torch.randperm(train_rows, generator=gen), 0
         idx = perm[pos:pos + batch_size]
         pos += batch_size
-        loss = _bc_loss(net, obs[idx], mask[idx], act[idx], None if q is None else q[idx], soft)
+        loss = _bc_loss(net, obs[idx], mask[idx], act[idx], None if q is None else q[idx], soft,
+                        None if afeat is None else afeat[idx])
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -381,7 +412,7 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
             trained += time.time() - started
             point: dict[str, Any] = {"samples": step * batch_size, "seconds": round(trained, 1),
                                      "loss": loss_sum / loss_n}
-            point.update(_agreement(net, obs, mask, act, q, val) if val.stop > val.start else {"agreement": float("nan")})
+            point.update(_agreement(net, obs, mask, act, q, val, afeat) if val.stop > val.start else {"agreement": float("nan")})
             loss_sum, loss_n = 0.0, 0
             if on_checkpoint is not None:
                 on_checkpoint(net, point)
@@ -411,12 +442,18 @@ def _valued(q: Any, mask: Any, act: Any) -> Any:
     return qf
 
 
-def _bc_loss(net: Any, obs: Any, mask: Any, act: Any, q: Any, soft: float | None) -> Any:
+def _logits(net: Any, obs: Any, afeat: Any) -> Any:
+    """net's logits for obs (and the action features afeat, for a network
+    that reads them)."""
+    return net(obs) if afeat is None else net(obs, afeat)
+
+
+def _bc_loss(net: Any, obs: Any, mask: Any, act: Any, q: Any, soft: float | None, afeat: Any = None) -> Any:
     """One minibatch's loss: masked cross-entropy against the labels act, or
     with soft against softmax(q / soft) over the actions the expert valued
     (:func:`_valued`)."""
     torch = _torch()
-    logits = net(obs).masked_fill(~mask, -1e9)
+    logits = _logits(net, obs, afeat).masked_fill(~mask, -1e9)
     if soft is not None:
         assert q is not None
         target = torch.softmax(_valued(q, mask, act) / soft, 1)
@@ -424,7 +461,7 @@ def _bc_loss(net: Any, obs: Any, mask: Any, act: Any, q: Any, soft: float | None
     return torch.nn.functional.cross_entropy(logits, act)
 
 
-def _agreement(net: Any, obs: Any, mask: Any, act: Any, q: Any, val: slice) -> dict[str, float]:
+def _agreement(net: Any, obs: Any, mask: Any, act: Any, q: Any, val: slice, afeat: Any = None) -> dict[str, float]:
     """The held-out rows val's agreement (and, with q, best and regret; see
     :func:`behaviour_cloning`), the net in eval mode meanwhile."""
     torch = _torch()
@@ -433,7 +470,7 @@ def _agreement(net: Any, obs: Any, mask: Any, act: Any, q: Any, val: slice) -> d
     with torch.no_grad():
         for k in range(val.start, val.stop, 4096):
             e = min(k + 4096, val.stop)
-            choice = net(obs[k:e]).masked_fill(~mask[k:e], -1e9).argmax(1)
+            choice = _logits(net, obs[k:e], None if afeat is None else afeat[k:e]).masked_fill(~mask[k:e], -1e9).argmax(1)
             hits += int((choice == act[k:e]).sum())
             if q is not None:
                 qk = _valued(q[k:e], mask[k:e], act[k:e])
@@ -512,11 +549,13 @@ def export(net: Any, path: str | os.PathLike[str], env_id: str) -> dict[str, Any
     linear = layers_of(net)
     scale = net.obs_scale.detach().cpu().numpy()
     codes = getattr(net, "codes", None)
+    features = (net.action_features, net.afeat.weight) if getattr(net, "action_features", None) else None
     if hasattr(net, "conv"):
         conv = layers_of(net, "Conv2d", "conv")
         return export_policy(path, linear, scale, env_id, activation=net.activation, conv=conv, board=net.board,
-                             codes=codes)
-    return export_policy(path, linear, scale, env_id, activation=net.activation, codes=codes)
+                             codes=codes, action_features=features)
+    return export_policy(path, linear, scale, env_id, activation=net.activation, codes=codes,
+                         action_features=features)
 
 
 def evaluate_native(weights: str | os.PathLike[str], episodes: int = 1000, seed: int = 1, greedy: bool = True,
@@ -556,9 +595,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         if not kw["codes"]:
             raise SystemExit(f"--codes: the observation layout of {env_id} declares no codes")
         print(f"codes: {len(kw['codes'])} fields, {sum(c['size'] * c['classes'] for c in kw['codes'])} one-hot inputs")
+    if a.action_features:
+        if "afeat" not in data:
+            raise SystemExit(f"--action-features: {a.data} holds no action features (tools/dagger -features)")
+        kw["action_features"] = labels_feature_names(a.data)
+        print(f"action features: {', '.join(kw['action_features'])}")
     net = make_policy(a.arch, scale, num_actions, env_id=layout_source or env_id, **kw)
     if a.init:
-        net.load_state_dict(torch.load(a.init))
+        _init_from(net, a.init)
     out = Path(a.out)
 
     def on_checkpoint(net: Any, point: dict[str, Any]) -> None:
@@ -570,7 +614,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             point["mean_score"] = evaluate_native(out, a.eval_episodes, seed=1, env_id=env_id)["mean_return"]
 
     history = behaviour_cloning(data, net, a.samples, batch_size=a.batch_size, lr=a.lr, checkpoints=a.checkpoints,
-                                seed=a.seed, threads=a.threads, on_checkpoint=on_checkpoint, soft=a.soft)
+                                seed=a.seed, threads=a.threads, on_checkpoint=on_checkpoint, soft=a.soft,
+                                afeat_lr=a.afeat_lr)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
     meta = export(net, out, env_id)
     args = {k: v for k, v in vars(a).items()}
@@ -578,6 +623,23 @@ def main(argv: Sequence[str] | None = None) -> None:
         (argv if argv is not None else __import__("sys").argv[1:])), "args": args, "meta": meta,
         "curve": history}, indent=1))
     print("wrote", out)
+
+
+def _init_from(net: Any, path: str) -> None:
+    """Loads net's starting weights from a state_dict (.pt) or a weights
+    file (.npz, :func:`galaxygym._nets.load_torch_policy`) of the same
+    network; the action features' weights may be missing (they start at 0:
+    a file without them fine-tuned with them), nothing else."""
+    torch = _torch()
+    if str(path).endswith(".npz"):
+        from ._nets import load_torch_policy
+        state = load_torch_policy(path).state_dict()
+    else:
+        state = torch.load(path)
+    res = net.load_state_dict(state, strict=False)
+    missing = [k for k in res.missing_keys if not k.startswith("afeat.")]
+    if missing or res.unexpected_keys:
+        raise SystemExit(f"--init {path}: not this network (missing {missing}, unexpected {res.unexpected_keys})")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -603,7 +665,11 @@ def _parser() -> argparse.ArgumentParser:
                     help="an .npz of expert-labelled decisions from tools/dagger, added to the training data (repeatable)")
     ap.add_argument("--soft", type=float, default=None,
                     help="soft targets: softmax of the expert's action values (tools/dagger -values) at this temperature, in score points")
-    ap.add_argument("--init", default=None, help="start from this state_dict (.pt) of the same network")
+    ap.add_argument("--init", default=None,
+                    help="start from this state_dict (.pt) or weights file (.npz) of the same network")
+    ap.add_argument("--action-features", action="store_true",
+                    help="also read the game's action features (tools/dagger -features; weights format version 5)")
+    ap.add_argument("--afeat-lr", type=float, default=0.05, help="the action features' weights' step size")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", required=True, help="the weights file (.npz) to write")

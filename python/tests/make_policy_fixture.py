@@ -20,6 +20,13 @@ test (agents/policy_test.go) and of python/tests/test_policy.py:
                        no class) and the ship plane as codes of 2
   codes_cases.npz      their probabilities for cases.npz's observations: <name>_numpy from
                        galaxygym.policy_probs, <name>_torch from the float32 torch forward
+  afeat.npz            a format-version-5 policy reading Galaxy Express's action features
+                       (galaxygym.train's MLPPolicy, 503 -> 32 -> 32 -> 56 with the features'
+                       weights AFEAT_WEIGHTS)
+  afeat_cases.npz      CASES decisions of the heuristic's play (tools/dagger -beta 1 -features,
+                       20 episodes, seed 5): obs, mask, afeat (the game's features, from Go),
+                       and afeat.npz's probabilities: probs_numpy from galaxygym.policy_probs,
+                       probs_torch from the float32 torch forward
   cases.npz            CASES real observations and legal-action masks, half from
                        seeded random play and half from the heuristic's (read
                        from `galaxygym generate` datasets), and each policy's
@@ -188,6 +195,40 @@ def write_codes_fixture(obs: np.ndarray, mask: np.ndarray, obs_scale: np.ndarray
     write_npz(OUT / "codes_cases.npz", cases, compress=True)
 
 
+AFEAT_NAMES = ["lost", "orbit", "deliver"]
+AFEAT_WEIGHTS = [-4.0, 1.5, 3.0]
+
+
+def write_afeat_fixture(tmp: Path, obs_scale: np.ndarray) -> None:
+    """afeat.npz and afeat_cases.npz (see the module's doc)."""
+    from galaxygym import train
+    labels = tmp / "afeat-labels.npz"
+    subprocess.run(["go", "run", "./tools/dagger", "-beta", "1", "-features", "-episodes", "20", "-seed", "5",
+                    "-out", str(labels)], cwd=REPO, check=True, capture_output=True)
+    with np.load(labels) as z:
+        keep = np.flatnonzero(z["mask"].sum(axis=1) >= 2)[:CASES]
+        obs, mask, afeat = z["obs"][keep], z["mask"][keep], z["afeat"][keep]
+        assert bytes(z["afeat_names"]).decode() == ",".join(AFEAT_NAMES)
+    torch.manual_seed(SEED + 7)
+    net = train.make_policy("mlp", obs_scale, mask.shape[1], hidden=(32, 32), activation="relu",
+                            action_features=AFEAT_NAMES).eval()
+    with torch.no_grad():
+        net.pi[-1].weight.mul_(8.0)
+        net.afeat.weight.copy_(torch.tensor(AFEAT_WEIGHTS))
+    path = OUT / "afeat.npz"
+    meta = train.export(net, path, ENV_ID)
+    assert meta["version"] == 5 and meta["action_features"] == AFEAT_NAMES, meta
+    ref = policy_probs(path, obs, mask, afeat)
+    with torch.no_grad():
+        logits = net(torch.from_numpy(obs), torch.from_numpy(afeat)).masked_fill(~torch.from_numpy(mask != 0), -1e9)
+        tp = torch.softmax(logits, -1).numpy().astype(np.float64)
+    assert np.abs(ref - tp).max() < 1e-5, np.abs(ref - tp).max()
+    write_npz(OUT / "afeat_cases.npz", {"obs": obs, "mask": mask, "afeat": afeat, "probs_numpy": ref,
+                                        "probs_torch": tp}, compress=True)
+    print(f"{path.relative_to(REPO)}: {len(obs)} cases, {int(afeat.any(axis=2).sum())} actions with a feature; "
+          f"max |numpy - torch| {np.abs(ref - tp).max():.2e}")
+
+
 def main() -> None:
     binary = os.environ.get("GALAXYGYM_BIN")
     with tempfile.TemporaryDirectory() as tmp:
@@ -195,6 +236,9 @@ def main() -> None:
             binary = str(Path(tmp) / "galaxygym")
             subprocess.run(["go", "build", "-o", binary, "./cmd/galaxygym"], cwd=REPO, check=True)
         obs, mask, high = observations(binary, Path(tmp))
+        afeat_scale = (1.0 / np.maximum(high.astype(np.float32), 1.0)).astype(np.float32)
+        OUT.mkdir(parents=True, exist_ok=True)
+        write_afeat_fixture(Path(tmp), afeat_scale)
     obs_scale = (1.0 / np.maximum(high.astype(np.float32), 1.0)).astype(np.float32)
     OUT.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(SEED)

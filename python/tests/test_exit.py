@@ -298,3 +298,18 @@ def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
     assert rec["settings"]["WINDOW"] == "1" and "WINDOW=1 " in rec["rerun"]
     assert rec["rounds"][1]["command"].count("--dagger") == 1 and f"--dagger {win}/v1.npz" in rec["rounds"][1]["command"]
     assert rec["rounds"][2]["command"].count("--dagger") == 1 and f"--dagger {win}/v2.npz" in rec["rounds"][2]["command"]
+    # FEATURES=1 INIT=FILE: the labels hold the game's action features, round 0 fine-tunes FILE on
+    # the heuristic's episodes at LR0, every round is greedy at LR from the previous one, and the
+    # clone reads the features (weights format version 5).
+    feat = tmp_path / "feat"
+    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(feat), FEATURES="1", INIT=str(data / "r2.npz")), check=True,
+                   capture_output=True, timeout=600)
+    rec = json.loads((feat / "ge-smoke.json").read_text())
+    assert rec["settings"]["FEATURES"] == "1" and rec["settings"]["INIT"] == str(data / "r2.npz")
+    r0, r1 = rec["rounds"][0]["command"], rec["rounds"][1]["command"]
+    assert f"--init {data}/r2.npz" in r0 and "--lr 1e-4" in r0 and "--action-features" in r0
+    assert "--lr 5e-4" in r1 and "--action-features" in r1 and f"--init {feat}/r0.pt" in r1
+    with np.load(feat / "v1.npz") as z:
+        assert z["afeat"].shape == (len(z["obs"]), 56, 3)
+    meta = json.loads(np.load(feat / "r2.npz")["meta"].tobytes())
+    assert meta["version"] == 5 and meta["action_features"] == ["lost", "orbit", "deliver"]

@@ -333,3 +333,114 @@ def test_codes_train_export_play(tmp_path, server_bin, monkeypatch):
                         f"policy@weights={path},random", "--episodes", "2", "--seed", "0", "--format", "json"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+AFEAT_NAMES = ["lost", "orbit", "deliver"]
+
+
+def test_afeat_fixture_reproduced(tmp_path):
+    """A format-version-5 file (a linear term over Galaxy Express's action
+    features): export_policy writes its bytes again, policy_probs with the
+    recorded features reproduces the probabilities the Go agent is checked
+    against (agents/policy_afeat_test.go), and refuses to run without them."""
+    src = galaxygym.load_policy(FIXTURE / "afeat.npz")
+    assert src["meta"]["version"] == 5 and src["meta"]["action_features"] == AFEAT_NAMES
+    assert src["action_features"] == AFEAT_NAMES and src["action_features_weight"].tolist() == [-4.0, 1.5, 3.0]
+    path = tmp_path / "f.npz"
+    meta = galaxygym.export_policy(path, src["layers"], src["obs_scale"], ENV_ID, activation="relu",
+                                   action_features=(src["action_features"], src["action_features_weight"]))
+    assert meta == src["meta"]
+    assert path.read_bytes() == (FIXTURE / "afeat.npz").read_bytes(), \
+        "export_policy's output changed: rerun python/tests/make_policy_fixture.py"
+    with np.load(FIXTURE / "afeat_cases.npz") as z:
+        c = {k: z[k] for k in z.files}
+    probs = galaxygym.policy_probs(path, c["obs"], c["mask"], c["afeat"])
+    assert np.abs(probs - c["probs_numpy"]).max() <= 1e-12
+    assert np.abs(probs - c["probs_torch"]).max() <= 1e-5
+    one = galaxygym.policy_probs(path, c["obs"][0], c["mask"][0], c["afeat"][0])
+    assert np.abs(one - c["probs_numpy"][0]).max() <= 1e-12
+    # The features matter: with their weights at 0 the probabilities move.
+    cut = dict(src, action_features_weight=np.zeros(3))
+    assert np.abs(galaxygym.policy_probs(cut, c["obs"], c["mask"], c["afeat"]) - probs).max() > 1e-2
+    with pytest.raises(ValueError, match="give afeat"):
+        galaxygym.policy_probs(path, c["obs"], c["mask"])
+
+
+def test_afeat_errors(tmp_path):
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(8, 503)), np.zeros(8)), (rng.normal(size=(56, 8)), np.zeros(56))]
+    scale = np.ones(503, np.float32)
+    path = tmp_path / "p.npz"
+    for features, match in [((["lost", "orbit"], [1.0]), "one weight per non-empty name"),
+                            ((["lost", ""], [1.0, 2.0]), "one weight per non-empty name"),
+                            (([], []), "one weight per non-empty name"),
+                            ((["lost"], [np.nan]), "action_features.weight: element 0 is nan")]:
+        with pytest.raises(ValueError, match=match):
+            galaxygym.export_policy(path, layers, scale, ENV_ID, action_features=features)
+    galaxygym.export_policy(path, layers, scale, ENV_ID, action_features=(["lost"], [-2.0]))
+    arrays = {k: v for k, v in np.load(path).items()}
+    meta = json.loads(arrays["meta"].tobytes())
+    assert meta["version"] == 5
+    arrays["meta"] = np.frombuffer(json.dumps(dict(meta, version=4)).encode(), np.uint8)
+    write_npz(path, arrays)
+    with pytest.raises(ValueError, match="action_features need format version 5"):
+        galaxygym.load_policy(path)
+    arrays["meta"] = np.frombuffer(json.dumps({k: v for k, v in meta.items() if k != "action_features"}).encode(),
+                                   np.uint8)
+    write_npz(path, arrays)
+    with pytest.raises(ValueError, match="meta names no action_features"):
+        galaxygym.load_policy(path)
+
+
+def test_afeat_train_init_export_play(tmp_path, server_bin, monkeypatch):
+    """python -m galaxygym.train --action-features on tools/dagger -features
+    labels, started (--init) from a weights file without features: the
+    network starts as that file (the features' weights at 0), learns a
+    negative weight for "lost" (moves the heuristic never plays), exports
+    as version 5, loads back into torch with the same outputs, and the Go
+    policy agent plays it."""
+    torch = pytest.importorskip("torch")
+    import subprocess
+    from galaxygym import train
+    from galaxygym._nets import load_torch_policy
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    labels = tmp_path / "expert.npz"
+    subprocess.run(["go", "run", "./tools/dagger", "-beta", "1", "-values", "-features", "-episodes", "60",
+                    "-seed", "3", "-out", str(labels)], cwd=REPO, check=True, capture_output=True)
+    assert train.labels_feature_names(labels) == AFEAT_NAMES
+    start = tmp_path / "start.npz"
+    train.main(["--data", str(labels), "--channels", "none", "--hidden", "16", "--samples", "512", "--soft", "1",
+                "--threads", "1", "--checkpoints", "1", "--out", str(start)])
+    assert galaxygym.load_policy(start)["meta"]["version"] == 2
+    with np.load(labels) as z:
+        obs0, afeat0 = torch.from_numpy(z["obs"][:50]), torch.from_numpy(z["afeat"][:50])
+    fresh = train.make_policy("conv", load_torch_policy(start).obs_scale.numpy(), 56, channels=(), hidden=(16,),
+                              action_features=AFEAT_NAMES)
+    train._init_from(fresh, str(start))
+    with torch.no_grad():  # the features' weights start at 0: the network is the file's
+        assert torch.equal(fresh.eval()(obs0, afeat0), load_torch_policy(start)(obs0))
+    out = tmp_path / "f.npz"
+    train.main(["--data", str(labels), "--channels", "none", "--hidden", "16", "--samples", "20000", "--soft", "1",
+                "--threads", "1", "--checkpoints", "1", "--action-features", "--afeat-lr", "0.2", "--init", str(start),
+                "--out", str(out)])
+    p = galaxygym.load_policy(out)
+    assert p["meta"]["version"] == 5 and p["action_features"] == AFEAT_NAMES
+    assert p["action_features_weight"][0] < -1, p["action_features_weight"]
+    net = load_torch_policy(out)
+    with np.load(labels) as z:
+        obs, mask, afeat = z["obs"][:200], z["mask"][:200], z["afeat"][:200]
+    with torch.no_grad():
+        logits = net(torch.from_numpy(obs), torch.from_numpy(afeat)).masked_fill(~torch.from_numpy(mask != 0), -1e9)
+        with pytest.raises(ValueError, match="give afeat"):
+            net(torch.from_numpy(obs))
+    want = galaxygym.policy_probs(out, obs, mask, afeat)
+    assert np.abs(torch.softmax(logits, 1).numpy() - want).max() < 1e-5
+    # Labels without features cannot train a network that reads them.
+    plain = tmp_path / "plain.npz"
+    subprocess.run(["go", "run", "./tools/dagger", "-beta", "1", "-values", "-episodes", "2", "-seed", "3",
+                    "-out", str(plain)], cwd=REPO, check=True, capture_output=True)
+    with pytest.raises(SystemExit, match="holds no action features"):
+        train.main(["--data", str(plain), "--action-features", "--out", str(tmp_path / "x.npz")])
+    r = subprocess.run([server_bin, "eval", "--env", ENV_ID, "--agents", f"policy@weights={out}@greedy=true",
+                        "--episodes", "5", "--seed", "0", "--format", "json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

@@ -98,6 +98,14 @@ def test_from_weights_value_head_and_refusals(tmp_path):
                             conv=[(rng.normal(size=(2, 1, 3, 3)), rng.normal(size=2))], board=board)
     with pytest.raises(ValueError, match="convolutions"):
         from_weights(conv, Dummy())
+    # A file that reads the game's action features (format version 5) is
+    # refused: SB3's policies see the observation only.
+    feats = tmp_path / "feats.npz"
+    galaxygym.export_policy(feats, [(rng.normal(size=(8, n_obs)), rng.normal(size=8)),
+                                    (rng.normal(size=(n_act, 8)), rng.normal(size=n_act))], scale, "express-v2",
+                            action_features=(["lost"], [-3.0]))
+    with pytest.raises(ValueError, match="action features"):
+        from_weights(feats, Dummy())
     # Codes read one-hot (format version 4) go through the extractor: the
     # model's greedy actions and probabilities are the file's, and export
     # writes the same codes back.

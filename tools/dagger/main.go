@@ -16,6 +16,11 @@
 //	           (galaxygym.train --soft); the expert must have an
 //	           ActionValues method (the heuristics of Galaxy Express,
 //	           Galaxy Fighters and Pilots of Gallaxia have)
+//	afeat      uint8 (N, num_actions, F), with -features only: the game's
+//	           action features of each decision (env.ActionFeaturer;
+//	           galaxygym.train --action-features)
+//	afeat_names uint8 (len,) with -features: the features' names, ASCII,
+//	           comma-separated
 //	obs_high   uint8 (obs_size,)  the observation's upper bounds
 //	env_id     uint8 (len,)       the environment id, ASCII
 //
@@ -65,6 +70,7 @@ func main() {
 	beta := fs.Float64("beta", 0, "probability that a decision is the expert's (0: the policy plays every move)")
 	greedy := fs.Bool("greedy", false, "the policy plays its most probable action (else it samples)")
 	values := fs.Bool("values", false, "also write the expert's value of every legal action (q, float16)")
+	features := fs.Bool("features", false, "also write the game's action features of every decision (afeat)")
 	out := fs.String("out", "labels.npz", "output .npz")
 	params := map[string]any{}
 	fs.Func("param", "environment parameter key=value (repeatable)", func(s string) error {
@@ -98,6 +104,14 @@ func main() {
 		log.Fatalf("dagger: expert %s has no ActionValues method: -values is not available", *expert)
 	}
 	obsSize, numActions := spec.ObsSize(), spec.NumActions()
+	var featurer env.ActionFeaturer
+	var feat, featAll []uint8
+	if *features {
+		if featurer = env.ActionFeaturesOf(*envID); featurer == nil {
+			log.Fatalf("dagger: %s declares no action features: -features is not available", *envID)
+		}
+		feat = make([]uint8, numActions*len(featurer.ActionFeatureNames()))
+	}
 	var obsAll, maskAll []uint8
 	var actAll, epAll []int64
 	var qAll []byte // little-endian float16 bits, as q.npy stores them
@@ -132,6 +146,10 @@ func main() {
 				a = pol.Act(seat, obs, mask)
 			}
 			obsAll = append(obsAll, obs...)
+			if featurer != nil {
+				featurer.ActionFeatures(obs, feat)
+				featAll = append(featAll, feat...)
+			}
 			maskAll = append(maskAll, mask...)
 			actAll = append(actAll, int64(label))
 			epAll = append(epAll, int64(i))
@@ -142,60 +160,92 @@ func main() {
 		total += e.Returns()[0]
 	}
 	n := len(actAll)
-	f, err := os.Create(*out)
-	if err != nil {
-		log.Fatal(err)
+	arrays := []npyArray{
+		{"obs", "|u1", []int{n, obsSize}, obsAll},
+		{"mask", "|u1", []int{n, numActions}, maskAll},
+		{"action", "<i8", []int{n}, i64(actAll)},
+		{"episode_id", "<i8", []int{n}, i64(epAll)},
 	}
-	w := bufio.NewWriter(f)
-	z := zip.NewWriter(w)
-	put := func(name, descr string, shape []int, data []byte) {
-		dims := make([]string, len(shape))
-		for k, d := range shape {
-			dims[k] = fmt.Sprint(d)
-		}
-		tuple := strings.Join(dims, ", ")
-		if len(shape) == 1 {
-			tuple += ","
-		}
-		header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, tuple)
-		pad := 64 - (10+len(header)+1)%64
-		header += strings.Repeat(" ", pad%64) + "\n"
-		zw, err := z.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: zip.Store})
-		if err != nil {
-			log.Fatal(err)
-		}
-		hdr := []byte("\x93NUMPY\x01\x00")
-		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(header)))
-		zw.Write(append(hdr, header...))
-		zw.Write(data)
-	}
-	i64 := func(v []int64) []byte {
-		b := make([]byte, 0, 8*len(v))
-		for _, x := range v {
-			b = binary.LittleEndian.AppendUint64(b, uint64(x))
-		}
-		return b
-	}
-	put("obs", "|u1", []int{n, obsSize}, obsAll)
-	put("mask", "|u1", []int{n, numActions}, maskAll)
-	put("action", "<i8", []int{n}, i64(actAll))
-	put("episode_id", "<i8", []int{n}, i64(epAll))
 	if *values {
-		put("q", "<f2", []int{n, numActions}, qAll)
+		arrays = append(arrays, npyArray{"q", "<f2", []int{n, numActions}, qAll})
 	}
-	put("obs_high", "|u1", []int{obsSize}, spec.ObsHigh)
-	put("env_id", "|u1", []int{len(*envID)}, []byte(*envID))
-	if err := z.Close(); err != nil {
-		log.Fatal(err)
+	if featurer != nil {
+		names := strings.Join(featurer.ActionFeatureNames(), ",")
+		arrays = append(arrays, npyArray{"afeat", "|u1", []int{n, numActions, len(featurer.ActionFeatureNames())}, featAll},
+			npyArray{"afeat_names", "|u1", []int{len(names)}, []byte(names)})
 	}
-	if err := w.Flush(); err != nil {
-		log.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	arrays = append(arrays, npyArray{"obs_high", "|u1", []int{obsSize}, spec.ObsHigh},
+		npyArray{"env_id", "|u1", []int{len(*envID)}, []byte(*envID)})
+	if err := writeNPZ(*out, arrays); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("%d episodes, %d decisions labelled by %s; mean return of the rollouts %.2f (beta %.2f) -> %s\n",
 		*episodes, n, *expert, total/float64(*episodes), *beta, *out)
+}
+
+// npyArray is one array of the output archive: its name, numpy dtype
+// descr, shape and little-endian bytes.
+type npyArray struct {
+	name, descr string
+	shape       []int
+	data        []byte
+}
+
+// writeNPZ writes arrays to path as an uncompressed .npz (format 1.0 .npy
+// members).
+func writeNPZ(path string, arrays []npyArray) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	z := zip.NewWriter(w)
+	for _, a := range arrays {
+		dims := make([]string, len(a.shape))
+		for k, d := range a.shape {
+			dims[k] = fmt.Sprint(d)
+		}
+		tuple := strings.Join(dims, ", ")
+		if len(a.shape) == 1 {
+			tuple += ","
+		}
+		header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", a.descr, tuple)
+		pad := 64 - (10+len(header)+1)%64
+		header += strings.Repeat(" ", pad%64) + "\n"
+		zw, err := z.CreateHeader(&zip.FileHeader{Name: a.name + ".npy", Method: zip.Store})
+		if err != nil {
+			f.Close()
+			return err
+		}
+		hdr := []byte("\x93NUMPY\x01\x00")
+		hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(header)))
+		if _, err := zw.Write(append(hdr, header...)); err != nil {
+			f.Close()
+			return err
+		}
+		if _, err := zw.Write(a.data); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := z.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// i64 encodes v little-endian.
+func i64(v []int64) []byte {
+	b := make([]byte, 0, 8*len(v))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint64(b, uint64(x))
+	}
+	return b
 }
 
 // actionValuer is an expert that can say what each legal action is worth

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -99,6 +100,35 @@ func TestDaggerValues(t *testing.T) {
 		if lv := half(binary.LittleEndian.Uint16(q[2*(i*56+label):])); lv != best {
 			t.Fatalf("decision %d: label %d has value %v, best %v", i, label, lv, best)
 		}
+	}
+}
+
+// TestDaggerFeatures: with -features each decision's afeat row is the
+// game's action features of its observation (uint8 (N, 56, 3)), and the
+// names are recorded; a game that declares none refuses -features.
+func TestDaggerFeatures(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "expert.npz")
+	os.Args = []string{"dagger", "-beta", "1", "-features", "-episodes", "3", "-seed", "5", "-out", out}
+	main()
+	arrays, shapes := readNpz(t, out)
+	obs, afeat := arrays["obs.npy"], arrays["afeat.npy"]
+	n := len(obs) / 503
+	f := env.ActionFeaturesOf("galaxy-express-v1")
+	if string(arrays["afeat_names.npy"]) != strings.Join(f.ActionFeatureNames(), ",") ||
+		!strings.Contains(shapes["afeat.npy"], fmt.Sprintf("(%d, 56, 3)", n)) {
+		t.Fatalf("afeat_names %q, afeat shape %s for %d decisions", arrays["afeat_names.npy"], shapes["afeat.npy"], n)
+	}
+	want := make([]uint8, 56*3)
+	set := 0
+	for i := range n {
+		f.ActionFeatures(obs[i*503:(i+1)*503], want)
+		if !bytes.Equal(afeat[i*56*3:(i+1)*56*3], want) {
+			t.Fatalf("decision %d: afeat differs from the game's features", i)
+		}
+		set += bytes.Count(want, []byte{1})
+	}
+	if set == 0 {
+		t.Fatal("no feature set in any decision")
 	}
 }
 

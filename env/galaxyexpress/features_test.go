@@ -1,0 +1,98 @@
+package galaxyexpress
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
+)
+
+var _ env.ActionFeaturer = Game{}
+
+// TestActionFeaturesMatchTheRules plays random games and, at every
+// decision, checks each legal action's features, computed from the
+// observation alone, against what the rules do when the action is played
+// on a copy of the full state: lost is the game ending Lost in Space,
+// orbit the ship at rest on a planet (the refuel decision, or the win),
+// deliver a delivery made. Illegal actions have no features.
+func TestActionFeaturesMatchTheRules(t *testing.T) {
+	obs := make([]uint8, ObsSize)
+	mask := make([]uint8, NumActions)
+	feat := make([]uint8, NumActions*NumFeatures)
+	rng := rand.New(rand.NewPCG(7, 11))
+	count := [NumFeatures]int{}
+	decisions := 0
+	for seed := range uint64(300) {
+		s := newState(&configs[seed%2], seed)
+		r := []float64{0}
+		for !s.Terminal() {
+			s.Observe(0, obs)
+			Game{}.ActionFeatures(obs, feat)
+			n := s.LegalMask(mask)
+			decisions++
+			for a := range NumActions {
+				f := feat[a*NumFeatures : (a+1)*NumFeatures]
+				if mask[a] == 0 {
+					if f[0]|f[1]|f[2] != 0 {
+						t.Fatalf("seed %d: illegal action %s has features %v\n%s", seed, spec.ActionNames[a], f, s)
+					}
+					continue
+				}
+				c := s.Clone().(*State)
+				before := c.delivered
+				c.Apply(a, []float64{0})
+				want := [NumFeatures]uint8{}
+				if c.Lost() {
+					want[FeatureLost] = 1
+				}
+				if s.phase == PhaseCoin && (c.phase == PhaseRefuel || c.phase == PhaseOver && !c.lost && c.delivered == MaxDeliveries) {
+					want[FeatureOrbit] = 1
+				}
+				if c.delivered > before {
+					want[FeatureDeliver] = 1
+				}
+				if [NumFeatures]uint8(f) != want {
+					t.Fatalf("seed %d: %s: features %v, the rules give %v\n%s", seed, spec.ActionNames[a], f, want, s)
+				}
+				for k, x := range f {
+					count[k] += int(x)
+				}
+			}
+			// Play a random legal action, preferring not to lose at once so
+			// that games run long.
+			a := -1
+			for try := 0; try < 4 && (a < 0 || feat[a*NumFeatures+FeatureLost] != 0); try++ {
+				k := rng.IntN(n)
+				for b, m := range mask {
+					if m != 0 {
+						if k == 0 {
+							a = b
+							break
+						}
+						k--
+					}
+				}
+			}
+			s.Apply(a, r)
+		}
+	}
+	// The test must have seen every feature set, and many times.
+	for k, c := range count {
+		if c < 50 {
+			t.Errorf("feature %s set only %d times in %d decisions", featureNames[k], c, decisions)
+		}
+	}
+	t.Logf("%d decisions; features set: lost %d, orbit %d, deliver %d", decisions, count[0], count[1], count[2])
+}
+
+func BenchmarkActionFeatures(b *testing.B) {
+	s := newState(&configs[0], 3)
+	obs := make([]uint8, ObsSize)
+	feat := make([]uint8, NumActions*NumFeatures)
+	s.Apply(ActionStart, []float64{0})
+	s.Observe(0, obs)
+	b.ReportAllocs()
+	for b.Loop() {
+		Game{}.ActionFeatures(obs, feat)
+	}
+}
