@@ -4,7 +4,8 @@ package env
 // every action, computed from an observation alone: what the rules make of
 // the action one step ahead, as a player at the table works it out (Galaxy
 // Express: whether the coin ends the game Lost in Space, whether it brings
-// the ship to rest on a planet). A learned policy may read them beside the
+// the ship to rest on a planet; Pilots of Gallaxia: how far each space
+// leaves the moving starship from its goal). A learned policy may read them beside the
 // observation (docs/policy-format.md, "Action features (version 5)").
 //
 // Because the features are a function of one seat's observation, they hold
@@ -16,7 +17,8 @@ type ActionFeaturer interface {
 	// ActionFeatures writes the features of every action for the
 	// observation obs (len ObsSize, as Observe writes it) into dst, uint8
 	// (NumActions, F) row-major: dst[a*F+f] is feature f of action a, 0 to
-	// 255. Actions the observation does not make legal get 0. It reads
+	// 255. Actions the observation does not make legal may get any value
+	// (the mask decides what is played; Galaxy Express writes 0). It reads
 	// nothing but obs and allocates nothing.
 	ActionFeatures(obs []uint8, dst []uint8)
 }

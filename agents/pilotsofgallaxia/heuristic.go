@@ -4,7 +4,6 @@ package pilotsofgallaxia
 
 import (
 	"math/rand/v2"
-	"sync"
 
 	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
@@ -111,11 +110,10 @@ func New(spec *env.Spec, opts agents.Options) (agents.Agent, error) {
 		return nil, &agents.OptionError{Agent: Name, Key: k, Reason: "the heuristic takes no options"}
 	}
 	if spec.ID == pog.ID {
-		v1, v2 := agentDists()
-		return &Heuristic{v2: true, players: spec.NumPlayers, dist: v2, ddist: v1}, nil
+		return &Heuristic{v2: true, players: spec.NumPlayers, dist: pog.PlanningDistances(pog.ID),
+			ddist: pog.PlanningDistances(pog.IDv1)}, nil
 	}
-	v1, _ := agentDists()
-	return &Heuristic{players: spec.NumPlayers, dist: v1}, nil
+	return &Heuristic{players: spec.NumPlayers, dist: pog.PlanningDistances(pog.IDv1)}, nil
 }
 
 // Name returns "heuristic".
@@ -124,45 +122,6 @@ func (*Heuristic) Name() string { return Name }
 // Reset starts an episode; the heuristic breaks ties with a generator
 // seeded here.
 func (h *Heuristic) Reset(seed uint64) { h.rng.Seed(seed, 0x68657572) }
-
-// agentDists returns, for v1 and v2, the number of spaces between two
-// spaces when Teleprisms are avoided (their destination is random) and
-// hangars are only entered at the end; indices are the observer's frame,
-// which the board's symmetry makes the same table. Built on first use, not
-// at start-up (14 ms that every galaxygym process paid, dataset derive
-// among them).
-var agentDists = sync.OnceValues(func() (v1, v2 *[pog.NumSpaces][pog.NumSpaces]uint8) {
-	return distTable(pog.IDv1), distTable(pog.ID)
-})
-
-func distTable(id string) *[pog.NumSpaces][pog.NumSpaces]uint8 {
-	d := new([pog.NumSpaces][pog.NumSpaces]uint8)
-	var queue [pog.NumSpaces]int
-	for src := 0; src < pog.NumSpaces; src++ {
-		row := &d[src]
-		for i := range row {
-			row[i] = 255
-		}
-		row[src] = 0
-		queue[0] = src
-		head, tail := 0, 1
-		for head < tail {
-			x := queue[head]
-			head++
-			if x != src && (pog.KindOf(x) == pog.KindHangar || pog.KindOf(x) == pog.KindTeleprism) {
-				continue
-			}
-			for _, y := range pog.NeighboursOf(id, x) {
-				if row[y] == 255 {
-					row[y] = row[x] + 1
-					queue[tail] = int(y)
-					tail++
-				}
-			}
-		}
-	}
-	return d
-}
 
 // view is what the heuristic reads from an observation.
 type view struct {

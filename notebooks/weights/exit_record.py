@@ -52,8 +52,11 @@ DAGGER_SETTINGS = {
     "make_dagger_fighters.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "EVAL"),
     "make_bc.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES0", "SAMPLES1", "SAMPLES", "HIDDEN", "THREADS", "EVAL",
                    "WINDOW", "FEATURES", "INIT", "LR", "LR0", "NAME"),
+    "make_dagger_pilots.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "WINDOW", "HIDDEN", "THREADS", "EVAL",
+                              "FEATURES", "NAME"),
 }
-DAGGER_DATA = {"make_dagger_fighters.sh": "datasets/out/gf-dagger", "make_bc.sh": "datasets/out/{NAME}"}
+DAGGER_DATA = {"make_dagger_fighters.sh": "datasets/out/gf-dagger", "make_bc.sh": "datasets/out/{NAME}",
+               "make_dagger_pilots.sh": "datasets/out/{NAME}"}
 
 
 def _times(f: Path) -> dict[str, float] | None:

@@ -197,6 +197,9 @@ def build_net(init: str | os.PathLike[str] | None, data: dict[str, Any], arch: s
         from ._nets import load_torch_policy
         from .policy import load_policy
         policy = load_torch_policy(init)
+        if policy.action_features:
+            raise ValueError(f"{init} reads the game's action features {policy.action_features} (weights format "
+                             "version 5), which the search's datasets do not carry")
         p = load_policy(init)
         if p["meta"]["env_id"] != data["env_id"]:
             raise ValueError(f"{init} plays {p['meta']['env_id']}, the data is {data['env_id']}")

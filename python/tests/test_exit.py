@@ -313,3 +313,44 @@ def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
         assert z["afeat"].shape == (len(z["obs"]), 56, 3)
     meta = json.loads(np.load(feat / "r2.npz")["meta"].tobytes())
     assert meta["version"] == 5 and meta["action_features"] == ["lost", "orbit", "deliver"]
+
+
+def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
+    """notebooks/weights/make_dagger_pilots.sh SMOKE=1 (Pilots of Gallaxia's DAgger chain): the
+    heuristic's labels with the game's action features, the clone reading its codes and the
+    features (weights format version 5), a DAgger round, each evaluated against the heuristic with
+    seats rotated; the record holds them and the rerun; a second run retrains nothing; INSTALL=1
+    writes the weights and the record. FEATURES=0 trains without the features (version 4)."""
+    import numpy as np
+
+    data, weights = tmp_path / "run", tmp_path / "weights"
+    weights.mkdir()
+    env = dict(os.environ, SMOKE="1", DATA=str(data), PY=sys.executable, GALAXYGYM_BIN=server_bin, NAME="pog-smoke")
+    run = ["sh", "notebooks/weights/make_dagger_pilots.sh"]
+    subprocess.run(run, cwd=REPO, env=env, check=True, capture_output=True, timeout=600)
+    rec = json.loads((data / "pog-smoke.json").read_text())
+    assert rec["env_id"] == "pilots-of-gallaxia-v2" and rec["method"].endswith("(make_dagger_pilots.sh)")
+    assert rec["rerun"].endswith("NAME=pog-smoke DATA=datasets/out/pog-smoke sh notebooks/weights/make_dagger_pilots.sh")
+    assert [r["round"] for r in rec["rounds"]] == [0, 1]
+    assert all("--codes --action-features" in r["command"] for r in rec["rounds"])
+    assert f"--dagger {data}/v1.npz" in rec["rounds"][1]["command"] and "--init" in rec["rounds"][1]["command"]
+    for r in rec["rounds"]:
+        (row,) = [a for a in r["evaluation"]["agents"] if a["agent"].startswith("policy@")]
+        assert row["games"] == 2
+    with np.load(data / "v1.npz") as z:
+        assert z["afeat"].shape == (len(z["obs"]), 380, 2)
+        assert bytes(z["afeat_names"]).decode() == "togo,nearer"
+    meta = json.loads(np.load(data / "r1.npz")["meta"].tobytes())
+    assert meta["version"] == 5 and meta["action_features"] == ["togo", "nearer"] and meta["codes"]
+    r1 = (data / "r1.npz").read_bytes()
+    subprocess.run(run, cwd=REPO, env=dict(env, INSTALL="1", WEIGHTS_DIR=str(weights)), check=True,
+                   capture_output=True, timeout=300)
+    assert (data / "r1.npz").read_bytes() == r1 and (data / "r1.time").read_text().count("\n") == 1
+    assert json.loads((weights / "pog-smoke.json").read_text()) == rec
+    with np.load(data / "r1.npz") as a, np.load(weights / "pog-smoke.npz") as b:
+        assert a.files == b.files and all(np.array_equal(a[k], b[k]) for k in a.files)
+    plain = tmp_path / "plain"
+    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(plain), FEATURES="0"), check=True, capture_output=True,
+                   timeout=600)
+    meta = json.loads(np.load(plain / "r1.npz")["meta"].tobytes())
+    assert meta["version"] == 4 and "action_features" not in meta

@@ -444,3 +444,12 @@ def test_afeat_train_init_export_play(tmp_path, server_bin, monkeypatch):
     r = subprocess.run([server_bin, "eval", "--env", ENV_ID, "--agents", f"policy@weights={out}@greedy=true",
                         "--episodes", "5", "--seed", "0", "--format", "json"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_afeat_file_refused_where_features_are_not_carried(tmp_path):
+    """PPO's rollouts and the search's datasets carry observations only: a
+    version-5 file is refused as their starting point, with the reason."""
+    pytest.importorskip("torch")
+    from galaxygym._ppo_cli import main as ppo_main
+    with pytest.raises(SystemExit, match="action features"):
+        ppo_main(["--env", ENV_ID, "--init-weights", str(FIXTURE / "afeat.npz"), "--out", str(tmp_path / "p.npz")])

@@ -1,0 +1,95 @@
+#!/bin/sh
+# Pilots of Gallaxia v2 (2 players): the heuristic distilled with DAgger, its codes read one-hot
+# and, with FEATURES=1 (the default), the game's action features: for the starship on the move,
+# the spaces each space leaves it from its goal (togo, nearer; env/pilotsofgallaxia/features.go,
+# weights format version 5), the distances an MLP over one-hot positions learns only in part
+# (docs/learning-baselines.md, "Expert iteration", items 8, 9 and 11).
+#   0. the heuristic plays EXPERT games in both seats and labels each decision with its action
+#      values (tools/dagger -values), and a 7,954 (+ 1,089 one-hot) -> 512 -> 512 -> 380 MLP
+#      learns softmax(values / 1) (galaxygym.train --soft 1 --codes);
+#   R. the clone plays EPISODES games in both seats (greedy, seed 101 R), the heuristic labels
+#      the states it reaches, and the clone trains again from its previous weights on the first
+#      KEEP of the expert's games and the last WINDOW label files (memory: 7,954 bytes of
+#      observation a decision, about 2.4 GB a file of 600 games).
+# Each round's clone plays EVAL deals against the heuristic, seats rotated (2 EVAL games,
+# --seed 1): eval-r<R>.json.
+# Run from the repository root after `make build venv`. Outputs in $DATA (default
+# datasets/out/$NAME): expert.npz, v<R>.npz, r<R>.npz (+ .pt, .json with the curve; <stage>.time:
+# its CPU and wall seconds, every attempt), eval-r<R>.json and $NAME.json
+# (notebooks/weights/exit_record.py dagger: the chain's commands, curves, evaluations, CPU seconds
+# and rerun). Each stage is skipped when its output exists, so a run stopped at any moment goes on
+# with the same command; INSTALL=1 copies the last round's weights, compressed, and the record to
+# notebooks/weights/ (WEIGHTS_DIR). On the 2-core machine: expert labels about 2 minutes, each
+# round about 2 minutes of labels, 10 of training (2 threads) and 2 of evaluation.
+# SMOKE=1: tiny sizes (a minute), run by python/tests/test_exit.py.
+set -eu
+PY=${PY:-.venv/bin/python}
+B=${GALAXYGYM_BIN:-bin/galaxygym}
+W=${WEIGHTS_DIR:-notebooks/weights}
+NAME=${NAME:-pilots-of-gallaxia-v2-dagger}
+D=${DATA:-datasets/out/$NAME}
+ROUNDS=${ROUNDS:-3}
+EXPERT=${EXPERT:-1000}
+EPISODES=${EPISODES:-600}
+SAMPLES=${SAMPLES:-1500000}
+KEEP=${KEEP:-600}
+WINDOW=${WINDOW:-2}
+HIDDEN=${HIDDEN:-512,512}
+THREADS=${THREADS:-2}
+EVAL=${EVAL:-200}
+FEATURES=${FEATURES:-1}
+if [ "${SMOKE:-0}" = 1 ]; then ROUNDS=1 EXPERT=2 EPISODES=2 SAMPLES=1024 KEEP=2 HIDDEN=16 EVAL=1; fi
+ENV=pilots-of-gallaxia-v2
+mkdir -p "$D"
+[ -x "$B" ] || go build -o "$B" ./cmd/galaxygym
+go build -o "$D/dagger" ./tools/dagger
+FT=""
+FL=""
+if [ "$FEATURES" = 1 ]; then FT=--action-features; FL=-features; fi
+train() { # out, then train's options; written under a temporary name and renamed when complete
+    out=$1; shift
+    [ -f "$D/$out.json" ] && return 0
+    # shellcheck disable=SC2086 # FT: empty or one option
+    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" env PYTHONPATH=python "$PY" -m galaxygym.train --arch mlp \
+        --codes $FT --hidden "$HIDDEN" --soft 1 --batch-size 1024 --threads "$THREADS" --checkpoints 3 \
+        --samples "$SAMPLES" --out "$D/tmp-$out.npz" "$@"
+    mv "$D/tmp-$out.pt" "$D/$out.pt" && mv "$D/tmp-$out.npz" "$D/$out.npz" && mv "$D/tmp-$out.json" "$D/$out.json"
+}
+label() { # out, then dagger's options
+    out=$1; shift
+    [ -f "$D/$out" ] && return 0
+    # shellcheck disable=SC2086 # FL: empty or one option
+    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" "$D/dagger" -env "$ENV" -param players=2 -values $FL \
+        -out "$D/tmp-$out" "$@"
+    mv "$D/tmp-$out" "$D/$out"
+}
+evaluate() { # round
+    [ -f "$D/eval-r$1.json" ] && return 0
+    "$B" eval --env "$ENV" --env-param players=2 --seats "policy@weights=$D/r$1.npz@greedy=true,heuristic" \
+        --rotate --episodes "$EVAL" --seed 1 --format json > "$D/tmp-eval-r$1.json"
+    mv "$D/tmp-eval-r$1.json" "$D/eval-r$1.json"
+}
+label expert.npz -beta 1 -episodes "$EXPERT" -seed 0
+train r0 --data "$D/expert.npz"
+evaluate 0
+R=1
+while [ "$R" -le "$ROUNDS" ]; do
+    label "v$R.npz" -weights "$D/r$((R - 1)).npz" -greedy -episodes "$EPISODES" -seed $((R * 101))
+    DAG=""
+    F=$((R - WINDOW + 1))
+    [ "$F" -lt 1 ] && F=1
+    while [ "$F" -le "$R" ]; do DAG="$DAG --dagger $D/v$F.npz"; F=$((F + 1)); done
+    # shellcheck disable=SC2086 # DAG is a list of options
+    train "r$R" --data "$D/expert.npz" --episodes "$KEEP" $DAG --init "$D/r$((R - 1)).pt" --lr 5e-4
+    evaluate "$R"
+    R=$((R + 1))
+done
+export ROUNDS EXPERT EPISODES SAMPLES KEEP WINDOW HIDDEN THREADS EVAL FEATURES NAME
+PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" "$ENV" make_dagger_pilots.sh
+if [ "${INSTALL:-0}" = 1 ]; then
+    PYTHONPATH=python "$PY" -c 'import sys, numpy as np; from galaxygym.policy import write_npz
+z = np.load(sys.argv[1]); write_npz(sys.argv[2], {k: z[k] for k in z.files}, compress=True)' \
+        "$D/r$ROUNDS.npz" "$W/$NAME.npz"
+    cp "$D/$NAME.json" "$W/$NAME.json"
+fi
+echo "the clone after $ROUNDS rounds: $D/r$ROUNDS.npz (record: $D/$NAME.json)"
