@@ -23,7 +23,8 @@ func BenchmarkPolicyAct(b *testing.B) {
 // ship-centred circular conv (9 -> 8 -> 8 channels, 455 -> 32 -> 56), the
 // codes fixtures (format version 4: 503 + 948 one-hot inputs -> 32 -> 32
 // -> 56, and the conv one with the same codes) and
-// the committed behaviour-cloning weights (-bc: 512 x 512; -dagger: 1,024 x 1,024; notebooks/weights/,
+// the committed behaviour-cloning weights (-bc: 512 x 512; -dagger: 1,024 x 1,024; -features: the
+// same reading the game's action features, format version 5; notebooks/weights/,
 // docs/learning-baselines.md) and the file named by $GALAXYGYM_BENCH_WEIGHTS if
 // set, on the same decisions.
 func BenchmarkPolicyActBoard(b *testing.B) {
@@ -34,6 +35,7 @@ func BenchmarkPolicyActBoard(b *testing.B) {
 		{"fixture-codes-conv", "testdata/policy/codes_conv.npz"},
 		{"bc", "../notebooks/weights/galaxy-express-v1-bc.npz"},
 		{"dagger", "../notebooks/weights/galaxy-express-v1-dagger.npz"},
+		{"features", "../notebooks/weights/galaxy-express-v1-features.npz"},
 		{"extra", os.Getenv("GALAXYGYM_BENCH_WEIGHTS")},
 	} {
 		b.Run(f.name, func(b *testing.B) { agents.BenchmarkPolicyFileOn(b, f.path, obsAll, maskAll) })

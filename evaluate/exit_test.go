@@ -49,6 +49,11 @@ var committedExits = []committedExit{
 		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
 		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
 		episodes: 200, guidedEpisodes: 6},
+	// The same clone reading the game's action features (weights format version 5; item 11).
+	{env: "galaxy-express-v1", file: "galaxy-express-v1-features.npz", noValue: true,
+		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
+		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
+		episodes: 200, guidedEpisodes: 6},
 	{env: "express-v2", params: map[string]any{"players": 2}, seats: true,
 		policy: []string{"policy@weights=FILE@greedy=true", "heuristic"},
 		guided: []string{"mcts@sims=8@weights=FILE@leaf=rollout", "heuristic"}, episodes: 50, guidedEpisodes: 3},

@@ -516,11 +516,12 @@ def agreement_by_kind(weights: str | os.PathLike[str] | Mapping[str, Any], data:
     p = weights if isinstance(weights, Mapping) and "layers" in weights else load_policy(weights)
     obs, mask, act = data["obs"], np.asarray(data["mask"]) != 0, np.asarray(data["action"])
     q = data.get("q")
+    afeat = data.get("afeat")  # a version-5 file's action features (load_labels of a -features file)
     keep = np.flatnonzero(mask.sum(1) >= 2)
     groups: dict[tuple[str, bool], list[int]] = {}
     for k in range(0, len(keep), batch):
         rows = keep[k:k + batch]
-        choice = policy_probs(p, obs[rows], mask[rows]).argmax(1)
+        choice = policy_probs(p, obs[rows], mask[rows], None if afeat is None else afeat[rows]).argmax(1)
         for i, c in zip(rows, choice):
             qi = np.full(mask.shape[1], np.nan) if q is None else np.where(mask[i], np.asarray(q[i], np.float64), np.nan)
             valued = bool(np.isfinite(qi).any())
