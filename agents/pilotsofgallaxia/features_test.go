@@ -2,6 +2,7 @@ package pilotsofgallaxia
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -18,6 +19,7 @@ var _ env.ActionFeaturer = pog.Game{}
 // the space the ship is on's; outside such decisions no feature is set.
 func TestActionFeaturesAreTheHeuristicsDistances(t *testing.T) {
 	checked, nearer := 0, 0
+	var movingObs []uint8 // a v2 decision of a moving starship
 	for _, c := range []struct {
 		id      string
 		players int
@@ -61,6 +63,9 @@ func TestActionFeaturesAreTheHeuristicsDistances(t *testing.T) {
 						}
 					}
 				} else {
+					if movingObs == nil && c.id == pog.ID {
+						movingObs = slices.Clone(obs)
+					}
 					stop := math.Inf(-1)
 					if mask[pog.ActStop] == 1 && !math.IsNaN(float64(q[pog.ActStop])) {
 						stop = float64(q[pog.ActStop]) - 0.5 // stopPreference
@@ -88,6 +93,12 @@ func TestActionFeaturesAreTheHeuristicsDistances(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Computing them for a moving starship allocates nothing.
+	feat := make([]uint8, pog.NumActions*pog.NumFeatures)
+	f := env.ActionFeaturesOf(pog.ID)
+	if n := testing.AllocsPerRun(50, func() { f.ActionFeatures(movingObs, feat) }); n != 0 {
+		t.Errorf("ActionFeatures: %.1f allocations, want 0", n)
 	}
 	if checked < 1000 || nearer < 100 {
 		t.Fatalf("only %d valued spaces checked (%d nearer)", checked, nearer)

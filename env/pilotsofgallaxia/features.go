@@ -106,44 +106,43 @@ func (g Game) ActionFeatures(obs []uint8, dst []uint8) {
 	dist := PlanningDistances(id)
 	var rings [20]int16
 	n, at := 0, -1
-	add := func(i int) {
-		if n < len(rings) {
+	for i := range NumSpaces {
+		k := int(obs[OffYellow+i])
+		if obs[OffRings+i] == 1 {
+			k++
+		}
+		for ; k > 0 && n < len(rings); k-- {
 			rings[n] = int16(i)
 			n++
-		}
-	}
-	for i := range NumSpaces {
-		if obs[OffRings+i] == 1 {
-			add(i)
-		}
-		for range int(obs[OffYellow+i]) {
-			add(i)
 		}
 		if obs[OffMover+i] == 1 {
 			at = i
 		}
 	}
 	carrying := obs[OffSeats+SeatCargo+mover] > 0
-	togo := func(x int) int {
-		if carrying {
-			return min(int(dist[x][0]), NoGoal)
-		}
-		best := NoGoal
-		for _, r := range rings[:n] {
-			best = min(best, int(dist[x][r])+int(dist[r][0]))
-		}
-		return best
-	}
 	now := NoGoal
 	if at >= 0 {
-		now = togo(at)
+		now = planToGo(dist, at, carrying, rings[:n])
 		dst[ActStop*NumFeatures+FeatureToGo] = uint8(now)
 	}
 	for sp := range NumSpaces {
-		d := togo(sp)
+		d := planToGo(dist, sp, carrying, rings[:n])
 		dst[(ActNode+sp)*NumFeatures+FeatureToGo] = uint8(d)
 		if d < now {
 			dst[(ActNode+sp)*NumFeatures+FeatureNearer] = 1
 		}
 	}
+}
+
+// planToGo is the togo feature of a starship at x: home (space 0) when
+// carrying, else via the nearest of rings; at most NoGoal.
+func planToGo(dist *[NumSpaces][NumSpaces]uint8, x int, carrying bool, rings []int16) int {
+	if carrying {
+		return min(int(dist[x][0]), NoGoal)
+	}
+	best := NoGoal
+	for _, r := range rings {
+		best = min(best, int(dist[x][r])+int(dist[r][0]))
+	}
+	return best
 }
