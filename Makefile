@@ -280,6 +280,8 @@ W := notebooks/weights
 # 1,000 deals each, the 2,000 games of issue 35's targets, the guided search's about 20 minutes
 # of 2 cores), and the 4-player league of heuristic, random, mcts@sims=32 and the self-play and
 # exit policies (EXIT_LEAGUE_DEALS deals, 20 games a deal);
+# Pilots of Gallaxia's DAgger clone reading codes and action features (pilots-of-gallaxia-v2-dagger.npz,
+# make_dagger_pilots.sh) against the heuristic (LEARNED_DEALS) and mcts@sims=32 (PILOTS_DAGGER_MCTS_DEALS);
 # Galaxy Fighters v2 Expert: the team policy and its warm start, the heuristic's DAgger clone
 # (LEARNED_MISSIONS), and the guided search at FIGHTERS_EXIT_SIMS simulations
 # (FIGHTERS_EXIT_SEARCH_EPISODES missions) beside the heuristic.
@@ -292,6 +294,7 @@ EXPRESS_EXIT_LEAGUE_DEALS ?= 100
 PILOTS_EXIT_SEARCH_DEALS ?= 200
 PILOTS_EXIT_POLICY_DEALS ?= 30
 PILOTS_EXIT_LEAGUE_DEALS ?= 3
+PILOTS_DAGGER_MCTS_DEALS ?= 100
 # The guided search's options beyond weights and leaf=rollout, per game: the ones that played
 # best against mcts@sims=32 (docs/learning-baselines.md, "Expert iteration", items 4 and 5).
 EXPRESS_EXIT_GUIDED ?=
@@ -320,6 +323,10 @@ benchmarks-exit: build
 	  --doc-section exit-galaxy-express-v1-search
 	$(call exit-2p,express-v2,$(EXPRESS_EXIT_SEARCH_DEALS),$(EXPRESS_EXIT_LEAGUE_DEALS),$(EXPRESS_EXIT_POLICY_DEALS),$(EXPRESS_EXIT_GUIDED))
 	$(call exit-2p,pilots-of-gallaxia-v2,$(PILOTS_EXIT_SEARCH_DEALS),$(PILOTS_EXIT_LEAGUE_DEALS),$(PILOTS_EXIT_POLICY_DEALS),$(PILOTS_EXIT_GUIDED))
+	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --seats policy@weights=$(W)/pilots-of-gallaxia-v2-dagger.npz@greedy=true,heuristic \
+	  --rotate --episodes $(LEARNED_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-dagger-2p
+	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --seats policy@weights=$(W)/pilots-of-gallaxia-v2-dagger.npz@greedy=true,mcts@sims=32 \
+	  --rotate --episodes $(PILOTS_DAGGER_MCTS_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-dagger-vs-mcts
 	$(BIN) eval --env galaxy-fighters-v2 --env-param mission=expert \
 	  --agents heuristic,policy@weights=$(W)/galaxy-fighters-v2-dagger.npz@greedy=true,policy@weights=$(W)/galaxy-fighters-v2-exit.npz@greedy=true \
 	  --episodes $(LEARNED_MISSIONS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-fighters-expert

@@ -60,6 +60,13 @@ var committedExits = []committedExit{
 	{env: "pilots-of-gallaxia-v2", params: map[string]any{"players": 2}, seats: true,
 		policy: []string{"policy@weights=FILE@greedy=true", "heuristic"},
 		guided: []string{"mcts@sims=8@weights=FILE@leaf=rollout", "heuristic"}, episodes: 20, guidedEpisodes: 2},
+	// The heuristic's DAgger clone reading the codes one-hot and the game's action features (format
+	// version 5; docs/learning-baselines.md, item 12), and the search it guides as the exit file's.
+	{env: "pilots-of-gallaxia-v2", file: "pilots-of-gallaxia-v2-dagger.npz", noValue: true,
+		params: map[string]any{"players": 2}, seats: true,
+		policy:   []string{"policy@weights=FILE@greedy=true", "heuristic"},
+		guided:   []string{"mcts@sims=8@weights=FILE@leaf=rollout@search=halving@prior=rollout@top=1", "heuristic"},
+		episodes: 20, guidedEpisodes: 2},
 	{env: "galaxy-fighters-v2", params: map[string]any{"mission": "expert"},
 		policy: []string{"policy@weights=FILE@greedy=true"},
 		guided: []string{"mcts@sims=8@weights=FILE@leaf=rollout"}, episodes: 100, guidedEpisodes: 3},
