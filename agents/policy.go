@@ -563,7 +563,9 @@ func loadPolicyFile(path string) (*policyNet, error) {
 // layers of weight @ x + bias with tanh (or relu) between them, then a
 // softmax over the legal actions' logits. It samples from that
 // distribution with a PCG seeded by Reset, or, greedy, plays the most
-// probable legal action (the lowest index on ties).
+// probable legal action (the lowest index on ties). A format-version-5
+// file also adds to each logit its linear term over the game's action
+// features (env.ActionFeaturer), which the game computes from obs.
 //
 // Options: weights (the file; required), greedy (true or false; default:
 // what the file's meta "play" says, [PlayGreedy] or [PlaySample], and
