@@ -281,7 +281,8 @@ W := notebooks/weights
 # of 2 cores), and the 4-player league of heuristic, random, mcts@sims=32 and the self-play and
 # exit policies (EXIT_LEAGUE_DEALS deals, 20 games a deal);
 # Pilots of Gallaxia's DAgger clone reading codes and action features (pilots-of-gallaxia-v2-dagger.npz,
-# make_dagger_pilots.sh) against the heuristic (LEARNED_DEALS) and mcts@sims=32 (PILOTS_DAGGER_MCTS_DEALS);
+# make_dagger_pilots.sh) against the heuristic (LEARNED_DEALS) and mcts@sims=32 (PILOTS_DAGGER_MCTS_DEALS),
+# and the search it guides (PILOTS_EXIT_GUIDED) against mcts@sims=32 (PILOTS_DAGGER_MCTS_DEALS);
 # Galaxy Fighters v2 Expert: the team policy and its warm start, the heuristic's DAgger clone
 # (LEARNED_MISSIONS), and the guided search at FIGHTERS_EXIT_SIMS simulations
 # (FIGHTERS_EXIT_SEARCH_EPISODES missions) beside the heuristic.
@@ -327,6 +328,9 @@ benchmarks-exit: build
 	  --rotate --episodes $(LEARNED_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-dagger-2p
 	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --seats policy@weights=$(W)/pilots-of-gallaxia-v2-dagger.npz@greedy=true,mcts@sims=32 \
 	  --rotate --episodes $(PILOTS_DAGGER_MCTS_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-dagger-vs-mcts
+	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 \
+	  --seats mcts@sims=32@weights=$(W)/pilots-of-gallaxia-v2-dagger.npz@leaf=rollout$(PILOTS_EXIT_GUIDED),mcts@sims=32 \
+	  --rotate --episodes $(PILOTS_DAGGER_MCTS_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-dagger-guided
 	$(BIN) eval --env galaxy-fighters-v2 --env-param mission=expert \
 	  --agents heuristic,policy@weights=$(W)/galaxy-fighters-v2-dagger.npz@greedy=true,policy@weights=$(W)/galaxy-fighters-v2-exit.npz@greedy=true \
 	  --episodes $(LEARNED_MISSIONS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-fighters-expert
