@@ -10,7 +10,11 @@ or SCRIPT, make_bc.sh with GAME galaxy-express-v1; its settings from the environ
 training's command and curve (r<R>.json), its greedy evaluation where the chain made one
 (eval-r<R>.json), every stage's CPU seconds (<stage>.time), the rerun and the weights it writes
 (output). A make_exit.sh chain whose INIT is that output's copy beside this record embeds it
-(init_record)."""
+(init_record).
+
+    python exit_record.py install WEIGHTS.npz RECORD.json DIR NAME
+installs a chain's output: DIR/NAME.npz, the weights' arrays compressed (galaxygym.policy.write_npz),
+and DIR/NAME.json, a copy of the record (the DAgger scripts' INSTALL=1)."""
 
 from __future__ import annotations
 
@@ -170,8 +174,21 @@ def main(argv: list[str]) -> None:
     tmp.replace(out)
 
 
+def install_main(argv: list[str]) -> None:
+    """python exit_record.py install WEIGHTS.npz RECORD.json DIR NAME (see the module's doc)."""
+    import numpy as np
+    from galaxygym.policy import write_npz
+
+    weights, record, out, name = Path(argv[0]), Path(argv[1]), Path(argv[2]), argv[3]
+    with np.load(weights) as z:
+        write_npz(out / f"{name}.npz", {k: z[k] for k in z.files}, compress=True)
+    (out / f"{name}.json").write_bytes(record.read_bytes())
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["dagger"]:
         dagger_main(sys.argv[2:])
+    elif sys.argv[1:2] == ["install"]:
+        install_main(sys.argv[2:])
     else:
         main(sys.argv[1:])

@@ -98,9 +98,6 @@ done
 export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL WINDOW NAME FEATURES INIT LR LR0
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" galaxy-express-v1 make_bc.sh
 if [ "${INSTALL:-0}" = 1 ]; then
-    PYTHONPATH=python "$PY" -c 'import sys, numpy as np; from galaxygym.policy import write_npz
-z = np.load(sys.argv[1]); write_npz(sys.argv[2], {k: z[k] for k in z.files}, compress=True)' \
-        "$D/r$ROUNDS.npz" "$W/$NAME.npz"
-    cp "$D/$NAME.json" "$W/$NAME.json"
+    PYTHONPATH=python "$PY" notebooks/weights/exit_record.py install "$D/r$ROUNDS.npz" "$D/$NAME.json" "$W" "$NAME"
 fi
 echo "the clone after $ROUNDS rounds: $D/r$ROUNDS.npz (record: $D/$NAME.json)"

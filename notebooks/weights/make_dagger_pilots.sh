@@ -87,9 +87,6 @@ done
 export ROUNDS EXPERT EPISODES SAMPLES KEEP WINDOW HIDDEN THREADS EVAL FEATURES NAME
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" "$ENV" make_dagger_pilots.sh
 if [ "${INSTALL:-0}" = 1 ]; then
-    PYTHONPATH=python "$PY" -c 'import sys, numpy as np; from galaxygym.policy import write_npz
-z = np.load(sys.argv[1]); write_npz(sys.argv[2], {k: z[k] for k in z.files}, compress=True)' \
-        "$D/r$ROUNDS.npz" "$W/$NAME.npz"
-    cp "$D/$NAME.json" "$W/$NAME.json"
+    PYTHONPATH=python "$PY" notebooks/weights/exit_record.py install "$D/r$ROUNDS.npz" "$D/$NAME.json" "$W" "$NAME"
 fi
 echo "the clone after $ROUNDS rounds: $D/r$ROUNDS.npz (record: $D/$NAME.json)"
