@@ -57,7 +57,7 @@ DAGGER_SETTINGS = {
     "make_bc.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES0", "SAMPLES1", "SAMPLES", "HIDDEN", "THREADS", "EVAL",
                    "WINDOW", "FEATURES", "INIT", "LR", "LR0", "NAME"),
     "make_dagger_pilots.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "WINDOW", "HIDDEN", "THREADS", "EVAL",
-                              "FEATURES", "NAME"),
+                              "FEATURES", "TEACHER", "START", "LR", "NAME"),
 }
 DAGGER_DATA = {"make_dagger_fighters.sh": "datasets/out/gf-dagger", "make_bc.sh": "datasets/out/{NAME}",
                "make_dagger_pilots.sh": "datasets/out/{NAME}"}
@@ -87,7 +87,9 @@ def dagger_main(argv: list[str]) -> None:
     rerun = " ".join(f"{k}={v}" for k, v in settings.items())
     rec: dict[str, Any] = {
         "env_id": game,
-        "method": f"DAgger from the heuristic's action values ({script})",
+        "method": (f"DAgger from the heuristic's action values ({script})"
+                   if settings.get("TEACHER", "heuristic") == "heuristic"
+                   else f"DAgger from {settings['TEACHER']}'s choices ({script})"),
         "settings": settings,
         "rerun": f"{rerun} DATA={data} sh notebooks/weights/{script}",
         "output": f"{data}/r{rounds}.npz",
@@ -98,14 +100,17 @@ def dagger_main(argv: list[str]) -> None:
     for f in sorted(d.glob("*.npz.time")):
         rec["labels"][f.name.removesuffix(".time")] = _times(f)
     for r in range(rounds + 1):
-        w = json.loads((d / f"r{r}.json").read_text())
-        rnd: dict[str, Any] = {"round": r, "command": w["command"], "curve": w["curve"],
-                               "stage": _times(d / f"r{r}.time")}
+        rnd: dict[str, Any]
+        if r == 0 and settings.get("START"):  # round 0 is the START file, not trained here
+            rnd = {"round": 0, "start": settings["START"]}
+        else:
+            w = json.loads((d / f"r{r}.json").read_text())
+            rnd = {"round": r, "command": w["command"], "curve": w["curve"], "stage": _times(d / f"r{r}.time")}
         ev = d / f"eval-r{r}.json"
         if ev.exists():
             rnd["evaluation"] = json.loads(ev.read_text())
         rec["rounds"].append(rnd)
-    timed = [t for t in list(rec["labels"].values()) + [x["stage"] for x in rec["rounds"]] if t]
+    timed = [t for t in list(rec["labels"].values()) + [x.get("stage") for x in rec["rounds"]] if t]
     rec["cpu_seconds_total"] = round(sum(t["cpu_seconds"] for t in timed), 1)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(json.dumps(rec, indent=1))

@@ -7,8 +7,8 @@
 #   0. the heuristic plays EXPERT games in both seats and labels each decision with its action
 #      values (tools/dagger -values), and a 7,954 (+ 1,089 one-hot) -> 512 -> 512 -> 380 MLP
 #      learns softmax(values / 1) (galaxygym.train --soft 1 --codes);
-#   R. the clone plays EPISODES games in both seats (greedy, seed 101 R), the heuristic labels
-#      the states it reaches, and the clone trains again from its previous weights on the first
+#   R. the clone plays EPISODES games in both seats (greedy, seed 101 R), the heuristic (or
+#      TEACHER, below) labels the states it reaches, and the clone trains again from its previous weights on the first
 #      KEEP of the expert's games and the last WINDOW label files (memory: 7,954 bytes of
 #      observation a decision, about 2.4 GB a file of 600 games).
 # Each round's clone plays EVAL deals against the heuristic, seats rotated (2 EVAL games,
@@ -22,6 +22,11 @@
 # notebooks/weights/ (WEIGHTS_DIR). On the 2-core machine: expert labels about 2 minutes, each
 # round about 2 minutes of labels, 10 of training (2 threads) and 2 of evaluation.
 # SMOKE=1: tiny sizes (a minute), run by python/tests/test_exit.py.
+# A search teacher (items 13, 14): TEACHER=mcts@sims=32 labels the rounds' states with the search's
+# choices instead of the heuristic's (tools/dagger -expert, hard labels: the search gives no
+# action values), START=FILE.npz replaces round 0 with that weights file (r0.npz, a copy), and
+# KEEP=0 leaves the heuristic's games out, so that the rounds train on the teacher's labels only
+# (the newest label file as --data, its last episodes held out).
 set -eu
 PY=${PY:-.venv/bin/python}
 B=${GALAXYGYM_BIN:-bin/galaxygym}
@@ -38,7 +43,15 @@ HIDDEN=${HIDDEN:-512,512}
 THREADS=${THREADS:-2}
 EVAL=${EVAL:-200}
 FEATURES=${FEATURES:-1}
-if [ "${SMOKE:-0}" = 1 ]; then ROUNDS=1 EXPERT=2 EPISODES=2 SAMPLES=1024 KEEP=2 HIDDEN=16 EVAL=1; fi
+TEACHER=${TEACHER:-heuristic}
+START=${START:-}
+LR=${LR:-5e-4}
+RV=-values # the heuristic's action values, for --soft 1
+[ "$TEACHER" = heuristic ] || RV=""
+if [ "${SMOKE:-0}" = 1 ]; then
+    ROUNDS=1 EXPERT=2 EPISODES=2 SAMPLES=1024 HIDDEN=16 EVAL=1
+    [ "$KEEP" = 0 ] || KEEP=2
+fi
 ENV=pilots-of-gallaxia-v2
 mkdir -p "$D"
 [ -x "$B" ] || go build -o "$B" ./cmd/galaxygym
@@ -51,7 +64,7 @@ train() { # out, then train's options; written under a temporary name and rename
     [ -f "$D/$out.json" ] && return 0
     # shellcheck disable=SC2086 # FT: empty or one option
     /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" env PYTHONPATH=python "$PY" -m galaxygym.train --arch mlp \
-        --codes $FT --hidden "$HIDDEN" --soft 1 --batch-size 1024 --threads "$THREADS" --checkpoints 3 \
+        --codes $FT --hidden "$HIDDEN" --batch-size 1024 --threads "$THREADS" --checkpoints 3 \
         --samples "$SAMPLES" --out "$D/tmp-$out.npz" "$@"
     mv "$D/tmp-$out.pt" "$D/$out.pt" && mv "$D/tmp-$out.npz" "$D/$out.npz" && mv "$D/tmp-$out.json" "$D/$out.json"
 }
@@ -59,7 +72,7 @@ label() { # out, then dagger's options
     out=$1; shift
     [ -f "$D/$out" ] && return 0
     # shellcheck disable=SC2086 # FL: empty or one option
-    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" "$D/dagger" -env "$ENV" -param players=2 -values $FL \
+    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" "$D/dagger" -env "$ENV" -param players=2 $FL \
         -out "$D/tmp-$out" "$@"
     mv "$D/tmp-$out" "$D/$out"
 }
@@ -69,22 +82,36 @@ evaluate() { # round
         --rotate --episodes "$EVAL" --seed 1 --format json > "$D/tmp-eval-r$1.json"
     mv "$D/tmp-eval-r$1.json" "$D/eval-r$1.json"
 }
-label expert.npz -beta 1 -episodes "$EXPERT" -seed 0
-train r0 --data "$D/expert.npz"
+if [ -n "$START" ]; then
+    [ -f "$D/r0.npz" ] || cp "$START" "$D/r0.npz"
+else
+    label expert.npz -values -beta 1 -episodes "$EXPERT" -seed 0
+    train r0 --data "$D/expert.npz" --soft 1
+fi
 evaluate 0
 R=1
 while [ "$R" -le "$ROUNDS" ]; do
-    label "v$R.npz" -weights "$D/r$((R - 1)).npz" -greedy -episodes "$EPISODES" -seed $((R * 101))
+    # shellcheck disable=SC2086 # RV: empty or one option
+    label "v$R.npz" $RV -expert "$TEACHER" -weights "$D/r$((R - 1)).npz" -greedy -episodes "$EPISODES" -seed $((R * 101))
     DAG=""
     F=$((R - WINDOW + 1))
     [ "$F" -lt 1 ] && F=1
-    while [ "$F" -le "$R" ]; do DAG="$DAG --dagger $D/v$F.npz"; F=$((F + 1)); done
-    # shellcheck disable=SC2086 # DAG is a list of options
-    train "r$R" --data "$D/expert.npz" --episodes "$KEEP" $DAG --init "$D/r$((R - 1)).pt" --lr 5e-4
+    LAST=$R
+    [ "$KEEP" = 0 ] && LAST=$((R - 1))
+    while [ "$F" -le "$LAST" ]; do DAG="$DAG --dagger $D/v$F.npz"; F=$((F + 1)); done
+    PREV="$D/r$((R - 1)).pt"
+    [ -f "$PREV" ] || PREV="$D/r$((R - 1)).npz"
+    if [ "$KEEP" = 0 ]; then
+        # shellcheck disable=SC2086 # DAG is a list of options
+        train "r$R" --data "$D/v$R.npz" $DAG --init "$PREV" --lr "$LR"
+    else
+        # shellcheck disable=SC2086 # DAG is a list of options
+        train "r$R" --data "$D/expert.npz" --episodes "$KEEP" $DAG --init "$PREV" --lr "$LR" --soft 1
+    fi
     evaluate "$R"
     R=$((R + 1))
 done
-export ROUNDS EXPERT EPISODES SAMPLES KEEP WINDOW HIDDEN THREADS EVAL FEATURES NAME
+export ROUNDS EXPERT EPISODES SAMPLES KEEP WINDOW HIDDEN THREADS EVAL FEATURES NAME TEACHER START LR
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" "$ENV" make_dagger_pilots.sh
 if [ "${INSTALL:-0}" = 1 ]; then
     PYTHONPATH=python "$PY" notebooks/weights/exit_record.py install "$D/r$ROUNDS.npz" "$D/$NAME.json" "$W" "$NAME"

@@ -320,7 +320,9 @@ def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
     heuristic's labels with the game's action features, the clone reading its codes and the
     features (weights format version 5), a DAgger round, each evaluated against the heuristic with
     seats rotated; the record holds them and the rerun; a second run retrains nothing; INSTALL=1
-    writes the weights and the record. FEATURES=0 trains without the features (version 4)."""
+    writes the weights and the record. FEATURES=0 trains without the features (version 4). A search
+    teacher (TEACHER=mcts@sims=4, START the first run's weights, KEEP=0) labels with its choices,
+    hard labels only, and trains from START on its labels alone."""
     import numpy as np
 
     data, weights = tmp_path / "run", tmp_path / "weights"
@@ -354,3 +356,16 @@ def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
                    timeout=600)
     meta = json.loads(np.load(plain / "r1.npz")["meta"].tobytes())
     assert meta["version"] == 4 and "action_features" not in meta
+    teach = tmp_path / "teacher"
+    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(teach), START=str(data / "r1.npz"), TEACHER="mcts@sims=4",
+                                            KEEP="0"), check=True, capture_output=True, timeout=600)
+    assert (teach / "r0.npz").read_bytes() == r1 and not (teach / "expert.npz").exists()
+    with np.load(teach / "v1.npz") as z:
+        assert "q" not in z.files and len(z["action"]) > 0
+        assert all(z["mask"][i, a] for i, a in enumerate(z["action"]))
+    rec = json.loads((teach / "pog-smoke.json").read_text())
+    assert rec["method"] == "DAgger from mcts@sims=4's choices (make_dagger_pilots.sh)"
+    assert rec["rounds"][0]["start"] == str(data / "r1.npz") and "evaluation" in rec["rounds"][0]
+    cmd = rec["rounds"][1]["command"]
+    assert f"--data {teach}/v1.npz" in cmd and f"--init {teach}/r0.npz" in cmd and "--soft" not in cmd
+    assert "TEACHER=mcts@sims=4" in rec["rerun"] and "KEEP=0" in rec["rerun"]

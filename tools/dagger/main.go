@@ -45,12 +45,16 @@ import (
 	"archive/zip"
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/galaxygym/galaxygym/agents"
 	_ "github.com/galaxygym/galaxygym/agents/all"
@@ -60,127 +64,222 @@ import (
 	f16 "github.com/x448/float16"
 )
 
+// options are the command's flags.
+type options struct {
+	envID, weights, expert, out string
+	episodes, workers           int
+	seed                        uint64
+	beta                        float64
+	greedy, values, features    bool
+	params                      map[string]any
+}
+
 func main() {
 	fs := flag.NewFlagSet("dagger", flag.ExitOnError) // a fresh set each call, so tests can run main twice
-	envID := fs.String("env", "galaxy-express-v1", "environment id")
-	weights := fs.String("weights", "", "the learned policy (.npz, docs/policy-format.md)")
-	expert := fs.String("expert", agents.Heuristic, "the expert agent that labels the states")
-	episodes := fs.Int("episodes", 10000, "episodes to play")
-	seed := fs.Uint64("seed", 1, "run seed (episode i: the seeds of generate's episode i)")
-	beta := fs.Float64("beta", 0, "probability that a decision is the expert's (0: the policy plays every move)")
-	greedy := fs.Bool("greedy", false, "the policy plays its most probable action (else it samples)")
-	values := fs.Bool("values", false, "also write the expert's value of every legal action (q, float16)")
-	features := fs.Bool("features", false, "also write the game's action features of every decision (afeat)")
-	out := fs.String("out", "labels.npz", "output .npz")
-	params := map[string]any{}
+	var o options
+	fs.StringVar(&o.envID, "env", "galaxy-express-v1", "environment id")
+	fs.StringVar(&o.weights, "weights", "", "the learned policy (.npz, docs/policy-format.md)")
+	fs.StringVar(&o.expert, "expert", agents.Heuristic,
+		"the expert agent that labels the states, an agent spec name[@key=value]... (e.g. mcts@sims=32)")
+	fs.IntVar(&o.episodes, "episodes", 10000, "episodes to play")
+	fs.IntVar(&o.workers, "workers", runtime.NumCPU(), "episodes played at once (the output does not depend on it)")
+	fs.Uint64Var(&o.seed, "seed", 1, "run seed (episode i: the seeds of generate's episode i)")
+	fs.Float64Var(&o.beta, "beta", 0, "probability that a decision is the expert's (0: the policy plays every move)")
+	fs.BoolVar(&o.greedy, "greedy", false, "the policy plays its most probable action (else it samples)")
+	fs.BoolVar(&o.values, "values", false, "also write the expert's value of every legal action (q, float16)")
+	fs.BoolVar(&o.features, "features", false, "also write the game's action features of every decision (afeat)")
+	fs.StringVar(&o.out, "out", "labels.npz", "output .npz")
+	o.params = map[string]any{}
 	fs.Func("param", "environment parameter key=value (repeatable)", func(s string) error {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" {
 			return fmt.Errorf("dagger: -param %q: want key=value", s)
 		}
-		params[k] = v
+		o.params[k] = v
 		return nil
 	})
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		log.Fatal(err)
 	}
-	e, err := env.Make(*envID, params)
-	if err != nil {
+	if err := run(o); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// record is one episode's labelled decisions, in the archive's layouts.
+type record struct {
+	obs, mask, afeat []uint8
+	action           []int64
+	q                []byte // little-endian float16 bits, as q.npy stores them
+	ret              float64
+}
+
+// worker plays episodes with its own environment, policy and expert.
+type worker struct {
+	o        options
+	e        *env.Env
+	pol, exp agents.Agent
+	valuer   actionValuer
+	featurer env.ActionFeaturer
+	obs, ft  []uint8
+	q        []float32
+}
+
+// newWorker makes a worker's environment and agents; it returns the
+// errors of env.Make and agents.New, and an error when -values or
+// -features asks for what the expert or the game does not have.
+func newWorker(o options) (*worker, error) {
+	e, err := env.Make(o.envID, o.params)
+	if err != nil {
+		return nil, err
 	}
 	spec := e.Spec()
-	var pol agents.Agent
-	if *beta < 1 {
-		if pol, err = agents.New("policy", spec, agents.Options{"weights": *weights, "greedy": fmt.Sprint(*greedy)}); err != nil {
-			log.Fatal(err)
+	w := &worker{o: o, e: e, obs: make([]uint8, spec.ObsSize()), q: make([]float32, spec.NumActions())}
+	if o.beta < 1 {
+		if w.pol, err = agents.New("policy", spec, agents.Options{"weights": o.weights, "greedy": fmt.Sprint(o.greedy)}); err != nil {
+			return nil, err
 		}
 	}
-	exp, err := agents.New(*expert, spec, nil)
+	expSpec, err := agents.ParseSpec(o.expert)
 	if err != nil {
-		log.Fatal(err)
+		return nil, err
 	}
-	valuer, ok := exp.(actionValuer)
-	if *values && !ok {
-		log.Fatalf("dagger: expert %s has no ActionValues method: -values is not available", *expert)
+	if w.exp, err = agents.New(expSpec.Name, spec, expSpec.Options); err != nil {
+		return nil, err
 	}
-	obsSize, numActions := spec.ObsSize(), spec.NumActions()
-	var featurer env.ActionFeaturer
-	var feat, featAll []uint8
-	if *features {
-		if featurer = env.ActionFeaturesOf(*envID); featurer == nil {
-			log.Fatalf("dagger: %s declares no action features: -features is not available", *envID)
+	valuer, ok := w.exp.(actionValuer)
+	if o.values && !ok {
+		return nil, fmt.Errorf("dagger: expert %s has no ActionValues method: -values is not available", o.expert)
+	}
+	if o.values {
+		w.valuer = valuer
+	}
+	if o.features {
+		if w.featurer = env.ActionFeaturesOf(o.envID); w.featurer == nil {
+			return nil, fmt.Errorf("dagger: %s declares no action features: -features is not available", o.envID)
 		}
-		feat = make([]uint8, numActions*len(featurer.ActionFeatureNames()))
+		w.ft = make([]uint8, spec.NumActions()*len(w.featurer.ActionFeatureNames()))
 	}
-	var obsAll, maskAll []uint8
+	return w, nil
+}
+
+// play plays episode i: its seeds are those of generate's episode i, so
+// the record does not depend on which worker plays it.
+func (w *worker) play(i int) (record, error) {
+	var r record
+	envSeed, agentSeed := rollout.EpisodeSeeds(w.o.seed, int64(i))
+	e := w.e
+	e.Reset(envSeed)
+	if w.pol != nil {
+		w.pol.Reset(agentSeed)
+	}
+	w.exp.Reset(agentSeed ^ 0x9e3779b97f4a7c15)
+	mix := rand.New(rand.NewPCG(agentSeed, 0x646167676572))
+	for !e.Done() {
+		seat := e.CurrentPlayer()
+		if err := e.Observe(seat, w.obs); err != nil {
+			return r, err
+		}
+		mask := e.Mask()
+		var label int
+		if w.valuer != nil {
+			label = w.valuer.ActionValues(w.obs, mask, w.q)
+			for _, v := range w.q {
+				r.q = binary.LittleEndian.AppendUint16(r.q, float16(v))
+			}
+		} else {
+			label = w.exp.Act(seat, w.obs, mask)
+		}
+		a := label
+		if mix.Float64() >= w.o.beta {
+			a = w.pol.Act(seat, w.obs, mask)
+		}
+		r.obs = append(r.obs, w.obs...)
+		if w.featurer != nil {
+			w.featurer.ActionFeatures(w.obs, w.ft)
+			r.afeat = append(r.afeat, w.ft...)
+		}
+		r.mask = append(r.mask, mask...)
+		r.action = append(r.action, int64(label))
+		if _, err := e.Step(a); err != nil {
+			return r, err
+		}
+	}
+	r.ret = e.Returns()[0]
+	return r, nil
+}
+
+// run plays o.episodes episodes on o.workers workers and writes the
+// archive, its decisions in episode order.
+func run(o options) error {
+	workers := max(1, min(o.workers, o.episodes))
+	ws := make([]*worker, workers)
+	for k := range ws {
+		w, err := newWorker(o)
+		if err != nil {
+			return err
+		}
+		ws[k] = w
+	}
+	recs := make([]record, o.episodes)
+	errs := make([]error, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for k, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < o.episodes && errs[k] == nil; i = int(next.Add(1) - 1) {
+				recs[i], errs[k] = w.play(i)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return write(o, ws[0], recs)
+}
+
+// write concatenates the episodes' records and writes the archive.
+func write(o options, w *worker, recs []record) error {
+	spec := w.e.Spec()
+	var obsAll, maskAll, featAll, qAll []uint8
 	var actAll, epAll []int64
-	var qAll []byte // little-endian float16 bits, as q.npy stores them
-	q := make([]float32, numActions)
-	obs := make([]uint8, obsSize)
 	total := 0.0
-	for i := range *episodes {
-		envSeed, agentSeed := rollout.EpisodeSeeds(*seed, int64(i))
-		e.Reset(envSeed)
-		if pol != nil {
-			pol.Reset(agentSeed)
-		}
-		exp.Reset(agentSeed ^ 0x9e3779b97f4a7c15)
-		mix := rand.New(rand.NewPCG(agentSeed, 0x646167676572))
-		for !e.Done() {
-			seat := e.CurrentPlayer()
-			if err := e.Observe(seat, obs); err != nil {
-				log.Fatal(err)
-			}
-			mask := e.Mask()
-			var label int
-			if *values {
-				label = valuer.ActionValues(obs, mask, q)
-				for _, v := range q {
-					qAll = binary.LittleEndian.AppendUint16(qAll, float16(v))
-				}
-			} else {
-				label = exp.Act(seat, obs, mask)
-			}
-			a := label
-			if mix.Float64() >= *beta {
-				a = pol.Act(seat, obs, mask)
-			}
-			obsAll = append(obsAll, obs...)
-			if featurer != nil {
-				featurer.ActionFeatures(obs, feat)
-				featAll = append(featAll, feat...)
-			}
-			maskAll = append(maskAll, mask...)
-			actAll = append(actAll, int64(label))
+	for i, r := range recs {
+		obsAll, maskAll = append(obsAll, r.obs...), append(maskAll, r.mask...)
+		featAll, qAll = append(featAll, r.afeat...), append(qAll, r.q...)
+		actAll = append(actAll, r.action...)
+		for range r.action {
 			epAll = append(epAll, int64(i))
-			if _, err := e.Step(a); err != nil {
-				log.Fatal(err)
-			}
 		}
-		total += e.Returns()[0]
+		total += r.ret
 	}
 	n := len(actAll)
 	arrays := []npyArray{
-		{"obs", "|u1", []int{n, obsSize}, obsAll},
-		{"mask", "|u1", []int{n, numActions}, maskAll},
+		{"obs", "|u1", []int{n, spec.ObsSize()}, obsAll},
+		{"mask", "|u1", []int{n, spec.NumActions()}, maskAll},
 		{"action", "<i8", []int{n}, i64(actAll)},
 		{"episode_id", "<i8", []int{n}, i64(epAll)},
 	}
-	if *values {
-		arrays = append(arrays, npyArray{"q", "<f2", []int{n, numActions}, qAll})
+	if o.values {
+		arrays = append(arrays, npyArray{"q", "<f2", []int{n, spec.NumActions()}, qAll})
 	}
-	if featurer != nil {
-		names := strings.Join(featurer.ActionFeatureNames(), ",")
-		arrays = append(arrays, npyArray{"afeat", "|u1", []int{n, numActions, len(featurer.ActionFeatureNames())}, featAll},
-			npyArray{"afeat_names", "|u1", []int{len(names)}, []byte(names)})
+	if w.featurer != nil {
+		names := w.featurer.ActionFeatureNames()
+		joined := strings.Join(names, ",")
+		arrays = append(arrays, npyArray{"afeat", "|u1", []int{n, spec.NumActions(), len(names)}, featAll},
+			npyArray{"afeat_names", "|u1", []int{len(joined)}, []byte(joined)})
 	}
-	arrays = append(arrays, npyArray{"obs_high", "|u1", []int{obsSize}, spec.ObsHigh},
-		npyArray{"env_id", "|u1", []int{len(*envID)}, []byte(*envID)})
-	if err := writeNPZ(*out, arrays); err != nil {
-		log.Fatal(err)
+	arrays = append(arrays, npyArray{"obs_high", "|u1", []int{spec.ObsSize()}, spec.ObsHigh},
+		npyArray{"env_id", "|u1", []int{len(o.envID)}, []byte(o.envID)})
+	if err := writeNPZ(o.out, arrays); err != nil {
+		return err
 	}
 	fmt.Printf("%d episodes, %d decisions labelled by %s; mean return of the rollouts %.2f (beta %.2f) -> %s\n",
-		*episodes, n, *expert, total/float64(*episodes), *beta, *out)
+		o.episodes, n, o.expert, total/float64(o.episodes), o.beta, o.out)
+	return nil
 }
 
 // npyArray is one array of the output archive: its name, numpy dtype

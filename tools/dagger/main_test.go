@@ -14,6 +14,7 @@ import (
 
 	f16 "github.com/x448/float16"
 
+	"github.com/galaxygym/galaxygym/agents"
 	"github.com/galaxygym/galaxygym/env"
 	_ "github.com/galaxygym/galaxygym/env/envtest" // go test ./... -update passes its flag to every package
 	"github.com/galaxygym/galaxygym/rollout"
@@ -213,5 +214,76 @@ func TestDaggerSeats(t *testing.T) {
 	}
 	if i != n || seat1[0] == 0 || seat1[1] == 0 {
 		t.Fatalf("replayed %d of %d decisions; seat 1 acted %v", i, n, seat1)
+	}
+}
+
+// TestDaggerWorkers: the archive does not depend on how many workers play
+// the episodes (each episode's seeds are its index's).
+func TestDaggerWorkers(t *testing.T) {
+	dir := t.TempDir()
+	var files [2][]byte
+	for k, workers := range []string{"1", "3"} {
+		out := filepath.Join(dir, workers+".npz")
+		os.Args = []string{"dagger", "-weights", "../../agents/testdata/policy/conv_relu.npz", "-beta", "0.5",
+			"-values", "-episodes", "7", "-seed", "5", "-workers", workers, "-out", out}
+		main()
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[k] = b
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Fatalf("-workers 1 and -workers 3 wrote different archives (%d and %d bytes)", len(files[0]), len(files[1]))
+	}
+}
+
+// TestDaggerSearchExpert: -expert takes an agent spec with options. With
+// mcts@sims=8 labelling Pilots of Gallaxia (the expert plays every move),
+// an mcts made with the same options and replayed over the recorded
+// decisions from the episode's expert seed chooses every label; a spec
+// with an option mcts does not take is refused before anything plays.
+func TestDaggerSearchExpert(t *testing.T) {
+	params := map[string]any{"players": "2"}
+	o := options{envID: "pilots-of-gallaxia-v2", expert: "mcts@sims=8", episodes: 2, workers: 2, seed: 4, beta: 1,
+		params: params, out: filepath.Join(t.TempDir(), "mcts.npz")}
+	if err := run(o); err != nil {
+		t.Fatal(err)
+	}
+	arrays, _ := readNpz(t, o.out)
+	e, err := env.Make(o.envID, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := agents.New("mcts", e.Spec(), agents.Options{"sims": "8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, na := e.Spec().ObsSize(), e.Spec().NumActions()
+	obsAll, maskAll, act, ep := arrays["obs.npy"], arrays["mask.npy"], arrays["action.npy"], arrays["episode_id.npy"]
+	n := len(act) / 8
+	if n < 20 {
+		t.Fatalf("%d decisions in 2 games", n)
+	}
+	episode := int64(-1)
+	for i := range n {
+		if k := int64(binary.LittleEndian.Uint64(ep[8*i:])); k != episode {
+			episode = k
+			envSeed, agentSeed := rollout.EpisodeSeeds(o.seed, k)
+			e.Reset(envSeed)
+			m.Reset(agentSeed ^ 0x9e3779b97f4a7c15)
+		}
+		seat, label := e.CurrentPlayer(), int(binary.LittleEndian.Uint64(act[8*i:]))
+		obs, mask := obsAll[i*size:(i+1)*size], maskAll[i*na:(i+1)*na]
+		if got := m.Act(seat, obs, mask); got != label {
+			t.Fatalf("decision %d (episode %d): mcts@sims=8 chooses %d, the label is %d", i, episode, got, label)
+		}
+		if _, err := e.Step(label); err != nil {
+			t.Fatalf("decision %d: %v", i, err)
+		}
+	}
+	o.expert = "mcts@simz=8"
+	if err := run(o); err == nil || !strings.Contains(err.Error(), "simz") {
+		t.Fatalf("expert mcts@simz=8: error %v, want one naming the option", err)
 	}
 }
