@@ -283,6 +283,10 @@ W := notebooks/weights
 # Pilots of Gallaxia's DAgger clone reading codes and action features (pilots-of-gallaxia-v2-dagger.npz,
 # make_dagger_pilots.sh) against the heuristic (LEARNED_DEALS) and mcts@sims=32 (PILOTS_DAGGER_MCTS_DEALS),
 # and the search it guides (PILOTS_EXIT_GUIDED) against mcts@sims=32 (PILOTS_DAGGER_MCTS_DEALS);
+# that clone taught by mcts@sims=32 (pilots-of-gallaxia-v2-mcts-dagger.npz, make_dagger_pilots.sh
+# TEACHER=) the same way, against mcts@sims=32 on PILOTS_MCTS_DAGGER_MCTS_DEALS (1,000: the 2,000
+# games of issue 35's target, about 20 minutes of 2 cores) and its guided search on
+# PILOTS_MCTS_DAGGER_GUIDED_DEALS;
 # Galaxy Fighters v2 Expert: the team policy and its warm start, the heuristic's DAgger clone
 # (LEARNED_MISSIONS), and the guided search at FIGHTERS_EXIT_SIMS simulations
 # (FIGHTERS_EXIT_SEARCH_EPISODES missions) beside the heuristic.
@@ -296,13 +300,18 @@ PILOTS_EXIT_SEARCH_DEALS ?= 200
 PILOTS_EXIT_POLICY_DEALS ?= 30
 PILOTS_EXIT_LEAGUE_DEALS ?= 3
 PILOTS_DAGGER_MCTS_DEALS ?= 100
+PILOTS_MCTS_DAGGER_MCTS_DEALS ?= 1000
+PILOTS_MCTS_DAGGER_GUIDED_DEALS ?= 200
 # The guided search's options beyond weights and leaf=rollout, per game: the ones that played
 # best against mcts@sims=32 (docs/learning-baselines.md, "Expert iteration", items 4 and 5).
 EXPRESS_EXIT_GUIDED ?=
 PILOTS_EXIT_GUIDED ?= @search=halving@prior=rollout@top=1
 FIGHTERS_EXIT_SIMS ?= 16
 FIGHTERS_EXIT_SEARCH_EPISODES ?= 400
-# exit-2p GAME SEARCH_DEALS LEAGUE_DEALS POLICY_DEALS GUIDED: the rows of a 2-6 player game.
+# Pilots' league also plays the two DAgger clones (PILOTS_EXIT_LEAGUE_EXTRA).
+PILOTS_EXIT_LEAGUE_EXTRA = $(comma)policy@weights=$(W)/pilots-of-gallaxia-v2-dagger.npz@greedy=true$(comma)policy@weights=$(W)/pilots-of-gallaxia-v2-mcts-dagger.npz@greedy=true
+# exit-2p GAME SEARCH_DEALS LEAGUE_DEALS POLICY_DEALS GUIDED [LEAGUE_EXTRA]: the rows of a 2-6 player
+# game; LEAGUE_EXTRA, more agents of its league, each after a comma.
 define exit-2p
 $(BIN) eval --env $(1) --env-param players=2 --seats policy@weights=$(W)/$(1)-exit.npz@greedy=true,heuristic --rotate \
   --episodes $(LEARNED_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-$(1)-2p
@@ -310,7 +319,7 @@ $(BIN) eval --env $(1) --env-param players=2 --seats policy@weights=$(W)/$(1)-ex
   --episodes $(4) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-$(1)-vs-mcts
 $(BIN) eval --env $(1) --env-param players=2 --seats mcts@sims=32@weights=$(W)/$(1)-exit.npz@leaf=rollout$(5),mcts@sims=32 \
   --rotate --episodes $(2) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-$(1)-guided
-$(BIN) eval --env $(1) --league heuristic,random,mcts@sims=32,policy@weights=$(W)/$(1)-selfplay.npz@greedy=true,policy@weights=$(W)/$(1)-exit.npz@greedy=true \
+$(BIN) eval --env $(1) --league heuristic,random,mcts@sims=32,policy@weights=$(W)/$(1)-selfplay.npz@greedy=true,policy@weights=$(W)/$(1)-exit.npz@greedy=true$(6) \
   --episodes $(3) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-league-$(1)
 endef
 .PHONY: benchmarks-exit
@@ -323,7 +332,7 @@ benchmarks-exit: build
 	  --episodes $(EXIT_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
 	  --doc-section exit-galaxy-express-v1-search
 	$(call exit-2p,express-v2,$(EXPRESS_EXIT_SEARCH_DEALS),$(EXPRESS_EXIT_LEAGUE_DEALS),$(EXPRESS_EXIT_POLICY_DEALS),$(EXPRESS_EXIT_GUIDED))
-	$(call exit-2p,pilots-of-gallaxia-v2,$(PILOTS_EXIT_SEARCH_DEALS),$(PILOTS_EXIT_LEAGUE_DEALS),$(PILOTS_EXIT_POLICY_DEALS),$(PILOTS_EXIT_GUIDED))
+	$(call exit-2p,pilots-of-gallaxia-v2,$(PILOTS_EXIT_SEARCH_DEALS),$(PILOTS_EXIT_LEAGUE_DEALS),$(PILOTS_EXIT_POLICY_DEALS),$(PILOTS_EXIT_GUIDED),$(PILOTS_EXIT_LEAGUE_EXTRA))
 	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --seats policy@weights=$(W)/pilots-of-gallaxia-v2-dagger.npz@greedy=true,heuristic \
 	  --rotate --episodes $(LEARNED_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-dagger-2p
 	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --seats policy@weights=$(W)/pilots-of-gallaxia-v2-dagger.npz@greedy=true,mcts@sims=32 \
@@ -331,6 +340,13 @@ benchmarks-exit: build
 	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 \
 	  --seats mcts@sims=32@weights=$(W)/pilots-of-gallaxia-v2-dagger.npz@leaf=rollout$(PILOTS_EXIT_GUIDED),mcts@sims=32 \
 	  --rotate --episodes $(PILOTS_DAGGER_MCTS_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-dagger-guided
+	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --seats policy@weights=$(W)/pilots-of-gallaxia-v2-mcts-dagger.npz@greedy=true,heuristic \
+	  --rotate --episodes $(LEARNED_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-mcts-dagger-2p
+	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 --seats policy@weights=$(W)/pilots-of-gallaxia-v2-mcts-dagger.npz@greedy=true,mcts@sims=32 \
+	  --rotate --episodes $(PILOTS_MCTS_DAGGER_MCTS_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-mcts-dagger-vs-mcts
+	$(BIN) eval --env pilots-of-gallaxia-v2 --env-param players=2 \
+	  --seats mcts@sims=32@weights=$(W)/pilots-of-gallaxia-v2-mcts-dagger.npz@leaf=rollout$(PILOTS_EXIT_GUIDED),mcts@sims=32 \
+	  --rotate --episodes $(PILOTS_MCTS_DAGGER_GUIDED_DEALS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-pilots-mcts-dagger-guided
 	$(BIN) eval --env galaxy-fighters-v2 --env-param mission=expert \
 	  --agents heuristic,policy@weights=$(W)/galaxy-fighters-v2-dagger.npz@greedy=true,policy@weights=$(W)/galaxy-fighters-v2-exit.npz@greedy=true \
 	  --episodes $(LEARNED_MISSIONS) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-fighters-expert

@@ -67,6 +67,13 @@ var committedExits = []committedExit{
 		policy:   []string{"policy@weights=FILE@greedy=true", "heuristic"},
 		guided:   []string{"mcts@sims=8@weights=FILE@leaf=rollout@search=halving@prior=rollout@top=1", "heuristic"},
 		episodes: 20, guidedEpisodes: 2},
+	// That clone taught by the search: DAgger rounds labelled by mcts@sims=32 (item 13), the
+	// Pilots policy that beats the heuristic, and the search it guides.
+	{env: "pilots-of-gallaxia-v2", file: "pilots-of-gallaxia-v2-mcts-dagger.npz", noValue: true,
+		params: map[string]any{"players": 2}, seats: true,
+		policy:   []string{"policy@weights=FILE@greedy=true", "heuristic"},
+		guided:   []string{"mcts@sims=8@weights=FILE@leaf=rollout@search=halving@prior=rollout@top=1", "heuristic"},
+		episodes: 20, guidedEpisodes: 2},
 	{env: "galaxy-fighters-v2", params: map[string]any{"mission": "expert"},
 		policy: []string{"policy@weights=FILE@greedy=true"},
 		guided: []string{"mcts@sims=8@weights=FILE@leaf=rollout"}, episodes: 100, guidedEpisodes: 3},

@@ -29,11 +29,18 @@
 //	go run ./tools/dagger -weights bc.npz -episodes 30000 -seed 1 -out labels.npz
 //	go run ./tools/dagger -beta 1 -values -episodes 100000 -seed 0 -out expert.npz
 //
+//	go run ./tools/dagger -env pilots-of-gallaxia-v2 -param players=2 -expert mcts@sims=32 \
+//	    -weights clone.npz -greedy -features -episodes 600 -seed 101 -out v1.npz
+//
 // With -beta 1 the expert plays every move (no -weights needed): its own
 // trajectories, labelled.
-// Episode i uses the seeds of episode i of `galaxygym generate --seed`.
-// The expert is the environment's heuristic; it plays from the observation
-// only, so it can label states it did not reach itself.
+// Episode i uses the seeds of episode i of `galaxygym generate --seed`, and
+// -workers episodes are played at once, each worker with its own
+// environment and agents: the archive is the same bytes for any -workers.
+// The expert is an agent spec, name[@key=value]... as eval's lineups write
+// it (default the environment's heuristic; mcts@sims=32, the search, gives
+// hard labels only: no -values); it plays from the observation only, so it
+// can label states it did not reach itself.
 //
 // In a game of several seats every decision is the acting seat's: its
 // observation, its mask, the policy (one policy for every seat: Galaxy
