@@ -285,8 +285,8 @@ W := notebooks/weights
 # and the search it guides (PILOTS_EXIT_GUIDED) against mcts@sims=32 (PILOTS_DAGGER_MCTS_DEALS);
 # that clone taught by mcts@sims=32 (pilots-of-gallaxia-v2-mcts-dagger.npz, make_dagger_pilots.sh
 # TEACHER=) the same way, against mcts@sims=32 on PILOTS_MCTS_DAGGER_MCTS_DEALS (1,000: the 2,000
-# games of issue 35's target, about 20 minutes of 2 cores) and its guided search on
-# PILOTS_MCTS_DAGGER_GUIDED_DEALS;
+# games of issue 35's target, about 12 minutes of 2 cores) and its guided search on
+# PILOTS_MCTS_DAGGER_GUIDED_DEALS (1,000, about 30 minutes);
 # Galaxy Fighters v2 Expert: the team policy and its warm start, the heuristic's DAgger clone
 # (LEARNED_MISSIONS), and the guided search at FIGHTERS_EXIT_SIMS simulations
 # (FIGHTERS_EXIT_SEARCH_EPISODES missions) beside the heuristic.
@@ -301,7 +301,7 @@ PILOTS_EXIT_POLICY_DEALS ?= 30
 PILOTS_EXIT_LEAGUE_DEALS ?= 3
 PILOTS_DAGGER_MCTS_DEALS ?= 100
 PILOTS_MCTS_DAGGER_MCTS_DEALS ?= 1000
-PILOTS_MCTS_DAGGER_GUIDED_DEALS ?= 200
+PILOTS_MCTS_DAGGER_GUIDED_DEALS ?= 1000
 # The guided search's options beyond weights and leaf=rollout, per game: the ones that played
 # best against mcts@sims=32 (docs/learning-baselines.md, "Expert iteration", items 4 and 5).
 EXPRESS_EXIT_GUIDED ?=
