@@ -8,9 +8,9 @@
 #      values (tools/dagger -values), and a 7,954 (+ 1,089 one-hot) -> 512 -> 512 -> 380 MLP
 #      learns softmax(values / 1) (galaxygym.train --soft 1 --codes);
 #   R. the clone plays EPISODES games in both seats (greedy, seed 101 R), the heuristic (or
-#      TEACHER, below) labels the states it reaches, and the clone trains again from its previous weights on the first
-#      KEEP of the expert's games and the last WINDOW label files (memory: 7,954 bytes of
-#      observation a decision, about 2.4 GB a file of 600 games).
+#      TEACHER, below) labels the states it reaches, and the clone trains again from its
+#      previous weights on the first KEEP of the expert's games and the last WINDOW label files
+#      (memory: 7,954 bytes of observation a decision, about 2.4 GB a file of 600 games).
 # Each round's clone plays EVAL deals against the heuristic, seats rotated (2 EVAL games,
 # --seed 1): eval-r<R>.json.
 # Run from the repository root after `make build venv`. Outputs in $DATA (default
@@ -22,7 +22,7 @@
 # notebooks/weights/ (WEIGHTS_DIR). On the 2-core machine: expert labels about 2 minutes, each
 # round about 2 minutes of labels, 10 of training (2 threads) and 2 of evaluation.
 # SMOKE=1: tiny sizes (a minute), run by python/tests/test_exit.py.
-# A search teacher (items 13, 14): TEACHER=mcts@sims=32 labels the rounds' states with the search's
+# A search teacher (docs/learning-baselines.md, item 13): TEACHER=mcts@sims=32 labels the rounds' states with the search's
 # choices instead of the heuristic's (tools/dagger -expert, hard labels: the search gives no
 # action values), START=FILE.npz replaces round 0 with that weights file (r0.npz, a copy), and
 # KEEP=0 leaves the heuristic's games out, so that the rounds train on the teacher's labels only

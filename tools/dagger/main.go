@@ -248,13 +248,22 @@ func run(o options) error {
 	return write(o, ws[0], recs)
 }
 
-// write concatenates the episodes' records and writes the archive.
+// write concatenates the episodes' records and writes the archive. Each
+// record is dropped once copied, so the peak is about one archive's bytes
+// beyond the records, not two.
 func write(o options, w *worker, recs []record) error {
 	spec := w.e.Spec()
-	var obsAll, maskAll, featAll, qAll []uint8
-	var actAll, epAll []int64
+	n, nFeat, nQ := 0, 0, 0
+	for _, r := range recs {
+		n, nFeat, nQ = n+len(r.action), nFeat+len(r.afeat), nQ+len(r.q)
+	}
+	obsAll, maskAll := make([]uint8, 0, n*spec.ObsSize()), make([]uint8, 0, n*spec.NumActions())
+	featAll, qAll := make([]uint8, 0, nFeat), make([]uint8, 0, nQ)
+	actAll, epAll := make([]int64, 0, n), make([]int64, 0, n)
 	total := 0.0
-	for i, r := range recs {
+	for i := range recs {
+		r := recs[i]
+		recs[i] = record{}
 		obsAll, maskAll = append(obsAll, r.obs...), append(maskAll, r.mask...)
 		featAll, qAll = append(featAll, r.afeat...), append(qAll, r.q...)
 		actAll = append(actAll, r.action...)
@@ -263,7 +272,6 @@ func write(o options, w *worker, recs []record) error {
 		}
 		total += r.ret
 	}
-	n := len(actAll)
 	arrays := []npyArray{
 		{"obs", "|u1", []int{n, spec.ObsSize()}, obsAll},
 		{"mask", "|u1", []int{n, spec.NumActions()}, maskAll},
