@@ -23,6 +23,12 @@
 # the network reads them (train --action-features; weights format version 5).
 # INIT=FILE (.npz or .pt of the same network): round 0 fine-tunes FILE on the heuristic's episodes
 # (SAMPLES0 samples at LR0) instead of training from scratch, and every round is greedy at LR.
+# A search teacher (docs/learning-baselines.md, items 14 and 15): TEACHER=mcts labels the rounds'
+# states with the search's choices instead of the heuristic's values (tools/dagger -expert, hard
+# labels, no --soft; VALUES=1 below for its values), START=FILE.npz replaces round 0 with that
+# weights file (r0.npz, a copy; every round greedy at LR), and KEEP=0 leaves the heuristic's
+# episodes out, so that the rounds train on the teacher's label files alone (the newest as --data,
+# its last episodes held out, and the WINDOW - 1 before it).
 # SMOKE=1: tiny sizes (a minute), run by python/tests/test_exit.py.
 set -eu
 PY=${PY:-.venv/bin/python}
@@ -47,6 +53,18 @@ FEATURES=${FEATURES:-0}
 INIT=${INIT:-}
 LR=${LR:-5e-4}
 LR0=${LR0:-1e-4}
+TEACHER=${TEACHER:-heuristic}
+START=${START:-}
+KEEP=${KEEP:-1}
+# VALUES=1: the teacher's value of every action (tools/dagger -values: the heuristic's action
+# values, or the search's mean return per simulated action) as soft targets, softmax(values / 1
+# point) (--soft 1); the default is 1 for the heuristic, 0 (hard labels: the teacher's choice) for
+# another teacher.
+VALUES=${VALUES:-}
+if [ -z "$VALUES" ] && [ "$TEACHER" = heuristic ]; then VALUES=1; elif [ -z "$VALUES" ]; then VALUES=0; fi
+RV=""
+SOFT=""
+if [ "$VALUES" = 1 ]; then RV=-values; SOFT="--soft 1"; fi
 if [ "${SMOKE:-0}" = 1 ]; then ROUNDS=2 EXPERT=8 EPISODES=4 SAMPLES0=2048 SAMPLES1=2048 SAMPLES=2048 HIDDEN=16,16 EVAL=4; fi
 mkdir -p "$D"
 [ -x "$B" ] || go build -o "$B" ./cmd/galaxygym
@@ -54,9 +72,9 @@ go build -o "$D/dagger" ./tools/dagger
 train() { # out, then train's options; written under a temporary name and renamed when complete
     out=$1; shift
     [ -f "$D/$out.json" ] && return 0
-    # shellcheck disable=SC2086 # FT: empty or one option
+    # shellcheck disable=SC2086 # FT, SOFT: empty or one option (and its value)
     /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" env PYTHONPATH=python "$PY" -m galaxygym.train --arch conv \
-        --channels none --hidden "$HIDDEN" --batch-size 1024 --threads "$THREADS" --soft 1 $FT --out "$D/tmp-$out.npz" "$@"
+        --channels none --hidden "$HIDDEN" --batch-size 1024 --threads "$THREADS" $SOFT $FT --out "$D/tmp-$out.npz" "$@"
     mv "$D/tmp-$out.pt" "$D/$out.pt" && mv "$D/tmp-$out.npz" "$D/$out.npz" && mv "$D/tmp-$out.json" "$D/$out.json"
 }
 FT=""
@@ -66,7 +84,7 @@ label() { # out, then dagger's options
     out=$1; shift
     [ -f "$D/$out" ] && return 0
     # shellcheck disable=SC2086 # FL: empty or one option
-    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" "$D/dagger" -values $FL -out "$D/tmp-$out" "$@"
+    /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" "$D/dagger" $FL -out "$D/tmp-$out" "$@"
     mv "$D/tmp-$out" "$D/$out"
 }
 evaluate() { # round
@@ -75,8 +93,10 @@ evaluate() { # round
         --format json > "$D/tmp-eval-r$1.json"
     mv "$D/tmp-eval-r$1.json" "$D/eval-r$1.json"
 }
-label expert.npz -beta 1 -episodes "$EXPERT" -seed 0
-if [ -n "$INIT" ]; then
+[ -n "$START" ] && [ "$KEEP" = 0 ] || label expert.npz -values -beta 1 -episodes "$EXPERT" -seed 0
+if [ -n "$START" ]; then
+    [ -f "$D/r0.npz" ] || cp "$START" "$D/r0.npz"
+elif [ -n "$INIT" ]; then
     train r0 --data "$D/expert.npz" --init "$INIT" --samples "$SAMPLES0" --lr "$LR0" --checkpoints 4
 else
     train r0 --data "$D/expert.npz" --samples "$SAMPLES0" --checkpoints 8
@@ -84,18 +104,24 @@ fi
 evaluate 0
 R=1
 while [ "$R" -le "$ROUNDS" ]; do
-    if [ "$R" -eq 1 ] && [ -z "$INIT" ]; then GREEDY=""; N=$SAMPLES1; RLR=1e-3; else GREEDY=-greedy; N=$SAMPLES; RLR=$LR; fi
-    label "v$R.npz" -weights "$D/r$((R - 1)).npz" $GREEDY -episodes "$EPISODES" -seed $((R * 101))
+    if [ "$R" -eq 1 ] && [ -z "$INIT$START" ]; then GREEDY=""; N=$SAMPLES1; RLR=1e-3; else GREEDY=-greedy; N=$SAMPLES; RLR=$LR; fi
+    # shellcheck disable=SC2086 # RV, GREEDY: empty or one option
+    label "v$R.npz" $RV -expert "$TEACHER" -weights "$D/r$((R - 1)).npz" $GREEDY -episodes "$EPISODES" -seed $((R * 101))
     DAG=""
     F=1
     [ "$WINDOW" -gt 0 ] && [ "$R" -gt "$WINDOW" ] && F=$((R - WINDOW + 1))
-    while [ "$F" -le "$R" ]; do DAG="$DAG --dagger $D/v$F.npz"; F=$((F + 1)); done
+    LAST=$R
+    DATA0="$D/expert.npz"
+    [ "$KEEP" = 0 ] && { LAST=$((R - 1)); DATA0="$D/v$R.npz"; }
+    while [ "$F" -le "$LAST" ]; do DAG="$DAG --dagger $D/v$F.npz"; F=$((F + 1)); done
+    PREV="$D/r$((R - 1)).pt"
+    [ -f "$PREV" ] || PREV="$D/r$((R - 1)).npz"
     # shellcheck disable=SC2086 # DAG is a list of options
-    train "r$R" --data "$D/expert.npz" $DAG --init "$D/r$((R - 1)).pt" --samples "$N" --lr "$RLR" --checkpoints 3
+    train "r$R" --data "$DATA0" $DAG --init "$PREV" --samples "$N" --lr "$RLR" --checkpoints 3
     evaluate "$R"
     R=$((R + 1))
 done
-export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL WINDOW NAME FEATURES INIT LR LR0
+export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL WINDOW NAME FEATURES INIT LR LR0 TEACHER START KEEP VALUES
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" galaxy-express-v1 make_bc.sh
 if [ "${INSTALL:-0}" = 1 ]; then
     PYTHONPATH=python "$PY" notebooks/weights/exit_record.py install "$D/r$ROUNDS.npz" "$D/$NAME.json" "$W" "$NAME"

@@ -313,6 +313,36 @@ def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
         assert z["afeat"].shape == (len(z["obs"]), 56, 3)
     meta = json.loads(np.load(feat / "r2.npz")["meta"].tobytes())
     assert meta["version"] == 5 and meta["action_features"] == ["lost", "orbit", "deliver"]
+    # A search teacher (TEACHER=mcts@sims=4, START the features run's weights, KEEP=0): no
+    # heuristic episodes, hard labels with the features, every round greedy from START on the
+    # teacher's label files alone (the newest as --data, WINDOW=2: the one before it beside).
+    teach = tmp_path / "teacher"
+    start = feat / "r2.npz"
+    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(teach), FEATURES="1", START=str(start),
+                                            TEACHER="mcts@sims=4", KEEP="0", WINDOW="2"),
+                   check=True, capture_output=True, timeout=600)
+    assert (teach / "r0.npz").read_bytes() == start.read_bytes() and not (teach / "expert.npz").exists()
+    with np.load(teach / "v2.npz") as z:
+        assert "q" not in z.files and len(z["action"]) > 0 and "afeat" in z.files
+        assert all(z["mask"][i, a] for i, a in enumerate(z["action"]))
+    rec = json.loads((teach / "ge-smoke.json").read_text())
+    assert rec["method"] == "DAgger from mcts@sims=4's choices (make_bc.sh)"
+    assert rec["rounds"][0]["start"] == str(start) and "evaluation" in rec["rounds"][0]
+    r1, r2 = rec["rounds"][1]["command"], rec["rounds"][2]["command"]
+    assert f"--data {teach}/v1.npz" in r1 and "--dagger" not in r1 and f"--init {teach}/r0.npz" in r1
+    assert f"--data {teach}/v2.npz" in r2 and f"--dagger {teach}/v1.npz" in r2 and f"--init {teach}/r1.pt" in r2
+    assert "--soft" not in r1 + r2 and "--lr 5e-4" in r2 and "--action-features" in r2
+    assert "TEACHER=mcts@sims=4" in rec["rerun"] and "KEEP=0" in rec["rerun"] and "START=" in rec["rerun"]
+    # VALUES=1: the search's mean return per action as soft targets.
+    soft = tmp_path / "teacher-values"
+    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(soft), FEATURES="1", START=str(start), ROUNDS="1",
+                                            TEACHER="mcts@sims=4", KEEP="0", VALUES="1"),
+                   check=True, capture_output=True, timeout=600)
+    with np.load(soft / "v1.npz") as z:
+        q, m = z["q"].astype(np.float32), z["mask"] != 0
+        assert np.isnan(q[~m]).all() and np.isfinite(q[np.arange(len(q)), z["action"]][m.sum(1) >= 2]).all()
+    rec = json.loads((soft / "ge-smoke.json").read_text())
+    assert "--soft 1" in rec["rounds"][1]["command"] and "VALUES=1" in rec["rerun"]
 
 
 def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):

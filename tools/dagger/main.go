@@ -15,7 +15,11 @@
 //	           weapon, bonus and engine choices), for soft targets
 //	           (galaxygym.train --soft); the expert must have an
 //	           ActionValues method (the heuristics of Galaxy Express,
-//	           Galaxy Fighters and Pilots of Gallaxia have)
+//	           Galaxy Fighters and Pilots of Gallaxia have) or explain its
+//	           choice (agents.Explainer: mcts's values are the mean return
+//	           of the simulations that began with each action, NaN for an
+//	           action it never simulated and at a decision it did not
+//	           search)
 //	afeat      uint8 (N, num_actions, F), with -features only: the game's
 //	           action features of each decision (env.ActionFeaturer;
 //	           galaxygym.train --action-features)
@@ -39,8 +43,9 @@
 // environment and agents: the archive is the same bytes for any -workers.
 // The expert is an agent spec, name[@key=value]... as eval's lineups write
 // it (default the environment's heuristic; mcts@sims=32, the search, gives
-// hard labels only: no -values); it plays from the observation only, so it
-// can label states it did not reach itself.
+// its values with -values as well: agents.MCTS.ActExplained, the same
+// labels as without); it plays from the observation only, so it can label
+// states it did not reach itself.
 //
 // In a game of several seats every decision is the acting seat's: its
 // observation, its mask, the policy (one policy for every seat: Galaxy
@@ -56,6 +61,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -93,7 +99,7 @@ func main() {
 	fs.Uint64Var(&o.seed, "seed", 1, "run seed (episode i: the seeds of generate's episode i)")
 	fs.Float64Var(&o.beta, "beta", 0, "probability that a decision is the expert's (0: the policy plays every move)")
 	fs.BoolVar(&o.greedy, "greedy", false, "the policy plays its most probable action (else it samples)")
-	fs.BoolVar(&o.values, "values", false, "also write the expert's value of every legal action (q, float16)")
+	fs.BoolVar(&o.values, "values", false, "also write the expert's value of every legal action (q, float16): a heuristic's ActionValues, a search's mean return per action")
 	fs.BoolVar(&o.features, "features", false, "also write the game's action features of every decision (afeat)")
 	fs.StringVar(&o.out, "out", "labels.npz", "output .npz")
 	o.params = map[string]any{}
@@ -127,6 +133,8 @@ type worker struct {
 	e        *env.Env
 	pol, exp agents.Agent
 	valuer   actionValuer
+	explain  agents.Explainer // -values from an expert with no ActionValues
+	th       agents.Thoughts
 	featurer env.ActionFeaturer
 	obs, ft  []uint8
 	q        []float32
@@ -154,12 +162,14 @@ func newWorker(o options) (*worker, error) {
 	if w.exp, err = agents.New(expSpec.Name, spec, expSpec.Options); err != nil {
 		return nil, err
 	}
-	valuer, ok := w.exp.(actionValuer)
-	if o.values && !ok {
-		return nil, fmt.Errorf("dagger: expert %s has no ActionValues method: -values is not available", o.expert)
-	}
 	if o.values {
-		w.valuer = valuer
+		if valuer, ok := w.exp.(actionValuer); ok {
+			w.valuer = valuer
+		} else if explain, ok := w.exp.(agents.Explainer); ok {
+			w.explain = explain
+		} else {
+			return nil, fmt.Errorf("dagger: expert %s neither values nor explains its actions: -values is not available", o.expert)
+		}
 	}
 	if o.features {
 		if w.featurer = env.ActionFeaturesOf(o.envID); w.featurer == nil {
@@ -189,13 +199,25 @@ func (w *worker) play(i int) (record, error) {
 		}
 		mask := e.Mask()
 		var label int
-		if w.valuer != nil {
+		switch {
+		case w.valuer != nil:
 			label = w.valuer.ActionValues(w.obs, mask, w.q)
+		case w.explain != nil:
+			label = w.explain.ActExplained(seat, w.obs, mask, &w.th)
+			nan := float32(math.NaN())
+			for a := range w.q {
+				w.q[a] = nan
+				if a < len(w.th.Values) && a < len(w.th.Visits) && w.th.Visits[a] > 0 {
+					w.q[a] = float32(w.th.Values[a])
+				}
+			}
+		default:
+			label = w.exp.Act(seat, w.obs, mask)
+		}
+		if w.valuer != nil || w.explain != nil {
 			for _, v := range w.q {
 				r.q = binary.LittleEndian.AppendUint16(r.q, float16(v))
 			}
-		} else {
-			label = w.exp.Act(seat, w.obs, mask)
 		}
 		a := label
 		if mix.Float64() >= w.o.beta {

@@ -287,3 +287,65 @@ func TestDaggerSearchExpert(t *testing.T) {
 		t.Fatalf("expert mcts@simz=8: error %v, want one naming the option", err)
 	}
 }
+
+// TestDaggerSearchValues: -values from a search (mcts explains its choice)
+// leaves the labels as they are without it, and q holds the mean return of
+// each simulated action: NaN at every illegal action, finite at the label
+// of every searched decision, and the values of a decision's actions differ
+// (the search weighed them).
+func TestDaggerSearchValues(t *testing.T) {
+	dir := t.TempDir()
+	o := options{envID: "galaxy-express-v1", expert: "mcts@sims=16", episodes: 2, workers: 2, seed: 6, beta: 1,
+		out: filepath.Join(dir, "plain.npz")}
+	if err := run(o); err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := readNpz(t, o.out)
+	o.values, o.out = true, filepath.Join(dir, "values.npz")
+	if err := run(o); err != nil {
+		t.Fatal(err)
+	}
+	arrays, _ := readNpz(t, o.out)
+	act, mask, q := arrays["action.npy"], arrays["mask.npy"], arrays["q.npy"]
+	if !bytes.Equal(act, plain["action.npy"]) || !bytes.Equal(arrays["obs.npy"], plain["obs.npy"]) {
+		t.Fatal("-values changed the search's labels or the states")
+	}
+	n := len(act) / 8
+	if n < 20 || len(q) != 2*56*n {
+		t.Fatalf("%d decisions, q %d bytes", n, len(q))
+	}
+	half := func(h uint16) float64 { return float64(f16.Frombits(h).Float32()) }
+	searched, differ := 0, 0
+	for i := range n {
+		legal, finite := 0, map[float64]bool{}
+		for a := range 56 {
+			v := half(binary.LittleEndian.Uint16(q[2*(i*56+a):]))
+			if mask[i*56+a] == 0 && !math.IsNaN(v) {
+				t.Fatalf("decision %d: illegal action %d valued %v", i, a, v)
+			}
+			if mask[i*56+a] != 0 {
+				legal++
+				if !math.IsNaN(v) {
+					finite[v] = true
+					if v < 0 || v > 200 {
+						t.Fatalf("decision %d action %d: value %v is no Galaxy Express return", i, a, v)
+					}
+				}
+			}
+		}
+		if legal < 2 {
+			continue
+		}
+		searched++
+		label := int(binary.LittleEndian.Uint64(act[8*i:]))
+		if lv := half(binary.LittleEndian.Uint16(q[2*(i*56+label):])); math.IsNaN(lv) {
+			t.Fatalf("decision %d: the label %d has no value", i, label)
+		}
+		if len(finite) >= 2 {
+			differ++
+		}
+	}
+	if searched == 0 || differ < searched/2 {
+		t.Fatalf("%d searched decisions, %d with differing values", searched, differ)
+	}
+}
