@@ -43,14 +43,20 @@ var committedExits = []committedExit{
 	{env: "galaxy-express-v1", policy: []string{"heuristic", "policy@weights=FILE@greedy=true"},
 		guided: []string{"mcts@sims=8@weights=FILE@leaf=rollout"}, episodes: 200, guidedEpisodes: 6},
 	// The heuristic's wider DAgger clone (notebooks/weights/make_bc.sh, docs/learning-baselines.md,
-	// item 10), the best Galaxy Express policy, and the search it guides best: sequential halving
-	// between the heuristic's move and the clone's two most probable others.
+	// item 10), and the search it guides best: sequential halving between the heuristic's move and
+	// the clone's two most probable others.
 	{env: "galaxy-express-v1", file: "galaxy-express-v1-dagger.npz", noValue: true,
 		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
 		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
 		episodes: 200, guidedEpisodes: 6},
 	// The same clone reading the game's action features (weights format version 5; item 11).
 	{env: "galaxy-express-v1", file: "galaxy-express-v1-features.npz", noValue: true,
+		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
+		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
+		episodes: 200, guidedEpisodes: 6},
+	// That clone taught by the search's mean return per action (item 15), the best Galaxy
+	// Express policy.
+	{env: "galaxy-express-v1", file: "galaxy-express-v1-mcts-values.npz", noValue: true,
 		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
 		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
 		episodes: 200, guidedEpisodes: 6},

@@ -90,6 +90,8 @@ def dagger_main(argv: list[str]) -> None:
         "env_id": game,
         "method": (f"DAgger from the heuristic's action values ({script})"
                    if settings.get("TEACHER", "heuristic") == "heuristic"
+                   else f"DAgger from {settings['TEACHER']}'s values per action ({script})"
+                   if settings.get("VALUES") == "1"
                    else f"DAgger from {settings['TEACHER']}'s choices ({script})"),
         "settings": settings,
         "rerun": f"{rerun} DATA={data} sh notebooks/weights/{script}",

@@ -343,6 +343,7 @@ def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
         assert np.isnan(q[~m]).all() and np.isfinite(q[np.arange(len(q)), z["action"]][m.sum(1) >= 2]).all()
     rec = json.loads((soft / "ge-smoke.json").read_text())
     assert "--soft 1" in rec["rounds"][1]["command"] and "VALUES=1" in rec["rerun"]
+    assert rec["method"] == "DAgger from mcts@sims=4's values per action (make_bc.sh)"
 
 
 def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
