@@ -26,7 +26,9 @@
 # choices instead of the heuristic's (tools/dagger -expert, hard labels: the search gives no
 # action values), START=FILE.npz replaces round 0 with that weights file (r0.npz, a copy), and
 # KEEP=0 leaves the heuristic's games out, so that the rounds train on the teacher's labels only
-# (the newest label file as --data, its last episodes held out).
+# (the newest label file as --data, its last episodes held out). VALUES=1 with such a teacher
+# records its values too (tools/dagger -values: the search's mean return per action, a win 1 and
+# a loss -1) and, with KEEP=0, trains on softmax(values / TEMP) (--soft TEMP, default 0.25).
 set -eu
 PY=${PY:-.venv/bin/python}
 B=${GALAXYGYM_BIN:-bin/galaxygym}
@@ -46,8 +48,13 @@ FEATURES=${FEATURES:-1}
 TEACHER=${TEACHER:-heuristic}
 START=${START:-}
 LR=${LR:-5e-4}
-RV=-values # the heuristic's action values, for --soft 1
-[ "$TEACHER" = heuristic ] || RV=""
+TEMP=${TEMP:-0.25}
+VALUES=${VALUES:-}
+if [ -z "$VALUES" ] && [ "$TEACHER" = heuristic ]; then VALUES=1; elif [ -z "$VALUES" ]; then VALUES=0; fi
+RV="" # -values: the teacher's action values, for soft targets
+SOFT=""
+[ "$VALUES" = 1 ] && RV=-values
+if [ "$VALUES" = 1 ] && [ "$TEACHER" != heuristic ]; then SOFT="--soft $TEMP"; fi
 if [ "${SMOKE:-0}" = 1 ]; then
     ROUNDS=1 EXPERT=2 EPISODES=2 SAMPLES=1024 HIDDEN=16 EVAL=1
     [ "$KEEP" = 0 ] || KEEP=2
@@ -102,8 +109,8 @@ while [ "$R" -le "$ROUNDS" ]; do
     PREV="$D/r$((R - 1)).pt"
     [ -f "$PREV" ] || PREV="$D/r$((R - 1)).npz"
     if [ "$KEEP" = 0 ]; then
-        # shellcheck disable=SC2086 # DAG is a list of options
-        train "r$R" --data "$D/v$R.npz" $DAG --init "$PREV" --lr "$LR"
+        # shellcheck disable=SC2086 # DAG is a list of options, SOFT empty or one with its value
+        train "r$R" --data "$D/v$R.npz" $DAG --init "$PREV" --lr "$LR" $SOFT
     else
         # shellcheck disable=SC2086 # DAG is a list of options
         train "r$R" --data "$D/expert.npz" --episodes "$KEEP" $DAG --init "$PREV" --lr "$LR" --soft 1
@@ -111,7 +118,7 @@ while [ "$R" -le "$ROUNDS" ]; do
     evaluate "$R"
     R=$((R + 1))
 done
-export ROUNDS EXPERT EPISODES SAMPLES KEEP WINDOW HIDDEN THREADS EVAL FEATURES NAME TEACHER START LR
+export ROUNDS EXPERT EPISODES SAMPLES KEEP WINDOW HIDDEN THREADS EVAL FEATURES NAME TEACHER START LR VALUES TEMP
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" "$ENV" make_dagger_pilots.sh
 if [ "${INSTALL:-0}" = 1 ]; then
     PYTHONPATH=python "$PY" notebooks/weights/exit_record.py install "$D/r$ROUNDS.npz" "$D/$NAME.json" "$W" "$NAME"

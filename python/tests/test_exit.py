@@ -400,3 +400,14 @@ def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
     cmd = rec["rounds"][1]["command"]
     assert f"--data {teach}/v1.npz" in cmd and f"--init {teach}/r0.npz" in cmd and "--soft" not in cmd
     assert "TEACHER=mcts@sims=4" in rec["rerun"] and "KEEP=0" in rec["rerun"]
+    # VALUES=1: the search's mean return per action (a win 1, a loss -1) as soft targets at TEMP.
+    soft = tmp_path / "teacher-values"
+    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(soft), START=str(data / "r1.npz"), TEACHER="mcts@sims=4",
+                                            KEEP="0", VALUES="1", TEMP="0.3"), check=True, capture_output=True,
+                   timeout=600)
+    with np.load(soft / "v1.npz") as z:
+        q, m = z["q"].astype(np.float32), z["mask"] != 0
+        assert np.isnan(q[~m]).all() and (np.abs(q[np.isfinite(q)]) <= 1).all()
+    rec = json.loads((soft / "pog-smoke.json").read_text())
+    assert "--soft 0.3" in rec["rounds"][1]["command"] and "VALUES=1" in rec["rerun"] and "TEMP=0.3" in rec["rerun"]
+    assert rec["method"] == "DAgger from mcts@sims=4's values per action (make_dagger_pilots.sh)"
