@@ -28,7 +28,8 @@
 # KEEP=0 leaves the heuristic's games out, so that the rounds train on the teacher's labels only
 # (the newest label file as --data, its last episodes held out). VALUES=1 with such a teacher
 # records its values too (tools/dagger -values: the search's mean return per action, a win 1 and
-# a loss -1) and, with KEEP=0, trains on softmax(values / TEMP) (--soft TEMP, default 0.25).
+# a loss -1) and, with KEEP=0, trains on softmax(values / TEMP) (--soft TEMP, default 0.25); in
+# Pilots this collapsed the clone, the values tying at most decisions (item 16).
 set -eu
 PY=${PY:-.venv/bin/python}
 B=${GALAXYGYM_BIN:-bin/galaxygym}
