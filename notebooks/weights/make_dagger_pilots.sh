@@ -23,8 +23,8 @@
 # round about 2 minutes of labels, 10 of training (2 threads) and 2 of evaluation.
 # SMOKE=1: tiny sizes (a minute), run by python/tests/test_exit.py.
 # A search teacher (docs/learning-baselines.md, item 13): TEACHER=mcts@sims=32 labels the rounds' states with the search's
-# choices instead of the heuristic's (tools/dagger -expert, hard labels: the search gives no
-# action values), START=FILE.npz replaces round 0 with that weights file (r0.npz, a copy), and
+# choices instead of the heuristic's (tools/dagger -expert, hard labels; VALUES=1 below for its
+# values), START=FILE.npz replaces round 0 with that weights file (r0.npz, a copy), and
 # KEEP=0 leaves the heuristic's games out, so that the rounds train on the teacher's labels only
 # (the newest label file as --data, its last episodes held out). VALUES=1 with such a teacher
 # records its values too (tools/dagger -values: the search's mean return per action, a win 1 and

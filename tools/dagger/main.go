@@ -61,7 +61,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -204,17 +203,13 @@ func (w *worker) play(i int) (record, error) {
 			label = w.valuer.ActionValues(w.obs, mask, w.q)
 		case w.explain != nil:
 			label = w.explain.ActExplained(seat, w.obs, mask, &w.th)
-			nan := float32(math.NaN())
-			for a := range w.q {
-				w.q[a] = nan
-				if a < len(w.th.Values) && a < len(w.th.Visits) && w.th.Visits[a] > 0 {
-					w.q[a] = float32(w.th.Values[a])
-				}
+			for a, v := range w.th.Values { // NaN where it simulated nothing
+				w.q[a] = float32(v)
 			}
 		default:
 			label = w.exp.Act(seat, w.obs, mask)
 		}
-		if w.valuer != nil || w.explain != nil {
+		if w.o.values {
 			for _, v := range w.q {
 				r.q = binary.LittleEndian.AppendUint16(r.q, float16(v))
 			}
