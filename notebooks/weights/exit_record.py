@@ -55,7 +55,7 @@ def _cpu_model() -> str:
 DAGGER_SETTINGS = {
     "make_dagger_fighters.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "EVAL"),
     "make_bc.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES0", "SAMPLES1", "SAMPLES", "HIDDEN", "THREADS", "EVAL",
-                   "WINDOW", "FEATURES", "INIT", "TEACHER", "START", "KEEP", "VALUES", "LR", "LR0",
+                   "WINDOW", "FEATURES", "INIT", "TEACHER", "START", "KEEP", "VALUES", "WIDEN", "LR", "LR0",
                    "NAME"),
     "make_dagger_pilots.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "WINDOW", "HIDDEN", "THREADS", "EVAL",
                               "FEATURES", "TEACHER", "START", "VALUES", "TEMP", "LR", "NAME"),

@@ -29,7 +29,9 @@
 # weights file (r0.npz, a copy; every round greedy at LR), and KEEP=0 leaves the heuristic's
 # episodes out, so that the rounds train on the teacher's label files alone (the newest as --data,
 # its last episodes held out, and the WINDOW - 1 before it).
-# SMOKE=1: tiny sizes (a minute), run by python/tests/test_exit.py.
+# WIDEN=1: START (or INIT) may be narrower than HIDDEN (the same depth); round 1 (round 0) starts
+# from exactly its function in the wider network (train --widen, Net2Net; item 17).
+# SMOKE=1: tiny sizes (a minute; SMOKE_HIDDEN: its widths, default 16,16), run by python/tests/test_exit.py.
 set -eu
 PY=${PY:-.venv/bin/python}
 B=${GALAXYGYM_BIN:-bin/galaxygym}
@@ -65,20 +67,22 @@ if [ -z "$VALUES" ] && [ "$TEACHER" = heuristic ]; then VALUES=1; elif [ -z "$VA
 RV=""
 SOFT=""
 if [ "$VALUES" = 1 ]; then RV=-values; SOFT="--soft 1"; fi
-if [ "${SMOKE:-0}" = 1 ]; then ROUNDS=2 EXPERT=8 EPISODES=4 SAMPLES0=2048 SAMPLES1=2048 SAMPLES=2048 HIDDEN=16,16 EVAL=4; fi
+if [ "${SMOKE:-0}" = 1 ]; then ROUNDS=2 EXPERT=8 EPISODES=4 SAMPLES0=2048 SAMPLES1=2048 SAMPLES=2048 HIDDEN=${SMOKE_HIDDEN:-16,16} EVAL=4; fi
 mkdir -p "$D"
 [ -x "$B" ] || go build -o "$B" ./cmd/galaxygym
 go build -o "$D/dagger" ./tools/dagger
 train() { # out, then train's options; written under a temporary name and renamed when complete
     out=$1; shift
     [ -f "$D/$out.json" ] && return 0
-    # shellcheck disable=SC2086 # FT, SOFT: empty or one option (and its value)
+    # shellcheck disable=SC2086 # FT, SOFT, WD: empty or one option (and its value)
     /usr/bin/time -a -o "$D/$out.time" -f "%U %S %e" env PYTHONPATH=python "$PY" -m galaxygym.train --arch conv \
-        --channels none --hidden "$HIDDEN" --batch-size 1024 --threads "$THREADS" $SOFT $FT --out "$D/tmp-$out.npz" "$@"
+        --channels none --hidden "$HIDDEN" --batch-size 1024 --threads "$THREADS" $SOFT $FT $WD --out "$D/tmp-$out.npz" "$@"
     mv "$D/tmp-$out.pt" "$D/$out.pt" && mv "$D/tmp-$out.npz" "$D/$out.npz" && mv "$D/tmp-$out.json" "$D/$out.json"
 }
 FT=""
 FL=""
+WD=""
+[ "${WIDEN:-0}" = 1 ] && WD=--widen
 if [ "$FEATURES" = 1 ]; then FT=--action-features; FL=-features; fi
 label() { # out, then dagger's options
     out=$1; shift
@@ -121,7 +125,8 @@ while [ "$R" -le "$ROUNDS" ]; do
     evaluate "$R"
     R=$((R + 1))
 done
-export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL WINDOW NAME FEATURES INIT LR LR0 TEACHER START KEEP VALUES
+WIDEN=${WIDEN:-}
+export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL WINDOW NAME FEATURES INIT LR LR0 TEACHER START KEEP VALUES WIDEN
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" galaxy-express-v1 make_bc.sh
 if [ "${INSTALL:-0}" = 1 ]; then
     PYTHONPATH=python "$PY" notebooks/weights/exit_record.py install "$D/r$ROUNDS.npz" "$D/$NAME.json" "$W" "$NAME"

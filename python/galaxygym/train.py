@@ -603,7 +603,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"action features: {', '.join(kw['action_features'])}")
     net = make_policy(a.arch, scale, num_actions, env_id=layout_source or env_id, **kw)
     if a.init:
-        _init_from(net, a.init)
+        _init_from(net, a.init, widen=a.widen)
     out = Path(a.out)
 
     def on_checkpoint(net: Any, point: dict[str, Any]) -> None:
@@ -626,21 +626,61 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("wrote", out)
 
 
-def _init_from(net: Any, path: str) -> None:
+def _init_from(net: Any, path: str, widen: bool = False) -> None:
     """Loads net's starting weights from a state_dict (.pt) or a weights
     file (.npz, :func:`galaxygym._nets.load_torch_policy`) of the same
     network; the action features' weights may be missing (they start at 0:
-    a file without them fine-tuned with them), nothing else."""
+    a file without them fine-tuned with them), nothing else.
+
+    widen: the file's hidden layers may be narrower than net's (the same
+    number of them, every other shape equal): net then computes exactly the
+    file's function (Net2Net's function-preserving widening, Chen et al.
+    2016). Each file tensor fills the top-left block of net's; the new
+    units keep net's random initialisation (drawn from torch's generator,
+    seeded by --seed) for their inputs and bias, and every weight from a new
+    unit to an old one, or to an output, is 0, so they change nothing until
+    training moves those weights. Raises SystemExit when a shape cannot be
+    widened into (a narrower or differently ordered net)."""
     torch = _torch()
     if str(path).endswith(".npz"):
         from ._nets import load_torch_policy
         state = load_torch_policy(path).state_dict()
     else:
         state = torch.load(path)
-    res = net.load_state_dict(state, strict=False)
+    if widen:
+        state = _widened(net.state_dict(), state, path)
+    try:
+        res = net.load_state_dict(state, strict=False)
+    except RuntimeError as e:  # a tensor of another shape
+        raise SystemExit(f"--init {path}: not this network ({e}; --widen starts a wider one)") from None
     missing = [k for k in res.missing_keys if not k.startswith("afeat.")]
     if missing or res.unexpected_keys:
         raise SystemExit(f"--init {path}: not this network (missing {missing}, unexpected {res.unexpected_keys})")
+
+
+def _widened(target: dict[str, Any], state: dict[str, Any], path: str) -> dict[str, Any]:
+    """state (a narrower network's tensors) placed into copies of target's
+    tensors, as :func:`_init_from` describes: a linear layer's old rows get
+    0 in their new columns (the inputs from new units), the new rows keep
+    target's values; a bias or a vector keeps target's values past the old
+    length. Keys absent from target are left for load_state_dict to report."""
+    out = dict(state)
+    for k, old in state.items():
+        if k not in target or tuple(target[k].shape) == tuple(old.shape):
+            continue
+        new = target[k].detach().clone()
+        if new.dim() != old.dim() or any(o > n for o, n in zip(old.shape, new.shape)):
+            raise SystemExit(f"--init {path} --widen: {k} is {tuple(old.shape)}, cannot widen into {tuple(new.shape)}")
+        if new.dim() == 2:
+            rows, cols = old.shape
+            new[:rows, cols:] = 0
+            new[:rows, :cols] = old
+        elif new.dim() == 1:
+            new[: old.shape[0]] = old
+        else:
+            raise SystemExit(f"--init {path} --widen: {k} is {tuple(old.shape)}; only linear layers widen")
+        out[k] = new
+    return out
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -668,6 +708,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="soft targets: softmax of the expert's action values (tools/dagger -values) at this temperature, in score points")
     ap.add_argument("--init", default=None,
                     help="start from this state_dict (.pt) or weights file (.npz) of the same network")
+    ap.add_argument("--widen", action="store_true",
+                    help="--init may be a narrower network of the same depth: net starts as exactly its "
+                         "function, the new hidden units' outgoing weights 0 (Net2Net)")
     ap.add_argument("--action-features", action="store_true",
                     help="also read the game's action features (tools/dagger -features; weights format version 5)")
     ap.add_argument("--afeat-lr", type=float, default=0.05, help="the action features' weights' step size")

@@ -344,6 +344,16 @@ def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
     rec = json.loads((soft / "ge-smoke.json").read_text())
     assert "--soft 1" in rec["rounds"][1]["command"] and "VALUES=1" in rec["rerun"]
     assert rec["method"] == "DAgger from mcts@sims=4's values per action (make_bc.sh)"
+    # WIDEN=1: a START narrower than HIDDEN; round 1 starts from exactly its function (--widen).
+    import galaxygym
+    wide = tmp_path / "widen"
+    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(wide), FEATURES="1", START=str(start), ROUNDS="1",
+                                            SMOKE_HIDDEN="32,24", WIDEN="1"),
+                   check=True, capture_output=True, timeout=600)
+    rec = json.loads((wide / "ge-smoke.json").read_text())
+    assert "--widen" in rec["rounds"][1]["command"] and "--hidden 32,24" in rec["rounds"][1]["command"]
+    assert "WIDEN=1" in rec["rerun"]
+    assert [w.shape[0] for w, _ in galaxygym.load_policy(wide / "r1.npz")["layers"]] == [32, 24, 56]
 
 
 def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):

@@ -309,3 +309,38 @@ def test_agreement_by_kind(tmp_path):
     assert rows["higher", False]["agree"] == 0 and rows["higher", False]["best"] is None
     assert rows["lower", False]["agree"] == 1
     assert agreement_by_kind(path, data, names)[0]["kind"] == "to"  # the largest group first
+
+
+def test_widen_preserves_the_function_and_trains(tmp_path):
+    """--init --widen: a 12 x 12 network placed in a 32 x 20 one computes
+    the same logits (Net2Net), its new units' outgoing weights are 0 and
+    training moves them; a network narrower than the file, or one of
+    another depth, is refused."""
+    rng = np.random.default_rng(0)
+    scale = np.full(30, 1 / 255, np.float32)
+    torch.manual_seed(1)
+    small = train.make_policy("mlp", scale, 7, hidden=(12, 12))
+    start = tmp_path / "small.pt"
+    torch.save(small.state_dict(), start)
+    obs = torch.from_numpy(rng.integers(0, 256, (64, 30), dtype=np.uint8))
+    torch.manual_seed(2)
+    wide = train.make_policy("mlp", scale, 7, hidden=(32, 20))
+    train._init_from(wide, str(start), widen=True)
+    with torch.no_grad():
+        assert torch.allclose(wide.eval()(obs), small.eval()(obs), atol=1e-5)
+    linears = [m for m in wide.modules() if isinstance(m, torch.nn.Linear)]
+    assert float(linears[1].weight[:12, 12:].abs().sum()) == 0  # new units of layer 1 into old ones of layer 2
+    assert float(linears[2].weight[:, 12:].abs().sum()) == 0  # new units of layer 2 into the logits
+    assert float(linears[1].weight[12:].abs().sum()) > 0  # new units have random inputs
+    opt = torch.optim.SGD(wide.parameters(), lr=0.1)
+    wide.train()
+    loss = torch.nn.functional.cross_entropy(wide(obs), torch.from_numpy(rng.integers(0, 7, 64)))
+    loss.backward()
+    opt.step()
+    assert float(linears[2].weight[:, 12:].abs().sum()) > 0  # gradients reach them
+    with pytest.raises(SystemExit, match="cannot widen"):
+        train._init_from(train.make_policy("mlp", scale, 7, hidden=(8, 12)), str(start), widen=True)
+    with pytest.raises(SystemExit, match="not this network"):
+        train._init_from(train.make_policy("mlp", scale, 7, hidden=(32, 20, 20)), str(start), widen=True)
+    with pytest.raises(SystemExit, match="not this network"):
+        train._init_from(train.make_policy("mlp", scale, 7, hidden=(32, 20)), str(start))
