@@ -58,6 +58,7 @@ LR0=${LR0:-1e-4}
 TEACHER=${TEACHER:-heuristic}
 START=${START:-}
 KEEP=${KEEP:-1}
+WIDEN=${WIDEN:-}
 # VALUES=1: the teacher's value of every action (tools/dagger -values: the heuristic's action
 # values, or the search's mean return per simulated action) as soft targets, softmax(values / 1
 # point) (--soft 1); the default is 1 for the heuristic, 0 (hard labels: the teacher's choice) for
@@ -82,7 +83,7 @@ train() { # out, then train's options; written under a temporary name and rename
 FT=""
 FL=""
 WD=""
-[ "${WIDEN:-0}" = 1 ] && WD=--widen
+[ "$WIDEN" = 1 ] && WD=--widen
 if [ "$FEATURES" = 1 ]; then FT=--action-features; FL=-features; fi
 label() { # out, then dagger's options
     out=$1; shift
@@ -125,7 +126,6 @@ while [ "$R" -le "$ROUNDS" ]; do
     evaluate "$R"
     R=$((R + 1))
 done
-WIDEN=${WIDEN:-}
 export ROUNDS EXPERT EPISODES SAMPLES0 SAMPLES1 SAMPLES HIDDEN THREADS EVAL WINDOW NAME FEATURES INIT LR LR0 TEACHER START KEEP VALUES WIDEN
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" galaxy-express-v1 make_bc.sh
 if [ "${INSTALL:-0}" = 1 ]; then

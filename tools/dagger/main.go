@@ -61,6 +61,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -203,8 +204,11 @@ func (w *worker) play(i int) (record, error) {
 			label = w.valuer.ActionValues(w.obs, mask, w.q)
 		case w.explain != nil:
 			label = w.explain.ActExplained(seat, w.obs, mask, &w.th)
-			for a, v := range w.th.Values { // NaN where it simulated nothing
-				w.q[a] = float32(v)
+			for a := range w.q { // NaN where it simulated nothing or gives no values (a policy)
+				w.q[a] = float32(math.NaN())
+				if a < len(w.th.Values) {
+					w.q[a] = float32(w.th.Values[a])
+				}
 			}
 		default:
 			label = w.exp.Act(seat, w.obs, mask)
