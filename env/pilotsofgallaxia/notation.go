@@ -23,7 +23,9 @@ import (
 // "p.k" (pilot, k: 0 and 1 the starships, 2 the Durriken). Rings are
 // owner@where, the owner a pilot or "y" (yellow), where a space,
 // "ship:p.k" aboard, or "home". Caravans are space:owner, "!" marking a
-// BLOKK.
+// BLOKK. Only a v1 position may carry occ=space:p.k (or space:-), for a
+// space two pieces share whose holder is not the one the pieces alone give
+// (holdOcc, occExceptions); v2 refuses two pieces on one space.
 //
 // ParsePosition accepts any subset of the tokens: what is missing is the
 // table at setup (pieces at home, full caravan supplies, the hostage rings
@@ -210,6 +212,9 @@ func (s *State) Position() string {
 	add("over", b2i(s.over))
 	add("truncated", b2i(s.truncated))
 	add("stats", fmt.Sprintf("%d,%d,%d", s.raids, s.teleports, s.rekkonings))
+	if occ := s.occExceptions(); len(occ) > 0 {
+		add("occ", strings.Join(occ, ","))
+	}
 	rb, _ := s.rng.MarshalBinary()
 	add("rng", hex.EncodeToString(rb))
 	return strings.Join(t, " ")
@@ -314,6 +319,9 @@ func ParsePosition(text string, c *Config) (*State, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	if err := s.applyOcc(r); err != nil {
+		return nil, err
+	}
 	s.settle()
 	return s, nil
 }
@@ -372,6 +380,7 @@ type positionReader struct {
 	deck, cdeck         []uint8
 	haveDeck, haveCdeck bool
 	haveHandN           [MaxPlayers]bool
+	occ                 [][2]int // the occ token: space, piece (-1: none)
 }
 
 // read applies one key=value token to s: a pilot's field (p<i>.<field>)
@@ -497,6 +506,7 @@ var positionKeys = map[string]func(s *State, r *positionReader, v string) error{
 	"truncated": flagKey(func(s *State) *bool { return &s.truncated }),
 	"stats":     readStats,
 	"rng":       readGenerator,
+	"occ":       readOcc,
 }
 
 func readPhase(s *State, _ *positionReader, v string) error {
@@ -801,6 +811,100 @@ func (s *State) parseRings(v string) error {
 	return nil
 }
 
+// holdOcc records piece, found on space sp (neither a hangar nor a LAIR),
+// in occ. v2 never puts two pieces on one space (L99), so a second piece
+// there is an error. v1 does (docs/rules/pilots-of-gallaxia.md, v1
+// notes: a loser's flee onto the raider's square or onto the last free
+// space it passed), and only one of them holds the space in occ, the one
+// a raid there would fight. Rebuilt from the pieces alone (an
+// observation, or a position without the occ token), the space goes to
+// the piece of the pilot whose turn it is, the last to arrive in both
+// ways v1 reaches a shared space, else to the first piece in piece order;
+// the occ token writes down where the game's own record differs.
+func (s *State) holdOcc(sp, piece int) error {
+	o := int(s.occ[sp]) - 1
+	switch {
+	case o < 0:
+	case s.cfg.v2:
+		return perr("pieces %s and %s share %s", pieceName(o), pieceName(piece), SpaceName(sp))
+	case owner(piece) != int(s.cur) || owner(o) == int(s.cur):
+		return nil
+	}
+	s.occ[sp] = int8(piece + 1)
+	return nil
+}
+
+// occExceptions lists, for a v1 position, the spaces whose occ differs
+// from what validate rebuilds from the pieces alone (holdOcc): "space:p.k"
+// for the piece that holds it, "space:-" for a space a piece stands on
+// that holds none (its holder left). Nil for every position v2 reaches
+// and for every v1 position without a shared space in its history.
+func (s *State) occExceptions() []string {
+	if s.cfg.v2 {
+		return nil
+	}
+	t := *s
+	if t.validate() != nil {
+		return nil
+	}
+	var out []string
+	for sp := 0; sp < NumSpaces; sp++ {
+		switch o := int(s.occ[sp]) - 1; {
+		case s.occ[sp] == t.occ[sp]:
+		case o < 0:
+			out = append(out, SpaceName(sp)+":-")
+		default:
+			out = append(out, SpaceName(sp)+":"+pieceName(o))
+		}
+	}
+	return out
+}
+
+// readOcc reads the occ token (see occExceptions) into r; ParsePosition
+// applies it with applyOcc once the pieces are placed.
+func readOcc(_ *State, r *positionReader, v string) error {
+	r.occ = r.occ[:0]
+	for _, e := range strings.Split(v, ",") {
+		name, pc, ok := strings.Cut(e, ":")
+		if !ok {
+			return perr("bad occ entry %s", quote(e))
+		}
+		sp, err := parseSpace(name)
+		if err != nil {
+			return err
+		}
+		piece := -1
+		if pc != "-" {
+			if piece, err = parsePiece(pc, r.n); err != nil {
+				return err
+			}
+		}
+		r.occ = append(r.occ, [2]int{sp, piece})
+	}
+	return nil
+}
+
+// applyOcc sets the holders the occ token gives. Only v1 positions have
+// one; each entry names a space off the hangars and LAIRs that a piece
+// stands on (other than the moving piece), and the piece named stands
+// there.
+func (s *State) applyOcc(r *positionReader) error {
+	if len(r.occ) > 0 && s.cfg.v2 {
+		return perr("occ: only v1 positions hold a space two pieces share")
+	}
+	for _, e := range r.occ {
+		sp, piece := e[0], e[1]
+		if s.occ[sp] == 0 {
+			return perr("occ: no piece stands on %s", SpaceName(sp))
+		}
+		if piece >= 0 && (piece >= 3*s.cfg.players || int(s.pos[piece]) != sp || s.moving(piece)) {
+			return perr("occ: piece %s is not on %s", pieceName(piece), SpaceName(sp))
+		}
+		s.occ[sp] = int8(piece + 1)
+	}
+	return nil
+}
+
 func (s *State) parseCaravans(v string) error {
 	if v == "-" {
 		return nil
@@ -829,7 +933,8 @@ func (s *State) parseCaravans(v string) error {
 	return nil
 }
 
-// validate checks the invariants of a position and rebuilds occ.
+// validate checks the invariants of a position and rebuilds occ (see
+// holdOcc for a space two pieces share, which only v1 reaches).
 func (s *State) validate() error {
 	clear(s.occ[:])
 	n := s.cfg.players
@@ -851,10 +956,9 @@ func (s *State) validate() error {
 		case KindTeleprism:
 			return perr("piece %s on a Teleprism", pieceName(piece))
 		default:
-			if s.occ[sp] != 0 {
-				return perr("pieces %s and %s share %s", pieceName(int(s.occ[sp])-1), pieceName(piece), SpaceName(sp))
+			if err := s.holdOcc(sp, piece); err != nil {
+				return err
 			}
-			s.occ[sp] = int8(piece + 1)
 		}
 		if piece%3 == 2 && s.deployed[p] != (theBoard.kind[sp] != KindLair) {
 			return perr("Durriken %d: deployed=%v on %s", p, s.deployed[p], SpaceName(sp))

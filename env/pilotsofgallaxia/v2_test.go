@@ -2,9 +2,12 @@ package pilotsofgallaxia
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"strings"
 	"testing"
+
+	"github.com/galaxygym/galaxygym/env"
 )
 
 // posOf reads a position under the default configuration of id (4 pilots
@@ -24,11 +27,18 @@ func posOf(t *testing.T, id, text string) *State {
 	return s
 }
 
-// roundTrips reports whether the position reads back (the notation refuses
-// two pieces on one space).
+// roundTrips reports whether the position reads back as itself: the same
+// text and the same holder of every space (occ), which is what a raid
+// fights and a move may enter.
 func roundTrips(s *State) error {
-	_, err := ParsePosition(s.Position(), &Config{s.cfg})
-	return err
+	q, err := ParsePosition(s.Position(), &Config{s.cfg})
+	if err != nil {
+		return err
+	}
+	if q.Position() != s.Position() || q.occ != s.occ {
+		return fmt.Errorf("read back as %s", q.Position())
+	}
+	return nil
 }
 
 // TestV2Defects: each rule v2 changes, in the rules' own words, played
@@ -65,8 +75,11 @@ func TestV2Defects(t *testing.T) {
 			actions: []string{"ship-1", "base-move", "raid-r1-ship-1", "card-deflector", "no-card", "stop"},
 			dice:    [][2]int{{6, 1}, {6, 1}, {6, 1}, {8, 1}}, // raider 1+9, defender 1; flee to 1.P1
 			v1: func(t *testing.T, id string, s *State) {
-				if s.pos[0] != s.pos[3] || roundTrips(s) == nil {
-					t.Errorf("%s: the defender fled onto the raider's 1.P1 (the published behaviour): %s", id, s.Position())
+				if s.pos[0] != s.pos[3] || s.occ[s.pos[0]] != 1 {
+					t.Errorf("%s: the defender fled onto the raider's 1.P1, which the raider holds (the published behaviour): %s", id, s.Position())
+				}
+				if err := roundTrips(s); err != nil {
+					t.Errorf("%s: %v", id, err)
 				}
 			},
 			v2: func(t *testing.T, id string, s *State) {
@@ -86,8 +99,11 @@ func TestV2Defects(t *testing.T) {
 				"stop"},
 			dice: [][2]int{{6, 1}, {6, 1}, {6, 1}, {8, 1}},
 			v1: func(t *testing.T, id string, s *State) {
-				if s.pos[0] != s.pos[3] || roundTrips(s) == nil {
-					t.Errorf("%s: the raider fell back onto the fled defender (the published behaviour): %s", id, s.Position())
+				if s.pos[0] != s.pos[3] || s.occ[s.pos[0]] != 1 {
+					t.Errorf("%s: the raider fell back onto the fled defender and holds the space (the published behaviour): %s", id, s.Position())
+				}
+				if err := roundTrips(s); err != nil {
+					t.Errorf("%s: %v", id, err)
 				}
 			},
 			v2: func(t *testing.T, id string, s *State) {
@@ -243,6 +259,95 @@ func TestPositionErrorsQuote(t *testing.T) {
 				t.Errorf("error %q holds byte %#x", msg, c)
 				break
 			}
+		}
+	}
+}
+
+// TestV1SharedSpace: v1 reaches positions where two pieces share a space
+// (TestV2Defects' flee rows); its notation writes and reads them, which
+// piece holds the space included (the occ token, written only where the
+// game's record differs from the rule holdOcc rebuilds it by), and a
+// position rebuilt from each pilot's observation shows that pilot the same
+// bytes and the same legal actions. v2 refuses them.
+func TestV1SharedSpace(t *testing.T) {
+	s := posOf(t, IDv1, "cur=0 p0.ships=1.P1,1.H p1.ships=1.r0a,2.H p0.hand=deflector")
+	play(t, s, "ship-1", "base-move", "raid-r1-ship-1", "card-deflector")
+	dice(t, s, [2]int{6, 1}, [2]int{6, 1}, [2]int{6, 1}, [2]int{8, 1})
+	play(t, s, "no-card", "stop")
+	p1 := sp(t, "1.P1")
+	if s.pos[0] != p1 || s.pos[3] != p1 || s.occ[p1] != 1 {
+		t.Fatalf("the raider 0.0 and the fled 1.0 on 1.P1, the raider holding it: %s", s.Position())
+	}
+	if strings.Contains(s.Position(), " occ=") {
+		t.Errorf("the holder is the rule's (the pilot to move, the last to arrive): no occ token: %s", s.Position())
+	}
+	params, _ := specV1.Resolve(map[string]any{"players": 4})
+	obs, obs2 := make([]uint8, ObsSize), make([]uint8, ObsSize)
+	for p := 0; p < 4; p++ {
+		s.Observe(p, obs)
+		d, err := Game{v1: true}.Determinize(params, p, obs, 7, nil)
+		if err != nil {
+			t.Fatalf("pilot %d: %v", p, err)
+		}
+		ds := d.(*State)
+		ds.Observe(p, obs2)
+		if !bytes.Equal(obs, obs2) || ds.occ != s.occ || ds.CurrentPlayer() != s.CurrentPlayer() {
+			t.Errorf("pilot %d: the rebuilt position differs: %s", p, ds.Position())
+		}
+		m, dm := make([]uint8, NumActions), make([]uint8, NumActions)
+		s.LegalMask(m)
+		ds.LegalMask(dm)
+		if p == s.CurrentPlayer() && !bytes.Equal(m, dm) {
+			t.Errorf("pilot %d: the rebuilt position's legal actions differ", p)
+		}
+	}
+
+	// A uniformly random three-pilot v1 game (seed 1657) that reaches a
+	// shared space, as the page's browser test once did: every pilot's
+	// observation rebuilds at every step.
+	sharedSteps := 0
+	randomPositions(t, IDv1, map[string]any{"players": 3}, 1657, 1<<20, func(e *env.Env) {
+		s := e.State().(*State)
+		if s.pos[3] == s.pos[8] && s.occ[s.pos[3]] == 9 {
+			sharedSteps++
+		}
+		for p := 0; p < 3; p++ {
+			s.Observe(p, obs)
+			if _, err := (Game{v1: true}).Determinize(e.Params(), p, obs, 7, nil); err != nil {
+				t.Fatalf("step %d pilot %d: %v", e.Steps(), p, err)
+			}
+		}
+	})
+	if sharedSteps == 0 {
+		t.Error("seed 1657 no longer puts 1.0 and 2.2 on one space, held by 2.2: pick another game")
+	}
+
+	// The game's record where the rule cannot know it: the holder left
+	// (none holds the space) or another piece holds it.
+	shared := "cur=2 p0.ships=1.P1,1.H p1.ships=1.P1,2.H "
+	for _, occ := range []string{"1.P1:-", "1.P1:1.0"} {
+		s := posOf(t, IDv1, shared+"occ="+occ)
+		if !strings.Contains(s.Position(), " occ="+occ+" ") {
+			t.Errorf("occ=%s not written back: %s", occ, s.Position())
+		}
+		if err := roundTrips(s); err != nil {
+			t.Errorf("occ=%s: %v", occ, err)
+		}
+	}
+	if s := posOf(t, IDv1, shared); s.occ[p1] != 1 || strings.Contains(s.Position(), " occ=") {
+		t.Errorf("no pilot to move among them: the first piece holds the space: %s", s.Position())
+	}
+	for _, bad := range []struct{ id, text, want string }{
+		{ID, shared, "share 1.P1"},
+		{ID, shared + "occ=1.P1:1.0", "share 1.P1"},
+		{ID, "cur=0 p0.ships=1.P1,1.H occ=1.P1:0.0", "only v1"},
+		{IDv1, shared + "occ=1.P2:-", "no piece stands on 1.P2"},
+		{IDv1, shared + "occ=1.P1:2.0", "piece 2.0 is not on 1.P1"},
+		{IDv1, shared + "occ=1.P1", "bad occ entry"},
+	} {
+		_, err := ParsePosition(bad.text, DefaultConfigOf(bad.id, 4))
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s %q: error %v, want %q", bad.id, bad.text, err, bad.want)
 		}
 	}
 }

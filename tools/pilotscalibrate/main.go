@@ -5,8 +5,8 @@
 // second, ...) and of each seat, the game length in pilot turns (median
 // and mean), and how often raids, Durriken and BLOKKs are used. With
 // --check it also writes every position reached in the notation and reads
-// it back, counting the positions the notation refuses (two pieces on one
-// space).
+// it back, counting the games with a position the notation refuses or
+// reads back as another.
 //
 //	nice go run ./tools/pilotscalibrate --env pilots-of-gallaxia-v2 \
 //	    --players 2,4,6 --games 10000
@@ -129,7 +129,8 @@ func play(id string, p map[string]any, seed uint64, check bool, t *tally) error 
 		}
 		if check && !refused && !e.Done() {
 			s := e.State().(*pog.State)
-			if _, err := pog.ParsePosition(s.Position(), cfg); err != nil {
+			text := s.Position()
+			if q, err := pog.ParsePosition(text, cfg); err != nil || q.Position() != text {
 				refused = true
 			}
 		}
@@ -166,7 +167,7 @@ func main() {
 	games := flag.Int("games", 10000, "games per player count")
 	seed := flag.Uint64("seed", 0, "seed of the first game")
 	workers := flag.Int("workers", 2, "goroutines playing games")
-	check := flag.Bool("check", false, "read every position back through the notation and count the refused ones")
+	check := flag.Bool("check", false, "read every position back through the notation and count the games where one is refused or reads back as another")
 	ps := params{}
 	flag.Var(ps, "param", "environment parameter key=value (repeatable)")
 	flag.Parse()
@@ -256,6 +257,6 @@ func report(n int, t *tally) {
 	fmt.Printf("  games with a Durriken raid %.1f%%, with a BLOKK %.1f%%\n",
 		100*float64(t.gamesDurRaid)/g, 100*float64(t.gamesBlokk)/g)
 	if t.refused > 0 {
-		fmt.Printf("  games reaching a position the notation refuses: %d\n", t.refused)
+		fmt.Printf("  games reaching a position the notation refuses or reads back as another: %d\n", t.refused)
 	}
 }
