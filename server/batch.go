@@ -32,6 +32,10 @@ type batch struct {
 
 	reply []byte // Layout.MaxSize bytes, reused by every reply
 
+	// feat writes each action's features into replies (make's
+	// action_features; nil when not asked).
+	feat env.ActionFeaturer
+
 	// learn, in a session with opponents (or several learner seats), holds
 	// each environment's learner view (nil otherwise); plan is its lineup.
 	learn []*rollout.LearnerEnv
@@ -83,9 +87,9 @@ const envOverhead = 512
 // snapshotBytes long. A state's heap is taken as twice its JSON's length
 // plus two observations (some games cache one); measured on both games it
 // overestimates by 1.3-1.7x, the safe side.
-func batchBytes(spec *env.Spec, n int, mode AutoresetMode, snapshotBytes int) int64 {
+func batchBytes(spec *env.Spec, n int, mode AutoresetMode, snapshotBytes, features int) int64 {
 	o, a, p := spec.ObsSize(), spec.NumActions(), spec.NumPlayers
-	l := NewLayout(n, o, a, p)
+	l := NewLayout(n, o, a, p).WithActionFeatures(features)
 	total := int64(l.MaxSize()) + int64(n)*(8+8+1+4+4) // reply; base, episode, seeded, actor, actions
 	if mode == SameStep {
 		total += int64(n) * int64(o+1+4+4+1)
@@ -99,21 +103,34 @@ func batchBytes(spec *env.Spec, n int, mode AutoresetMode, snapshotBytes int) in
 // batch whose [batchBytes] estimate is over budget is refused with
 // [CodeLimitExceeded] before it is built.
 func newBatch(id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int, budget int64) (*batch, *Error) {
-	return newLearnerBatch(context.Background(), id, n, params, mode, seeds, workers, budget, nil, agents.Limits{})
+	return newLearnerBatch(context.Background(), id, n, params, mode, seeds, workers, budget, nil, agents.Limits{}, false)
 }
 
 // newLearnerBatch is newBatch with opponents: opp (nil or unset: none)
 // checked against lim (caps, weights folder); each environment is then
 // wrapped in a [rollout.LearnerEnv] whose agents are bounded by ctx (the
 // session's: a search stops when the session ends), and ctx stops a step
-// or reset between two environments ([batch.step], [batch.reset]).
+// or reset between two environments ([batch.step], [batch.reset]). With
+// features every reply also carries the game's action features
+// ([Layout.ActionFeatures]); a game that declares none is a
+// [CodeBadRequest].
 func newLearnerBatch(ctx context.Context, id string, n int, params map[string]any, mode AutoresetMode, seeds func() uint64, workers int, budget int64,
-	opp *Opponents, lim agents.Limits) (*batch, *Error) {
+	opp *Opponents, lim agents.Limits, features bool) (*batch, *Error) {
 	first, err := env.Make(id, params)
 	if err != nil {
 		return nil, fromEnvError(err)
 	}
 	spec := first.Spec()
+	var feat env.ActionFeaturer
+	nf := 0
+	if features {
+		g, _ := env.Lookup(id)
+		var ok bool
+		if feat, ok = g.(env.ActionFeaturer); !ok {
+			return nil, errorf(CodeBadRequest, "action_features: %s declares no action features", id)
+		}
+		nf = len(feat.ActionFeatureNames())
+	}
 	var plan *lineupPlan
 	if opp != nil && opp.set() {
 		var perr *Error
@@ -127,7 +144,7 @@ func newLearnerBatch(ctx context.Context, id string, n int, params map[string]an
 	if err != nil {
 		return nil, fromEnvError(err)
 	}
-	if need := batchBytes(spec, n, mode, len(snap)); need > budget {
+	if need := batchBytes(spec, n, mode, len(snap), nf); need > budget {
 		perEnv := max(1, need/int64(n))
 		return nil, errorf(CodeLimitExceeded, "%d environments of %s need about %d MiB; a session may hold %d MiB besides its message buffers (at most about %d of these)",
 			n, id, need>>20, budget>>20, max(0, budget/perEnv))
@@ -137,7 +154,8 @@ func newLearnerBatch(ctx context.Context, id string, n int, params map[string]an
 		spec:    spec,
 		params:  first.Params(),
 		mode:    mode,
-		lay:     NewLayout(n, spec.ObsSize(), spec.NumActions(), spec.NumPlayers),
+		lay:     NewLayout(n, spec.ObsSize(), spec.NumActions(), spec.NumPlayers).WithActionFeatures(nf),
+		feat:    feat,
 		envs:    make([]*env.Env, n),
 		base:    make([]uint64, n),
 		episode: make([]uint64, n),
@@ -430,8 +448,17 @@ func (b *batch) writeState(i int, info *env.Info) {
 	if p < 0 {
 		p = int(b.actor[i])
 	}
-	_ = e.Observe(p, buf[l.Obs+l.O*i:l.Obs+l.O*(i+1)])
+	obs := buf[l.Obs+l.O*i : l.Obs+l.O*(i+1)]
+	_ = e.Observe(p, obs)
 	copy(buf[l.Mask+l.A*i:l.Mask+l.A*(i+1)], e.Mask())
+	if b.feat != nil {
+		dst := buf[l.ActionFeatures+l.A*l.F*i : l.ActionFeatures+l.A*l.F*(i+1)]
+		if cp < 0 {
+			clear(dst)
+		} else {
+			b.feat.ActionFeatures(obs, dst)
+		}
+	}
 	e.FillInfo(info)
 	le := binary.LittleEndian
 	le.PutUint32(buf[l.CurrentPlayer+4*i:], uint32(int32(cp)))
@@ -578,6 +605,7 @@ func (b *batch) writeUnreset(i int) {
 	buf := b.reply
 	clear(buf[l.Obs+l.O*i : l.Obs+l.O*(i+1)])
 	clear(buf[l.Mask+l.A*i : l.Mask+l.A*(i+1)])
+	clear(buf[l.ActionFeatures+l.A*l.F*i : l.ActionFeatures+l.A*l.F*(i+1)])
 	le := binary.LittleEndian
 	le.PutUint32(buf[l.CurrentPlayer+4*i:], ^uint32(0)) // -1: env.Terminal
 	le.PutUint32(buf[l.Score+4*i:], 0)

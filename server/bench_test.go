@@ -7,18 +7,30 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/galaxygym/galaxygym/agents"
+
 	"github.com/galaxygym/galaxygym/server/wsconn"
 )
 
 // BenchmarkBatchStep measures the server's step path without the network:
 // validating N actions, stepping N environments and encoding the reply.
+// With features=true the replies also carry the action features (make's
+// action_features).
 func BenchmarkBatchStep(b *testing.B) {
-	for _, c := range []struct{ n, workers int }{{1, 2}, {64, 2}, {1024, 1}, {1024, 2}} {
+	for _, c := range []struct {
+		n, workers int
+		features   bool
+	}{{1, 2, false}, {64, 2, false}, {1024, 1, false}, {1024, 2, false}, {1024, 1, true}} {
 		n := c.n
-		b.Run(fmt.Sprintf("N=%d/workers=%d", n, c.workers), func(b *testing.B) {
+		name := fmt.Sprintf("N=%d/workers=%d", n, c.workers)
+		if c.features {
+			name += "/features"
+		}
+		b.Run(name, func(b *testing.B) {
 			p := newPool(c.workers - 1)
 			defer p.stop()
-			bt, perr := newBatch(testEnv, n, nil, NextStep, func() uint64 { return 1 }, c.workers, 1<<40)
+			bt, perr := newLearnerBatch(context.Background(), testEnv, n, nil, NextStep, func() uint64 { return 1 }, c.workers, 1<<40,
+				nil, agents.Limits{}, c.features)
 			if perr != nil {
 				b.Fatal(perr)
 			}

@@ -272,7 +272,7 @@ func TestBatchStopsBetweenEnvironments(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	b, perr := newLearnerBatch(ctx, "express-v2", 8, map[string]any{"players": 2}, NextStep, func() uint64 { return 3 }, 1, 1<<40,
-		&Opponents{Agents: []byte(`"test-count"`)}, agents.Limits{})
+		&Opponents{Agents: []byte(`"test-count"`)}, agents.Limits{}, false)
 	if perr != nil {
 		t.Fatal(perr)
 	}

@@ -80,7 +80,7 @@ func TestSessionMemoryBound(t *testing.T) {
 	e.Reset(0)
 	snap, _ := e.MarshalJSON()
 	n := 4096
-	for n > 1 && batchBytes(e.Spec(), n, SameStep, len(snap)) > budget {
+	for n > 1 && batchBytes(e.Spec(), n, SameStep, len(snap), 0) > budget {
 		n /= 2
 	}
 	if n < 16 {
@@ -113,7 +113,7 @@ func TestBatchBytesOverestimates(t *testing.T) {
 		}
 		used := heapInUse() - before
 		snap, _ := b.envs[0].MarshalJSON()
-		est := batchBytes(b.spec, n, SameStep, len(snap))
+		est := batchBytes(b.spec, n, SameStep, len(snap), 0)
 		t.Logf("%s: %d environments use %d KiB, estimated %d KiB", id, n, used>>10, est>>10)
 		if est < used {
 			t.Errorf("%s: estimate %d bytes is below the %d bytes used", id, est, used)

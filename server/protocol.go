@@ -152,7 +152,15 @@ type Layout struct {
 	Outcomes      int `json:"outcomes"`       // u8[N*P], Outcome + N: every player's outcome code once over, else 0
 	Obs           int `json:"obs"`            // u8[N*O], Outcomes + NP
 	Mask          int `json:"mask"`           // u8[N*A], Obs + NO
-	// FinalIndex is where the final section starts: align4(Mask + NA).
+	// F is the number of action features each action carries (0 unless
+	// make asked for action_features); ActionFeatures, present only then,
+	// is the offset of u8[N*A*F], Mask + NA: environment i's features of
+	// action a are bytes (i*A+a)*F to +F, the game's env.ActionFeaturer of
+	// the observation beside them (all 0 once the episode is over).
+	F              int `json:"num_action_features,omitempty"`
+	ActionFeatures int `json:"action_features,omitempty"`
+	// FinalIndex is where the final section starts: align4(Mask + NA
+	// + NAF).
 	FinalIndex int `json:"final_index"`
 	// FixedSize is the size of a reply with K = 0 (equal to FinalIndex).
 	FixedSize int `json:"fixed_size"`
@@ -176,6 +184,19 @@ func NewLayout(n, o, a, p int) Layout {
 	l.Obs = l.Outcomes + n*p
 	l.Mask = l.Obs + n*o
 	l.FinalIndex = align4(l.Mask + n*a)
+	l.FixedSize = l.FinalIndex
+	return l
+}
+
+// WithActionFeatures returns l with f action features per action after
+// the masks (f 0: l unchanged); the final section moves past them.
+func (l Layout) WithActionFeatures(f int) Layout {
+	if f <= 0 {
+		return l
+	}
+	l.F = f
+	l.ActionFeatures = l.Mask + l.N*l.A
+	l.FinalIndex = align4(l.ActionFeatures + l.N*l.A*f)
 	l.FixedSize = l.FinalIndex
 	return l
 }
@@ -320,6 +341,11 @@ type Control struct {
 	NumEnvs       *int           `json:"num_envs,omitempty"`
 	Params        map[string]any `json:"params,omitempty"`
 	AutoresetMode string         `json:"autoreset_mode,omitempty"`
+	// ActionFeatures (make, optional): every step and reset reply also
+	// carries each legal action's features (Layout.ActionFeatures), for a
+	// game that declares them (env.ActionFeaturer); bad_request for
+	// another.
+	ActionFeatures bool `json:"action_features,omitempty"`
 	// Opponents (make, optional): built-in agents in the seats the client
 	// does not play; see [Opponents].
 	Opponents

@@ -477,7 +477,7 @@ func (ss *session) handleMake(c *Control) bool {
 		return ss.sendError(errorf(CodeBadRequest, "autoreset_mode %q is not one of %v", c.AutoresetMode, modeNames))
 	}
 	budget := cfg.MaxSessionBytes - cfg.ReadLimit - int64(cfg.MaxReplyBytes)
-	b, perr := newLearnerBatch(ss.ctx, c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget, &c.Opponents, cfg.AgentLimits())
+	b, perr := newLearnerBatch(ss.ctx, c.Env, n, c.Params, mode, ss.srv.newSeed, cfg.Workers, budget, &c.Opponents, cfg.AgentLimits(), c.ActionFeatures)
 	if perr != nil {
 		return ss.sendError(perr)
 	}
@@ -498,6 +498,9 @@ func (ss *session) handleMake(c *Control) bool {
 	}
 	if b.plan != nil {
 		made["opponents"] = b.plan.wire()
+	}
+	if b.feat != nil {
+		made["action_feature_names"] = b.feat.ActionFeatureNames()
 	}
 	return ss.writeJSON(made)
 }

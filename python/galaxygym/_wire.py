@@ -68,6 +68,7 @@ class Layout:
     obs_size: int
     num_actions: int
     num_players: int
+    num_action_features: int = 0  # F: make's action_features (0: not asked for)
 
     @property
     def rewards(self) -> int:
@@ -118,8 +119,13 @@ class Layout:
         return self.obs + self.n * self.obs_size
 
     @property
+    def action_features(self) -> int:
+        """Offset of the uint8 (N, A, F) action features (F > 0 only)."""
+        return self.mask + self.n * self.num_actions
+
+    @property
     def final_index(self) -> int:
-        return (self.mask + self.n * self.num_actions + 3) & ~3
+        return (self.action_features + self.n * self.num_actions * self.num_action_features + 3) & ~3
 
     def size(self, k: int = 0) -> int:
         """Size in bytes of a reply with k final entries."""
@@ -145,6 +151,9 @@ class Reply:
         obs: uint8 (N, *obs_shape), the observation of the player to act
             (of the last player to act once the episode is over).
         mask: uint8 (N, A) legal-action masks (all zero once terminal).
+        action_features: uint8 (N, A, F), the game's features of each
+            action for the observation beside them (all zero once terminal),
+            when make asked for them (``action_features=True``); else None.
         final_index: int32 (K,), envs whose episode ended in this step
             (same_step mode only); final_score, final_steps, final_outcome
             (K,), final_scores, final_ranks, final_outcomes (K, P) and
@@ -152,7 +161,7 @@ class Reply:
     """
 
     __slots__ = ("kind", "rewards", "current_player", "score", "steps", "scores", "ranks", "terminated",
-                 "truncated", "outcome", "outcomes", "obs", "mask", "final_index", "final_score", "final_steps",
+                 "truncated", "outcome", "outcomes", "obs", "mask", "action_features", "final_index", "final_score", "final_steps",
                  "final_scores", "final_ranks", "final_outcome", "final_outcomes", "final_obs")
 
     kind: int
@@ -168,6 +177,7 @@ class Reply:
     outcomes: NDArray[np.uint8]
     obs: NDArray[np.uint8]
     mask: NDArray[np.uint8]
+    action_features: NDArray[np.uint8] | None
     final_index: NDArray[np.int32]
     final_score: NDArray[np.float32]
     final_steps: NDArray[np.int32]
@@ -200,7 +210,9 @@ class Codec:
 
     Attributes:
         spec: the environment's spec (dict); num_envs: N; obs_shape: the
-            shape of one observation; layout: the replies' :class:`Layout`.
+            shape of one observation; layout: the replies' :class:`Layout`;
+            action_feature_names: the names of the F action features the
+            replies carry (empty unless make asked for action_features).
         step_header: the bytes a step request starts with (magic, version,
             kind, N); the request is step_header, N int32 actions (little
             endian), then the request id (u32).
@@ -213,11 +225,13 @@ class Codec:
         self.spec = spec
         self.num_envs = int(made["num_envs"])
         self.obs_shape = tuple(int(d) for d in spec["obs_shape"])
+        self.action_feature_names = [str(x) for x in made.get("action_feature_names") or []]
         lay = Layout(self.num_envs, int(np.prod(self.obs_shape)), len(spec["action_names"]),
-                     int(spec["num_players"]))
+                     int(spec["num_players"]), len(self.action_feature_names))
         got = made.get("layout", {})
         if (got.get("obs") != lay.obs or got.get("final_index") != lay.final_index
-                or got.get("scores") != lay.scores or got.get("outcomes") != lay.outcomes):
+                or got.get("scores") != lay.scores or got.get("outcomes") != lay.outcomes
+                or got.get("num_action_features", 0) != lay.num_action_features):
             raise ProtocolError(f"server layout {got} differs from this client's {lay}")
         self.layout = lay
         self._offsets = (lay.rewards, lay.current_player, lay.score, lay.steps, lay.terminated,
@@ -285,6 +299,8 @@ class Codec:
         r.outcomes = flags[3 * n:].reshape(n, p)
         r.obs = fb(data, np.uint8, n * o, o_obs).reshape(self._obs_batch_shape)
         r.mask = fb(data, np.uint8, n * a, o_mask).reshape(n, a)
+        f = lay.num_action_features
+        r.action_features = fb(data, np.uint8, n * a * f, lay.action_features).reshape(n, a, f) if f else None
         if k == 0:
             (r.final_index, r.final_score, r.final_steps, r.final_outcome, r.final_obs,
              r.final_scores, r.final_ranks, r.final_outcomes) = self._no_finals

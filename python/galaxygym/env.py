@@ -96,6 +96,14 @@ class GalaxyGymEnv(gym.Env):
             action raises IllegalActionError and changes nothing.
         illegal_action_reward: the reward of an illegal action under
             ``"terminate"`` (default: the spec's minimum step reward).
+        action_features: True: ``info["action_features"]`` also holds the
+            game's features of each action for the observation, uint8
+            (num_actions, F), named by ``action_feature_names`` (all zero
+            once over), which a weights file of format version 5 reads
+            (``galaxygym.policy_probs(file, obs, info["action_mask"],
+            info["action_features"])``); for a game that declares them
+            (Galaxy Express, Pilots of Gallaxia), else
+            :class:`galaxygym.ServerError` ``bad_request``.
         **params: the environment's parameters (see ``galaxygym envs``).
     """
 
@@ -104,10 +112,11 @@ class GalaxyGymEnv(gym.Env):
     def __init__(self, env_id: str, url: str | None = None, render_mode: str | None = None, *,
                  token: str | None = None, timeout: float | None = 60.0,
                  illegal_action: str = "terminate", illegal_action_reward: float | None = None,
-                 **params: Any):
+                 action_features: bool = False, **params: Any):
         self._init_args: dict[str, Any] = dict(
             env_id=env_id, url=url, render_mode=render_mode, token=token, timeout=timeout,
-            illegal_action=illegal_action, illegal_action_reward=illegal_action_reward, **params)
+            illegal_action=illegal_action, illegal_action_reward=illegal_action_reward,
+            action_features=action_features, **params)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']} or None")
         if illegal_action not in ("raise", "terminate"):
@@ -115,7 +124,8 @@ class GalaxyGymEnv(gym.Env):
         self._session = Session(url, token=token, timeout=timeout)
         self._local = bool(getattr(self._session, "_local", False))  # the private server: for ServerGoneError
         try:
-            made = self._session.make(env_id, 1, params, autoreset_mode="disabled")
+            made = self._session.make(env_id, 1, params, autoreset_mode="disabled",
+                                      action_features=True if action_features else None)
         except BaseException:
             self._session.close()
             raise
@@ -129,6 +139,8 @@ class GalaxyGymEnv(gym.Env):
         #: Names of the outcome codes of infos' outcome and outcomes (the spec's outcome_names).
         self.outcome_names: list[str] = list(self.game_spec["outcome_names"])
         self.observation_space, self.action_space = spaces_from_spec(self.game_spec)
+        #: The names of info["action_features"]' F columns (empty unless action_features=True).
+        self.action_feature_names: list[str] = [str(x) for x in made.get("action_feature_names") or []]
         self.render_mode = render_mode
         #: render_mode "human": the page that shows this environment live.
         self.watch_url: str | None = None
@@ -160,6 +172,8 @@ class GalaxyGymEnv(gym.Env):
         self._reply_prefix = self._session._reply_prefix(KIND_STEP_REPLY)
         self._reply_size = lay.size(0)
         self._obs_off, self._mask_off, self._obs_size = lay.obs, lay.mask, lay.obs_size
+        self._feat_off, self._num_features = lay.action_features, lay.num_action_features
+        self._feat: NDArray[np.uint8] | None = None
 
     # -- Gymnasium API -----------------------------------------------------
 
@@ -216,6 +230,8 @@ class GalaxyGymEnv(gym.Env):
             info["illegal_action"] = True
             info["error"] = str(e)
             info["action_mask"] = np.zeros_like(info["action_mask"])
+            if "action_features" in info:
+                info["action_features"][:] = 0
             return self._obs.copy(), self.illegal_action_reward, True, False, info
         if len(data) != self._reply_size or data[:HEADER_SIZE] != self._reply_prefix:
             raise ProtocolError(f"unexpected step reply header {bytes(data[:HEADER_SIZE]).hex(' ')}")
@@ -226,6 +242,9 @@ class GalaxyGymEnv(gym.Env):
         obs = np.frombuffer(data, np.uint8, self._obs_size, self._obs_off)
         self._obs = obs if len(self._obs_shape) == 1 else obs.reshape(self._obs_shape)
         self._mask = np.frombuffer(data, np.int8, self._num_actions, self._mask_off)
+        if self._num_features:
+            self._feat = np.frombuffer(data, np.uint8, self._num_actions * self._num_features,
+                                       self._feat_off).reshape(self._num_actions, self._num_features)
         reward = float(f[actor]) if actor >= 0 else 0.0
         # The observation is a writable view of this reply's own buffer,
         # which nothing reuses: no copy is needed.
@@ -276,6 +295,7 @@ class GalaxyGymEnv(gym.Env):
         p = self.num_players
         self._obs = r.obs[0]
         self._mask = r.mask[0].view(np.int8)
+        self._feat = None if r.action_features is None else r.action_features[0]
         self._player = int(r.current_player[0])
         self._fields = (*r.rewards[0].tolist(), self._player, float(r.score[0]), int(r.steps[0]),
                         *r.scores[0].tolist(), *r.ranks[0].tolist(),
@@ -284,7 +304,7 @@ class GalaxyGymEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         f, p = self._fields, self.num_players
-        return {
+        info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
             "current_player": f[p],
             "score": float(f[p + 1]),
@@ -295,6 +315,9 @@ class GalaxyGymEnv(gym.Env):
             "ranks": np.array(f[2 * p + 3:3 * p + 3], dtype=np.int32),
             "outcomes": np.array(f[3 * p + 6:], dtype=np.uint8),
         }
+        if self._feat is not None:
+            info["action_features"] = self._feat.copy()
+        return info
 
     def __repr__(self) -> str:
         return f"<GalaxyGymEnv {self.env_id} at {self._session.url}>"

@@ -101,24 +101,29 @@ class GalaxyGymVectorEnv(VectorEnv):
             that each owns its memory.
         token: bearer token (default $GALAXYGYM_TOKEN).
         timeout: seconds to wait for a reply.
+        action_features: True: ``infos["action_features"]`` also holds the
+            game's features of each action for each observation, uint8
+            (N, num_actions, F), named by ``action_feature_names`` (see
+            :class:`GalaxyGymEnv`); for a game that declares them.
         **params: the environments' parameters.
     """
 
     def __init__(self, env_id: str, num_envs: int, url: str | None = None,
                  autoreset_mode: str | AutoresetMode = "next_step", render_mode: str | None = None, *,
                  copy: bool = False, token: str | None = None, timeout: float | None = 60.0,
-                 **params: Any):
+                 action_features: bool = False, **params: Any):
         if render_mode not in (None, "ansi", "rgb_array", "human"):
             raise ValueError(f"render_mode {render_mode!r} is not 'ansi', 'rgb_array', 'human' or None")
         self._init_args: dict[str, Any] = dict(
             env_id=env_id, num_envs=num_envs, url=url, autoreset_mode=autoreset_mode, render_mode=render_mode,
-            copy=copy, token=token, timeout=timeout, **params)
+            copy=copy, token=token, timeout=timeout, action_features=action_features, **params)
         mode = _mode_name(autoreset_mode)
         learner = learner_fields(params)
         self._session = Session(url, token=token, timeout=timeout)
         self._local = bool(getattr(self._session, "_local", False))  # the private server: for ServerGoneError
         try:
-            made = self._session.make(env_id, int(num_envs), params, autoreset_mode=mode, **learner)
+            made = self._session.make(env_id, int(num_envs), params, autoreset_mode=mode,
+                                      action_features=True if action_features else None, **learner)
         except BaseException:
             self._session.close()
             raise
@@ -133,6 +138,8 @@ class GalaxyGymVectorEnv(VectorEnv):
         #: lineup, seat_rule; None: the raw stepping of every seat).
         self.opponents: dict[str, Any] | None = made.get("opponents")
         self.action_names: list[str] = list(self.game_spec["action_names"])
+        #: The names of infos["action_features"]' F columns (empty unless action_features=True).
+        self.action_feature_names: list[str] = [str(x) for x in made.get("action_feature_names") or []]
         self._num_actions = len(self.action_names)
         #: Names of the outcome codes of infos' outcome and outcomes (the spec's outcome_names).
         self.outcome_names: list[str] = list(self.game_spec["outcome_names"])
@@ -283,6 +290,9 @@ class GalaxyGymVectorEnv(VectorEnv):
             "_ranks": every.copy(),
             "_outcomes": every.copy(),
         }
+        if r.action_features is not None:
+            infos["action_features"] = r.action_features.copy() if self.copy else r.action_features
+            infos["_action_features"] = every.copy()
         k = len(r.final_index)
         if k:
             idx = r.final_index
