@@ -83,7 +83,7 @@ def make_vec(env_id: str, num_envs: int, url: str | None = None,
              autoreset_mode: str | AutoresetMode = "next_step", **params: Any) -> GalaxyGymVectorEnv:
     """num_envs environments on one connection with the Gymnasium VectorEnv
     API; see :class:`GalaxyGymVectorEnv` (its keyword arguments render_mode,
-    copy, token, timeout, and for a multi-player game opponents,
+    copy, token, timeout, action_features, and for a multi-player game opponents,
     learner_seats, seat_rule and rewards, are accepted here too)."""
     return GalaxyGymVectorEnv(env_id, num_envs, url=url, autoreset_mode=autoreset_mode, **params)
 

@@ -40,6 +40,9 @@ def make_critic(actor: Any, from_actor: bool) -> Any:
         for m in critic.modules():
             if hasattr(m, "reset_parameters") and m is not critic:
                 m.reset_parameters()
+    if getattr(critic, "action_features", None):  # a value reads the observation only
+        critic.action_features = []
+        del critic.afeat
     last = layers_of(critic)[-1]
     head = torch.nn.Linear(last.in_features, 1)
     torch.nn.init.zeros_(head.weight)
@@ -51,7 +54,9 @@ def make_critic(actor: Any, from_actor: bool) -> Any:
 
 @dataclass
 class Rollout:
-    """One rollout's buffers, (T, N, ...) torch tensors."""
+    """One rollout's buffers, (T, N, ...) torch tensors; afeat, uint8 (T, N,
+    num_actions, F), only for an actor that reads the game's action
+    features (None otherwise)."""
 
     obs: Any
     mask: Any
@@ -60,13 +65,15 @@ class Rollout:
     val: Any
     rew: Any
     done: Any
+    afeat: Any = None
 
     @classmethod
-    def zeros(cls, t_len: int, n: int, obs_dim: int, num_actions: int) -> "Rollout":
+    def zeros(cls, t_len: int, n: int, obs_dim: int, num_actions: int, features: int = 0) -> "Rollout":
         torch = _torch()
         return cls(torch.zeros((t_len, n, obs_dim), dtype=torch.uint8),
                    torch.zeros((t_len, n, num_actions), dtype=torch.bool), torch.zeros((t_len, n), dtype=torch.long),
-                   torch.zeros((t_len, n)), torch.zeros((t_len, n)), torch.zeros((t_len, n)), torch.zeros((t_len, n)))
+                   torch.zeros((t_len, n)), torch.zeros((t_len, n)), torch.zeros((t_len, n)), torch.zeros((t_len, n)),
+                   torch.zeros((t_len, n, num_actions, features), dtype=torch.uint8) if features else None)
 
 
 def _masked(logits: Any, mask: Any) -> Any:
@@ -75,20 +82,25 @@ def _masked(logits: Any, mask: Any) -> Any:
 
 
 def collect(actor: Any, critic: Any, envs: Any, buf: Rollout, obs: NDArray[Any], mask: NDArray[Any],
-            cfg: PPOConfig, gen: Any, ep_return: NDArray[Any], finished: list[float]) -> tuple[Any, Any, Any]:
-    """Fills buf with one rollout from (obs, mask); returns the next obs,
-    mask and the critic's value of the next obs. Ended episodes' unscaled
-    returns are appended to finished."""
+            cfg: PPOConfig, gen: Any, ep_return: NDArray[Any], finished: list[float],
+            afeat: NDArray[Any] | None = None) -> tuple[Any, Any, Any, Any]:
+    """Fills buf with one rollout from (obs, mask, afeat: the action
+    features, for an actor that reads them); returns the next obs, mask,
+    the critic's value of the next obs and the next afeat. Ended episodes'
+    unscaled returns are appended to finished."""
     torch = _torch()
     with torch.no_grad():
         for t in range(buf.obs.shape[0]):
             o, m = torch.from_numpy(obs), torch.from_numpy(mask)
-            logits = _masked(actor(o), m)
+            f = None if afeat is None else torch.from_numpy(afeat)
+            logits = _masked(actor(o) if f is None else actor(o, f), m)
             action = torch.multinomial(torch.softmax(logits, -1), 1, generator=gen).squeeze(-1)
             buf.obs[t], buf.mask[t], buf.act[t] = o, m, action
+            if f is not None:
+                buf.afeat[t] = f
             buf.logp[t] = torch.log_softmax(logits, -1).gather(1, action.view(-1, 1)).squeeze(-1)
             buf.val[t] = critic(o).squeeze(-1)
-            obs, reward, done, mask = envs.step(action.numpy())
+            obs, reward, done, mask, afeat = envs.step(action.numpy())
             ep_return += reward
             if done.any():
                 finished.extend(ep_return[done].tolist())
@@ -96,7 +108,7 @@ def collect(actor: Any, critic: Any, envs: Any, buf: Rollout, obs: NDArray[Any],
             buf.rew[t] = torch.from_numpy(reward * cfg.reward_scale).float()
             buf.done[t] = torch.from_numpy(done.astype(np.float32))
         next_value = critic(torch.from_numpy(obs)).squeeze(-1)
-    return obs, mask, next_value
+    return obs, mask, next_value, afeat
 
 
 def gae(buf: Rollout, next_value: Any, gamma: float, lam: float) -> tuple[Any, Any]:
@@ -123,6 +135,7 @@ def update(actor: Any, critic: Any, opt_pi: Any, opt_v: Any, buf: Rollout, adv: 
     size_all = buf.act.numel()
     b_obs, b_mask = buf.obs.reshape(size_all, -1), buf.mask.reshape(size_all, -1)
     b_act, b_logp, b_adv, b_ret = buf.act.reshape(-1), buf.logp.reshape(-1), adv.reshape(-1), ret.reshape(-1)
+    b_feat = None if buf.afeat is None else buf.afeat.reshape(size_all, *buf.afeat.shape[2:])
     size = size_all // cfg.minibatches
     epochs_run = 0
     for _ in range(cfg.epochs):
@@ -138,7 +151,8 @@ def update(actor: Any, critic: Any, opt_pi: Any, opt_v: Any, buf: Rollout, adv: 
             stats.setdefault("value_loss", []).append(float(v_loss))
             if warm:
                 continue
-            logp_all = torch.log_softmax(_masked(actor(b_obs[idx]), b_mask[idx]), -1)
+            logits = actor(b_obs[idx]) if b_feat is None else actor(b_obs[idx], b_feat[idx])
+            logp_all = torch.log_softmax(_masked(logits, b_mask[idx]), -1)
             log_ratio = logp_all.gather(1, b_act[idx].view(-1, 1)).squeeze(-1) - b_logp[idx]
             ratio = log_ratio.exp()
             a = b_adv[idx]

@@ -55,9 +55,6 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         torch.set_num_threads(a.threads)
     if a.init_weights:
         actor = load_torch_policy(a.init_weights)
-        if actor.action_features:
-            raise SystemExit(f"--init-weights {a.init_weights}: it reads the game's action features "
-                             f"{actor.action_features} (weights format version 5), which PPO's rollouts do not carry")
     else:
         actor = _scratch_actor(a)
     out = Path(a.out)

@@ -59,42 +59,60 @@ class OpponentPool:
         return out
 
 
+def _features(infos: dict[str, Any]) -> NDArray[Any] | None:
+    """The action features of a vector env's infos (None when not asked)."""
+    f = infos.get("action_features")
+    return None if f is None else np.asarray(f)
+
+
+def _cat(parts: list[NDArray[Any] | None]) -> NDArray[Any] | None:
+    return None if parts[0] is None else np.concatenate(parts)  # type: ignore[arg-type]
+
+
 class SelfPlayEnvs:
     """``groups`` make_vec sessions of one private server (serving the
     pool's folder) that together hold num_envs environments, each with one
     learner seat rotated per episode and a lineup of opponents from the
-    pool; stepped one after the other and concatenated."""
+    pool; stepped one after the other and concatenated. features: the
+    replies carry the action features (an actor that reads them).
 
-    def __init__(self, cfg: PPOConfig, pool: OpponentPool, players: int):
+    remake returns (obs, masks, afeat) and step (obs, learner rewards,
+    dones, masks, afeat); afeat is None without features."""
+
+    def __init__(self, cfg: PPOConfig, pool: OpponentPool, players: int, features: bool = False):
         from ._server import LocalServer
 
-        self.cfg, self.pool, self.players = cfg, pool, players
+        self.cfg, self.pool, self.players, self.features = cfg, pool, players, features
         self.server = LocalServer(args=["--weights", str(pool.folder)])
         n, g = cfg.num_envs, max(1, min(cfg.opponent_groups, cfg.num_envs))
         self.sizes = [n // g + (1 if k < n % g else 0) for k in range(g)]
         self.venvs: list[Any] = []
         self.episode = 0
 
-    def remake(self) -> tuple[NDArray[Any], NDArray[Any]]:
-        """New lineups for every group; returns the first obs and masks."""
+    def remake(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any] | None]:
+        """New lineups for every group; returns the first obs, masks and
+        action features."""
         from .vector import GalaxyGymVectorEnv
 
         self.close_sessions()
-        obs, masks = [], []
+        obs, masks, feats = [], [], []
         for k, size in enumerate(self.sizes):
             v = GalaxyGymVectorEnv(self.cfg.env_id, size, url=self.server.url, autoreset_mode="same_step",
                                    opponents=self.pool.lineup(self.players - 1), learner_seats=[0],
-                                   seat_rule="rotate", **self.cfg.params)
+                                   seat_rule="rotate", action_features=self.features, **self.cfg.params)
             self.venvs.append(v)
             o, info = v.reset(seed=[episode_seed(self.cfg.seed, self.episode + i) for i in range(size)])
             self.episode += size
             obs.append(o)
             masks.append(info["action_mask"].astype(bool))
-        return np.concatenate(obs), np.concatenate(masks)
+            feats.append(_features(info))
+        return np.concatenate(obs), np.concatenate(masks), _cat(feats)
 
-    def step(self, actions: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
-        """Steps every group: obs, learner rewards, dones, masks."""
-        obs, rew, done, masks = [], [], [], []
+    def step(self, actions: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any],
+                                                   NDArray[Any] | None]:
+        """Steps every group: obs, learner rewards, dones, masks, action
+        features."""
+        obs, rew, done, masks, feats = [], [], [], [], []
         lo = 0
         for v, size in zip(self.venvs, self.sizes):
             o, r, te, tr, info = v.step(actions[lo:lo + size])
@@ -103,7 +121,8 @@ class SelfPlayEnvs:
             rew.append(r)
             done.append(te | tr)
             masks.append(info["action_mask"].astype(bool))
-        return np.concatenate(obs), np.concatenate(rew), np.concatenate(done), np.concatenate(masks)
+            feats.append(_features(info))
+        return np.concatenate(obs), np.concatenate(rew), np.concatenate(done), np.concatenate(masks), _cat(feats)
 
     def close_sessions(self) -> None:
         for v in self.venvs:
@@ -118,20 +137,22 @@ class SelfPlayEnvs:
 class SingleEnvs:
     """make_vec's same_step batch of a one-player game, as SelfPlayEnvs."""
 
-    def __init__(self, cfg: PPOConfig):
+    def __init__(self, cfg: PPOConfig, features: bool = False):
         from . import make_vec
 
         self.cfg = cfg
-        self.venv: Any = make_vec(cfg.env_id, cfg.num_envs, url=cfg.url, autoreset_mode="same_step", **cfg.params)
+        self.venv: Any = make_vec(cfg.env_id, cfg.num_envs, url=cfg.url, autoreset_mode="same_step",
+                                  action_features=features, **cfg.params)
         self.num_players = self.venv.num_players
 
-    def remake(self) -> tuple[NDArray[Any], NDArray[Any]]:
+    def remake(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any] | None]:
         obs, infos = self.venv.reset(seed=self.cfg.seed)
-        return obs, infos["action_mask"].astype(bool)
+        return obs, infos["action_mask"].astype(bool), _features(infos)
 
-    def step(self, actions: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    def step(self, actions: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any],
+                                                   NDArray[Any] | None]:
         obs, reward, term, trunc, infos = self.venv.step(actions)
-        return obs, reward, term | trunc, infos["action_mask"].astype(bool)
+        return obs, reward, term | trunc, infos["action_mask"].astype(bool), _features(infos)
 
     def close(self) -> None:
         self.venv.close()

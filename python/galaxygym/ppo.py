@@ -250,7 +250,8 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
     envs, pool = _make_envs(actor, cfg, Path(tmpdir.name))
     obs_dim = int(np.prod(actor.obs_scale.shape))
     num_actions = int(layers_of(actor)[-1].out_features)
-    buf = Rollout.zeros(int(cfg.rollout_steps), int(cfg.num_envs), obs_dim, num_actions)
+    features = list(getattr(actor, "action_features", None) or [])
+    buf = Rollout.zeros(int(cfg.rollout_steps), int(cfg.num_envs), obs_dim, num_actions, len(features))
     players = 1 if pool is None else envs.players
     curve = _Curve(actor, cfg, pool, players, Path(tmpdir.name) / "actor.npz", log)
     env_steps = 0
@@ -258,7 +259,8 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
         actor.eval()
         curve.add(0, 0, "start", final_eval)
         actor.train()
-        obs, mask = envs.remake()
+        obs, mask, afeat = envs.remake()
+        _check_features(envs, features)
         ep_return = np.zeros(cfg.num_envs)
         n_update = 0
         deadline = None if cfg.minutes is None else cfg.minutes * 60.0
@@ -266,8 +268,8 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
             started = time.time()
             warm = n_update < warmup_updates
             _anneal(opt_pi, opt_v, cfg, n_update, updates)
-            obs, mask, next_value = collect(actor, critic, envs, buf, obs, mask, cfg, sample_gen, ep_return,
-                                            curve.finished)
+            obs, mask, next_value, afeat = collect(actor, critic, envs, buf, obs, mask, cfg, sample_gen, ep_return,
+                                                   curve.finished, afeat)
             adv, ret = gae(buf, next_value, cfg.gamma, cfg.gae_lambda)
             env_steps += per_update
             update(actor, critic, opt_pi, opt_v, buf, adv, ret, cfg, batch_gen, curve.stats, warm)
@@ -276,7 +278,7 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
                 if n_update % max(1, cfg.snapshot_every) == 0:
                     pool.add(actor)
                 if n_update % max(1, cfg.lineup_every) == 0:
-                    obs, mask = envs.remake()  # new lineups; the episodes cut here were bootstrapped by the critic
+                    obs, mask, afeat = envs.remake()  # new lineups; the episodes cut here were bootstrapped by the critic
                     ep_return[:] = 0
             curve.train_seconds += time.time() - started
             over = n_update >= updates or (deadline is not None and curve.train_seconds >= deadline)
@@ -312,11 +314,25 @@ def _scale_logits(actor: Any, factor: float) -> None:
         last.bias.mul_(factor)
 
 
+def _check_features(envs: Any, features: list[str]) -> None:
+    """Refuses an actor whose action features are not the game's (by name,
+    in order)."""
+    if not features:
+        return
+    venv = envs.venv if hasattr(envs, "venv") else envs.venvs[0]
+    if venv.action_feature_names != features:
+        raise ValueError(f"the actor reads the action features {features}; "
+                         f"{venv.env_id} declares {venv.action_feature_names}")
+
+
 def _make_envs(actor: Any, cfg: PPOConfig, folder: Path) -> tuple[Any, OpponentPool | None]:
     """The run's environments: make_vec's batch for a one-player game, else
     self-play sessions around an opponent pool (kept in folder/pool, the
-    initial actor its first snapshot), returned with the pool."""
-    envs: Any = SingleEnvs(cfg)
+    initial actor its first snapshot), returned with the pool. An actor that
+    reads the game's action features (weights format version 5) gets them
+    from the server beside every observation (make's action_features)."""
+    features = bool(getattr(actor, "action_features", None))
+    envs: Any = SingleEnvs(cfg, features)
     players = envs.num_players
     if players == 1:
         return envs, None
@@ -326,7 +342,7 @@ def _make_envs(actor: Any, cfg: PPOConfig, folder: Path) -> tuple[Any, OpponentP
     pool = OpponentPool(snap_dir, cfg.env_id, cfg.builtin_opponents, cfg.snapshot_prob, cfg.pool_size,
                         np.random.default_rng(cfg.seed + 2))
     pool.add(actor)
-    return SelfPlayEnvs(cfg, pool, players), pool
+    return SelfPlayEnvs(cfg, pool, players, features), pool
 
 
 def _anneal(opt_pi: Any, opt_v: Any, cfg: PPOConfig, n_update: int, updates: int) -> None:

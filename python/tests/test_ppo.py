@@ -255,3 +255,53 @@ def test_scratch_codes_from_the_servers_layout(url):
     assert net.codes == train.codes_of(spec)
     with pytest.raises(ValueError, match="declares no codes"):
         ppo._scratch_actor(args("galaxy-fighters-v2"))
+
+
+def test_action_features_actor_trains_on_the_servers_features(url, server_bin, tmp_path):
+    """A weights file of format version 5 (it reads the game's action
+    features) fine-tunes: the rollouts carry the server's features beside
+    every observation (make's action_features), the features' weights learn
+    with the rest, the critic reads the observation only, and the export is
+    a version-5 file that Go and numpy play alike. The evaluation (Go's
+    eval of the exported file) runs at the start and the end."""
+    fixture = FIXTURE / "afeat.npz"
+    actor = ppo.load_torch_policy(fixture)
+    assert actor.action_features == ["lost", "orbit", "deliver"]
+    before = {k: v.clone() for k, v in actor.state_dict().items()}
+    res = ppo.ppo(actor, ENV_ID, 2 * 8 * 32, url=url, seed=5, lr=1e-3, target_kl=None,
+                  **small(checkpoints=1, eval_episodes=0, final_eval_episodes=10))
+    assert not res["critic"].action_features and not hasattr(res["critic"], "afeat")
+    assert not torch.equal(before["afeat.weight"], actor.state_dict()["afeat.weight"]), "the features' weights learn"
+    assert [p["eval_episodes"] for p in res["curve"]] == [10, 10]
+    out = tmp_path / "ft.npz"
+    train.export(actor, out, ENV_ID)
+    assert galaxygym.load_policy(out)["action_features"] == actor.action_features
+    with np.load(FIXTURE / "afeat_cases.npz") as z:
+        obs, mask, afeat = z["obs"], z["mask"], z["afeat"]
+    with torch.no_grad():
+        logits = actor(torch.from_numpy(obs.reshape(len(obs), -1)), torch.from_numpy(afeat))
+        logits = torch.where(torch.from_numpy(mask != 0), logits, torch.full_like(logits, -1e9))
+        want = torch.softmax(logits, -1).double().numpy()
+    assert np.abs(galaxygym.policy_probs(out, obs, mask, afeat) - want).max() <= 1e-5
+    # The command line takes such a file too.
+    doc = ppo.main(["--url", url, "--init-weights", str(fixture), "--steps", "256", "--num-envs", "8",
+                    "--rollout-steps", "32", "--epochs", "1", "--minibatches", "2", "--checkpoints", "1",
+                    "--eval-episodes", "0", "--final-eval-episodes", "0", "--threads", "1",
+                    "--out", str(tmp_path / "cli.npz")])
+    assert doc["meta"]["action_features"] == actor.action_features
+
+
+def test_action_features_self_play(server_bin, monkeypatch):
+    """Self-play from the committed Pilots of Gallaxia file (version 5): the
+    learner's rollouts carry the features, and its snapshots, version-5
+    files too, play as opponents inside the server (the Go agent computes
+    their features itself)."""
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    actor = ppo.load_torch_policy(REPO / "notebooks" / "weights" / "pilots-of-gallaxia-v2-mcts-dagger.npz")
+    before = actor.state_dict()["afeat.weight"].clone()
+    res = ppo.ppo(actor, "pilots-of-gallaxia-v2", 2 * 4 * 8, num_envs=4, rollout_steps=8, epochs=1, minibatches=2,
+                  params={"players": 2}, builtin_opponents=("random",), opponent_groups=1, snapshot_prob=1.0,
+                  snapshot_every=1, lineup_every=1, checkpoints=1, eval_episodes=0, final_eval_episodes=0,
+                  threads=1, lr=1e-3, target_kl=None, log=None)
+    assert res["env_steps"] == 64 and len(res["curve"][-1]["pool"]) == 3  # the start and two snapshots
+    assert not torch.equal(before, actor.state_dict()["afeat.weight"])
