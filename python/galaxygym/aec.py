@@ -46,6 +46,12 @@ class GalaxyGymAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type
     games; ``illegal_action="raise"`` raises
     :class:`galaxygym.IllegalActionError` instead and changes nothing.
 
+    ``action_features=True`` (a game that declares them, as for
+    :class:`galaxygym.GalaxyGymEnv`) also puts the game's features of each
+    action, uint8 (A, F), in ``infos[agent]["action_features"]`` of the
+    agent to act (no other agent's info holds them), for a weights file of
+    format version 5.
+
     ``flat=True`` makes the observation space the plain Box of the
     observation (what SuperSuit's wrappers and most PettingZoo trainers
     expect) and puts the mask in ``infos[agent]["action_mask"]`` instead.
@@ -61,8 +67,8 @@ class GalaxyGymAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type
             server's page shows the game live; the URL is printed once and
             kept in ``watch_url``), as :class:`galaxygym.GalaxyGymEnv`.
         flat: observations are the bare uint8 arrays, masks in infos.
-        token, timeout, illegal_action, illegal_action_reward: as for
-            :class:`galaxygym.GalaxyGymEnv`.
+        token, timeout, illegal_action, illegal_action_reward,
+            action_features: as for :class:`galaxygym.GalaxyGymEnv`.
         **params: the environment's parameters.
     """
 
@@ -132,7 +138,13 @@ class GalaxyGymAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type
         self._take(obs, info)
         self.infos = {a: self._public_info(info, self._index[a]) for a in self.agents}
         self.agent_selection = agent_name(max(info["current_player"], 0))
+        self._actor_features(info)
         self._flat_masks()
+
+    def _actor_features(self, info: dict[str, Any]) -> None:
+        """action_features=True: the actor's features in its info only."""
+        if "action_features" in info and self._actor >= 0:
+            self.infos[agent_name(self._actor)]["action_features"] = info["action_features"]
 
     def _flat_masks(self) -> None:
         """flat=True: each agent's mask in its info (all zero but the actor's)."""
@@ -203,6 +215,7 @@ class GalaxyGymAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type
         else:
             self._take(obs, info)
             self.agent_selection = agent_name(self._actor)
+            self._actor_features(info)
         self._flat_masks()
         self._accumulate_rewards()
 

@@ -88,3 +88,25 @@ def test_vector_env_carries_the_same_features(server_bin, monkeypatch):
         venv.close()
         env.close()
         plain.close()
+
+
+def test_aec_env_gives_the_actor_its_features(server_bin, monkeypatch):
+    import galaxygym
+    from galaxygym.aec import GalaxyGymAECEnv
+
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    aec = GalaxyGymAECEnv("pilots-of-gallaxia-v2", action_features=True, players=2)
+    env = galaxygym.GalaxyGymEnv("pilots-of-gallaxia-v2", action_features=True, players=2)
+    try:
+        aec.reset(seed=3)
+        _, info = env.reset(seed=3)
+        for _ in range(40):
+            actor = aec.agent_selection
+            assert [a for a in aec.agents if "action_features" in aec.infos[a]] == [actor]
+            np.testing.assert_array_equal(aec.infos[actor]["action_features"], info["action_features"])
+            a = int(np.flatnonzero(aec.observe(actor)["action_mask"])[0])
+            aec.step(a)
+            info = env.step(a)[4]
+    finally:
+        aec.close()
+        env.close()
