@@ -43,6 +43,7 @@ func FuzzParsePosition(f *testing.F) {
 	f.Add(s.Position())
 	f.Add("cur=0 p0.ships=1.P1,1.H p1.ships=1.r0a,2.H deck=f5,R")
 	f.Add("players=2 phase=gambit exp=f5 p0.hand=d3,salvage car=1.r0a:0!")
+	f.Add("cur=2 p0.ships=1.P1,1.H p1.ships=1.P1,2.H occ=1.P1:1.0") // v1: a shared space and its holder
 	f.Fuzz(func(t *testing.T, text string) {
 		p, err := ParsePosition(text, nil)
 		if err != nil {
