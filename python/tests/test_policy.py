@@ -446,10 +446,12 @@ def test_afeat_train_init_export_play(tmp_path, server_bin, monkeypatch):
     assert r.returncode == 0, r.stderr
 
 
-def test_afeat_file_refused_where_features_are_not_carried(tmp_path):
-    """PPO's rollouts and the search's datasets carry observations only: a
-    version-5 file is refused as their starting point, with the reason."""
+def test_afeat_file_refused_where_features_are_not_carried():
+    """The search's datasets (galaxygym.exit) carry observations only: a
+    version-5 file is refused as their starting point, with the reason.
+    (PPO's rollouts carry the server's features: test_ppo.py's
+    test_action_features_actor_trains_on_the_servers_features.)"""
     pytest.importorskip("torch")
-    from galaxygym._ppo_cli import main as ppo_main
-    with pytest.raises(SystemExit, match="action features"):
-        ppo_main(["--env", ENV_ID, "--init-weights", str(FIXTURE / "afeat.npz"), "--out", str(tmp_path / "p.npz")])
+    from galaxygym.exit import build_net
+    with pytest.raises(ValueError, match="which the search's datasets do not carry"):
+        build_net(FIXTURE / "afeat.npz", {"z": np.zeros(3), "env_id": ENV_ID})
