@@ -477,8 +477,8 @@ func (n *policyNet) check(path string, spec *env.Spec) error {
 			if f == nil {
 				return fail("meta", ErrPolicyEnv, "the file reads action features %v, but %s declares none", m.ActionFeatures, spec.ID)
 			}
-			if !slices.Equal(f.ActionFeatureNames(), m.ActionFeatures) {
-				return fail("meta", ErrPolicyEnv, "action_features %v, but %s declares %v", m.ActionFeatures, spec.ID, f.ActionFeatureNames())
+			if _, err := featureColumns(f.ActionFeatureNames(), m.ActionFeatures); err != nil {
+				return fail("meta", ErrPolicyEnv, "action_features %v: %v", m.ActionFeatures, err)
 			}
 		}
 		if !slices.Equal(m.ObsShape, spec.ObsShape) {
@@ -578,10 +578,12 @@ type Policy struct {
 	h      []*mat.VecDense // h[i]: the outputs of layer i
 	probs  []float64
 	vh     []*mat.VecDense // vh[i]: the outputs of value layer i (nil without a value head)
-	// The game's action features (version 5): afeat (num_actions x F)
-	// written by featurer for each observation; nil without them.
+	// The game's action features (version 5): afeat (num_actions x G, the
+	// game's G features) written by featurer for each observation, the
+	// file's feature f in column afeatCol[f]; nil without them.
 	featurer env.ActionFeaturer
 	afeat    []uint8
+	afeatCol []int
 	convBuffers
 }
 
@@ -632,7 +634,9 @@ func NewPolicy(spec *env.Spec, opts Options) (*Policy, error) {
 	p.convBuffers = n.newConvBuffers()
 	if n.afeatW != nil {
 		p.featurer = env.ActionFeaturesOf(spec.ID) // check made sure it declares them
-		p.afeat = make([]uint8, spec.NumActions()*len(n.afeatW))
+		names := p.featurer.ActionFeatureNames()
+		p.afeatCol, _ = featureColumns(names, n.meta.ActionFeatures) // check made sure they are there
+		p.afeat = make([]uint8, spec.NumActions()*len(names))
 	}
 	return p, nil
 }
@@ -707,10 +711,11 @@ func (p *Policy) logits(obs []uint8) []float64 {
 	if w := n.afeatW; w != nil {
 		// The action features' linear term (version 5).
 		p.featurer.ActionFeatures(obs, p.afeat)
-		nf := len(w)
+		ng := len(p.afeat) / len(h)
 		for a := range h {
-			for f, x := range p.afeat[a*nf : (a+1)*nf] {
-				if x != 0 {
+			row := p.afeat[a*ng : (a+1)*ng]
+			for f, c := range p.afeatCol {
+				if x := row[c]; x != 0 {
 					h[a] += w[f] * float64(x)
 				}
 			}
@@ -807,4 +812,24 @@ func (p *Policy) Act(_ int, obs, mask []uint8) int {
 		}
 	}
 	return last // u within rounding of 1
+}
+
+// featureColumns returns, for each of a file's action feature names, its
+// column among the game's (names the game declares, in its order): a file
+// reads any of them, in any order, so that a feature the game adds leaves
+// the files written before it as they were. A name the game does not
+// declare, or one named twice, is an error.
+func featureColumns(game, file []string) ([]int, error) {
+	col := make([]int, len(file))
+	for f, name := range file {
+		c := slices.Index(game, name)
+		if c < 0 {
+			return nil, fmt.Errorf("the environment declares no feature %q (it declares %v)", name, game)
+		}
+		if slices.Contains(file[:f], name) {
+			return nil, fmt.Errorf("feature %q named twice", name)
+		}
+		col[f] = c
+	}
+	return col, nil
 }

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"errors"
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -56,14 +57,23 @@ func TestPolicyActionFeaturesParity(t *testing.T) {
 	if f == nil {
 		t.Fatal("galaxy-express-v1 declares no action features")
 	}
-	feat := make([]uint8, spec.NumActions()*len(f.ActionFeatureNames()))
+	// The fixture was recorded when the game declared three features; it
+	// declares more now, after them, and the first three are as recorded.
+	ng := len(f.ActionFeatureNames())
+	if !slices.Equal(f.ActionFeatureNames()[:3], []string{"lost", "orbit", "deliver"}) {
+		t.Fatalf("the game's features are %v", f.ActionFeatureNames())
+	}
+	feat := make([]uint8, spec.NumActions()*ng)
 	set := 0
 	for i, o := range c.obs {
 		f.ActionFeatures(o, feat)
-		if !slices.Equal(feat, recorded[i]) {
-			t.Fatalf("case %d: the game's features differ from the recorded ones", i)
+		rw := len(recorded[i]) / spec.NumActions() // the fixture's three
+		for a := range spec.NumActions() {
+			if !slices.Equal(feat[a*ng:a*ng+rw], recorded[i][a*rw:(a+1)*rw]) {
+				t.Fatalf("case %d: the game's features differ from the recorded ones", i)
+			}
 		}
-		for _, x := range feat {
+		for _, x := range recorded[i] {
 			set += int(x)
 		}
 	}
@@ -133,7 +143,11 @@ func TestPolicyActionFeaturesBadFiles(t *testing.T) {
 			return append(drop(a), float32Array("action_features.weight", []int{2}, []float32{1, 2}))
 		}, ErrPolicyShape, "action_features.weight"},
 		{"other-names", func(m map[string]any, a []*npyArray) []*npyArray {
-			m["action_features"] = []string{"lost", "deliver", "orbit"}
+			m["action_features"] = []string{"lost", "warp", "orbit"}
+			return a
+		}, ErrPolicyEnv, "meta"},
+		{"named-twice", func(m map[string]any, a []*npyArray) []*npyArray {
+			m["action_features"] = []string{"lost", "orbit", "lost"}
 			return a
 		}, ErrPolicyEnv, "meta"},
 	} {
@@ -156,5 +170,64 @@ func TestPolicyActionFeaturesBadFiles(t *testing.T) {
 	var pe *PolicyFileError
 	if !errors.As(err, &pe) || !errors.Is(err, ErrPolicyEnv) || pe.Array != "meta" {
 		t.Errorf("express-v2: %v, want a *PolicyFileError on meta of kind ErrPolicyEnv", err)
+	}
+}
+
+// TestPolicyActionFeaturesByName: a file reads the game's features by
+// name, any of them in any order: afeat.npz's weights written for its
+// features in another order play as afeat.npz does (to rounding), and with
+// a feature the game added since (trap) at weight 0, exactly; a weight on trap changes
+// the decisions where a trap is on offer.
+func TestPolicyActionFeaturesByName(t *testing.T) {
+	spec := geSpec(t)
+	c, _ := afeatCases(t)
+	write := fixtureEditor(t, "afeat.npz")
+	with := func(name string, names []string, w []float32) *Policy {
+		path := write(name, func(m map[string]any, a []*npyArray) []*npyArray {
+			m["action_features"] = names
+			a = slices.DeleteFunc(a, func(x *npyArray) bool { return x.name == "action_features.weight" })
+			return append(a, float32Array("action_features.weight", []int{len(w)}, w))
+		})
+		return newTestPolicy(t, spec, path)
+	}
+	ref := newTestPolicy(t, spec, filepath.Join(policyFixture, "afeat.npz"))
+	same := map[string]*Policy{
+		"permuted": with("permuted", []string{"deliver", "lost", "orbit"}, []float32{3, -4, 1.5}),
+		"trap-0":   with("trap-0", []string{"trap", "lost", "orbit", "deliver"}, []float32{0, -4, 1.5, 3}),
+	}
+	trapped := with("trap", []string{"lost", "orbit", "deliver", "trap"}, []float32{-4, 1.5, 3, -0.5})
+	want := make([]float64, spec.NumActions())
+	got := make([]float64, spec.NumActions())
+	f := env.ActionFeaturesOf(spec.ID)
+	feat := make([]uint8, spec.NumActions()*len(f.ActionFeatureNames()))
+	traps, moved := 0, 0
+	for i := range c.obs {
+		ref.Probs(c.obs[i], c.mask[i], want)
+		for name, p := range same {
+			p.Probs(c.obs[i], c.mask[i], got)
+			for a := range got { // permuted: the same terms summed in another order
+				if math.Abs(got[a]-want[a]) > 1e-12 || name == "trap-0" && got[a] != want[a] {
+					t.Fatalf("%s: case %d: probabilities differ from afeat.npz's", name, i)
+				}
+			}
+		}
+		f.ActionFeatures(c.obs[i], feat)
+		trap := false
+		for a := range spec.NumActions() {
+			trap = trap || feat[a*len(f.ActionFeatureNames())+3] != 0
+		}
+		trapped.Probs(c.obs[i], c.mask[i], got)
+		if trap {
+			traps++
+		}
+		if !slices.Equal(got, want) {
+			moved++
+			if !trap {
+				t.Fatalf("case %d: the trap weight moved a decision without a trap", i)
+			}
+		}
+	}
+	if traps == 0 || moved != traps {
+		t.Errorf("%d cases offer a trap, the trap weight moved %d", traps, moved)
 	}
 }

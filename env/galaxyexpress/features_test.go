@@ -14,7 +14,9 @@ var _ env.ActionFeaturer = Game{}
 // observation alone, against what the rules do when the action is played
 // on a copy of the full state: lost is the game ending Lost in Space,
 // orbit the ship at rest on a planet (the refuel decision, or the win),
-// deliver a delivery made. Illegal actions have no features.
+// deliver a delivery made, trap the share of the face-down coins that,
+// stacked on top and revealed by the move, leave every legal next move
+// lost. Illegal actions have no features.
 func TestActionFeaturesMatchTheRules(t *testing.T) {
 	obs := make([]uint8, ObsSize)
 	mask := make([]uint8, NumActions)
@@ -33,7 +35,7 @@ func TestActionFeaturesMatchTheRules(t *testing.T) {
 			for a := range NumActions {
 				f := feat[a*NumFeatures : (a+1)*NumFeatures]
 				if mask[a] == 0 {
-					if f[0]|f[1]|f[2] != 0 {
+					if f[0]|f[1]|f[2]|f[3] != 0 {
 						t.Fatalf("seed %d: illegal action %s has features %v\n%s", seed, spec.ActionNames[a], f, s)
 					}
 					continue
@@ -50,6 +52,9 @@ func TestActionFeaturesMatchTheRules(t *testing.T) {
 				}
 				if c.delivered > before {
 					want[FeatureDeliver] = 1
+				}
+				if !c.Lost() && c.phase == PhaseCoin {
+					want[FeatureTrap] = trapByRules(s, a)
 				}
 				if [NumFeatures]uint8(f) != want {
 					t.Fatalf("seed %d: %s: features %v, the rules give %v\n%s", seed, spec.ActionNames[a], f, want, s)
@@ -82,7 +87,77 @@ func TestActionFeaturesMatchTheRules(t *testing.T) {
 			t.Errorf("feature %s set only %d times in %d decisions", featureNames[k], c, decisions)
 		}
 	}
-	t.Logf("%d decisions; features set: lost %d, orbit %d, deliver %d", decisions, count[0], count[1], count[2])
+	t.Logf("%d decisions; features set: lost %d, orbit %d, deliver %d, trap (sum) %d", decisions, count[0], count[1], count[2], count[3])
+}
+
+// trapByRules plays a (a launch, or a coin that neither loses nor puts the
+// ship in orbit) on copies of the full state s, once with each face-down
+// coin of the played suit moved to the top of its stack (so that the move
+// reveals it; declining to refuel reveals the coin of the suit the
+// orbiting turn played), and returns TrapScale times the share of them
+// after which every legal move ends the game Lost in Space. Refuelling
+// reshuffles: one draw is tried.
+func trapByRules(s *State, a int) uint8 {
+	if s.phase == PhaseStart {
+		c := s.Clone().(*State)
+		c.Apply(a, []float64{0})
+		if strandedByRules(c) {
+			return TrapScale
+		}
+		return 0
+	}
+	if a == ActionRefuel {
+		c := s.Clone().(*State)
+		c.Apply(a, []float64{0})
+		if strandedByRules(c) { // one draw of the reshuffle: never stranded
+			return TrapScale
+		}
+		return 0
+	}
+	suit, _, _, _ := DecodeCoinAction(a)
+	if a == ActionNoRefuel {
+		if s.pendingRev < 0 {
+			panic("a refuel decision without a pending reveal")
+		}
+		suit = Suit(s.pendingRev)
+	}
+	n := int(s.deckN[suit])
+	if n == 0 {
+		c := s.Clone().(*State)
+		c.Apply(a, []float64{0})
+		if strandedByRules(c) {
+			return TrapScale
+		}
+		return 0
+	}
+	k := 0
+	for p := range n {
+		c := s.Clone().(*State)
+		d := &c.deck[suit]
+		d[p], d[n-1] = d[n-1], d[p]
+		c.Apply(a, []float64{0})
+		if strandedByRules(c) {
+			k++
+		}
+	}
+	return uint8(TrapScale * k / n)
+}
+
+// strandedByRules reports whether every legal move of s loses at once.
+func strandedByRules(s *State) bool {
+	mask := make([]uint8, NumActions)
+	s.LegalMask(mask)
+	for b, m := range mask {
+		if m == 0 {
+			continue
+		}
+		c := s.Clone().(*State)
+		c.Apply(b, []float64{0})
+		if !c.Lost() {
+			return false
+		}
+	}
+	return true
 }
 
 func BenchmarkActionFeatures(b *testing.B) {

@@ -59,10 +59,28 @@ class OpponentPool:
         return out
 
 
-def _features(infos: dict[str, Any]) -> NDArray[Any] | None:
-    """The action features of a vector env's infos (None when not asked)."""
+def _columns(venv: Any, names: Sequence[str]) -> list[int] | None:
+    """The columns of the actor's action features (names) among the ones
+    venv's replies carry (its action_feature_names): an actor reads the
+    game's features by name, so a feature the game added since its file
+    was written is left out. None without names; ValueError for a name the
+    game does not declare."""
+    if not names:
+        return None
+    have = list(venv.action_feature_names)
+    if missing := [n for n in names if n not in have]:
+        raise ValueError(f"the actor reads the action features {missing}; {venv.env_id} declares {have}")
+    return [have.index(n) for n in names]
+
+
+def _features(infos: dict[str, Any], cols: list[int] | None) -> NDArray[Any] | None:
+    """The actor's action features (the columns cols) of a vector env's
+    infos: uint8 (N, A, len(cols)); None when not asked."""
     f = infos.get("action_features")
-    return None if f is None else np.asarray(f)
+    if f is None or cols is None:
+        return None
+    f = np.asarray(f)
+    return f if cols == list(range(f.shape[-1])) else f[..., cols]
 
 
 def _cat(parts: list[NDArray[Any] | None]) -> NDArray[Any] | None:
@@ -74,15 +92,17 @@ class SelfPlayEnvs:
     pool's folder) that together hold num_envs environments, each with one
     learner seat rotated per episode and a lineup of opponents from the
     pool; stepped one after the other and concatenated. features: the
-    replies carry the action features (an actor that reads them).
+    names of the action features the actor reads (empty: none), selected
+    from the ones the replies carry.
 
     remake returns (obs, masks, afeat) and step (obs, learner rewards,
     dones, masks, afeat); afeat is None without features."""
 
-    def __init__(self, cfg: PPOConfig, pool: OpponentPool, players: int, features: bool = False):
+    def __init__(self, cfg: PPOConfig, pool: OpponentPool, players: int, features: Sequence[str] = ()):
         from ._server import LocalServer
 
-        self.cfg, self.pool, self.players, self.features = cfg, pool, players, features
+        self.cfg, self.pool, self.players, self.features = cfg, pool, players, list(features)
+        self.cols: list[list[int] | None] = []
         self.server = LocalServer(args=["--weights", str(pool.folder)])
         n, g = cfg.num_envs, max(1, min(cfg.opponent_groups, cfg.num_envs))
         self.sizes = [n // g + (1 if k < n % g else 0) for k in range(g)]
@@ -95,17 +115,19 @@ class SelfPlayEnvs:
         from .vector import GalaxyGymVectorEnv
 
         self.close_sessions()
+        self.cols = []
         obs, masks, feats = [], [], []
         for k, size in enumerate(self.sizes):
             v = GalaxyGymVectorEnv(self.cfg.env_id, size, url=self.server.url, autoreset_mode="same_step",
                                    opponents=self.pool.lineup(self.players - 1), learner_seats=[0],
-                                   seat_rule="rotate", action_features=self.features, **self.cfg.params)
+                                   seat_rule="rotate", action_features=bool(self.features), **self.cfg.params)
             self.venvs.append(v)
+            self.cols.append(_columns(v, self.features))
             o, info = v.reset(seed=[episode_seed(self.cfg.seed, self.episode + i) for i in range(size)])
             self.episode += size
             obs.append(o)
             masks.append(info["action_mask"].astype(bool))
-            feats.append(_features(info))
+            feats.append(_features(info, self.cols[k]))
         return np.concatenate(obs), np.concatenate(masks), _cat(feats)
 
     def step(self, actions: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any],
@@ -114,14 +136,14 @@ class SelfPlayEnvs:
         features."""
         obs, rew, done, masks, feats = [], [], [], [], []
         lo = 0
-        for v, size in zip(self.venvs, self.sizes):
+        for v, size, cols in zip(self.venvs, self.sizes, self.cols):
             o, r, te, tr, info = v.step(actions[lo:lo + size])
             lo += size
             obs.append(o)
             rew.append(r)
             done.append(te | tr)
             masks.append(info["action_mask"].astype(bool))
-            feats.append(_features(info))
+            feats.append(_features(info, cols))
         return np.concatenate(obs), np.concatenate(rew), np.concatenate(done), np.concatenate(masks), _cat(feats)
 
     def close_sessions(self) -> None:
@@ -137,22 +159,27 @@ class SelfPlayEnvs:
 class SingleEnvs:
     """make_vec's same_step batch of a one-player game, as SelfPlayEnvs."""
 
-    def __init__(self, cfg: PPOConfig, features: bool = False):
+    def __init__(self, cfg: PPOConfig, features: Sequence[str] = ()):
         from . import make_vec
 
         self.cfg = cfg
         self.venv: Any = make_vec(cfg.env_id, cfg.num_envs, url=cfg.url, autoreset_mode="same_step",
-                                  action_features=features, **cfg.params)
+                                  action_features=bool(features), **cfg.params)
         self.num_players = self.venv.num_players
+        try:
+            self.cols = _columns(self.venv, features)
+        except ValueError:
+            self.venv.close()
+            raise
 
     def remake(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any] | None]:
         obs, infos = self.venv.reset(seed=self.cfg.seed)
-        return obs, infos["action_mask"].astype(bool), _features(infos)
+        return obs, infos["action_mask"].astype(bool), _features(infos, self.cols)
 
     def step(self, actions: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any],
                                                    NDArray[Any] | None]:
         obs, reward, term, trunc, infos = self.venv.step(actions)
-        return obs, reward, term | trunc, infos["action_mask"].astype(bool), _features(infos)
+        return obs, reward, term | trunc, infos["action_mask"].astype(bool), _features(infos, self.cols)
 
     def close(self) -> None:
         self.venv.close()

@@ -436,7 +436,7 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
 
 
 def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any,
-                 afeat: Any = None) -> NDArray[Any]:
+                 afeat: Any = None, afeat_names: Sequence[str] | None = None) -> NDArray[Any]:
     """The action probabilities of a weights file's policy, in float64: the
     reference of the Go agent's Probs. source: a path, a mapping of the
     file's arrays, or load_policy's result. obs: uint8 observations, one
@@ -445,7 +445,12 @@ def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, m
     a row without a legal action is all 0. afeat: the game's action
     features of each observation, uint8 (num_actions, F) or (B,
     num_actions, F) (tools/dagger -features writes them), required by a
-    format-version-5 file (ValueError without), ignored otherwise."""
+    format-version-5 file (ValueError without), ignored otherwise.
+    afeat_names: the names of afeat's F columns (an env's
+    ``action_feature_names``, a label file's ``afeat_names``): the file's
+    features are then taken from them by name, so a feature the game added
+    after the file was written is skipped (ValueError for a name missing);
+    without it afeat's columns must be the file's, in its order."""
     p = source if isinstance(source, Mapping) and "layers" in source else load_policy(source)
     scale = p["obs_scale"]
     obs, mask = np.asarray(obs), np.asarray(mask)
@@ -462,6 +467,13 @@ def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, m
         if afeat is None:
             raise ValueError(f"the weights file reads the action features {p['action_features']}: give afeat")
         f = np.asarray(afeat).reshape(len(x), h.shape[1], -1)
+        if afeat_names is not None:
+            have = [str(n) for n in afeat_names]
+            if len(have) != f.shape[2]:
+                raise ValueError(f"afeat of {f.shape[2]} features, but {len(have)} names {have}")
+            if missing := [n for n in p["action_features"] if n not in have]:
+                raise ValueError(f"the weights file reads the action features {missing}; afeat holds {have}")
+            f = f[:, :, [have.index(n) for n in p["action_features"]]]
         if f.shape[2] != fw.size:
             raise ValueError(f"afeat of {f.shape[2]} features, the file reads {fw.size}")
         h = h + f.astype(np.float64) @ fw

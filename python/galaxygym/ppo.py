@@ -260,7 +260,6 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
         curve.add(0, 0, "start", final_eval)
         actor.train()
         obs, mask, afeat = envs.remake()
-        _check_features(envs, features)
         ep_return = np.zeros(cfg.num_envs)
         n_update = 0
         deadline = None if cfg.minutes is None else cfg.minutes * 60.0
@@ -314,24 +313,14 @@ def _scale_logits(actor: Any, factor: float) -> None:
         last.bias.mul_(factor)
 
 
-def _check_features(envs: Any, features: list[str]) -> None:
-    """Refuses an actor whose action features are not the game's (by name,
-    in order)."""
-    if not features:
-        return
-    venv = envs.venv if hasattr(envs, "venv") else envs.venvs[0]
-    if venv.action_feature_names != features:
-        raise ValueError(f"the actor reads the action features {features}; "
-                         f"{venv.env_id} declares {venv.action_feature_names}")
-
-
 def _make_envs(actor: Any, cfg: PPOConfig, folder: Path) -> tuple[Any, OpponentPool | None]:
     """The run's environments: make_vec's batch for a one-player game, else
     self-play sessions around an opponent pool (kept in folder/pool, the
     initial actor its first snapshot), returned with the pool. An actor that
     reads the game's action features (weights format version 5) gets them
-    from the server beside every observation (make's action_features)."""
-    features = bool(getattr(actor, "action_features", None))
+    from the server beside every observation (make's action_features),
+    selected by name (ValueError for one the game does not declare)."""
+    features = list(getattr(actor, "action_features", None) or [])
     envs: Any = SingleEnvs(cfg, features)
     players = envs.num_players
     if players == 1:

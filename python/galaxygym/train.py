@@ -630,7 +630,10 @@ def _init_from(net: Any, path: str, widen: bool = False) -> None:
     """Loads net's starting weights from a state_dict (.pt) or a weights
     file (.npz, :func:`galaxygym._nets.load_torch_policy`) of the same
     network; the action features' weights may be missing (they start at 0:
-    a file without them fine-tuned with them), nothing else.
+    a file without them fine-tuned with them), nothing else. A .npz file's
+    feature weights go to net's features by name: a feature net reads that
+    the file does not (one the game added since) starts at 0; one the file
+    reads that net does not is a SystemExit.
 
     widen: the file's hidden layers may be narrower than net's (the same
     number of them, every other shape equal): net then computes exactly the
@@ -642,11 +645,24 @@ def _init_from(net: Any, path: str, widen: bool = False) -> None:
     training moves those weights. Raises SystemExit when a shape cannot be
     widened into (a narrower or differently ordered net)."""
     torch = _torch()
+    names = None  # the file's action feature names (a .npz says them)
     if str(path).endswith(".npz"):
         from ._nets import load_torch_policy
-        state = load_torch_policy(path).state_dict()
+        src = load_torch_policy(path)
+        state = src.state_dict()
+        names = list(getattr(src, "action_features", []) or [])
     else:
         state = torch.load(path)
+    want = list(getattr(net, "action_features", []) or [])
+    if names and want and names != want and "afeat.weight" in state:
+        # The file's feature weights by name: a feature the game added since
+        # the file was written starts at 0 (the file's function unchanged).
+        if missing_names := [n for n in names if n not in want]:
+            raise SystemExit(f"--init {path}: reads the action features {missing_names}, which the data lacks ({want})")
+        w = torch.zeros(len(want))
+        for i, n in enumerate(names):
+            w[want.index(n)] = state["afeat.weight"][i]
+        state["afeat.weight"] = w
     if widen:
         state = _widened(net.state_dict(), state, path)
     try:

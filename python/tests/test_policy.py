@@ -335,7 +335,8 @@ def test_codes_train_export_play(tmp_path, server_bin, monkeypatch):
     assert r.returncode == 0, r.stderr
 
 
-AFEAT_NAMES = ["lost", "orbit", "deliver"]
+AFEAT_NAMES = ["lost", "orbit", "deliver"]  # the fixture's: the game's first three
+GAME_FEATURES = AFEAT_NAMES + ["trap"]  # all galaxy-express-v1 declares (tools/dagger -features writes them)
 
 
 def test_afeat_fixture_reproduced(tmp_path):
@@ -407,7 +408,7 @@ def test_afeat_train_init_export_play(tmp_path, server_bin, monkeypatch):
     labels = tmp_path / "expert.npz"
     subprocess.run(["go", "run", "./tools/dagger", "-beta", "1", "-values", "-features", "-episodes", "60",
                     "-seed", "3", "-out", str(labels)], cwd=REPO, check=True, capture_output=True)
-    assert train.labels_feature_names(labels) == AFEAT_NAMES
+    assert train.labels_feature_names(labels) == GAME_FEATURES
     start = tmp_path / "start.npz"
     train.main(["--data", str(labels), "--channels", "none", "--hidden", "16", "--samples", "512", "--soft", "1",
                 "--threads", "1", "--checkpoints", "1", "--out", str(start)])
@@ -415,7 +416,7 @@ def test_afeat_train_init_export_play(tmp_path, server_bin, monkeypatch):
     with np.load(labels) as z:
         obs0, afeat0 = torch.from_numpy(z["obs"][:50]), torch.from_numpy(z["afeat"][:50])
     fresh = train.make_policy("conv", load_torch_policy(start).obs_scale.numpy(), 56, channels=(), hidden=(16,),
-                              action_features=AFEAT_NAMES)
+                              action_features=GAME_FEATURES)
     train._init_from(fresh, str(start))
     with torch.no_grad():  # the features' weights start at 0: the network is the file's
         assert torch.equal(fresh.eval()(obs0, afeat0), load_torch_policy(start)(obs0))
@@ -424,8 +425,23 @@ def test_afeat_train_init_export_play(tmp_path, server_bin, monkeypatch):
                 "--threads", "1", "--checkpoints", "1", "--action-features", "--afeat-lr", "0.2", "--init", str(start),
                 "--out", str(out)])
     p = galaxygym.load_policy(out)
-    assert p["meta"]["version"] == 5 and p["action_features"] == AFEAT_NAMES
+    assert p["meta"]["version"] == 5 and p["action_features"] == GAME_FEATURES
     assert p["action_features_weight"][0] < -1, p["action_features_weight"]
+    # A file of fewer features (written before the game added one) starts a
+    # network of all of them by name: its weights where the names match, 0
+    # for the new one; a file reading a feature the network lacks is refused.
+    older = tmp_path / "older.npz"
+    src = galaxygym.load_policy(out)
+    galaxygym.export_policy(older, src["layers"], src["obs_scale"], ENV_ID, activation=src["activation"],
+                            board=src["board"], action_features=(["deliver", "lost"], [3.0, -4.0]))
+    grown = train.make_policy("conv", load_torch_policy(start).obs_scale.numpy(), 56, channels=(), hidden=(16,),
+                              action_features=GAME_FEATURES)
+    train._init_from(grown, str(older))
+    assert grown.afeat.weight.tolist() == [-4.0, 0.0, 3.0, 0.0]
+    narrow = train.make_policy("conv", load_torch_policy(start).obs_scale.numpy(), 56, channels=(), hidden=(16,),
+                               action_features=["lost"])
+    with pytest.raises(SystemExit, match=r"reads the action features \['deliver'\], which the data lacks"):
+        train._init_from(narrow, str(older))
     net = load_torch_policy(out)
     with np.load(labels) as z:
         obs, mask, afeat = z["obs"][:200], z["mask"][:200], z["afeat"][:200]

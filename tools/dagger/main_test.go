@@ -105,8 +105,9 @@ func TestDaggerValues(t *testing.T) {
 }
 
 // TestDaggerFeatures: with -features each decision's afeat row is the
-// game's action features of its observation (uint8 (N, 56, 3)), and the
-// names are recorded; a game that declares none refuses -features.
+// game's action features of its observation (uint8 (N, 56, F), all F the
+// game declares), and the names are recorded; a game that declares none
+// refuses -features.
 func TestDaggerFeatures(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "expert.npz")
 	os.Args = []string{"dagger", "-beta", "1", "-features", "-episodes", "3", "-seed", "5", "-out", out}
@@ -115,15 +116,16 @@ func TestDaggerFeatures(t *testing.T) {
 	obs, afeat := arrays["obs.npy"], arrays["afeat.npy"]
 	n := len(obs) / 503
 	f := env.ActionFeaturesOf("galaxy-express-v1")
+	nf := len(f.ActionFeatureNames())
 	if string(arrays["afeat_names.npy"]) != strings.Join(f.ActionFeatureNames(), ",") ||
-		!strings.Contains(shapes["afeat.npy"], fmt.Sprintf("(%d, 56, 3)", n)) {
+		!strings.Contains(shapes["afeat.npy"], fmt.Sprintf("(%d, 56, %d)", n, nf)) {
 		t.Fatalf("afeat_names %q, afeat shape %s for %d decisions", arrays["afeat_names.npy"], shapes["afeat.npy"], n)
 	}
-	want := make([]uint8, 56*3)
+	want := make([]uint8, 56*nf)
 	set := 0
 	for i := range n {
 		f.ActionFeatures(obs[i*503:(i+1)*503], want)
-		if !bytes.Equal(afeat[i*56*3:(i+1)*56*3], want) {
+		if !bytes.Equal(afeat[i*56*nf:(i+1)*56*nf], want) {
 			t.Fatalf("decision %d: afeat differs from the game's features", i)
 		}
 		set += bytes.Count(want, []byte{1})
