@@ -272,7 +272,8 @@ W := notebooks/weights
 # docs/learning-baselines.md): Galaxy Express's exit policy, its wider DAgger clone
 # (galaxy-express-v1-dagger.npz, make_bc.sh), that clone reading the game's action features
 # (galaxy-express-v1-features.npz), that clone taught by the search's values
-# (galaxy-express-v1-mcts-values.npz, make_bc.sh TEACHER=mcts VALUES=1) and the heuristic on
+# (galaxy-express-v1-mcts-values.npz, make_bc.sh TEACHER=mcts VALUES=1), that one reading the
+# game's fourth feature, trap (galaxy-express-v1-trap.npz, the same chain from it) and the heuristic on
 # EXIT_EPISODES games, and the
 # searches they guide (the exit file's PUCT at 32 simulations, the clone choosing the moves that
 # sequential halving compares at the default budget; rollouts to the end) on EXIT_SEARCH_EPISODES;
@@ -327,10 +328,10 @@ endef
 .PHONY: benchmarks-exit
 benchmarks-exit: build
 	$(BIN) eval --env galaxy-express-v1 \
-	  --agents heuristic,policy@weights=$(W)/galaxy-express-v1-exit.npz@greedy=true,policy@weights=$(W)/galaxy-express-v1-dagger.npz@greedy=true,policy@weights=$(W)/galaxy-express-v1-features.npz@greedy=true,policy@weights=$(W)/galaxy-express-v1-mcts-values.npz@greedy=true \
+	  --agents heuristic,policy@weights=$(W)/galaxy-express-v1-exit.npz@greedy=true,policy@weights=$(W)/galaxy-express-v1-dagger.npz@greedy=true,policy@weights=$(W)/galaxy-express-v1-features.npz@greedy=true,policy@weights=$(W)/galaxy-express-v1-mcts-values.npz@greedy=true,policy@weights=$(W)/galaxy-express-v1-trap.npz@greedy=true \
 	  --episodes $(EXIT_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md --doc-section exit-galaxy-express-v1
 	$(BIN) eval --env galaxy-express-v1 \
-	  --agents mcts,mcts@sims=32@weights=$(W)/galaxy-express-v1-exit.npz@leaf=rollout,mcts@weights=$(W)/galaxy-express-v1-dagger.npz@search=halving@prior=rollout@top=2@leaf=rollout,mcts@weights=$(W)/galaxy-express-v1-features.npz@search=halving@prior=rollout@top=2@leaf=rollout,mcts@weights=$(W)/galaxy-express-v1-mcts-values.npz@search=halving@prior=rollout@top=2@leaf=rollout \
+	  --agents mcts,mcts@sims=32@weights=$(W)/galaxy-express-v1-exit.npz@leaf=rollout,mcts@weights=$(W)/galaxy-express-v1-dagger.npz@search=halving@prior=rollout@top=2@leaf=rollout,mcts@weights=$(W)/galaxy-express-v1-features.npz@search=halving@prior=rollout@top=2@leaf=rollout,mcts@weights=$(W)/galaxy-express-v1-mcts-values.npz@search=halving@prior=rollout@top=2@leaf=rollout,mcts@weights=$(W)/galaxy-express-v1-trap.npz@search=halving@prior=rollout@top=2@leaf=rollout \
 	  --episodes $(EXIT_SEARCH_EPISODES) --seed 0 --format markdown --doc docs/benchmarks.md \
 	  --doc-section exit-galaxy-express-v1-search
 	$(call exit-2p,express-v2,$(EXPRESS_EXIT_SEARCH_DEALS),$(EXPRESS_EXIT_LEAGUE_DEALS),$(EXPRESS_EXIT_POLICY_DEALS),$(EXPRESS_EXIT_GUIDED))

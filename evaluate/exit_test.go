@@ -54,9 +54,14 @@ var committedExits = []committedExit{
 		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
 		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
 		episodes: 200, guidedEpisodes: 6},
-	// That clone taught by the search's mean return per action (item 15), the best Galaxy
-	// Express policy.
+	// That clone taught by the search's mean return per action (item 15).
 	{env: "galaxy-express-v1", file: "galaxy-express-v1-mcts-values.npz", noValue: true,
+		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
+		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
+		episodes: 200, guidedEpisodes: 6},
+	// That file reading the game's fourth feature, trap, taught again by the search's values (item
+	// 21), the best Galaxy Express policy.
+	{env: "galaxy-express-v1", file: "galaxy-express-v1-trap.npz", noValue: true,
 		policy:   []string{"heuristic", "policy@weights=FILE@greedy=true"},
 		guided:   []string{"mcts@sims=8@weights=FILE@search=halving@prior=rollout@top=2@leaf=rollout"},
 		episodes: 200, guidedEpisodes: 6},
