@@ -1,7 +1,9 @@
 package galaxyexpress
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/galaxygym/galaxygym/env"
@@ -29,39 +31,10 @@ func TestActionFeaturesMatchTheRules(t *testing.T) {
 		r := []float64{0}
 		for !s.Terminal() {
 			s.Observe(0, obs)
-			Game{}.ActionFeatures(obs, feat)
 			n := s.LegalMask(mask)
 			decisions++
-			for a := range NumActions {
-				f := feat[a*NumFeatures : (a+1)*NumFeatures]
-				if mask[a] == 0 {
-					if f[0]|f[1]|f[2]|f[3] != 0 {
-						t.Fatalf("seed %d: illegal action %s has features %v\n%s", seed, spec.ActionNames[a], f, s)
-					}
-					continue
-				}
-				c := s.Clone().(*State)
-				before := c.delivered
-				c.Apply(a, []float64{0})
-				want := [NumFeatures]uint8{}
-				if c.Lost() {
-					want[FeatureLost] = 1
-				}
-				if s.phase == PhaseCoin && (c.phase == PhaseRefuel || c.phase == PhaseOver && !c.lost && c.delivered == MaxDeliveries) {
-					want[FeatureOrbit] = 1
-				}
-				if c.delivered > before {
-					want[FeatureDeliver] = 1
-				}
-				if !c.Lost() && c.phase == PhaseCoin {
-					want[FeatureTrap] = trapByRules(s, a)
-				}
-				if [NumFeatures]uint8(f) != want {
-					t.Fatalf("seed %d: %s: features %v, the rules give %v\n%s", seed, spec.ActionNames[a], f, want, s)
-				}
-				for k, x := range f {
-					count[k] += int(x)
-				}
+			if err := checkFeatures(s, obs, mask, feat, &count); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
 			}
 			// Play a random legal action, preferring not to lose at once so
 			// that games run long.
@@ -88,6 +61,76 @@ func TestActionFeaturesMatchTheRules(t *testing.T) {
 		}
 	}
 	t.Logf("%d decisions; features set: lost %d, orbit %d, deliver %d, trap (sum) %d", decisions, count[0], count[1], count[2], count[3])
+}
+
+// checkFeatures computes the features of s's observation into feat (obs,
+// mask: scratch) and checks each legal action's against what the rules do
+// when it is played on a copy of the full state (see
+// TestActionFeaturesMatchTheRules); count, when not nil, adds them up.
+func checkFeatures(s *State, obs, mask, feat []uint8, count *[NumFeatures]int) error {
+	s.Observe(0, obs)
+	Game{}.ActionFeatures(obs, feat)
+	s.LegalMask(mask)
+	for a := range NumActions {
+		f := feat[a*NumFeatures : (a+1)*NumFeatures]
+		if mask[a] == 0 {
+			if f[0]|f[1]|f[2]|f[3] != 0 {
+				return fmt.Errorf("illegal action %s has features %v\n%s", spec.ActionNames[a], f, s)
+			}
+			continue
+		}
+		c := s.Clone().(*State)
+		before := c.delivered
+		c.Apply(a, []float64{0})
+		want := [NumFeatures]uint8{}
+		if c.Lost() {
+			want[FeatureLost] = 1
+		}
+		if s.phase == PhaseCoin && (c.phase == PhaseRefuel || c.phase == PhaseOver && !c.lost && c.delivered == MaxDeliveries) {
+			want[FeatureOrbit] = 1
+		}
+		if c.delivered > before {
+			want[FeatureDeliver] = 1
+		}
+		if !c.Lost() && c.phase == PhaseCoin {
+			want[FeatureTrap] = trapByRules(s, a)
+		}
+		if [NumFeatures]uint8(f) != want {
+			return fmt.Errorf("%s: features %v, the rules give %v\n%s", spec.ActionNames[a], f, want, s)
+		}
+		if count != nil {
+			for k, x := range f {
+				count[k] += int(x)
+			}
+		}
+	}
+	return nil
+}
+
+// FuzzActionFeatures: whatever the bytes of an observation (a client may
+// send any), ActionFeatures neither panics nor writes outside the legal
+// range: 0 or 1 for lost, orbit and deliver, 0..TrapScale for trap.
+func FuzzActionFeatures(f *testing.F) {
+	s := newState(&configs[0], 3)
+	obs := make([]uint8, ObsSize)
+	s.Observe(0, obs)
+	f.Add(slices.Clone(obs))
+	s.Apply(ActionStart, []float64{0})
+	s.Observe(0, obs)
+	f.Add(slices.Clone(obs))
+	f.Add([]byte{1, 2, 3})
+	feat := make([]uint8, NumActions*NumFeatures)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		o := make([]uint8, ObsSize)
+		copy(o, b)
+		Game{}.ActionFeatures(o, feat)
+		for a := range NumActions {
+			x := feat[a*NumFeatures : (a+1)*NumFeatures]
+			if x[0] > 1 || x[1] > 1 || x[2] > 1 || x[3] > TrapScale {
+				t.Fatalf("action %d: features %v", a, x)
+			}
+		}
+	})
 }
 
 // trapByRules plays a (a launch, or a coin that neither loses nor puts the

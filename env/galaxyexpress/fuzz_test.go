@@ -13,15 +13,23 @@ import (
 // (byte mod n)-th of the n legal actions (envtest.PlayBytes: a legal action
 // until the end, the JSON round trip, the per-player results), and checks
 // after every step that the return plus the unspent coins still owed
-// equals the score (the return is the score at the end).
+// equals the score (the return is the score at the end), and that the
+// action features of every position reached are what the rules do
+// (checkFeatures).
 func FuzzPlay(f *testing.F) {
 	f.Add(uint64(1), false, []byte{0, 1, 2, 3, 4, 5, 6, 7})
 	f.Add(uint64(7), true, []byte{3, 200, 17, 0, 0, 0, 1, 1, 1, 9, 9, 9, 255})
 	f.Add(uint64(42), false, []byte(strings.Repeat("\x05\x00\x01", 40)))
+	obs, mask, feat := make([]uint8, ObsSize), make([]uint8, NumActions), make([]uint8, NumActions*NumFeatures)
 	f.Fuzz(func(t *testing.T, seed uint64, scanWrap bool, choices []byte) {
 		e := envtest.PlayBytes(t, ID, map[string]any{"scan_wrap": scanWrap, "max_turns": 60}, seed, choices,
 			func(e *env.Env, _ env.StepResult) error {
 				s := e.State().(*State)
+				if !e.Done() {
+					if err := checkFeatures(s, obs, mask, feat, nil); err != nil {
+						return err
+					}
+				}
 				owed := float64(s.UnspentCoins())
 				if e.Done() {
 					owed = 0
