@@ -107,9 +107,10 @@ func checkFeatures(s *State, obs, mask, feat []uint8, count *[NumFeatures]int) e
 	return nil
 }
 
-// FuzzActionFeatures: whatever the bytes of an observation (a client may
-// send any), ActionFeatures neither panics nor writes outside the legal
-// range: 0 or 1 for lost, orbit and deliver, 0..TrapScale for trap.
+// FuzzActionFeatures: whatever the bytes of an observation (a corrupted
+// dataset's, or one no game reaches), ActionFeatures neither panics nor
+// writes outside the features' ranges: 0 or 1 for lost, orbit and
+// deliver, 0..TrapScale for trap.
 func FuzzActionFeatures(f *testing.F) {
 	s := newState(&configs[0], 3)
 	obs := make([]uint8, ObsSize)

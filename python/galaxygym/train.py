@@ -500,7 +500,8 @@ def action_kind(name: str) -> str:
 
 
 def agreement_by_kind(weights: str | os.PathLike[str] | Mapping[str, Any], data: Mapping[str, NDArray[Any]],
-                      action_names: Sequence[str], batch: int = 2000) -> list[dict[str, Any]]:
+                      action_names: Sequence[str], batch: int = 2000,
+                      afeat_names: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """What a clone gets wrong, kind by kind: the weights file's greedy
     action (:func:`galaxygym.policy_probs`' argmax, as the Go agent plays
     it) against the expert's label, on the decisions of data (a
@@ -511,7 +512,10 @@ def agreement_by_kind(weights: str | os.PathLike[str] | Mapping[str, Any], data:
     largest first: {"kind", "valued", "decisions", "share" (of the
     decisions counted), "agree" (the share where the clone's action is the
     label), "best" (valued groups: the share where it is among the best
-    valued, ties included; None otherwise)}."""
+    valued, ties included; None otherwise)}. afeat_names: the names of
+    data["afeat"]'s columns (:func:`labels_feature_names` of its file), so
+    that a file reading fewer of the game's features takes its own by name;
+    without it the columns must be the file's."""
     from .policy import load_policy, policy_probs
     p = weights if isinstance(weights, Mapping) and "layers" in weights else load_policy(weights)
     obs, mask, act = data["obs"], np.asarray(data["mask"]) != 0, np.asarray(data["action"])
@@ -521,7 +525,8 @@ def agreement_by_kind(weights: str | os.PathLike[str] | Mapping[str, Any], data:
     groups: dict[tuple[str, bool], list[int]] = {}
     for k in range(0, len(keep), batch):
         rows = keep[k:k + batch]
-        choice = policy_probs(p, obs[rows], mask[rows], None if afeat is None else afeat[rows]).argmax(1)
+        choice = policy_probs(p, obs[rows], mask[rows], None if afeat is None else afeat[rows],
+                              afeat_names).argmax(1)
         for i, c in zip(rows, choice):
             qi = np.full(mask.shape[1], np.nan) if q is None else np.where(mask[i], np.asarray(q[i], np.float64), np.nan)
             valued = bool(np.isfinite(qi).any())

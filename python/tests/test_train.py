@@ -309,6 +309,18 @@ def test_agreement_by_kind(tmp_path):
     assert rows["higher", False]["agree"] == 0 and rows["higher", False]["best"] is None
     assert rows["lower", False]["agree"] == 1
     assert agreement_by_kind(path, data, names)[0]["kind"] == "to"  # the largest group first
+    # A file reading one action feature, on labels of two (the game's): its own column, by name.
+    feat = tmp_path / "f.npz"
+    galaxygym.export_policy(feat, [(np.zeros((5, 3)), np.zeros(5))], np.ones(3), "x-v1",
+                            action_features=(["first"], [1.0]))
+    afeat = np.zeros((6, 5, 2), np.uint8)
+    afeat[:, 0, 0] = 1  # "other": to-s0 everywhere; "first": the label where legal
+    afeat[np.arange(6), data["action"], 1] = 1
+    both = dict(data, afeat=afeat)
+    with pytest.raises(ValueError, match="afeat of 2 features, the file reads 1"):
+        agreement_by_kind(feat, both, names)
+    rows = agreement_by_kind(feat, both, names, afeat_names=["other", "first"])
+    assert all(r["agree"] == 1 for r in rows)
 
 
 def test_widen_preserves_the_function_and_trains(tmp_path):
