@@ -153,7 +153,7 @@ func (Game) ActionFeatures(obs []uint8, dst []uint8) {
 		// Refuelling turns two coins of each suit face up at speed 0 on a
 		// planet: a Brake coin keeps the ship there, so it is never a trap.
 		for suit := range 2 {
-			m := uint16(allValues) << (suit * numValues)
+			m := suitMask(suit * numValues)
 			if down&m != 0 && bits.OnesCount16(up&m) < faceUpEach {
 				dst[ActionNoRefuel*NumFeatures+FeatureTrap] = trap(ship, 0, -1, up, down&m, unspent, planets)
 				return
@@ -165,7 +165,7 @@ func (Game) ActionFeatures(obs []uint8, dst []uint8) {
 	}
 }
 
-// suitMask is the 12-bit set of suit's six coins.
+// suitMask is the 12-bit set of the six coins of coin i's suit.
 func suitMask(i int) uint16 { return uint16(allValues) << (i / numValues * numValues) }
 
 // trap is FeatureTrap of playing coin i to (land, ns), neither lost nor in

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._client import episode_seed
+from .policy import feature_columns
 from .train import export
 
 if TYPE_CHECKING:
@@ -67,10 +68,7 @@ def _columns(venv: Any, names: Sequence[str]) -> list[int] | None:
     game does not declare."""
     if not names:
         return None
-    have = list(venv.action_feature_names)
-    if missing := [n for n in names if n not in have]:
-        raise ValueError(f"the actor reads the action features {missing}; {venv.env_id} declares {have}")
-    return [have.index(n) for n in names]
+    return feature_columns(venv.action_feature_names, names, "the actor", venv.env_id)
 
 
 def _features(infos: dict[str, Any], cols: list[int] | None) -> NDArray[Any] | None:

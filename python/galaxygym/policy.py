@@ -435,6 +435,18 @@ def load_policy(source: str | os.PathLike[str] | Mapping[str, Any]) -> dict[str,
             "action_features": feature_names, "action_features_weight": feature_w}
 
 
+def feature_columns(have: Sequence[str], want: Sequence[str], reader: str, holder: str) -> list[int]:
+    """The column of each action feature name in want among the names
+    have (in have's order): a weights file reads a game's features by name,
+    so a feature the game added after the file was written is left out.
+    ValueError, "<reader> reads the action features [...], which <holder>
+    lacks", for names of want missing from have."""
+    names = [str(n) for n in have]
+    if missing := [str(n) for n in want if str(n) not in names]:
+        raise ValueError(f"{reader} reads the action features {missing}, which {holder} lacks (it holds {names})")
+    return [names.index(str(n)) for n in want]
+
+
 def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, mask: Any,
                  afeat: Any = None, afeat_names: Sequence[str] | None = None) -> NDArray[Any]:
     """The action probabilities of a weights file's policy, in float64: the
@@ -468,12 +480,9 @@ def policy_probs(source: str | os.PathLike[str] | Mapping[str, Any], obs: Any, m
             raise ValueError(f"the weights file reads the action features {p['action_features']}: give afeat")
         f = np.asarray(afeat).reshape(len(x), h.shape[1], -1)
         if afeat_names is not None:
-            have = [str(n) for n in afeat_names]
-            if len(have) != f.shape[2]:
-                raise ValueError(f"afeat of {f.shape[2]} features, but {len(have)} names {have}")
-            if missing := [n for n in p["action_features"] if n not in have]:
-                raise ValueError(f"the weights file reads the action features {missing}; afeat holds {have}")
-            f = f[:, :, [have.index(n) for n in p["action_features"]]]
+            if len(afeat_names) != f.shape[2]:
+                raise ValueError(f"afeat of {f.shape[2]} features, but {len(afeat_names)} names {list(afeat_names)}")
+            f = f[:, :, feature_columns(afeat_names, p["action_features"], "the weights file", "afeat")]
         if f.shape[2] != fw.size:
             raise ValueError(f"afeat of {f.shape[2]} features, the file reads {fw.size}")
         h = h + f.astype(np.float64) @ fw

@@ -662,11 +662,13 @@ def _init_from(net: Any, path: str, widen: bool = False) -> None:
     if names and want and names != want and "afeat.weight" in state:
         # The file's feature weights by name: a feature the game added since
         # the file was written starts at 0 (the file's function unchanged).
-        if missing_names := [n for n in names if n not in want]:
-            raise SystemExit(f"--init {path}: reads the action features {missing_names}, which the data lacks ({want})")
+        from .policy import feature_columns
+        try:
+            cols = feature_columns(want, names, f"--init {path}", "the data")
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
         w = torch.zeros(len(want))
-        for i, n in enumerate(names):
-            w[want.index(n)] = state["afeat.weight"][i]
+        w[cols] = state["afeat.weight"]
         state["afeat.weight"] = w
     if widen:
         state = _widened(net.state_dict(), state, path)
