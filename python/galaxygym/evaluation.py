@@ -92,17 +92,30 @@ def _batch_policy(policy: Any, batched: bool) -> BatchPolicy:
 
 def _sb3_policy(model: Any) -> BatchPolicy:
     """An SB3 model's greedy legal action: argmax of its logits over the
-    legal actions, on a batch, without gradients."""
+    legal actions, on a batch, without gradients. A model whose observations
+    are dicts of the observation and the game's action features
+    (galaxygym.sb3.VecEnv(..., action_features=True)) is called with the
+    features as a third argument; the returned function's
+    ``action_features`` attribute says so."""
     import torch
 
-    def act(obs: NDArray[np.uint8], mask: NDArray[np.int8]) -> NDArray[np.int64]:
+    spaces = getattr(getattr(model.policy, "observation_space", None), "spaces", None)
+    features = spaces is not None and "action_features" in spaces
+
+    def act(obs: NDArray[np.uint8], mask: NDArray[np.int8], afeat: Any = None) -> NDArray[np.int64]:
+        x: Any = obs
+        if features:
+            if afeat is None:
+                raise ValueError("this SB3 model reads the game's action features: give them")
+            x = {"obs": obs, "action_features": np.asarray(afeat, np.uint8)}
         with torch.no_grad():
-            t, _ = model.policy.obs_to_tensor(obs)
+            t, _ = model.policy.obs_to_tensor(x)
             dist = model.policy.get_distribution(t)
             logits = dist.distribution.logits.cpu().numpy()
         masked: NDArray[np.float64] = np.where(np.asarray(mask) != 0, logits, -np.inf)
         return np.asarray(masked.argmax(axis=1), dtype=np.int64)
 
+    setattr(act, "action_features", features)
     return act
 
 
@@ -132,7 +145,9 @@ def evaluate(policy: Any, env_id: str,
     (int8, (B, A)) and returns B actions (any integer sequence). A
     Stable-Baselines3 model (PPO, A2C, MaskablePPO: anything with
     ``.policy.get_distribution``) may be passed as it is: it plays its most
-    probable legal action, a batch at a time. The games run ``batch`` at a
+    probable legal action, a batch at a time (one trained on
+    ``galaxygym.sb3.VecEnv(..., action_features=True)`` is given the game's
+    action features too). The games run ``batch`` at a
     time on one connection; the opponents play inside the server.
 
     Returns a dict: env, episodes, seats (the labels, ``name`` for the
@@ -214,6 +229,9 @@ def _play(act: BatchPolicy, env_id: str, url: str | None, params: dict[str, Any]
     extra: dict[str, Any] = {"learner_seats": learner}
     if opponents:
         extra["opponents"] = opponents
+    features = bool(getattr(act, "action_features", False))  # an SB3 model that reads them
+    if features:
+        extra["action_features"] = True
     venv = GalaxyGymVectorEnv(env_id, len(deals), url=url, autoreset_mode="next_step", **extra, **params)
     try:
         obs, infos = venv.reset(seed=[episode_seed(seed, d) for d in deals])
@@ -226,7 +244,11 @@ def _play(act: BatchPolicy, env_id: str, url: str | None, params: dict[str, Any]
             mask = infos["action_mask"]
             actions = mask.argmax(axis=1).astype(np.int64)  # a legal action of a finished game (ignored)
             waiting = np.flatnonzero(~done)
-            chosen = np.asarray(act(obs[waiting], mask[waiting])).reshape(-1)
+            if features:
+                act3: Any = act
+                chosen = np.asarray(act3(obs[waiting], mask[waiting], infos["action_features"][waiting])).reshape(-1)
+            else:
+                chosen = np.asarray(act(obs[waiting], mask[waiting])).reshape(-1)
             if len(chosen) != len(waiting):
                 raise ValueError(f"the policy returned {len(chosen)} actions for {len(waiting)} observations")
             actions[waiting] = chosen

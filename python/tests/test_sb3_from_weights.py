@@ -99,7 +99,8 @@ def test_from_weights_value_head_and_refusals(tmp_path):
     with pytest.raises(ValueError, match="convolutions"):
         from_weights(conv, Dummy())
     # A file that reads the game's action features (format version 5) is
-    # refused: SB3's policies see the observation only.
+    # refused on an env without them (test_from_weights_reads_action_features
+    # plays such files on a VecEnv made with action_features=True).
     feats = tmp_path / "feats.npz"
     galaxygym.export_policy(feats, [(rng.normal(size=(8, n_obs)), rng.normal(size=8)),
                                     (rng.normal(size=(n_act, 8)), rng.normal(size=n_act))], scale, "express-v2",
@@ -125,3 +126,66 @@ def test_from_weights_value_head_and_refusals(tmp_path):
     assert meta["version"] == 4 and meta["codes"] == spec
     np.testing.assert_allclose(galaxygym.policy_probs(tmp_path / "back.npz", obs, np.ones((16, n_act), np.uint8)),
                                probs, atol=1e-5)
+
+
+FEATURE_CASES = {  # version-5 files: the game's action features beside a centred board / codes read one-hot
+    "galaxy-express-v1-trap": (W / "galaxy-express-v1-trap.npz", "galaxy-express-v1", {}),
+    "galaxy-express-v1-features": (W / "galaxy-express-v1-features.npz", "galaxy-express-v1", {}),  # 3 of 4
+    "pilots-of-gallaxia-v2-mcts-dagger": (W / "pilots-of-gallaxia-v2-mcts-dagger.npz", "pilots-of-gallaxia-v2",
+                                          {"players": 2, "opponents": "heuristic"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FEATURE_CASES))
+def test_from_weights_reads_action_features(case, server_bin, tmp_path, monkeypatch):
+    """A format-version-5 file starts an ActionFeaturesPolicy on a VecEnv
+    made with action_features=True: at every decision of its games its
+    greedy action is the file's (policy_probs, the Go agent's reference,
+    features selected by name), export writes the same policy back, and
+    it trains on."""
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    import galaxygym
+    from galaxygym.sb3 import ActionFeaturesPolicy, VecEnv, export, from_weights
+
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)
+    weights, env_id, params = FEATURE_CASES[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = VecEnv(env_id, num_envs=2, **params)
+        try:
+            with pytest.raises(ValueError, match="action_features=True"):
+                from_weights(weights, plain)
+        finally:
+            plain.close()
+        venv = VecEnv(env_id, num_envs=3, action_features=True, **params)
+        try:
+            assert venv.action_feature_names and set(venv.observation_space.spaces) == {"obs", "action_features"}
+            model = from_weights(weights, venv, n_steps=16, batch_size=16, seed=0)
+            assert isinstance(model.policy, ActionFeaturesPolicy)
+            venv.seed(7)
+            obs = venv.reset()
+            seen, moved = [], 0
+            for _ in range(60):
+                masks = venv.action_masks()
+                got, _ = model.predict(obs, action_masks=masks, deterministic=True)
+                probs = galaxygym.policy_probs(weights, obs["obs"], masks, obs["action_features"],
+                                               venv.action_feature_names)
+                np.testing.assert_array_equal(got, probs.argmax(1))
+                moved += int((obs["action_features"].astype(int).sum(axis=(1, 2)) > 0).sum())
+                seen.append((obs["obs"].copy(), masks.copy(), obs["action_features"].copy()))
+                obs, _, _, _ = venv.step(got)
+            assert moved > 0  # the features were there to read
+            back = tmp_path / "back.npz"
+            meta = export(model, back, env_id)
+            assert meta["version"] == 5
+            o, m, f = (np.concatenate(x) for x in zip(*seen))
+            np.testing.assert_allclose(galaxygym.policy_probs(back, o, m, f, venv.action_feature_names),
+                                       galaxygym.policy_probs(weights, o, m, f, venv.action_feature_names), atol=1e-5)
+            model.learn(32)  # it trains on
+            if env_id != "galaxy-express-v1":  # a two-player game: galaxygym.evaluate plays the model as it is
+                res = galaxygym.evaluate(model, env_id, seats=["heuristic"], episodes=2,
+                                         **{k: v for k, v in params.items() if k != "opponents"})
+                assert res["agents"][0]["games"] == 4
+        finally:
+            venv.close()
