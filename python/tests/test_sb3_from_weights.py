@@ -183,6 +183,18 @@ def test_from_weights_reads_action_features(case, server_bin, tmp_path, monkeypa
             np.testing.assert_allclose(galaxygym.policy_probs(back, o, m, f, venv.action_feature_names),
                                        galaxygym.policy_probs(weights, o, m, f, venv.action_feature_names), atol=1e-5)
             model.learn(32)  # it trains on
+            if case == "galaxy-express-v1-trap":  # SB3's PPO (no masks) gets the same actor
+                import torch
+                from stable_baselines3 import PPO
+                from galaxygym.sb3 import ActionFeaturesActorCriticPolicy
+                ppo = from_weights(weights, venv, algo=PPO, n_steps=16, batch_size=16, seed=0)
+                assert isinstance(ppo.policy, ActionFeaturesActorCriticPolicy)
+                with torch.no_grad():
+                    t, _ = ppo.policy.obs_to_tensor({"obs": o[:40], "action_features": f[:40]})
+                    logits = ppo.policy.get_distribution(t).distribution.logits.numpy()
+                np.testing.assert_array_equal(np.where(m[:40], logits, -np.inf).argmax(1),
+                                              galaxygym.policy_probs(weights, o[:40], m[:40], f[:40],
+                                                                     venv.action_feature_names).argmax(1))
             if env_id != "galaxy-express-v1":  # a two-player game: galaxygym.evaluate plays the model as it is
                 res = galaxygym.evaluate(model, env_id, seats=["heuristic"], episodes=2,
                                          **{k: v for k, v in params.items() if k != "opponents"})
