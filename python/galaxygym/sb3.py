@@ -349,6 +349,12 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     come from the file, so SB3's initialisation of them, a QR per layer
     that costs 10-17 s for one 1,024 x 1,024 layer here, is skipped).
     ``ppo_kwargs`` go to the algorithm (n_steps, batch_size, seed, ...).
+    It turns torch.distributions' argument validation off for the process
+    (``Distribution.set_default_validate_args(False)``, a debugging aid): a
+    committed clone puts 0.98 or more on one move, and sb3-contrib's masked
+    distribution then fails its float32 simplex check during training
+    (sb3-contrib issues 81 and 195; 380 actions of Pilots of Gallaxia
+    within 16,384 steps) though its probabilities are sound.
     Greedy actions (``model.predict(obs, action_masks=..., deterministic=True)``)
     are the Go ``policy`` agent's greedy actions on the same observations.
 
@@ -367,6 +373,7 @@ def from_weights(path: str | os.PathLike[str], env: Any, *, algo: Any = None, va
     from .policy import load_policy
 
     p = load_policy(path)
+    torch.distributions.Distribution.set_default_validate_args(False)  # type: ignore[no-untyped-call]
     if p.get("conv"):
         raise ValueError(f"galaxygym.sb3.from_weights: {path} has convolutions; MlpPolicy has none "
                          "(MLP files and boards without convolutions load)")

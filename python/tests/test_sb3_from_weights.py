@@ -196,6 +196,15 @@ def test_from_weights_reads_action_features(case, server_bin, tmp_path, monkeypa
                                               galaxygym.policy_probs(weights, o[:40], m[:40], f[:40],
                                                                      venv.action_feature_names).argmax(1))
             if env_id != "galaxy-express-v1":  # a two-player game: galaxygym.evaluate plays the model as it is
+                # Training from the clone (0.98 on one move of 380) past the step where sb3-contrib's
+                # float32 simplex check failed (in the third rollout's updates) before from_weights
+                # turned torch's argument validation off.
+                wide = VecEnv(env_id, num_envs=16, action_features=True, **params)
+                try:
+                    from_weights(weights, wide, n_steps=256, batch_size=512, n_epochs=4, learning_rate=1e-5,
+                                 seed=0).learn(16384)
+                finally:
+                    wide.close()
                 res = galaxygym.evaluate(model, env_id, seats=["heuristic"], episodes=2,
                                          **{k: v for k, v in params.items() if k != "opponents"})
                 assert res["agents"][0]["games"] == 4
