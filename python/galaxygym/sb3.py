@@ -107,25 +107,18 @@ def export(model: Any, path: str | os.PathLike[str], env_id: str | None = None, 
     if pol is None or not hasattr(pol, "mlp_extractor") or not hasattr(pol, "action_net"):
         raise ValueError(f"galaxygym.sb3.export: {type(model).__name__} has no actor-critic MLP policy "
                          "(PPO, A2C or MaskablePPO with 'MlpPolicy')")
-    if isinstance(pol.features_extractor, ActionFeaturesExtractor):
-        fx, head = pol.features_extractor.inner, pol.action_net
-        env_id = env_id or _env_id(model)
-        if env_id is None:
-            raise ValueError("galaxygym.sb3.export: give env_id (the model trains on no galaxygym.sb3.VecEnv)")
-        linear = [m for m in pol.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
-        return export_policy(path, linear + [head.linear], fx.obs_scale.detach().cpu().numpy(), env_id,
-                             activation={nn.Tanh: "tanh", nn.ReLU: "relu"}[pol.activation_fn], board=fx.board,
-                             play=play, codes=fx.codes,
-                             action_features=(head.names, head.weight.detach().cpu().numpy()))
-    if isinstance(pol.features_extractor, BoardExtractor):
-        fx = pol.features_extractor
+    fx, head, afeat = pol.features_extractor, pol.action_net, None
+    if isinstance(fx, ActionFeaturesExtractor):  # its inner BoardExtractor, the logits' Linear, the feature weights
+        fx, head, afeat = fx.inner, head.linear, (head.names, head.weight.detach().cpu().numpy())
+    if isinstance(fx, BoardExtractor):
         env_id = env_id or _env_id(model)
         if env_id is None:
             raise ValueError("galaxygym.sb3.export: give env_id (the model trains on no galaxygym.sb3.VecEnv)")
         linear = [m for m in pol.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
         acts0 = {nn.Tanh: "tanh", nn.ReLU: "relu"}
-        return export_policy(path, linear + [pol.action_net], fx.obs_scale.detach().cpu().numpy(), env_id,
-                             activation=acts0[pol.activation_fn], board=fx.board, play=play, codes=fx.codes)
+        return export_policy(path, linear + [head], fx.obs_scale.detach().cpu().numpy(), env_id,
+                             activation=acts0[pol.activation_fn], board=fx.board, play=play, codes=fx.codes,
+                             action_features=afeat)
     if not isinstance(pol.features_extractor, FlattenExtractor):
         raise ValueError(f"galaxygym.sb3.export: feature extractor {type(pol.features_extractor).__name__}, "
                          "the weights format reads a flattened observation (FlattenExtractor)")
