@@ -58,7 +58,7 @@ DAGGER_SETTINGS = {
                    "WINDOW", "FEATURES", "INIT", "TEACHER", "START", "KEEP", "VALUES", "WIDEN", "LR", "LR0",
                    "NAME"),
     "make_dagger_pilots.sh": ("ROUNDS", "EXPERT", "EPISODES", "SAMPLES", "KEEP", "WINDOW", "HIDDEN", "THREADS", "EVAL",
-                              "FEATURES", "TEACHER", "START", "VALUES", "TEMP", "LR", "NAME"),
+                              "FEATURES", "TEACHER", "START", "VALUES", "TEMP", "LR", "EXPERT_SEAT", "NAME"),
 }
 DAGGER_DATA = {"make_dagger_fighters.sh": "datasets/out/gf-dagger", "make_bc.sh": "datasets/out/{NAME}",
                "make_dagger_pilots.sh": "datasets/out/{NAME}"}

@@ -30,6 +30,9 @@
 # records its values too (tools/dagger -values: the search's mean return per action, a win 1 and
 # a loss -1) and, with KEEP=0, trains on softmax(values / TEMP) (--soft TEMP, default 0.25); in
 # Pilots this collapsed the clone, the values tying at most decisions (item 16).
+# EXPERT_SEAT=rotate: in the rounds' games the teacher plays one seat (seat i mod 2 in game i) and
+# the clone the other, so the clone learns at the states it reaches against its teacher as its
+# opponent (tools/dagger -expert-seat; item 22), not against itself.
 set -eu
 PY=${PY:-.venv/bin/python}
 B=${GALAXYGYM_BIN:-bin/galaxygym}
@@ -51,6 +54,9 @@ START=${START:-}
 LR=${LR:-5e-4}
 TEMP=${TEMP:-0.25}
 VALUES=${VALUES:-}
+EXPERT_SEAT=${EXPERT_SEAT:-}
+XS="" # -expert-seat: the teacher as the clone's opponent
+[ -n "$EXPERT_SEAT" ] && XS="-expert-seat $EXPERT_SEAT"
 if [ -z "$VALUES" ] && [ "$TEACHER" = heuristic ]; then VALUES=1; elif [ -z "$VALUES" ]; then VALUES=0; fi
 RV="" # -values: the teacher's action values, for soft targets
 SOFT=""
@@ -99,8 +105,8 @@ fi
 evaluate 0
 R=1
 while [ "$R" -le "$ROUNDS" ]; do
-    # shellcheck disable=SC2086 # RV: empty or one option
-    label "v$R.npz" $RV -expert "$TEACHER" -weights "$D/r$((R - 1)).npz" -greedy -episodes "$EPISODES" -seed $((R * 101))
+    # shellcheck disable=SC2086 # RV: empty or one option, XS empty or one with its value
+    label "v$R.npz" $RV $XS -expert "$TEACHER" -weights "$D/r$((R - 1)).npz" -greedy -episodes "$EPISODES" -seed $((R * 101))
     DAG=""
     F=$((R - WINDOW + 1))
     [ "$F" -lt 1 ] && F=1
@@ -119,7 +125,7 @@ while [ "$R" -le "$ROUNDS" ]; do
     evaluate "$R"
     R=$((R + 1))
 done
-export ROUNDS EXPERT EPISODES SAMPLES KEEP WINDOW HIDDEN THREADS EVAL FEATURES NAME TEACHER START LR VALUES TEMP
+export ROUNDS EXPERT EPISODES SAMPLES KEEP WINDOW HIDDEN THREADS EVAL FEATURES NAME TEACHER START LR VALUES TEMP EXPERT_SEAT
 PYTHONPATH=python "$PY" notebooks/weights/exit_record.py dagger "$D" "$D/$NAME.json" "$ENV" make_dagger_pilots.sh
 if [ "${INSTALL:-0}" = 1 ]; then
     PYTHONPATH=python "$PY" notebooks/weights/exit_record.py install "$D/r$ROUNDS.npz" "$D/$NAME.json" "$W" "$NAME"

@@ -37,7 +37,10 @@
 //	    -weights clone.npz -greedy -features -episodes 600 -seed 101 -out v1.npz
 //
 // With -beta 1 the expert plays every move (no -weights needed): its own
-// trajectories, labelled.
+// trajectories, labelled. With -expert-seat rotate the expert plays every
+// move of one seat, seat i mod players in episode i, and the policy (or
+// the -beta mixture) the others: the states a policy reaches against the
+// expert as its opponent, each labelled by the expert, its own seat's too.
 // Episode i uses the seeds of episode i of `galaxygym generate --seed`, and
 // -workers episodes are played at once, each worker with its own
 // environment and agents: the archive is the same bytes for any -workers.
@@ -85,6 +88,9 @@ type options struct {
 	beta                        float64
 	greedy, values, features    bool
 	params                      map[string]any
+	// expertRotate: the expert plays every move of seat i mod players
+	// in episode i (-expert-seat rotate).
+	expertRotate bool
 }
 
 func main() {
@@ -102,6 +108,13 @@ func main() {
 	fs.BoolVar(&o.values, "values", false, "also write the expert's value of every legal action (q, float16): a heuristic's ActionValues, a search's mean return per action")
 	fs.BoolVar(&o.features, "features", false, "also write the game's action features of every decision (afeat)")
 	fs.StringVar(&o.out, "out", "labels.npz", "output .npz")
+	fs.Func("expert-seat", "rotate: the expert plays every move of seat i mod players in episode i (default: none)", func(s string) error {
+		if s != "rotate" {
+			return fmt.Errorf("dagger: -expert-seat %q: want rotate", s)
+		}
+		o.expertRotate = true
+		return nil
+	})
 	o.params = map[string]any{}
 	fs.Func("param", "environment parameter key=value (repeatable)", func(s string) error {
 		k, v, ok := strings.Cut(s, "=")
@@ -150,6 +163,9 @@ func newWorker(o options) (*worker, error) {
 	}
 	spec := e.Spec()
 	w := &worker{o: o, e: e, obs: make([]uint8, spec.ObsSize()), q: make([]float32, spec.NumActions())}
+	if o.expertRotate && spec.NumPlayers < 2 {
+		return nil, fmt.Errorf("dagger: -expert-seat: %s has one seat, which the policy must play", o.envID)
+	}
 	if o.beta < 1 {
 		if w.pol, err = agents.New("policy", spec, agents.Options{"weights": o.weights, "greedy": fmt.Sprint(o.greedy)}); err != nil {
 			return nil, err
@@ -192,6 +208,10 @@ func (w *worker) play(i int) (record, error) {
 	}
 	w.exp.Reset(agentSeed ^ 0x9e3779b97f4a7c15)
 	mix := rand.New(rand.NewPCG(agentSeed, 0x646167676572))
+	expertSeat := -1
+	if w.o.expertRotate {
+		expertSeat = i % e.Spec().NumPlayers
+	}
 	for !e.Done() {
 		seat := e.CurrentPlayer()
 		if err := e.Observe(seat, w.obs); err != nil {
@@ -219,7 +239,7 @@ func (w *worker) play(i int) (record, error) {
 			}
 		}
 		a := label
-		if mix.Float64() >= w.o.beta {
+		if mix.Float64() >= w.o.beta && seat != expertSeat {
 			a = w.pol.Act(seat, w.obs, mask)
 		}
 		r.obs = append(r.obs, w.obs...)
@@ -234,6 +254,9 @@ func (w *worker) play(i int) (record, error) {
 		}
 	}
 	r.ret = e.Returns()[0]
+	if expertSeat >= 0 { // the policy's return: the seat after the expert's
+		r.ret = e.Returns()[(expertSeat+1)%e.Spec().NumPlayers]
+	}
 	return r, nil
 }
 
@@ -313,7 +336,7 @@ func write(o options, w *worker, recs []record) error {
 	if err := writeNPZ(o.out, arrays); err != nil {
 		return err
 	}
-	fmt.Printf("%d episodes, %d decisions labelled by %s; mean return of the rollouts %.2f (beta %.2f) -> %s\n",
+	fmt.Printf("%d episodes, %d decisions labelled by %s; mean return of the rollouts (seat 0's; with -expert-seat the policy's) %.2f (beta %.2f) -> %s\n",
 		o.episodes, n, o.expert, total/float64(o.episodes), o.beta, o.out)
 	return nil
 }

@@ -351,3 +351,82 @@ func TestDaggerSearchValues(t *testing.T) {
 		t.Fatalf("%d searched decisions, %d with differing values", searched, differ)
 	}
 }
+
+// TestDaggerExpertSeat: with -expert-seat rotate the expert plays every move
+// of seat i mod 2 in episode i and the (greedy) policy the other seat's.
+// Replaying the archive from each episode's seeds, with the expert's label
+// played at its seat's decisions and the policy's own move at the others,
+// reproduces every recorded observation, and a fresh expert chooses every
+// label, the policy's seat included; the policy's moves differ from the
+// labels somewhere (else the test would not tell the seats apart). A game
+// of one seat is refused.
+func TestDaggerExpertSeat(t *testing.T) {
+	params := map[string]any{"players": "2"}
+	weights := "../../notebooks/weights/pilots-of-gallaxia-v2-selfplay.npz"
+	o := options{envID: "pilots-of-gallaxia-v2", expert: "mcts@sims=4", weights: weights, greedy: true,
+		episodes: 2, workers: 2, seed: 9, expertRotate: true, params: params, out: filepath.Join(t.TempDir(), "seat.npz")}
+	if err := run(o); err != nil {
+		t.Fatal(err)
+	}
+	arrays, _ := readNpz(t, o.out)
+	e, err := env.Make(o.envID, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := e.Spec()
+	m, err := agents.New("mcts", spec, agents.Options{"sims": "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := agents.New("policy", spec, agents.Options{"weights": weights, "greedy": "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := spec.ObsSize()
+	obsAll, act, ep := arrays["obs.npy"], arrays["action.npy"], arrays["episode_id.npy"]
+	n := len(act) / 8
+	obs := make([]uint8, size)
+	differ, expertMoves := 0, [2]int{}
+	i := 0
+	for episode := int64(0); episode < 2; episode++ {
+		envSeed, agentSeed := rollout.EpisodeSeeds(o.seed, episode)
+		e.Reset(envSeed)
+		pol.Reset(agentSeed)
+		m.Reset(agentSeed ^ 0x9e3779b97f4a7c15)
+		for ; !e.Done(); i++ {
+			if i >= n || int64(binary.LittleEndian.Uint64(ep[8*i:])) != episode {
+				t.Fatalf("episode %d goes on after decision %d of %d", episode, i, n)
+			}
+			seat := e.CurrentPlayer()
+			if err := e.Observe(seat, obs); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(obs, obsAll[i*size:(i+1)*size]) {
+				t.Fatalf("episode %d decision %d: the recorded observation is not the replay's", episode, i)
+			}
+			mask := e.Mask()
+			label := int(binary.LittleEndian.Uint64(act[8*i:]))
+			if got := m.Act(seat, obs, mask); got != label {
+				t.Fatalf("decision %d: the expert chooses %d, the label is %d", i, got, label)
+			}
+			a := label
+			if seat != int(episode)%2 {
+				if a = pol.Act(seat, obs, mask); a != label {
+					differ++
+				}
+			} else {
+				expertMoves[episode]++
+			}
+			if _, err := e.Step(a); err != nil {
+				t.Fatalf("decision %d: %v", i, err)
+			}
+		}
+	}
+	if i != n || differ == 0 || expertMoves[0] == 0 || expertMoves[1] == 0 {
+		t.Fatalf("replayed %d of %d decisions; the policy departed from the labels %d times; the expert moved %v", i, n, differ, expertMoves)
+	}
+	o.envID, o.params = "galaxy-express-v1", nil
+	if err := run(o); err == nil || !strings.Contains(err.Error(), "one seat") {
+		t.Fatalf("-expert-seat on galaxy-express-v1: error %v, want one saying it has one seat", err)
+	}
+}
