@@ -229,17 +229,27 @@ def build_net(init: str | os.PathLike[str] | None, data: dict[str, Any], arch: s
 
 def train_exit(data: dict[str, Any], net: Any, samples: int, batch_size: int = 256, lr: float = 1e-3,
                value_weight: float = 1.0, holdout: float = 0.05, checkpoints: int = 5, seed: int = 0,
-               threads: int | None = None, log: Callable[[str], None] | None = print) -> list[dict[str, Any]]:
+               threads: int | None = None, log: Callable[[str], None] | None = print,
+               device: Any = None) -> list[dict[str, Any]]:
     """Trains net (:func:`ExItNet`) for `samples` decisions seen (Adam,
     cosine step size): loss = cross-entropy(search_policy, masked softmax)
     on the searched decisions + value_weight x MSE(value, z) / var(z). The
     last `holdout` fraction of the episodes is held out. Returns the curve:
     per checkpoint samples, seconds, loss, and on the held-out decisions
     policy_ce, agreement (the net's most probable legal action is the
-    search's most visited) and value_rmse (reward units)."""
+    search's most visited) and value_rmse (reward units).
+
+    device (a torch device or its name, :func:`galaxygym.train.training_device`;
+    default the CPU) is where the gradient steps run: net moves there for
+    the training and back before this returns; the data stay in host
+    memory, a minibatch copied at a time."""
+    from .train import training_device
     torch = _torch()
     if threads:
         torch.set_num_threads(threads)
+    dev = training_device(device) if isinstance(device, str) else (device or torch.device("cpu"))
+    home = next(net.parameters()).device
+    net.to(dev)
     gen = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     eid = data["episode_id"]
@@ -264,12 +274,13 @@ def train_exit(data: dict[str, Any], net: Any, samples: int, batch_size: int = 2
     loss_sum, loss_n, trained = 0.0, 0, 0.0
 
     def loss_of(idx: Any) -> tuple[Any, Any, Any]:
-        logits, v = net(obs[idx])
-        logp = torch.log_softmax(logits.masked_fill(~mask[idx], -1e9), 1)
-        s = searched[idx]
-        ce = -(pi[idx] * logp.masked_fill(~mask[idx], 0)).sum(1)
+        m = mask[idx].to(dev)
+        logits, v = net(obs[idx].to(dev))
+        logp = torch.log_softmax(logits.masked_fill(~m, -1e9), 1)
+        s = searched[idx].to(dev)
+        ce = -(pi[idx].to(dev) * logp.masked_fill(~m, 0)).sum(1)
         ce = (ce * s).sum() / s.sum().clamp(min=1)
-        mse = ((v - z[idx]) ** 2).mean()
+        mse = ((v - z[idx].to(dev)) ** 2).mean()
         return ce, mse, logits
 
     net.train()
@@ -296,8 +307,8 @@ def train_exit(data: dict[str, Any], net: Any, samples: int, batch_size: int = 2
                 with torch.no_grad():
                     vi = torch.from_numpy(val_idx)
                     ce, mse, logits = loss_of(vi)
-                    s = searched[vi]
-                    best = logits.masked_fill(~mask[vi], -1e9).argmax(1) == pi[vi].argmax(1)
+                    s = searched[vi].to(dev)
+                    best = logits.masked_fill(~mask[vi].to(dev), -1e9).argmax(1) == pi[vi].to(dev).argmax(1)
                     point["policy_ce"] = float(ce)
                     point["agreement"] = float((best & s).sum()) / max(1, int(s.sum()))
                     point["value_rmse"] = float(mse) ** 0.5
@@ -308,6 +319,7 @@ def train_exit(data: dict[str, Any], net: Any, samples: int, batch_size: int = 2
                 log("  ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in point.items()))
             started = time.time()
     net.eval()
+    net.to(home)
     return history
 
 
@@ -337,7 +349,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     search's decisions (datasets from generate --record-search) and writes
     a format-version-3 weights file and OUT.json (command, data sizes,
     curve, CPU seconds)."""
+    from .train import device_name, training_device
     a = _parser().parse_args(argv)
+    try:  # before the data are read: a run asked for a GPU it cannot have stops at once
+        dev = training_device(a.device)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     t0, c0 = time.time(), _cpu_seconds()
     data = load_search_data(a.data, a.value_mix, a.target)
     n, ns = len(data["z"]), int(data["searched"].sum())
@@ -349,8 +366,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     hidden = tuple(int(h) for h in a.hidden.split(","))
     net = build_net(a.init, data, a.arch, hidden, a.value_hidden)
     samples = a.samples if a.samples else max(a.batch_size, int(a.epochs * n))
+    print(f"gradient steps on {device_name(dev)}")
     curve = train_exit(data, net, samples, batch_size=a.batch_size, lr=a.lr, value_weight=a.value_weight,
-                       checkpoints=a.checkpoints, seed=a.seed, threads=a.threads)
+                       checkpoints=a.checkpoints, seed=a.seed, threads=a.threads, device=dev)
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp.npz")
@@ -358,7 +376,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     os.replace(tmp, out)  # a killed run leaves no half-written OUT
     info = {"command": "python -m galaxygym.exit " + " ".join(argv if argv is not None else sys.argv[1:]),
             "args": vars(a), "meta": meta, "decisions": n, "searched": ns,
-            "episodes": int(len(np.unique(data["episode_id"]))), "samples": samples, "curve": curve,
+            "episodes": int(len(np.unique(data["episode_id"]))), "samples": samples, "device": device_name(dev),
+            "curve": curve,
             "wall_seconds": round(time.time() - t0, 1), "cpu_seconds": round(_cpu_seconds() - c0, 1)}
     out.with_suffix(".json").write_text(json.dumps(info, indent=1))
     print("wrote", out)
@@ -384,6 +403,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--checkpoints", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="auto",
+                    help="where the gradient steps run: auto (a CUDA GPU where torch sees one, else the CPU), cpu, cuda, cuda:N")
     ap.add_argument("--out", required=True, help="the weights file (.npz) to write; OUT.json beside it")
     return ap
 

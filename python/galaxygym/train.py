@@ -302,6 +302,46 @@ def __getattr__(name: str) -> Any:  # MLPPolicy, ConvPolicy: torch imported on f
     raise AttributeError(name)
 
 
+def training_device(name: str = "auto") -> Any:
+    """The torch device of the gradient steps (``--device``): ``"auto"``
+    (the default) is CUDA device 0 where torch sees one and the CPU
+    otherwise; ``"cpu"``, ``"cuda"`` and ``"cuda:N"`` are torch's names.
+    The data stay in host memory and each minibatch is copied to the
+    device, so a dataset larger than the GPU's memory trains as well.
+
+    Raises ValueError for a name torch does not know, and for a CUDA device
+    torch does not see (no GPU, or a CPU-only torch such as Debian's), so a
+    run asked for a GPU never falls back to the CPU unnoticed. On the CPU
+    the results are the same bytes as before the option existed; on a GPU
+    they are not bit-for-bit reproducible (cuBLAS)."""
+    torch = _torch()
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        dev = torch.device(name)
+    except RuntimeError as e:
+        raise ValueError(f"galaxygym: --device {name!r}: {e}") from None
+    if dev.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ValueError(f"galaxygym: --device {name}: torch {torch.__version__} sees no CUDA device "
+                             "(torch.cuda.is_available() is False); use --device cpu or auto")
+        if dev.index is not None and dev.index >= torch.cuda.device_count():
+            raise ValueError(f"galaxygym: --device {name}: torch sees {torch.cuda.device_count()} CUDA device(s)")
+    elif dev.type != "cpu":
+        raise ValueError(f"galaxygym: --device {name}: want auto, cpu, cuda or cuda:N")
+    return dev
+
+
+def device_name(dev: Any) -> str:
+    """A device's name for a run's record: "cpu", or "cuda:N (the GPU's
+    name)"."""
+    torch = _torch()
+    if dev.type != "cuda":
+        return str(dev)
+    index = dev.index if dev.index is not None else torch.cuda.current_device()
+    return f"cuda:{index} ({torch.cuda.get_device_name(index)})"
+
+
 def make_policy(arch: str, obs_scale: NDArray[Any], num_actions: int, *,
                 env_id: str | Mapping[str, Any] = "galaxy-express-v1", **kw: Any) -> Any:
     """A fresh policy network: arch "conv" (:class:`ConvPolicy`, the board
@@ -332,7 +372,7 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
                       lr: float = 2e-3, holdout: float = 0.02, checkpoints: int = 10, seed: int = 0,
                       threads: int | None = None, log: Callable[[str], None] | None = print,
                       on_checkpoint: Callable[[Any, dict[str, Any]], None] | None = None,
-                      soft: float | None = None, afeat_lr: float = 0.05) -> list[dict[str, Any]]:
+                      soft: float | None = None, afeat_lr: float = 0.05, device: Any = None) -> list[dict[str, Any]]:
     """Trains net (obs -> logits) to imitate data's actions: masked
     cross-entropy over the legal actions (illegal logits set to -1e9), Adam
     with a cosine-annealed step size, for `samples` training samples (the
@@ -362,10 +402,18 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     A network that reads action features (``net.action_features``) gets
     data["afeat"] with each observation; their few weights learn at
     afeat_lr (they start at 0 and a rule such as "this move loses at once"
-    needs a weight of many logits), the rest at lr."""
+    needs a weight of many logits), the rest at lr.
+
+    device (a torch device or its name, :func:`training_device`; default
+    the CPU) is where the gradient steps run: net moves there for the
+    training and back to where it was before this returns; the data stay
+    in host memory, a minibatch copied at a time."""
     torch = _torch()
     if threads:
         torch.set_num_threads(threads)
+    dev = training_device(device) if isinstance(device, str) else (device or torch.device("cpu"))
+    home = next(net.parameters()).device
+    net.to(dev)
     gen = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     episodes = np.unique(data["episode_id"])
@@ -400,8 +448,8 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
             perm, pos = torch.randperm(train_rows, generator=gen), 0
         idx = perm[pos:pos + batch_size]
         pos += batch_size
-        loss = _bc_loss(net, obs[idx], mask[idx], act[idx], None if q is None else q[idx], soft,
-                        None if afeat is None else afeat[idx])
+        loss = _bc_loss(net, obs[idx].to(dev), mask[idx].to(dev), act[idx].to(dev),
+                        None if q is None else q[idx].to(dev), soft, None if afeat is None else afeat[idx].to(dev))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -412,7 +460,8 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
             trained += time.time() - started
             point: dict[str, Any] = {"samples": step * batch_size, "seconds": round(trained, 1),
                                      "loss": loss_sum / loss_n}
-            point.update(_agreement(net, obs, mask, act, q, val, afeat) if val.stop > val.start else {"agreement": float("nan")})
+            point.update(_agreement(net, obs, mask, act, q, val, afeat, dev) if val.stop > val.start
+                         else {"agreement": float("nan")})
             loss_sum, loss_n = 0.0, 0
             if on_checkpoint is not None:
                 on_checkpoint(net, point)
@@ -421,6 +470,7 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
                 log("  ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in point.items()))
             started = time.time()
     net.eval()
+    net.to(home)
     return history
 
 
@@ -433,7 +483,7 @@ def _valued(q: Any, mask: Any, act: Any) -> Any:
     the label."""
     torch = _torch()
     qf = q.float()
-    qf = torch.where(mask & torch.isfinite(qf), qf, torch.tensor(-np.inf))
+    qf = torch.where(mask & torch.isfinite(qf), qf, torch.full_like(qf, -np.inf))
     unvalued = ~torch.isfinite(qf).any(1)
     if bool(unvalued.any()):
         hard = torch.full_like(qf, -np.inf)
@@ -461,19 +511,24 @@ def _bc_loss(net: Any, obs: Any, mask: Any, act: Any, q: Any, soft: float | None
     return torch.nn.functional.cross_entropy(logits, act)
 
 
-def _agreement(net: Any, obs: Any, mask: Any, act: Any, q: Any, val: slice, afeat: Any = None) -> dict[str, float]:
+def _agreement(net: Any, obs: Any, mask: Any, act: Any, q: Any, val: slice, afeat: Any = None,
+               dev: Any = None) -> dict[str, float]:
     """The held-out rows val's agreement (and, with q, best and regret; see
-    :func:`behaviour_cloning`), the net in eval mode meanwhile."""
+    :func:`behaviour_cloning`), the net in eval mode meanwhile; the rows
+    are copied to dev (net's device) 4,096 at a time."""
     torch = _torch()
+    dev = dev or torch.device("cpu")
     net.eval()
     hits, best, regret, valued = 0, 0, 0.0, 0
     with torch.no_grad():
         for k in range(val.start, val.stop, 4096):
             e = min(k + 4096, val.stop)
-            choice = _logits(net, obs[k:e], None if afeat is None else afeat[k:e]).masked_fill(~mask[k:e], -1e9).argmax(1)
-            hits += int((choice == act[k:e]).sum())
+            mk, ak = mask[k:e].to(dev), act[k:e].to(dev)
+            choice = _logits(net, obs[k:e].to(dev), None if afeat is None else afeat[k:e].to(dev)) \
+                .masked_fill(~mk, -1e9).argmax(1)
+            hits += int((choice == ak).sum())
             if q is not None:
-                qk = _valued(q[k:e], mask[k:e], act[k:e])
+                qk = _valued(q[k:e].to(dev), mk, ak)
                 gap = qk.max(1).values - qk.gather(1, choice.view(-1, 1)).view(-1)
                 best += int((gap <= 0).sum())
                 fin = torch.isfinite(gap)  # a choice the expert did not value has no regret to count
@@ -587,6 +642,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     weights file; prints the learning curve and writes it as JSON beside
     the weights (FILE.json)."""
     a = _parser().parse_args(argv)
+    try:  # before the data are read: a run asked for a GPU it cannot have stops at once
+        dev = training_device(a.device)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     data, env_id, high, num_actions, layout_source = _training_data(a)
     scale = 1.0 / np.maximum(np.asarray(high, np.float32), 1.0)
     print(f"{len(data['action'])} decisions of {len(np.unique(data['episode_id']))} episodes from {a.data}")
@@ -619,15 +678,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             export(net, out, env_id)
             point["mean_score"] = evaluate_native(out, a.eval_episodes, seed=1, env_id=env_id)["mean_return"]
 
+    print(f"gradient steps on {device_name(dev)}")
     history = behaviour_cloning(data, net, a.samples, batch_size=a.batch_size, lr=a.lr, checkpoints=a.checkpoints,
                                 seed=a.seed, threads=a.threads, on_checkpoint=on_checkpoint, soft=a.soft,
-                                afeat_lr=a.afeat_lr)
+                                afeat_lr=a.afeat_lr, device=dev)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
     meta = export(net, out, env_id)
     args = {k: v for k, v in vars(a).items()}
     out.with_suffix(".json").write_text(json.dumps({"command": "python -m galaxygym.train " + " ".join(
         (argv if argv is not None else __import__("sys").argv[1:])), "args": args, "meta": meta,
-        "curve": history}, indent=1))
+        "device": device_name(dev), "curve": history}, indent=1))
     print("wrote", out)
 
 
@@ -657,7 +717,7 @@ def _init_from(net: Any, path: str, widen: bool = False) -> None:
         state = src.state_dict()
         names = list(getattr(src, "action_features", []) or [])
     else:
-        state = torch.load(path)
+        state = torch.load(path, map_location="cpu")  # a .pt saved by a run on a GPU loads anywhere
     want = list(getattr(net, "action_features", []) or [])
     if names and want and names != want and "afeat.weight" in state:
         # The file's feature weights by name: a feature the game added since
@@ -739,6 +799,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--afeat-lr", type=float, default=0.05, help="the action features' weights' step size")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="auto",
+                    help="where the gradient steps run: auto (a CUDA GPU where torch sees one, else the CPU), cpu, cuda, cuda:N")
     ap.add_argument("--out", required=True, help="the weights file (.npz) to write")
     ap.add_argument("--save-checkpoints", default=None,
                     help="directory: also save the torch state_dict at each checkpoint (ckpt-SAMPLES.pt)")

@@ -421,3 +421,23 @@ def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
     rec = json.loads((soft / "pog-smoke.json").read_text())
     assert "--soft 0.3" in rec["rounds"][1]["command"] and "VALUES=1" in rec["rerun"] and "TEMP=0.3" in rec["rerun"]
     assert rec["method"] == "DAgger from mcts@sims=4's values per action (make_dagger_pilots.sh)"
+
+
+def test_exit_device(search_dataset, tmp_path):
+    """python -m galaxygym.exit --device: cpu trains the same bytes as the
+    default on this CPU-only machine, and a CUDA device torch does not see
+    stops the command before it reads its data."""
+    from galaxygym.exit import build_net, load_search_data, main, train_exit
+
+    data = load_search_data([search_dataset])
+    states = []
+    for device in (None, "cpu"):
+        torch.manual_seed(0)
+        net = build_net(BC, data)
+        train_exit(data, net, samples=512, batch_size=64, checkpoints=1, log=None, device=device)
+        assert next(net.parameters()).device.type == "cpu"
+        states.append(net.state_dict())
+    assert all(torch.equal(states[0][k], states[1][k]) for k in states[0])
+    if not torch.cuda.is_available():
+        with pytest.raises(SystemExit, match="sees no CUDA device"):
+            main(["--data", str(tmp_path / "missing"), "--device", "cuda:0", "--out", str(tmp_path / "w.npz")])

@@ -356,3 +356,42 @@ def test_widen_preserves_the_function_and_trains(tmp_path):
         train._init_from(train.make_policy("mlp", scale, 7, hidden=(32, 20, 20)), str(start), widen=True)
     with pytest.raises(SystemExit, match="not this network"):
         train._init_from(train.make_policy("mlp", scale, 7, hidden=(32, 20)), str(start))
+
+
+def test_training_device():
+    """--device: auto is the CPU where torch sees no CUDA device (this
+    machine's Debian torch); cpu gives the same bytes as before the option
+    (the default device); a CUDA device torch does not see and a name it
+    does not know are refused, the command line stopping before it reads
+    its data."""
+    cuda = torch.cuda.is_available()
+    assert train.training_device("auto").type == ("cuda" if cuda else "cpu")
+    assert train.training_device("cpu") == torch.device("cpu") and train.device_name(torch.device("cpu")) == "cpu"
+    with pytest.raises(ValueError, match="want auto, cpu, cuda"):
+        train.training_device("meta")
+    with pytest.raises(ValueError, match="--device 'gpu'"):
+        train.training_device("gpu")
+    if not cuda:
+        with pytest.raises(ValueError, match="sees no CUDA device"):
+            train.training_device("cuda")
+        with pytest.raises(SystemExit, match="sees no CUDA device"):
+            train.main(["--data", "/nonexistent.npz", "--device", "cuda", "--out", "/nonexistent/w.npz"])
+
+    rng = np.random.default_rng(0)
+    n = 400
+    masks = rng.random((n, 5)) < 0.6
+    masks[:, 0] = True
+    data = {"obs": rng.integers(0, 5, (n, 7), dtype=np.uint8), "mask": masks,
+            "action": np.where(masks[:, 2], 2, 0).astype(np.int64), "episode_id": np.arange(n, dtype=np.int64) // 8}
+    states, curves = [], []
+    for device in (None, "cpu", torch.device("cpu")):
+        torch.manual_seed(0)
+        net = train.make_policy("mlp", np.full(7, 0.25, np.float32), 5, hidden=(16,))
+        curves.append(train.behaviour_cloning(data, net, samples=200 * 32, batch_size=32, lr=1e-2, checkpoints=2,
+                                              holdout=0.2, log=None, device=device))
+        assert next(net.parameters()).device.type == "cpu"  # back where it was
+        states.append(net.state_dict())
+    for s in states[1:]:
+        assert all(torch.equal(s[k], states[0][k]) for k in s)
+    assert [p["agreement"] for p in curves[1]] == [p["agreement"] for p in curves[0]]
+    assert curves[0][-1]["agreement"] > 0.9  # it learnt the rule: action 2 where legal, else 0
