@@ -128,10 +128,12 @@ def gae(buf: Rollout, next_value: Any, gamma: float, lam: float) -> tuple[Any, A
 
 
 def update(actor: Any, critic: Any, opt_pi: Any, opt_v: Any, buf: Rollout, adv: Any, ret: Any, cfg: PPOConfig,
-           gen: Any, stats: dict[str, list[float]], warm: bool) -> None:
+           gen: Any, stats: dict[str, list[float]], warm: bool, device: Any = None) -> None:
     """The epochs of one PPO update over the rollout (the critic only while
-    warm); appends each minibatch's losses to stats."""
+    warm); appends each minibatch's losses to stats. device: where actor
+    and critic are (default the CPU); each minibatch is copied there."""
     torch = _torch()
+    dev = device or torch.device("cpu")
     size_all = buf.act.numel()
     b_obs, b_mask = buf.obs.reshape(size_all, -1), buf.mask.reshape(size_all, -1)
     b_act, b_logp, b_adv, b_ret = buf.act.reshape(-1), buf.logp.reshape(-1), adv.reshape(-1), ret.reshape(-1)
@@ -143,7 +145,8 @@ def update(actor: Any, critic: Any, opt_pi: Any, opt_v: Any, buf: Rollout, adv: 
         epochs_run += 1
         for k in range(cfg.minibatches):
             idx = perm[k * size:(k + 1) * size]
-            v_loss = 0.5 * (critic(b_obs[idx]).squeeze(-1) - b_ret[idx]).pow(2).mean()
+            o, ret_k = b_obs[idx].to(dev), b_ret[idx].to(dev)
+            v_loss = 0.5 * (critic(o).squeeze(-1) - ret_k).pow(2).mean()
             opt_v.zero_grad()
             (cfg.vf_coef * v_loss).backward()
             torch.nn.utils.clip_grad_norm_(critic.parameters(), cfg.max_grad_norm)
@@ -151,15 +154,16 @@ def update(actor: Any, critic: Any, opt_pi: Any, opt_v: Any, buf: Rollout, adv: 
             stats.setdefault("value_loss", []).append(float(v_loss))
             if warm:
                 continue
-            logits = actor(b_obs[idx]) if b_feat is None else actor(b_obs[idx], b_feat[idx])
-            logp_all = torch.log_softmax(_masked(logits, b_mask[idx]), -1)
-            log_ratio = logp_all.gather(1, b_act[idx].view(-1, 1)).squeeze(-1) - b_logp[idx]
+            m = b_mask[idx].to(dev)
+            logits = actor(o) if b_feat is None else actor(o, b_feat[idx].to(dev))
+            logp_all = torch.log_softmax(_masked(logits, m), -1)
+            log_ratio = logp_all.gather(1, b_act[idx].to(dev).view(-1, 1)).squeeze(-1) - b_logp[idx].to(dev)
             ratio = log_ratio.exp()
-            a = b_adv[idx]
+            a = b_adv[idx].to(dev)
             a = (a - a.mean()) / (a.std() + 1e-8)
             pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
             p = logp_all.exp()
-            entropy = -(p * torch.where(b_mask[idx], logp_all, torch.zeros_like(p))).sum(-1).mean()
+            entropy = -(p * torch.where(m, logp_all, torch.zeros_like(p))).sum(-1).mean()
             opt_pi.zero_grad()
             (pg_loss - cfg.ent_coef * entropy).backward()
             torch.nn.utils.clip_grad_norm_(actor.parameters(), cfg.max_grad_norm)

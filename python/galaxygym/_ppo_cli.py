@@ -48,7 +48,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     (command, settings, learning curve). Returns the JSON's dict."""
     from .ppo import train
 
+    from .train import training_device
     a = _parser().parse_args(argv)
+    try:  # a run asked for a GPU it cannot have stops before it starts a server
+        training_device(a.device)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     torch = _torch()
     torch.manual_seed(a.seed)
     if a.threads:
@@ -107,6 +112,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--final-eval-episodes", type=int, default=10000, help="native greedy games at start and end")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--device", default="auto",
+                    help="where the updates' gradient steps run: auto (a CUDA GPU where torch sees one, else the CPU), "
+                         "cpu, cuda, cuda:N; the rollouts stay on the CPU")
     ap.add_argument("--url", default=None, help="a galaxygym server (default: a private local one; self-play "
                     "always runs its own, which serves the snapshots)")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
@@ -140,7 +148,8 @@ def _config(a: argparse.Namespace) -> Any:
                      rollout_steps=a.rollout_steps, epochs=a.epochs, minibatches=a.minibatches, gamma=a.gamma,
                      reward_scale=a.reward_scale, lineup_every=a.lineup_every,
                      seed=a.seed, url=a.url, checkpoints=a.checkpoints, eval_episodes=a.eval_episodes,
-                     final_eval_episodes=a.final_eval_episodes, threads=a.threads, params=_params(a.param),
+                     final_eval_episodes=a.final_eval_episodes, threads=a.threads, device=a.device,
+                     params=_params(a.param),
                      builtin_opponents=_names(a.opponents), snapshot_prob=a.snapshot_prob,
                      snapshot_every=a.snapshot_every, pool_size=a.pool_size,
                      eval_opponents=_names(a.eval_opponents), **defaults)

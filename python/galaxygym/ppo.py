@@ -155,6 +155,14 @@ class PPOConfig:
     the end, over eval_episodes (final_eval_episodes at start and end)
     seeded games from eval_seed; 0: none.
 
+    Device: the updates' gradient steps run on ``device`` (``"auto"``, the
+    default: a CUDA GPU where torch sees one, else the CPU; ``"cpu"``,
+    ``"cuda"``, ``"cuda:N"``; :func:`galaxygym.train.training_device`, whose
+    ValueError a device torch does not see raises); the rollouts, the
+    snapshots and the evaluations stay on the CPU, the networks moving to
+    the device for each update and back. On the CPU the results are the
+    same bytes as without the setting.
+
     Randomness: actions from a torch Generator seeded with seed, minibatches
     from another (seed + 1), opponents from numpy's default_rng(seed + 2),
     the critic's fresh initialisation from torch.manual_seed(seed).
@@ -188,6 +196,7 @@ class PPOConfig:
     final_eval_episodes: int | None = None
     eval_seed: int = 1
     threads: int | None = None
+    device: str = "auto"
     #: Environment parameters (``{"players": 4}``).
     params: dict[str, Any] = field(default_factory=dict)
     builtin_opponents: tuple[str, ...] = ("random", "heuristic")
@@ -230,7 +239,9 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
     eval_episodes, eval_seconds), on a multi-player game
     :func:`evaluate_against`'s (the learning curve against fixed
     opponents) and pool (the snapshots held)."""
+    from .train import device_name, training_device
     torch = _torch()
+    dev = training_device(cfg.device)
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
@@ -244,7 +255,8 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
     per_update, updates, warmup_updates = cfg.budget()
     marks = sorted({max(1, round(updates * (k + 1) / cfg.checkpoints)) for k in range(max(1, cfg.checkpoints))})
     settings = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(cfg).items()}
-    settings.update(total_steps=updates * per_update, critic_warmup_steps=warmup_updates * per_update)
+    settings.update(total_steps=updates * per_update, critic_warmup_steps=warmup_updates * per_update,
+                    device_used=device_name(dev))
     opt_pi = torch.optim.Adam(actor.parameters(), lr=cfg.lr, eps=1e-5)
     opt_v = torch.optim.Adam(critic.parameters(), lr=cfg.critic_lr, eps=1e-5)
     envs, pool = _make_envs(actor, cfg, Path(tmpdir.name))
@@ -271,7 +283,9 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
                                                    curve.finished, afeat)
             adv, ret = gae(buf, next_value, cfg.gamma, cfg.gae_lambda)
             env_steps += per_update
-            update(actor, critic, opt_pi, opt_v, buf, adv, ret, cfg, batch_gen, curve.stats, warm)
+            actor.to(dev), critic.to(dev)  # no-ops on the CPU; Adam's state lives where the steps run
+            update(actor, critic, opt_pi, opt_v, buf, adv, ret, cfg, batch_gen, curve.stats, warm, dev)
+            actor.to("cpu"), critic.to("cpu")
             n_update += 1
             if pool is not None:
                 if n_update % max(1, cfg.snapshot_every) == 0:

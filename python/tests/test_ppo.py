@@ -108,6 +108,17 @@ def test_scratch_run_curve_and_determinism(url):
     strip = [[{k: v for k, v in p.items() if k not in TIMING} for p in r["curve"]] for r, _ in runs]
     assert json.dumps(strip[0]) == json.dumps(strip[1])
     assert all(torch.equal(weights[k], runs[1][1][k]) for k in weights)
+    # device="cpu" (the default "auto" is the CPU here): the same weights.
+    assert res["settings"]["device"] == "auto" and res["settings"]["device_used"] == "cpu"
+    actor = scratch_actor()
+    on_cpu = ppo.ppo(actor, ENV_ID, 4 * 8 * 32, url=url, seed=11, device="cpu", **small())
+    assert on_cpu["settings"]["device_used"] == "cpu"
+    assert all(torch.equal(weights[k], v) for k, v in actor.state_dict().items())
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="sees no CUDA device"):
+            ppo.ppo(scratch_actor(), ENV_ID, 256, url=url, device="cuda", **small())
+        with pytest.raises(SystemExit, match="sees no CUDA device"):
+            ppo.main(["--device", "cuda", "--url", url, "--out", "/nonexistent/w.npz"])
     # A different seed: different rollouts.
     other = ppo.ppo(scratch_actor(), ENV_ID, 2 * 8 * 32, url=url, seed=12, **small(eval_episodes=0,
                                                                                      final_eval_episodes=0))
