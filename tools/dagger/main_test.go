@@ -249,14 +249,7 @@ func TestDaggerSearchExpert(t *testing.T) {
 	params := map[string]any{"players": "2"}
 	o := options{envID: "pilots-of-gallaxia-v2", expert: "mcts@sims=8", episodes: 2, workers: 2, seed: 4, beta: 1,
 		params: params, out: filepath.Join(t.TempDir(), "mcts.npz")}
-	if err := run(o); err != nil {
-		t.Fatal(err)
-	}
-	arrays, _ := readNpz(t, o.out)
-	e, err := env.Make(o.envID, params)
-	if err != nil {
-		t.Fatal(err)
-	}
+	arrays, e := runAndReplayEnv(t, o)
 	m, err := agents.New("mcts", e.Spec(), agents.Options{"sims": "8"})
 	if err != nil {
 		t.Fatal(err)
@@ -365,14 +358,7 @@ func TestDaggerExpertSeat(t *testing.T) {
 	weights := "../../notebooks/weights/pilots-of-gallaxia-v2-selfplay.npz"
 	o := options{envID: "pilots-of-gallaxia-v2", expert: "mcts@sims=4", weights: weights, greedy: true,
 		episodes: 2, workers: 2, seed: 9, expertRotate: true, params: params, out: filepath.Join(t.TempDir(), "seat.npz")}
-	if err := run(o); err != nil {
-		t.Fatal(err)
-	}
-	arrays, _ := readNpz(t, o.out)
-	e, err := env.Make(o.envID, params)
-	if err != nil {
-		t.Fatal(err)
-	}
+	arrays, e := runAndReplayEnv(t, o)
 	spec := e.Spec()
 	m, err := agents.New("mcts", spec, agents.Options{"sims": "4"})
 	if err != nil {
@@ -429,4 +415,19 @@ func TestDaggerExpertSeat(t *testing.T) {
 	if err := run(o); err == nil || !strings.Contains(err.Error(), "one seat") {
 		t.Fatalf("-expert-seat on galaxy-express-v1: error %v, want one saying it has one seat", err)
 	}
+}
+
+// runAndReplayEnv runs the command with o and returns the archive's arrays
+// and a fresh environment of o's id and parameters to replay them in.
+func runAndReplayEnv(t *testing.T, o options) (map[string][]byte, *env.Env) {
+	t.Helper()
+	if err := run(o); err != nil {
+		t.Fatal(err)
+	}
+	arrays, _ := readNpz(t, o.out)
+	e, err := env.Make(o.envID, o.params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arrays, e
 }
