@@ -332,7 +332,8 @@ def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
     assert f"--data {teach}/v1.npz" in r1 and "--dagger" not in r1 and f"--init {teach}/r0.npz" in r1
     assert f"--data {teach}/v2.npz" in r2 and f"--dagger {teach}/v1.npz" in r2 and f"--init {teach}/r1.pt" in r2
     assert "--soft" not in r1 + r2 and "--lr 5e-4" in r2 and "--action-features" in r2
-    assert "TEACHER=mcts@sims=4" in rec["rerun"] and "KEEP=0" in rec["rerun"] and "START=" in rec["rerun"]
+    assert "TEACHER=mcts@sims=4" in rec["rerun"] and "KEEP=0" in rec["rerun"] and "EXPERT_SEAT=rotate" in rec["rerun"]
+    assert "-expert-seat rotate" in json.dumps(rec["labels"])  # the teacher played a seat of the clone's games and "START=" in rec["rerun"]
     # VALUES=1: the search's mean return per action as soft targets.
     soft = tmp_path / "teacher-values"
     subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(soft), FEATURES="1", START=str(start), ROUNDS="1",
@@ -362,8 +363,9 @@ def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
     features (weights format version 5), a DAgger round, each evaluated against the heuristic with
     seats rotated; the record holds them and the rerun; a second run retrains nothing; INSTALL=1
     writes the weights and the record. FEATURES=0 trains without the features (version 4). A search
-    teacher (TEACHER=mcts@sims=4, START the first run's weights, KEEP=0) labels with its choices,
-    hard labels only, and trains from START on its labels alone."""
+    teacher (TEACHER=mcts@sims=4, START the first run's weights, KEEP=0, EXPERT_SEAT=rotate: it plays
+    one seat of the clone's games) labels with its choices, hard labels only, and trains from START
+    on its labels alone."""
     import numpy as np
 
     data, weights = tmp_path / "run", tmp_path / "weights"
@@ -398,8 +400,10 @@ def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
     meta = json.loads(np.load(plain / "r1.npz")["meta"].tobytes())
     assert meta["version"] == 4 and "action_features" not in meta
     teach = tmp_path / "teacher"
-    subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(teach), START=str(data / "r1.npz"), TEACHER="mcts@sims=4",
-                                            KEEP="0"), check=True, capture_output=True, timeout=600)
+    out = subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(teach), START=str(data / "r1.npz"),
+                                                  TEACHER="mcts@sims=4", KEEP="0", EXPERT_SEAT="rotate"),
+                         check=True, capture_output=True, text=True, timeout=600).stdout
+    assert "the expert playing seat i mod players" in out  # the teacher played a seat of the clone's games
     assert (teach / "r0.npz").read_bytes() == r1 and not (teach / "expert.npz").exists()
     with np.load(teach / "v1.npz") as z:
         assert "q" not in z.files and len(z["action"]) > 0
@@ -409,7 +413,7 @@ def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
     assert rec["rounds"][0]["start"] == str(data / "r1.npz") and "evaluation" in rec["rounds"][0]
     cmd = rec["rounds"][1]["command"]
     assert f"--data {teach}/v1.npz" in cmd and f"--init {teach}/r0.npz" in cmd and "--soft" not in cmd
-    assert "TEACHER=mcts@sims=4" in rec["rerun"] and "KEEP=0" in rec["rerun"]
+    assert "TEACHER=mcts@sims=4" in rec["rerun"] and "KEEP=0" in rec["rerun"] and "EXPERT_SEAT=rotate" in rec["rerun"]
     # VALUES=1: the search's mean return per action (a win 1, a loss -1) as soft targets at TEMP.
     soft = tmp_path / "teacher-values"
     subprocess.run(run, cwd=REPO, env=dict(env, DATA=str(soft), START=str(data / "r1.npz"), TEACHER="mcts@sims=4",

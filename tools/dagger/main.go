@@ -336,8 +336,12 @@ func write(o options, w *worker, recs []record) error {
 	if err := writeNPZ(o.out, arrays); err != nil {
 		return err
 	}
-	fmt.Printf("%d episodes, %d decisions labelled by %s; mean return of the rollouts (seat 0's; with -expert-seat the policy's) %.2f (beta %.2f) -> %s\n",
-		o.episodes, n, o.expert, total/float64(o.episodes), o.beta, o.out)
+	who := "seat 0's"
+	if o.expertRotate {
+		who = "the policy's, the expert playing seat i mod players in episode i"
+	}
+	fmt.Printf("%d episodes, %d decisions labelled by %s; mean return of the rollouts (%s) %.2f (beta %.2f) -> %s\n",
+		o.episodes, n, o.expert, who, total/float64(o.episodes), o.beta, o.out)
 	return nil
 }
 
