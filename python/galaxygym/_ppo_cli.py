@@ -47,8 +47,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     loadable by galaxygym.train --init) and .critic.pt, and OUT with .json
     (command, settings, learning curve). Returns the JSON's dict."""
     from .ppo import train
-
     from .train import training_device
+
     a = _parser().parse_args(argv)
     try:  # a run asked for a GPU it cannot have stops before it starts a server
         training_device(a.device)
