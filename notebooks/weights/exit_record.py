@@ -1,13 +1,13 @@
 """Writes the record of an expert-iteration chain (notebooks/weights/make_exit.sh):
     python exit_record.py GAME RUN_DIR ROUNDS INIT OUT.json
 from the chain's files: per round the generate command and dataset size (its manifest), the
-training's command, curve and CPU seconds (w.json), the evaluations (eval JSON), and every
+training's command, curve, CPU seconds and device (w.json), the evaluations (eval JSON), and every
 stage's command line and CPU seconds (the .stage files); the machine it ran on.
 
     python exit_record.py dagger DATA_DIR OUT.json [GAME SCRIPT]
 writes the record of a DAgger chain (notebooks/weights/make_dagger_fighters.sh, the default,
 or SCRIPT, make_bc.sh with GAME galaxy-express-v1; its settings from the environment): every
-training's command and curve (r<R>.json), its greedy evaluation where the chain made one
+training's command, curve and device (r<R>.json), its greedy evaluation where the chain made one
 (eval-r<R>.json), every stage's CPU seconds (<stage>.time), the rerun and the weights it writes
 (output). A make_exit.sh chain whose INIT is that output's copy beside this record embeds it
 (init_record).
@@ -108,7 +108,8 @@ def dagger_main(argv: list[str]) -> None:
             rnd = {"round": 0, "start": settings["START"]}
         else:
             w = json.loads((d / f"r{r}.json").read_text())
-            rnd = {"round": r, "command": w["command"], "curve": w["curve"], "stage": _times(d / f"r{r}.time")}
+            rnd = {"round": r, "command": w["command"], "curve": w["curve"], "stage": _times(d / f"r{r}.time"),
+                   "device": w.get("device", "cpu")}  # where the gradient steps ran (files before --device: the CPU)
         ev = d / f"eval-r{r}.json"
         if ev.exists():
             rnd["evaluation"] = json.loads(ev.read_text())
@@ -168,8 +169,9 @@ def main(argv: list[str]) -> None:
             "data": {"created_by": m["created_by"], "episodes": m["total_episodes"], "steps": m["total_steps"],
                      "bytes": sum(p["steps"]["bytes"] + p["episodes"]["bytes"] for p in m["parts"]),
                      "agent_version": m["agent"]["version"], "return_mean": m["stats"]["return_mean"]},
-            "train": {k: w[k] for k in ("command", "decisions", "searched", "episodes", "samples", "curve",
-                                        "wall_seconds", "cpu_seconds")},
+            "train": {**{k: w[k] for k in ("command", "decisions", "searched", "episodes", "samples", "curve",
+                                           "wall_seconds", "cpu_seconds")},
+                      "device": w.get("device", "cpu")},  # where the gradient steps ran (before --device: the CPU)
             "evaluations": {k: json.loads((d / f"eval-{k}.json").read_text()) for k in ("policy", "mcts")},
             "stages": {s: _stage(run_dir, f"r{r}-{s}") for s in ("gen", "train", "eval", "eval-mcts")},
         }

@@ -153,6 +153,7 @@ def test_make_exit_smoke_chain_resumes(server_bin, tmp_path):
     for rnd in rec["rounds"]:
         assert rnd["data"]["episodes"] == 6 and "--record-search" in rnd["data"]["created_by"]
         assert rnd["train"]["curve"] and rnd["evaluations"]["policy"]["agents"]
+        assert rnd["train"]["device"].startswith("cuda" if torch.cuda.is_available() else "cpu")
         assert all(s is not None and s["cpu_seconds"] >= 0 for s in rnd["stages"].values())
     assert rec["rounds"][1]["data"]["agent_version"].startswith("sha256:")
     import galaxygym
@@ -378,6 +379,7 @@ def test_make_dagger_pilots_smoke_resumes_and_installs(server_bin, tmp_path):
     assert rec["rerun"].endswith("NAME=pog-smoke DATA=datasets/out/pog-smoke sh notebooks/weights/make_dagger_pilots.sh")
     assert [r["round"] for r in rec["rounds"]] == [0, 1]
     assert all("--codes --action-features" in r["command"] for r in rec["rounds"])
+    assert rec["rounds"][1]["device"].startswith("cuda" if torch.cuda.is_available() else "cpu")
     assert f"--dagger {data}/v1.npz" in rec["rounds"][1]["command"] and "--init" in rec["rounds"][1]["command"]
     for r in rec["rounds"]:
         (row,) = [a for a in r["evaluation"]["agents"] if a["agent"].startswith("policy@")]
