@@ -191,6 +191,10 @@ const (
 //	              the Gumbel noise); default: all; needs weights
 //	leaf=L        value (the default with a value head) or rollout (roll
 //	              out to the end, the default without one); needs weights
+//	rival=rollout with search=halving and top: the rollout agent's choice,
+//	              where it is not the prior, is the first of the top
+//	              candidates beside the prior, so that the policy's prior
+//	              is always weighed against it (needs weights)
 //	prior=S       policy (the default with weights) or rollout: the prior
 //	              action (halving's reference, the unsearched decisions'
 //	              move, the first tried) is the rollout agent's choice as
@@ -242,6 +246,11 @@ type MCTS struct {
 	// priorRollout: the prior is the rollout agent's choice even with
 	// weights (option prior=rollout).
 	priorRollout bool
+	// rivalRollout: with search=halving and top, the rollout agent's
+	// choice is the first of the candidates beside the prior (option
+	// rival=rollout); rivalMove is this decision's, -1 for none.
+	rivalRollout bool
+	rivalMove    int
 	gprobs       []float64 // the root's prior (the policy on the real observation)
 	gvalue       []float64 // the value head's outputs
 	priors       []float64 // per node, parallel to edges: the policy's probabilities at the node
@@ -345,6 +354,7 @@ type mctsOptions struct {
 	topSet    bool
 	followSet bool
 	priorSet  bool
+	rivalSet  bool
 }
 
 // parseOptions reads opts into m's settings, in key order (so that the
@@ -418,6 +428,11 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 				return o, bad("want " + PriorPolicy + " or " + PriorRollout)
 			}
 			m.priorRollout, o.priorSet = v == PriorRollout, true
+		case k == "rival":
+			if v != PriorRollout {
+				return o, bad("want " + PriorRollout)
+			}
+			m.rivalRollout, o.rivalSet = true, true
 		case k == "follow":
 			m.follow, err = num()
 			if err == nil && m.follow > 1 {
@@ -473,8 +488,16 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		if o.priorSet {
 			return o, &OptionError{Agent: "mcts", Key: "prior", Reason: "needs weights (without them the prior is the rollout agent's)"}
 		}
-	} else if !o.searchSet {
-		m.search = SearchISMCTS // the guided search is a PUCT tree unless search=halving is asked for
+		if o.rivalSet {
+			return o, &OptionError{Agent: "mcts", Key: "rival", Reason: "needs weights (without them the prior is the rollout agent's)"}
+		}
+	} else {
+		if !o.searchSet {
+			m.search = SearchISMCTS // the guided search is a PUCT tree unless search=halving is asked for
+		}
+		if o.rivalSet && (!o.topSet || m.search != SearchHalving) {
+			return o, &OptionError{Agent: "mcts", Key: "rival", Reason: "needs search=halving and top (it orders the candidates top keeps)"}
+		}
 	}
 	return o, nil
 }
@@ -627,6 +650,10 @@ func (m *MCTS) Act(player int, obs, mask []uint8) int {
 	}
 	if m.guide == nil || m.priorRollout {
 		prior = m.rollout.Act(player, obs, mask)
+	}
+	m.rivalMove = -1
+	if m.rivalRollout && legal > 1 && m.sims > 0 && !m.stopped() {
+		m.rivalMove = m.rollout.Act(player, obs, mask)
 	}
 	if prior < 0 || prior >= len(mask) || mask[prior] == 0 {
 		prior = firstLegal(mask)

@@ -448,21 +448,25 @@ func TestMCTSGuidedOptions(t *testing.T) {
 	noValue := fakePolicy(t, filepath.Join(dir, "p.npz"), []float32{0, 0, 0})
 	var oe *OptionError
 	for _, opts := range []Options{
-		{"cpuct": "1"},                        // needs weights
-		{"leaf": "value"},                     // needs weights
-		{"weights": noValue, "leaf": "x"},     // unknown leaf
-		{"weights": noValue, "cpuct": "-1"},   // negative
-		{"weights": noValue, "leaf": "value"}, // no value head
-		{"follow": "0.5"},                     // needs weights
-		{"weights": noValue, "follow": "1.5"}, // not a probability
-		{"weights": noValue, "follow": "-1"},  // not a probability
-		{"prior": "rollout"},                  // needs weights
-		{"mix": "0.25"},                       // needs weights
-		{"top": "3"},                          // needs weights
-		{"weights": noValue, "top": "0"},      // not a count
-		{"weights": noValue, "mix": "1.5"},    // not a share
-		{"weights": noValue, "mix": "-0.1"},   // not a share
-		{"weights": noValue, "prior": "x"},    // unknown prior
+		{"cpuct": "1"},                                                // needs weights
+		{"leaf": "value"},                                             // needs weights
+		{"weights": noValue, "leaf": "x"},                             // unknown leaf
+		{"weights": noValue, "cpuct": "-1"},                           // negative
+		{"weights": noValue, "leaf": "value"},                         // no value head
+		{"follow": "0.5"},                                             // needs weights
+		{"weights": noValue, "follow": "1.5"},                         // not a probability
+		{"weights": noValue, "follow": "-1"},                          // not a probability
+		{"prior": "rollout"},                                          // needs weights
+		{"mix": "0.25"},                                               // needs weights
+		{"top": "3"},                                                  // needs weights
+		{"weights": noValue, "top": "0"},                              // not a count
+		{"weights": noValue, "mix": "1.5"},                            // not a share
+		{"weights": noValue, "mix": "-0.1"},                           // not a share
+		{"weights": noValue, "prior": "x"},                            // unknown prior
+		{"rival": "rollout"},                                          // needs weights
+		{"weights": noValue, "search": "halving", "rival": "rollout"}, // needs top
+		{"weights": noValue, "top": "1", "rival": "rollout"},          // needs search=halving
+		{"weights": noValue, "search": "halving", "top": "1", "rival": "policy"}, // unknown rival
 	} {
 		if _, err := New("mcts", spec, opts); !errors.As(err, &oe) {
 			t.Errorf("options %v: got %v, want an *OptionError", opts, err)
@@ -629,6 +633,62 @@ func TestMCTSHalvingTop(t *testing.T) {
 		m.Reset(3)
 		if got := m.Act(0, []uint8{0}, []uint8{1, 1, 1}); got != c.want {
 			t.Errorf("logits %v, top %q: played %d, want %d", c.logits, c.top, got, c.want)
+		}
+	}
+}
+
+// lastLegal plays the highest legal action: mcts-fake-det-v0's rollout
+// agent in TestMCTSHalvingRival, whose choice there is the 2-point action.
+type lastLegal struct{}
+
+func (lastLegal) Name() string { return "last-legal" }
+func (lastLegal) Reset(uint64) {}
+func (lastLegal) Act(_ int, _, m []uint8) int {
+	for a := len(m) - 1; a >= 0; a-- {
+		if m[a] != 0 {
+			return a
+		}
+	}
+	return -1
+}
+
+func init() {
+	RegisterFor("mcts-fake-det-v0", "last-legal", "the highest legal action (TestMCTSHalvingRival)",
+		func(*env.Spec, Options) (Agent, error) { return lastLegal{}, nil })
+}
+
+// TestMCTSHalvingRival: rival=rollout puts the rollout agent's choice first
+// among the candidates top keeps beside the prior. With the policy's
+// prior on the 0-point action and the 1-point action its next, top=1
+// plays the 1-point action; with the rollout agent choosing the 2-point
+// action as the rival, the 2-point action. A rival that is the prior
+// leaves the policy's next as the candidate.
+func TestMCTSHalvingRival(t *testing.T) {
+	dir := t.TempDir()
+	spec := fakeSpec("mcts-fake-det-v0")
+	for _, c := range []struct {
+		logits []float32
+		rival  bool
+		want   int
+	}{
+		{[]float32{20, 5, 0}, false, 1},
+		{[]float32{20, 5, 0}, true, 2},
+		{[]float32{0, 5, 20}, true, 2}, // the rival is the prior: top=1 compares it with action 1
+		{[]float32{0, 20, 5}, true, 2}, // prior 1, rival 2
+	} {
+		f := fakePolicy(t, filepath.Join(dir, fmt.Sprint(c.logits)+".npz"), c.logits)
+		opts := Options{"weights": f, "sims": "64", "search": "halving", "leaf": "rollout", "top": "1",
+			"rollout": "last-legal"}
+		if c.rival {
+			opts["rival"] = PriorRollout
+		}
+		a, err := New("mcts", spec, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Reset(3)
+		if got := a.Act(0, []uint8{0}, []uint8{1, 1, 1}); got != c.want {
+			t.Errorf("logits %v, rival %v: played %d, want %d", c.logits, c.rival, got, c.want)
 		}
 	}
 }

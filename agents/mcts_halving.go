@@ -30,6 +30,13 @@ func (m *MCTS) halving(player int, obs, mask []uint8, prior, legal int) (int, bo
 		// Option top: the policy's most probable others (the lowest action on ties).
 		others := m.cand[1:]
 		slices.SortStableFunc(others, func(x, y mctsCand) int { return cmp.Compare(m.gprobs[y.a], m.gprobs[x.a]) })
+		if r := m.rivalMove; r >= 0 && r != prior {
+			// Option rival=rollout: the rollout agent's choice first.
+			if i := slices.IndexFunc(others, func(c mctsCand) bool { return c.a == r }); i > 0 {
+				copy(others[1:i+1], others[:i])
+				others[0] = mctsCand{a: r}
+			}
+		}
 		m.cand = m.cand[:1+m.top]
 		legal = len(m.cand)
 	}
