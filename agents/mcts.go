@@ -652,7 +652,7 @@ func (m *MCTS) Act(player int, obs, mask []uint8) int {
 		prior = m.rollout.Act(player, obs, mask)
 	}
 	m.rivalMove = -1
-	if m.rivalRollout && legal > 1 && m.sims > 0 && !m.stopped() {
+	if m.rivalRollout && !m.priorRollout && legal > 1 && m.sims > 0 && !m.stopped() { // prior=rollout: the rival is the prior
 		m.rivalMove = m.rollout.Act(player, obs, mask)
 	}
 	if prior < 0 || prior >= len(mask) || mask[prior] == 0 {

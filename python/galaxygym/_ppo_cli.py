@@ -47,13 +47,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     loadable by galaxygym.train --init) and .critic.pt, and OUT with .json
     (command, settings, learning curve). Returns the JSON's dict."""
     from .ppo import train
-    from .train import training_device
+    from .train import device_of_command
 
     a = _parser().parse_args(argv)
-    try:  # a run asked for a GPU it cannot have stops before it starts a server
-        training_device(a.device)
-    except ValueError as e:
-        raise SystemExit(str(e)) from None
+    device_of_command(a.device)  # before a server starts
     torch = _torch()
     torch.manual_seed(a.seed)
     if a.threads:

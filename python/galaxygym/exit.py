@@ -243,13 +243,11 @@ def train_exit(data: dict[str, Any], net: Any, samples: int, batch_size: int = 2
     default the CPU) is where the gradient steps run: net moves there for
     the training and back before this returns; the data stay in host
     memory, a minibatch copied at a time."""
-    from .train import training_device
+    from .train import _move_to
     torch = _torch()
     if threads:
         torch.set_num_threads(threads)
-    dev = training_device(device) if isinstance(device, str) else (device or torch.device("cpu"))
-    home = next(net.parameters()).device
-    net.to(dev)
+    dev, home = _move_to(net, device)
     gen = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     eid = data["episode_id"]
@@ -349,12 +347,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     search's decisions (datasets from generate --record-search) and writes
     a format-version-3 weights file and OUT.json (command, data sizes,
     curve, CPU seconds)."""
-    from .train import device_name, training_device
+    from .train import device_name, device_of_command
     a = _parser().parse_args(argv)
-    try:  # before the data are read: a run asked for a GPU it cannot have stops at once
-        dev = training_device(a.device)
-    except ValueError as e:
-        raise SystemExit(str(e)) from None
+    dev = device_of_command(a.device)  # before the data are read
     t0, c0 = time.time(), _cpu_seconds()
     data = load_search_data(a.data, a.value_mix, a.target)
     n, ns = len(data["z"]), int(data["searched"].sum())

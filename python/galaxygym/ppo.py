@@ -283,9 +283,11 @@ def train(actor: Any, cfg: PPOConfig, critic: Any = None, log: Callable[[str], N
                                                    curve.finished, afeat)
             adv, ret = gae(buf, next_value, cfg.gamma, cfg.gae_lambda)
             env_steps += per_update
-            actor.to(dev), critic.to(dev)  # no-ops on the CPU; Adam's state lives where the steps run
+            actor.to(dev)  # no-ops on the CPU; Adam's state lives where the steps run
+            critic.to(dev)
             update(actor, critic, opt_pi, opt_v, buf, adv, ret, cfg, batch_gen, curve.stats, warm, dev)
-            actor.to("cpu"), critic.to("cpu")
+            actor.to("cpu")  # the rollouts, snapshots and evaluations run on the CPU
+            critic.to("cpu")
             n_update += 1
             if pool is not None:
                 if n_update % max(1, cfg.snapshot_every) == 0:

@@ -332,6 +332,28 @@ def training_device(name: str = "auto") -> Any:
     return dev
 
 
+def device_of_command(name: str) -> Any:
+    """:func:`training_device` for a command line's ``--device``: its
+    ValueError becomes SystemExit with the same message, called before the
+    command reads its data, so a run asked for a GPU it cannot have stops
+    at once."""
+    try:
+        return training_device(name)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+
+
+def _move_to(net: Any, device: Any) -> tuple[Any, Any]:
+    """Moves net to device (a torch device, its name for
+    :func:`training_device`, or None: the CPU) for the gradient steps;
+    returns (that device, the device net was on, to move it back to)."""
+    torch = _torch()
+    dev = training_device(device) if isinstance(device, str) else (device or torch.device("cpu"))
+    home = next(net.parameters()).device
+    net.to(dev)
+    return dev, home
+
+
 def device_name(dev: Any) -> str:
     """A device's name for a run's record: "cpu", or "cuda:N (the GPU's
     name)"."""
@@ -411,9 +433,7 @@ def behaviour_cloning(data: dict[str, NDArray[Any]], net: Any, samples: int, bat
     torch = _torch()
     if threads:
         torch.set_num_threads(threads)
-    dev = training_device(device) if isinstance(device, str) else (device or torch.device("cpu"))
-    home = next(net.parameters()).device
-    net.to(dev)
+    dev, home = _move_to(net, device)
     gen = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     episodes = np.unique(data["episode_id"])
@@ -642,10 +662,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     weights file; prints the learning curve and writes it as JSON beside
     the weights (FILE.json)."""
     a = _parser().parse_args(argv)
-    try:  # before the data are read: a run asked for a GPU it cannot have stops at once
-        dev = training_device(a.device)
-    except ValueError as e:
-        raise SystemExit(str(e)) from None
+    dev = device_of_command(a.device)  # before the data are read
     data, env_id, high, num_actions, layout_source = _training_data(a)
     scale = 1.0 / np.maximum(np.asarray(high, np.float32), 1.0)
     print(f"{len(data['action'])} decisions of {len(np.unique(data['episode_id']))} episodes from {a.data}")
