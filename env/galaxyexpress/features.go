@@ -9,25 +9,23 @@ const (
 	FeatureOrbit          // the coin brings the ship to rest on a planet (a refuel decision or the win follows)
 	FeatureDeliver        // the coin brings the ship to rest on the scanned target: a delivery
 	FeatureTrap           // the share (in 60ths) of the next reveals after which every face-up coin is lost
-	FeatureReach          // the share (in 60ths) of the target's possible squares the unspent coins can still stop on
 	NumFeatures
 )
 
-// TrapScale is FeatureTrap's and FeatureReach's unit: each is a share
-// (of the possible reveals that strand the ship; of the squares the
-// target may be on), times TrapScale (exact: a stack holds at most 6
-// coins, the chart 6 planets, and 60 is a multiple of 1..6).
+// TrapScale is FeatureTrap's unit: the feature is the share of the
+// possible reveals that strand the ship, times TrapScale (exact: a stack
+// holds at most 6 coins, and 60 is a multiple of 1..6).
 const TrapScale = 60
 
-var featureNames = []string{"lost", "orbit", "deliver", "trap", "reach"}
+var featureNames = []string{"lost", "orbit", "deliver", "trap"}
 
-// ActionFeatureNames returns "lost", "orbit", "deliver", "trap", "reach" (the
+// ActionFeatureNames returns "lost", "orbit", "deliver", "trap" (the
 // Feature* constants' order). Readers select features by name, so a
 // feature added at the end leaves what older readers read unchanged.
 func (Game) ActionFeatureNames() []string { return featureNames }
 
 // ActionFeatures writes, for every action legal in the observation obs
-// (ObsSize bytes), its five features into dst (NumActions x NumFeatures,
+// (ObsSize bytes), its four features into dst (NumActions x NumFeatures,
 // row-major; 0 for the other actions):
 //   - lost: the game is lost at once after it: the rules' Lost in Space
 //     test (CanStop, exact, over every unspent coin) fails after the launch,
@@ -48,16 +46,6 @@ func (Game) ActionFeatureNames() []string { return featureNames }
 //     and is a trap as a coin is; refuelling never is (two Brake coins
 //     come face up, and a Brake keeps the ship at rest on its planet).
 //     This is the one-move-deeper danger the heuristic's lostPen weighs.
-//   - reach (0..TrapScale, a launch, a coin or a refuel decision that is
-//     not lost and makes no delivery; 0 otherwise): the share of the
-//     squares the target may be on (its square once scanned; while it is
-//     not, each face-down planet, equally likely, less the launch planet
-//     at a launch) on which some sequence of the coins still unspent
-//     after the action (refuelling: all twelve), played in any order, can
-//     bring the ship to rest, times TrapScale: whether the next delivery
-//     can still be made without a refuel. Face-down coins count as
-//     playable in any order, as in the Lost in Space test, so reach is an
-//     upper bound on the chance. After the last delivery it is 0.
 //
 // Everything it reads is public: the ship, its speed, the planet squares,
 // the target's square when scanned, the spent coins. It allocates nothing.
@@ -69,12 +57,11 @@ func (Game) ActionFeatures(obs []uint8, dst []uint8) {
 			phase = Phase(p)
 		}
 	}
-	var planets, unscanned uint64
+	var planets uint64
 	ship, target := -1, -1
 	for sq := range Squares {
 		if obs[OffUnscanned+sq] != 0 {
 			planets |= 1 << sq
-			unscanned |= 1 << sq
 		}
 		for n := range numPlanets {
 			if obs[OffPlanet+n*Squares+sq] != 0 {
@@ -107,23 +94,6 @@ func (Game) ActionFeatures(obs []uint8, dst []uint8) {
 		}
 	}
 	set := func(a, f int) { dst[a*NumFeatures+f] = 1 }
-	// The squares the target may be on: its own once scanned, else every
-	// face-down planet; none after the last delivery.
-	var cand uint64
-	for n := range numPlanets {
-		if obs[OffTargetNum+n] != 0 {
-			cand = unscanned
-			if target >= 0 {
-				cand = 1 << target
-			}
-		}
-	}
-	reach := func(a int, ship, speed int, coins uint16, cand uint64) {
-		if cand != 0 {
-			k := bits.OnesCount64(StopSquares(ship, speed, coins) & cand)
-			dst[a*NumFeatures+FeatureReach] = uint8(TrapScale * k / bits.OnesCount64(cand))
-		}
-	}
 	switch phase {
 	case PhaseStart:
 		p := planets
@@ -132,12 +102,9 @@ func (Game) ActionFeatures(obs []uint8, dst []uint8) {
 			p &= p - 1
 			if !CanStop(sq, 0, unspent, planets) {
 				set(ActionStart+k, FeatureLost)
-				continue
-			}
-			if stranded(sq, 0, up, unspent, planets) {
+			} else if stranded(sq, 0, up, unspent, planets) {
 				dst[(ActionStart+k)*NumFeatures+FeatureTrap] = TrapScale
 			}
-			reach(ActionStart+k, sq, 0, unspent, cand&^(1<<sq))
 		}
 	case PhaseCoin:
 		if ship < 0 {
@@ -161,14 +128,11 @@ func (Game) ActionFeatures(obs []uint8, dst []uint8) {
 					set(a, FeatureOrbit)
 					if land == target {
 						set(a, FeatureDeliver)
-					} else {
-						reach(a, land, 0, unspent&^(1<<i), cand)
 					}
 				case !CanStop(land, ns, unspent&^(1<<i), planets):
 					set(a, FeatureLost)
 				default:
 					dst[a*NumFeatures+FeatureTrap] = trap(land, ns, i, up, down, unspent, planets)
-					reach(a, land, ns, unspent&^(1<<i), cand)
 				}
 			}
 		}
@@ -178,14 +142,11 @@ func (Game) ActionFeatures(obs []uint8, dst []uint8) {
 		}
 		if !CanStop(ship, 0, 1<<(2*numValues)-1, planets) {
 			set(ActionRefuel, FeatureLost)
-		} else {
-			reach(ActionRefuel, ship, 0, 1<<(2*numValues)-1, cand)
 		}
 		if !CanStop(ship, 0, unspent, planets) {
 			set(ActionNoRefuel, FeatureLost)
 			return
 		}
-		reach(ActionNoRefuel, ship, 0, unspent, cand)
 		// Declining reveals the coin the orbiting move's turn still owes:
 		// of the suit played, the one suit with coins face down and fewer
 		// than faceUpEach face up (every other such suit was refilled).

@@ -18,10 +18,7 @@ var _ env.ActionFeaturer = Game{}
 // orbit the ship at rest on a planet (the refuel decision, or the win),
 // deliver a delivery made, trap the share of the face-down coins that,
 // stacked on top and revealed by the move, leave every legal next move
-// lost, reach the share of the squares the target may be on (its true
-// square when scanned, else the face-down planets) on which the state's
-// unspent coins after the move can stop the ship. Illegal actions have no
-// features.
+// lost. Illegal actions have no features.
 func TestActionFeaturesMatchTheRules(t *testing.T) {
 	obs := make([]uint8, ObsSize)
 	mask := make([]uint8, NumActions)
@@ -63,8 +60,7 @@ func TestActionFeaturesMatchTheRules(t *testing.T) {
 			t.Errorf("feature %s set only %d times in %d decisions", featureNames[k], c, decisions)
 		}
 	}
-	t.Logf("%d decisions; features set: lost %d, orbit %d, deliver %d, trap (sum) %d, reach (sum) %d",
-		decisions, count[0], count[1], count[2], count[3], count[4])
+	t.Logf("%d decisions; features set: lost %d, orbit %d, deliver %d, trap (sum) %d", decisions, count[0], count[1], count[2], count[3])
 }
 
 // checkFeatures computes the features of s's observation into feat (obs,
@@ -78,7 +74,7 @@ func checkFeatures(s *State, obs, mask, feat []uint8, count *[NumFeatures]int) e
 	for a := range NumActions {
 		f := feat[a*NumFeatures : (a+1)*NumFeatures]
 		if mask[a] == 0 {
-			if f[0]|f[1]|f[2]|f[3]|f[4] != 0 {
+			if f[0]|f[1]|f[2]|f[3] != 0 {
 				return fmt.Errorf("illegal action %s has features %v\n%s", spec.ActionNames[a], f, s)
 			}
 			continue
@@ -99,9 +95,6 @@ func checkFeatures(s *State, obs, mask, feat []uint8, count *[NumFeatures]int) e
 		if !c.Lost() && c.phase == PhaseCoin {
 			want[FeatureTrap] = trapByRules(s, a)
 		}
-		if !c.Lost() && c.delivered == before {
-			want[FeatureReach] = reachByRules(s, c)
-		}
 		if [NumFeatures]uint8(f) != want {
 			return fmt.Errorf("%s: features %v, the rules give %v\n%s", spec.ActionNames[a], f, want, s)
 		}
@@ -117,7 +110,7 @@ func checkFeatures(s *State, obs, mask, feat []uint8, count *[NumFeatures]int) e
 // FuzzActionFeatures: whatever the bytes of an observation (a corrupted
 // dataset's, or one no game reaches), ActionFeatures neither panics nor
 // writes outside the features' ranges: 0 or 1 for lost, orbit and
-// deliver, 0..TrapScale for trap and reach.
+// deliver, 0..TrapScale for trap.
 func FuzzActionFeatures(f *testing.F) {
 	s := newState(&configs[0], 3)
 	obs := make([]uint8, ObsSize)
@@ -134,44 +127,11 @@ func FuzzActionFeatures(f *testing.F) {
 		Game{}.ActionFeatures(o, feat)
 		for a := range NumActions {
 			x := feat[a*NumFeatures : (a+1)*NumFeatures]
-			if x[0] > 1 || x[1] > 1 || x[2] > 1 || x[3] > TrapScale || x[4] > TrapScale {
+			if x[0] > 1 || x[1] > 1 || x[2] > 1 || x[3] > TrapScale {
 				t.Fatalf("action %d: features %v", a, x)
 			}
 		}
 	})
-}
-
-// reachByRules is FeatureReach of the move from the full state s to c
-// (neither lost nor a delivery): over the squares the target may be on, as
-// s's player knows them (the target's square once scanned; else every
-// face-down planet, less the launch planet at a launch), the share on
-// which c's unspent coins can bring c's ship to rest, times TrapScale.
-func reachByRules(s, c *State) uint8 {
-	t := s.Target()
-	if t < 0 {
-		return 0
-	}
-	cand := s.planets &^ s.known
-	if sq := s.sqOf[t]; s.known&(1<<sq) != 0 {
-		cand = 1 << sq
-	}
-	if s.phase == PhaseStart {
-		cand &^= 1 << c.ship
-	}
-	n, k := 0, 0
-	for q := range Squares {
-		if cand&(1<<q) == 0 {
-			continue
-		}
-		n++
-		if CanStop(int(c.ship), int(c.speed), c.unspent(), 1<<q) {
-			k++
-		}
-	}
-	if n == 0 {
-		return 0
-	}
-	return uint8(TrapScale * k / n)
 }
 
 // trapByRules plays a (a launch, or a coin that neither loses nor puts the

@@ -44,7 +44,7 @@ def test_v5_file_plays_the_go_policy_from_python(case, server_bin, tmp_path, mon
         names = env.action_feature_names
         assert set(policy["action_features"]) <= set(names)
         if env_id == "galaxy-express-v1":
-            assert names == ["lost", "orbit", "deliver", "trap", "reach"]
+            assert names == ["lost", "orbit", "deliver", "trap"]
             assert policy["action_features"] == names[:3 if case.endswith("older") else 4]
         for e, seed in enumerate(seeds):
             rows = np.flatnonzero((ds.episode_id == e) & (ds.action >= 0))
@@ -77,10 +77,10 @@ def test_vector_env_carries_the_same_features(server_bin, monkeypatch):
     try:
         _, infos = venv.reset(seed=[5, 6])
         _, info = env.reset(seed=6)  # as venv's environment 1
-        assert venv.action_feature_names == ["lost", "orbit", "deliver", "trap", "reach"]
+        assert venv.action_feature_names == ["lost", "orbit", "deliver", "trap"]
         lit = 0
         for _ in range(8):
-            assert infos["action_features"].shape == (2, 56, 5)
+            assert infos["action_features"].shape == (2, 56, 4)
             np.testing.assert_array_equal(infos["action_features"][1], info["action_features"])
             lit += int(infos["action_features"].sum())
             acts = infos["action_mask"].argmax(axis=1)

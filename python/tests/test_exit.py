@@ -311,9 +311,9 @@ def test_make_bc_smoke_resumes_and_installs(server_bin, tmp_path):
     assert f"--init {data}/r2.npz" in r0 and "--lr 1e-4" in r0 and "--action-features" in r0
     assert "--lr 5e-4" in r1 and "--action-features" in r1 and f"--init {feat}/r0.pt" in r1
     with np.load(feat / "v1.npz") as z:
-        assert z["afeat"].shape == (len(z["obs"]), 56, 5)
+        assert z["afeat"].shape == (len(z["obs"]), 56, 4)
     meta = json.loads(np.load(feat / "r2.npz")["meta"].tobytes())
-    assert meta["version"] == 5 and meta["action_features"] == ["lost", "orbit", "deliver", "trap", "reach"]
+    assert meta["version"] == 5 and meta["action_features"] == ["lost", "orbit", "deliver", "trap"]
     # A search teacher (TEACHER=mcts@sims=4, START the features run's weights, KEEP=0): no
     # heuristic episodes, hard labels with the features, every round greedy from START on the
     # teacher's label files alone (the newest as --data, WINDOW=2: the one before it beside).

@@ -336,7 +336,7 @@ def test_codes_train_export_play(tmp_path, server_bin, monkeypatch):
 
 
 AFEAT_NAMES = ["lost", "orbit", "deliver"]  # the fixture's: the game's first three
-GAME_FEATURES = AFEAT_NAMES + ["trap", "reach"]  # all galaxy-express-v1 declares (tools/dagger -features writes them)
+GAME_FEATURES = AFEAT_NAMES + ["trap"]  # all galaxy-express-v1 declares (tools/dagger -features writes them)
 
 
 def test_afeat_fixture_reproduced(tmp_path):
@@ -437,7 +437,7 @@ def test_afeat_train_init_export_play(tmp_path, server_bin, monkeypatch):
     grown = train.make_policy("conv", load_torch_policy(start).obs_scale.numpy(), 56, channels=(), hidden=(16,),
                               action_features=GAME_FEATURES)
     train._init_from(grown, str(older))
-    assert grown.afeat.weight.tolist() == [-4.0, 0.0, 3.0, 0.0, 0.0]
+    assert grown.afeat.weight.tolist() == [-4.0, 0.0, 3.0, 0.0]
     narrow = train.make_policy("conv", load_torch_policy(start).obs_scale.numpy(), 56, channels=(), hidden=(16,),
                                action_features=["lost"])
     with pytest.raises(SystemExit, match=r"reads the action features \['deliver'\], which the data lacks"):
