@@ -191,6 +191,16 @@ const (
 //	              the Gumbel noise); default: all; needs weights
 //	leaf=L        value (the default with a value head) or rollout (roll
 //	              out to the end, the default without one); needs weights
+//	trust=X       search=halving with weights: the tests of a candidate a
+//	              against the prior (elim's and the final one) add X points
+//	              of return per unit of the policy's log-probability ratio
+//	              ln(p(a)/p(prior)), each probability at least 1e-6 (so at
+//	              most 13.8 units either way):
+//	              a move the policy is sure of needs less evidence from the
+//	              rollouts to replace the prior, one it doubts more (Gumbel
+//	              AlphaZero's final choice, the policy's logits plus a
+//	              scaled value, inside halving's test; default 0, the test
+//	              without the policy); needs weights
 //	rival=rollout with search=halving and top: the rollout agent's choice,
 //	              where it is not the prior, is the first of the top
 //	              candidates beside the prior, so that the policy's prior
@@ -251,9 +261,13 @@ type MCTS struct {
 	// rival=rollout); rivalMove is this decision's, -1 for none.
 	rivalRollout bool
 	rivalMove    int
-	gprobs       []float64 // the root's prior (the policy on the real observation)
-	gvalue       []float64 // the value head's outputs
-	priors       []float64 // per node, parallel to edges: the policy's probabilities at the node
+	// trust: with search=halving and weights, the points of return that
+	// one unit of the policy's log-probability ratio (a candidate's over
+	// the prior's) adds to the candidate's final test (option trust).
+	trust  float64
+	gprobs []float64 // the root's prior (the policy on the real observation)
+	gvalue []float64 // the value head's outputs
+	priors []float64 // per node, parallel to edges: the policy's probabilities at the node
 
 	// Reused buffers.
 	state   env.State // the current determinization
@@ -355,6 +369,7 @@ type mctsOptions struct {
 	followSet bool
 	priorSet  bool
 	rivalSet  bool
+	trustSet  bool
 }
 
 // parseOptions reads opts into m's settings, in key order (so that the
@@ -433,6 +448,9 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 				return o, bad("want " + PriorRollout)
 			}
 			m.rivalRollout, o.rivalSet = true, true
+		case k == "trust":
+			m.trust, err = num()
+			o.trustSet = true
 		case k == "follow":
 			m.follow, err = num()
 			if err == nil && m.follow > 1 {
@@ -460,7 +478,7 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			o.envParams[k] = v
 		default:
 			return o, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
-				"rollout.KEY, weights, cpuct, mix, top, leaf, prior, follow, and the environment's parameters)")
+				"rollout.KEY, weights, cpuct, mix, top, leaf, prior, rival, trust, follow, and the environment's parameters)")
 		}
 		if err != nil {
 			return o, err
@@ -491,12 +509,18 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		if o.rivalSet {
 			return o, &OptionError{Agent: "mcts", Key: "rival", Reason: "needs weights (without them the prior is the rollout agent's)"}
 		}
+		if o.trustSet {
+			return o, &OptionError{Agent: "mcts", Key: "trust", Reason: "needs weights (the policy's probabilities it weighs)"}
+		}
 	} else {
 		if !o.searchSet {
 			m.search = SearchISMCTS // the guided search is a PUCT tree unless search=halving is asked for
 		}
 		if o.rivalSet && (!o.topSet || m.search != SearchHalving) {
 			return o, &OptionError{Agent: "mcts", Key: "rival", Reason: "needs search=halving and top (it orders the candidates top keeps)"}
+		}
+		if o.trustSet && m.search != SearchHalving {
+			return o, &OptionError{Agent: "mcts", Key: "trust", Reason: "needs search=halving (it changes halving's final test)"}
 		}
 	}
 	return o, nil

@@ -467,6 +467,9 @@ func TestMCTSGuidedOptions(t *testing.T) {
 		{"weights": noValue, "search": "halving", "rival": "rollout"}, // needs top
 		{"weights": noValue, "top": "1", "rival": "rollout"},          // needs search=halving
 		{"weights": noValue, "search": "halving", "top": "1", "rival": "policy"}, // unknown rival
+		{"trust": "0.1"},                                         // needs weights
+		{"weights": noValue, "trust": "0.1"},                     // needs search=halving
+		{"weights": noValue, "search": "halving", "trust": "-1"}, // negative
 	} {
 		if _, err := New("mcts", spec, opts); !errors.As(err, &oe) {
 			t.Errorf("options %v: got %v, want an *OptionError", opts, err)
@@ -689,6 +692,49 @@ func TestMCTSHalvingRival(t *testing.T) {
 		a.Reset(3)
 		if got := a.Act(0, []uint8{0}, []uint8{1, 1, 1}); got != c.want {
 			t.Errorf("logits %v, rival %v: played %d, want %d", c.logits, c.rival, got, c.want)
+		}
+	}
+}
+
+// TestMCTSHalvingTrust: trust adds the policy's log-probability ratio of a
+// candidate over the prior, in points per unit, to halving's tests. The
+// policy's most probable action is the 0-point one, its next the 2-point
+// action, 5 logits below: as the prior, the rollouts find the 2-point
+// action 2 points better (no noise in this game), so at margin 0 it is
+// played unless trust makes the policy's doubt cost more than 2 points
+// (trust 1: 5 points). With prior=rollout the prior is the 2-point action
+// (last-legal) and the policy's 0-point action the candidate, 2 points
+// worse: it is played only when trust makes the policy's confidence worth
+// more than that (trust 1), elimination included.
+func TestMCTSHalvingTrust(t *testing.T) {
+	dir := t.TempDir()
+	spec := fakeSpec("mcts-fake-det-v0")
+	f := fakePolicy(t, filepath.Join(dir, "p.npz"), []float32{10, 0, 5})
+	for _, c := range []struct {
+		opts Options
+		want int
+	}{
+		{Options{"margin": "0"}, 2},
+		{Options{"margin": "0", "trust": "0"}, 2},
+		{Options{"margin": "0", "trust": "0.3"}, 2}, // 2 - 1.5 > 0
+		{Options{"margin": "0", "trust": "1"}, 0},   // 2 - 5 < 0
+		{Options{"margin": "3"}, 0},
+		{Options{"margin": "0", "prior": "rollout"}, 2},
+		{Options{"margin": "0", "trust": "0.3", "prior": "rollout"}, 2}, // -2 + 1.5 < 0
+		{Options{"margin": "0", "trust": "1", "prior": "rollout"}, 0},   // -2 + 5 > 0
+	} {
+		opts := Options{"weights": f, "sims": "64", "search": "halving", "leaf": "rollout", "top": "1",
+			"rollout": "last-legal", "z": "0"}
+		for k, v := range c.opts {
+			opts[k] = v
+		}
+		a, err := New("mcts", spec, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Reset(3)
+		if got := a.Act(0, []uint8{0}, []uint8{1, 1, 1}); got != c.want {
+			t.Errorf("%v: played %d, want %d", c.opts, got, c.want)
 		}
 	}
 }

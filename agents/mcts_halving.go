@@ -10,6 +10,10 @@ import (
 // search=halving: sequential halving over the root's actions, rollouts
 // paired with the prior's on the same determinization (see [MCTS]).
 
+// mctsMinProb floors the policy's probabilities in option trust's
+// log-probability ratio (at most ln(1e6), 13.8).
+const mctsMinProb = 1e-6
+
 // mctsCand is one root action's paired statistics.
 type mctsCand struct {
 	a        int
@@ -90,7 +94,7 @@ rounds:
 			n := float64(c.n)
 			c.meanDiff = c.sum / n
 			se := math.Sqrt(max(0, c.sq/n-c.meanDiff*c.meanDiff) / n)
-			if m.elim > 0 && c.n >= 3 && c.meanDiff+m.elim*se <= m.margin {
+			if m.elim > 0 && c.n >= 3 && c.meanDiff+m.elim*se+m.trustBonus(c.a, prior) <= m.margin {
 				continue // cannot plausibly beat the prior
 			}
 			m.cand[k] = *c
@@ -114,9 +118,19 @@ rounds:
 		n := float64(c.n)
 		mean := c.sum / n // c.meanDiff, or newer when a cancel cut a round
 		se := math.Sqrt(max(0, c.sq/n-mean*mean) / n)
-		if v := mean - m.z*se - m.margin; v > bestV {
+		if v := mean - m.z*se - m.margin + m.trustBonus(c.a, prior); v > bestV {
 			best, bestV = c.a, v
 		}
 	}
 	return best, true
+}
+
+// trustBonus is option trust's term for candidate a against the prior:
+// trust times the policy's log-probability ratio ln(p(a)/p(prior)), each
+// probability floored at mctsMinProb; 0 without trust.
+func (m *MCTS) trustBonus(a, prior int) float64 {
+	if m.trust == 0 {
+		return 0
+	}
+	return m.trust * math.Log(max(m.gprobs[a], mctsMinProb)/max(m.gprobs[prior], mctsMinProb))
 }
