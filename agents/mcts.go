@@ -263,7 +263,7 @@ type MCTS struct {
 	rivalMove    int
 	// trust: with search=halving and weights, the points of return that
 	// one unit of the policy's log-probability ratio (a candidate's over
-	// the prior's) adds to the candidate's final test (option trust).
+	// the prior's) adds to the candidate's tests (option trust).
 	trust  float64
 	gprobs []float64 // the root's prior (the policy on the real observation)
 	gvalue []float64 // the value head's outputs
@@ -520,7 +520,7 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			return o, &OptionError{Agent: "mcts", Key: "rival", Reason: "needs search=halving and top (it orders the candidates top keeps)"}
 		}
 		if o.trustSet && m.search != SearchHalving {
-			return o, &OptionError{Agent: "mcts", Key: "trust", Reason: "needs search=halving (it changes halving's final test)"}
+			return o, &OptionError{Agent: "mcts", Key: "trust", Reason: "needs search=halving (it changes halving's tests against the prior)"}
 		}
 	}
 	return o, nil
