@@ -488,42 +488,41 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		m.sims = math.MaxInt32
 	}
 	if o.weights == "" {
-		if o.leaf != "" {
-			return o, &OptionError{Agent: "mcts", Key: "leaf", Reason: "needs weights (a policy file to guide the search)"}
-		}
-		if o.cpuctSet {
-			return o, &OptionError{Agent: "mcts", Key: "cpuct", Reason: "needs weights (a policy file to guide the search)"}
-		}
-		if o.mixSet {
-			return o, &OptionError{Agent: "mcts", Key: "mix", Reason: "needs weights (a policy file to guide the search)"}
-		}
-		if o.topSet {
-			return o, &OptionError{Agent: "mcts", Key: "top", Reason: "needs weights (the policy ranks the actions)"}
-		}
-		if o.followSet {
-			return o, &OptionError{Agent: "mcts", Key: "follow", Reason: "needs weights (a policy file to follow)"}
-		}
-		if o.priorSet {
-			return o, &OptionError{Agent: "mcts", Key: "prior", Reason: "needs weights (without them the prior is the rollout agent's)"}
-		}
-		if o.rivalSet {
-			return o, &OptionError{Agent: "mcts", Key: "rival", Reason: "needs weights (without them the prior is the rollout agent's)"}
-		}
-		if o.trustSet {
-			return o, &OptionError{Agent: "mcts", Key: "trust", Reason: "needs weights (the policy's probabilities it weighs)"}
-		}
-	} else {
-		if !o.searchSet {
-			m.search = SearchISMCTS // the guided search is a PUCT tree unless search=halving is asked for
-		}
-		if o.rivalSet && (!o.topSet || m.search != SearchHalving) {
-			return o, &OptionError{Agent: "mcts", Key: "rival", Reason: "needs search=halving and top (it orders the candidates top keeps)"}
-		}
-		if o.trustSet && m.search != SearchHalving {
-			return o, &OptionError{Agent: "mcts", Key: "trust", Reason: "needs search=halving (it changes halving's tests against the prior)"}
-		}
+		return o, o.needsWeights()
+	}
+	if !o.searchSet {
+		m.search = SearchISMCTS // the guided search is a PUCT tree unless search=halving is asked for
+	}
+	if o.rivalSet && (!o.topSet || m.search != SearchHalving) {
+		return o, &OptionError{Agent: "mcts", Key: "rival", Reason: "needs search=halving and top (it orders the candidates top keeps)"}
+	}
+	if o.trustSet && m.search != SearchHalving {
+		return o, &OptionError{Agent: "mcts", Key: "trust", Reason: "needs search=halving (it changes halving's tests against the prior)"}
 	}
 	return o, nil
+}
+
+// needsWeights returns an *OptionError for the first option given that
+// only a guided search (option weights) takes, or nil.
+func (o *mctsOptions) needsWeights() error {
+	for _, c := range []struct {
+		set      bool
+		key, why string
+	}{
+		{o.leaf != "", "leaf", "a policy file to guide the search"},
+		{o.cpuctSet, "cpuct", "a policy file to guide the search"},
+		{o.mixSet, "mix", "a policy file to guide the search"},
+		{o.topSet, "top", "the policy ranks the actions"},
+		{o.followSet, "follow", "a policy file to follow"},
+		{o.priorSet, "prior", "without them the prior is the rollout agent's"},
+		{o.rivalSet, "rival", "without them the prior is the rollout agent's"},
+		{o.trustSet, "trust", "the policy's probabilities it weighs"},
+	} {
+		if c.set {
+			return &OptionError{Agent: "mcts", Key: c.key, Reason: "needs weights (" + c.why + ")"}
+		}
+	}
+	return nil
 }
 
 // newGuide reads the guided search's weights file (option weights), as
