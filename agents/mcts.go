@@ -195,9 +195,9 @@ const (
 //	              against the prior (elim's and the final one) add X points
 //	              of return per unit of the policy's log-probability ratio
 //	              ln(p(a)/p(prior)), each probability at least 1e-6 (so at
-//	              most 13.8 units either way):
-//	              a move the policy is sure of needs less evidence from the
-//	              rollouts to replace the prior, one it doubts more (Gumbel
+//	              most 13.8 units either way), so that a move the policy is
+//	              sure of needs less evidence from the rollouts to replace
+//	              the prior, and one it doubts needs more (Gumbel
 //	              AlphaZero's final choice, the policy's logits plus a
 //	              scaled value, inside halving's test; default 0, the test
 //	              without the policy); needs weights
