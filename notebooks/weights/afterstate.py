@@ -11,7 +11,8 @@ files (-values -features: the search's mean return per action as soft targets, s
 Played greedily through the server (galaxygym.vector) on the seeded games of ``eval --seed``.
 
     python notebooks/weights/afterstate.py train --base F.npz --data v1.npz [--data v2.npz] --out head.pt
-    python notebooks/weights/afterstate.py eval --base F.npz [--head head.pt] --episodes 2000 --seed 1
+    python notebooks/weights/afterstate.py eval --base F.npz [--head head.pt] [--ensemble G.npz]... \
+        --episodes 2000 --seed 1
 """
 from __future__ import annotations
 
@@ -215,6 +216,9 @@ def play(a: argparse.Namespace) -> None:
         head = Head(net.pi[-1].in_features, st["proj"], st["hidden"])
         head.load_state_dict(st["head"])
         head.eval()
+    names = ["lost", "orbit", "deliver", "trap"]  # the game's features; each file reads its own by name
+    extra = [(m, [names.index(x) for x in (getattr(m, "action_features", []) or [])])
+             for m in (load_base(p) for p in a.ensemble or [])]
     scores: list[float] = []
     n = a.batch
     with GalaxyGymVectorEnv("galaxy-express-v1", n, autoreset_mode="same_step", action_features=True) as env:
@@ -233,6 +237,11 @@ def play(a: argparse.Namespace) -> None:
                     h, lg = base_parts(net, o, f)
                     if head is not None:
                         lg = lg + head(h, encode(o, f))
+                    if extra:  # the ensemble: the sum of the files' masked log-probabilities
+                        lg = torch.log_softmax(lg.masked_fill(~m, -1e9), 1)
+                        for net2, cols in extra:
+                            l2 = net2(o, f[..., cols]) if cols else net2(o)
+                            lg = lg + torch.log_softmax(l2.masked_fill(~m, -1e9), 1)
                 act = lg.masked_fill(~m, -1e9).argmax(1).numpy()
                 obs, _, term, trunc, info = env.step(act)
                 ended = (np.asarray(term) | np.asarray(trunc)) & ~done
@@ -272,6 +281,7 @@ def main() -> None:
     e.add_argument("--batch", type=int, default=250)
     e.add_argument("--threads", type=int, default=2)
     e.add_argument("--scores")
+    e.add_argument("--ensemble", action="append", help="another weights file whose log-probabilities are added")
     a = ap.parse_args()
     train(a) if a.cmd == "train" else play(a)
 

@@ -85,3 +85,6 @@ def test_player_plays_the_go_evals_games(server_bin, monkeypatch):
     rows = want["agents"] if isinstance(want, dict) and "agents" in want else want
     assert got["episodes"] == 6
     assert got["mean"] == pytest.approx(float(rows[0]["mean_return"]), abs=1e-9)
+    # an ensemble of the file with itself is the file: its greedy moves, the same games
+    twice = subprocess.run([*py.args, "--ensemble", str(WEIGHTS)], check=True, capture_output=True, text=True, env=env)
+    assert json.loads(twice.stdout.strip().splitlines()[-1])["mean"] == got["mean"]
