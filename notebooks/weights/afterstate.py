@@ -17,6 +17,7 @@ Played greedily through the server (galaxygym.vector) on the seeded games of ``e
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import time
 from typing import Any
@@ -25,9 +26,21 @@ import numpy as np
 import torch
 from torch import nn
 
+ENV = "galaxy-express-v1"
 COLS, ROWS, SQ = 8, 6, 48
-OFF_SHIP, OFF_TARGET, OFF_SPEED, OFF_UP, OFF_SPENT, OFF_PHASE = 0, 384, 432, 461, 473, 497
-A_START, A_COIN, A_REFUEL, A_NOREFUEL, NA = 0, 6, 54, 55, 56
+A_COIN, A_REFUEL, NA = 6, 54, 56
+FEATURES = ["lost", "orbit", "deliver", "trap"]  # the game's action features, in its order, as encode reads them
+
+
+@functools.lru_cache(maxsize=None)
+def offsets() -> dict[str, int]:
+    """The offsets of the observation fields encode reads, from the game's declared
+    observation_layout (the server's spec: $GALAXYGYM_BIN or the wheel's binary)."""
+    from galaxygym._registration import spec_of
+    spec = spec_of(ENV)
+    if spec is None:
+        raise SystemExit(f"no spec of {ENV}: set GALAXYGYM_BIN to the server binary")
+    return {k: int(spec["observation_layout"][k]["offset"]) for k in ("ship", "target", "speed", "spent")}
 
 
 def _slide(sq: int, d: int, n: int) -> int:
@@ -62,11 +75,12 @@ def encode(obs: torch.Tensor, afeat: torch.Tensor) -> torch.Tensor:
     """obs uint8 (B, 503), afeat uint8 (B, 56, 4) -> float32 (B, 56, PSI)."""
     b = obs.shape[0]
     o = obs.long()
-    ship = o[:, OFF_SHIP:OFF_SHIP + SQ].argmax(1)
-    has_target = o[:, OFF_TARGET:OFF_TARGET + SQ].any(1)
-    target = o[:, OFF_TARGET:OFF_TARGET + SQ].argmax(1)
-    speed = (o[:, OFF_SPEED:OFF_SPEED + 11] * torch.arange(11)).sum(1).clamp(0, 10)
-    unspent = 1 - o[:, OFF_SPENT:OFF_SPENT + 12]  # (B, 12)
+    off_ = offsets()
+    ship = o[:, off_["ship"]:off_["ship"] + SQ].argmax(1)
+    has_target = o[:, off_["target"]:off_["target"] + SQ].any(1)
+    target = o[:, off_["target"]:off_["target"] + SQ].argmax(1)
+    speed = (o[:, off_["speed"]:off_["speed"] + 11] * torch.arange(11)).sum(1).clamp(0, 10)
+    unspent = 1 - o[:, off_["spent"]:off_["spent"] + 12]  # (B, 12)
     coin = COIN.view(1, NA).expand(b, NA)
     is_coin = coin >= 0
     c = coin.clamp(min=0)
@@ -115,10 +129,18 @@ def load_base(path: str) -> Any:
     return net
 
 
+def columns(net: Any) -> list[int]:
+    """The columns of the game's features (FEATURES) that net's file reads, by name."""
+    from galaxygym.policy import feature_columns
+    return feature_columns(FEATURES, getattr(net, "action_features", []) or [], "the weights file", ENV)
+
+
 def base_parts(net: Any, obs: torch.Tensor, afeat: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """The frozen file's trunk output h (B, H) and logits (B, 56)."""
+    """The frozen file's trunk output h (B, H) and logits (B, 56); afeat holds the game's
+    features in FEATURES' order, of which the file reads its own."""
     h = net.pi[:-1](net.features(obs))
-    return h, net.pi[-1](h) + net.afeat(afeat)
+    cols = columns(net)
+    return h, net.pi[-1](h) + (net.afeat(afeat[..., cols]) if cols else 0)
 
 
 def load(paths: list[str]) -> dict[str, np.ndarray]:
@@ -216,12 +238,11 @@ def play(a: argparse.Namespace) -> None:
         head = Head(net.pi[-1].in_features, st["proj"], st["hidden"])
         head.load_state_dict(st["head"])
         head.eval()
-    names = ["lost", "orbit", "deliver", "trap"]  # the game's features; each file reads its own by name
-    extra = [(m, [names.index(x) for x in (getattr(m, "action_features", []) or [])])
-             for m in (load_base(p) for p in a.ensemble or [])]
+    extra = [(m, columns(m)) for m in (load_base(p) for p in a.ensemble or [])]
     scores: list[float] = []
     n = a.batch
-    with GalaxyGymVectorEnv("galaxy-express-v1", n, autoreset_mode="same_step", action_features=True) as env:
+    with GalaxyGymVectorEnv(ENV, n, autoreset_mode="same_step", action_features=True) as env:
+        assert list(env.action_feature_names) == FEATURES, env.action_feature_names
         for start in range(0, a.episodes, n):
             k = min(n, a.episodes - start)
             seeds = [episode_seed(a.seed, 2 * (start + i) + 1) for i in range(n)]  # eval's env seeds (rollout.EpisodeSeeds)

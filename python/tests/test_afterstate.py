@@ -32,7 +32,7 @@ def test_encoding_agrees_with_the_games_features(server_bin, monkeypatch):
     A = _module()
     env = galaxygym.GalaxyGymEnv("galaxy-express-v1", action_features=True)
     rng = np.random.default_rng(0)
-    delivers = orbits = 0
+    orbits = 0
     try:
         for seed in range(6):
             obs, info = env.reset(seed=seed)
@@ -48,7 +48,6 @@ def test_encoding_agrees_with_the_games_features(server_bin, monkeypatch):
                         orbits += 1
                         assert A.COIN[a] >= 0 and ns == 0
                     if f[0, a, 2]:  # deliver: ... on the scanned target
-                        delivers += 1
                         assert off == 0
                     if A.COIN[a] >= 0:  # the played coin leaves the unspent set
                         assert psi[a, 32 + int(A.COIN[a])] == 0
@@ -60,6 +59,7 @@ def test_encoding_agrees_with_the_games_features(server_bin, monkeypatch):
 
 
 def test_head_starts_as_the_file(server_bin, monkeypatch):
+    monkeypatch.setenv("GALAXYGYM_BIN", server_bin)  # encode reads the game's layout from its spec
     A = _module()
     net = A.load_base(str(WEIGHTS))
     head = A.Head(net.pi[-1].in_features)
