@@ -50,6 +50,12 @@
 //     those playouts, every legal action's public words are non-empty
 //     and two actions after which every other seat observes the same
 //     bytes get the same words (a solitaire: non-empty only);
+//   - for a game that is an [env.HiddenObserver], its layout tiles the
+//     hidden part and HiddenHigh covers it (and the codes' classes), the
+//     Env refuses a wrong buffer or seat, and at every step every
+//     player's hidden part is written whole, the same twice, within
+//     HiddenHigh, and the same on a clone, a reloaded snapshot and a
+//     replay (it is part of the compared state);
 //   - hidden information does not leak (the information-set test below).
 //
 // # The information-set test
@@ -101,6 +107,14 @@
 // is chance (trio, Galaxy Express, Galaxy Fighters: no private
 // information). A game with private information and no Revealer fails at
 // its first divergence, with a hint to declare its reveals.
+//
+// For a game that is an [env.HiddenObserver], each twin is also checked
+// against the observer's hidden part: when the twin gives the observer
+// the same hidden part as the true position, the observer's observation
+// and hidden part together leave nothing out, so every seat must observe
+// the same bytes in both; a seat that tells them apart sees something the
+// hidden part lacks. Each Run logs how many twins the hidden part told
+// apart.
 //
 // Options for versions kept byte for byte: [KnownLeak] (the test must find
 // a leak; the calling test fails at its end if no Run found one),

@@ -246,6 +246,7 @@ func checkSpec(t *testing.T, id string, c config) {
 			t.Errorf("Observe(player %d): err = %v, want *env.PlayerError", p, err)
 		}
 	}
+	checkHiddenSpec(t, e)
 }
 
 // isDefault reports whether the resolved parameters are the spec defaults.
@@ -280,6 +281,12 @@ type playout struct {
 	obs  []uint8
 	mask []uint8
 
+	// The hidden part of a game that is an env.HiddenObserver (hiddenN 0
+	// for one that is not).
+	hiddenN      int
+	hiddenLayout env.ObsLayout
+	hiddenHigh   []uint8
+
 	scenes bool // check every seat's scene at every step (the game's env.Presenter)
 	// publicChecked counts the decisions whose public words were checked
 	// (public.go; on the scene playouts only).
@@ -291,6 +298,7 @@ type playout struct {
 type fingerprint struct {
 	json, text, info string
 	obs, mask        string
+	hidden           string // every player's hidden part (env.HiddenObserver)
 	returns          string
 	steps, player    int
 	done             bool
@@ -311,6 +319,7 @@ func (p *playout) fingerprint(e *env.Env) fingerprint {
 		text:    e.String(),
 		info:    string(info.AppendJSON(nil)),
 		obs:     string(p.observeAll(e)),
+		hidden:  p.hiddenAll(e),
 		mask:    string(p.mask),
 		returns: fmt.Sprint(e.Returns()),
 		steps:   e.Steps(),
@@ -327,6 +336,8 @@ func (f fingerprint) diff(g fingerprint) string {
 		return fmt.Sprintf("String() differs:\n%s\nvs\n%s", f.text, g.text)
 	case f.obs != g.obs:
 		return "observations differ"
+	case f.hidden != g.hidden:
+		return "hidden parts (env.HiddenObserver) differ"
 	case f.mask != g.mask:
 		return "legal masks differ"
 	case f.info != g.info:
@@ -443,6 +454,8 @@ func (p *playout) run() {
 	p.spec = e.Spec()
 	p.obs = make([]uint8, p.spec.ObsSize())
 	p.mask = make([]uint8, p.spec.NumActions())
+	p.hiddenLayout, p.hiddenHigh = e.HiddenLayout()
+	p.hiddenN = e.HiddenSize()
 	rng := rand.New(rand.NewPCG(p.seed, 0x656e7674657374)) // "envtest"
 
 	e.Reset(p.seed)

@@ -148,6 +148,8 @@ func TestSuiteCatchesBugs(t *testing.T) {
 		{"scene-ended", "scene's Ended"},
 		{"scene-leak", "the public part (env.PublicScene) of seat 1's scene differs"},
 		{"public-leak", "look the same to every other seat, but their public words differ"},
+		{"hidden-high", "> HiddenHigh"},
+		{"hidden-load", "hidden parts (env.HiddenObserver) differ"},
 	}
 	for _, c := range cases {
 		t.Run("bug="+c.bug, func(t *testing.T) {

@@ -65,7 +65,7 @@ func (g *fakeGame) LoadState(p env.Params, data []byte) (env.State, error) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, &env.StateError{Env: fakeID, Reason: "bad", Err: err}
 	}
-	return &fakeState{g: g, n: j.N, rng: j.RNG, shared: &fakeShared{j.Sum}}, nil
+	return &fakeState{g: g, n: j.N, rng: j.RNG, shared: &fakeShared{j.Sum}, loaded: true}, nil
 }
 
 type fakeShared struct{ sum int }
@@ -75,6 +75,7 @@ type fakeState struct {
 	n      int
 	rng    uint64
 	shared *fakeShared
+	loaded bool // read by LoadState (bug "hidden-load")
 }
 
 type fakeJSON struct {
@@ -232,4 +233,24 @@ func (g *fakeGame) HowToPlay() string {
 // hidden choice leaked in words).
 func (g *fakeGame) PublicWords(p env.Params, mover, action int) string {
 	return fmt.Sprintf("player %d adds %d", mover, action)
+}
+
+// fakeHidden is the fake game's hidden part (env.HiddenObserver): one
+// byte, the coin that says whether adding 2 is allowed now. Bug
+// "hidden-high" writes it past its bound; bug "hidden-load" reads the
+// generator's next coin on a state loaded from JSON, so that a snapshot's
+// hidden part differs from the original's.
+var fakeHidden = env.ObsLayout{env.Field("coin", 0, []int{1}, "1: adding 2 is allowed now")}
+
+func (g *fakeGame) HiddenLayout(env.Params) env.ObsLayout { return fakeHidden }
+func (g *fakeGame) HiddenHigh(env.Params) []uint8         { return []uint8{1} }
+
+func (s *fakeState) ObserveHidden(player int, dst []uint8) {
+	dst[0] = uint8(s.rng & 1)
+	switch {
+	case s.g.bug == "hidden-high" && s.n == 3:
+		dst[0] = 2
+	case s.g.bug == "hidden-load" && s.loaded:
+		dst[0] = uint8(s.rng >> 1 & 1)
+	}
 }

@@ -242,7 +242,11 @@ type infoSet struct {
 
 	twins, walked, steps int
 	ends                 map[string]int
-	leaks                []string
+	// hiddenN is the size of the game's hidden part (env.HiddenObserver),
+	// 0 for a game without one; hiddenTold counts the twins the
+	// observer's hidden part tells apart from the true position.
+	hiddenN, hiddenTold int
+	leaks               []string
 }
 
 // runInfoSet is the information-set test of Run (see the package
@@ -260,7 +264,8 @@ func runInfoSet(parent, t *testing.T, id string, c *config) {
 	if !ok {
 		t.Skipf("%s implements no env.Determinizer, the source of twins", id)
 	}
-	it := &infoSet{t: t, id: id, c: c, spec: e.Spec(), params: e.Params(), det: det, game: g, ends: map[string]int{}}
+	it := &infoSet{t: t, id: id, c: c, spec: e.Spec(), params: e.Params(), det: det, game: g, ends: map[string]int{},
+		hiddenN: e.HiddenSize()}
 	it.pr, _ = g.(env.Presenter)
 	episodes := max(1, min(c.episodes, 3))
 	per := (c.infoSetPositions + episodes - 1) / episodes
@@ -280,6 +285,9 @@ func runInfoSet(parent, t *testing.T, id string, c *config) {
 		}
 	}
 	t.Logf("%d twins, %d walked %d steps; walks ended: %v", it.twins, it.walked, it.steps, it.ends)
+	if it.hiddenN > 0 {
+		t.Logf("the observer's hidden part tells %d of %d twins from the true position", it.hiddenTold, it.twins)
+	}
 	if os.Getenv("ENVTEST_INFOSET_DEBUG") != "" {
 		for _, l := range it.leaks {
 			t.Log(strings.SplitN(l, "\n", 2)[0])
@@ -442,6 +450,9 @@ func (it *infoSet) twin(a env.State, at, o int, rng *rand.Rand) {
 	va, vb := it.view(a, o, nil, true), it.view(b, o, nil, true)
 	if d := va.diff(vb, it.spec); d != "" {
 		t.Fatalf("Determinize(player %d) gives a position player %d tells apart from the true one (%s)\n%s", o, o, d, where())
+	}
+	if it.hiddenN > 0 && it.checkHiddenTwin(a, b, o, where) {
+		it.hiddenTold++
 	}
 	ma, mb := make([]byte, it.spec.NumActions()), make([]byte, it.spec.NumActions())
 	ra, rb := make([]float64, it.spec.NumPlayers), make([]float64, it.spec.NumPlayers)

@@ -127,4 +127,10 @@
 // [State.Position] is the complete text form (every hand, the draw pile's
 // order, the generator) for tests and serialization; [ParsePosition] reads
 // it.
+//
+// Both versions are an env.HiddenObserver: [State.ObserveHidden] writes,
+// for critics trained with the whole state, the 328 bytes a player's
+// observation leaves out (hidden.go): the other hands (counts per kind)
+// and locomotives seat-relative, the draw pile in drawing order and the
+// discard pile below its recent discards; the generator is not part of it.
 package express

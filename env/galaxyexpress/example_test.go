@@ -78,3 +78,49 @@ func ExampleRating() {
 	// 80 Not bad ... for a rookie!
 	// 79 Maybe you need to spend more time at the Academy!
 }
+
+// The hidden part (env.HiddenObserver) is what the observation leaves
+// face down, for a critic trained with the whole state: here the next
+// coin of the Thrust stack, which the first Thrust coin played turns face
+// up.
+func ExampleState_ObserveHidden() {
+	e, err := env.Make(galaxyexpress.ID, nil)
+	if err != nil {
+		panic(err)
+	}
+	e.Reset(1)
+	layout, _ := e.HiddenLayout()
+	h := make([]uint8, e.HiddenSize())
+	if err := e.ObserveHidden(0, h); err != nil {
+		panic(err)
+	}
+	fmt.Println(e.HiddenSize(), "bytes:", layout[0].Name, layout[1].Name, layout[2].Name)
+	fmt.Println("next Thrust coin:", h[layout.Offset("face_down")]-1)
+	e.Step(galaxyexpress.ActionStart) // launch
+	for a, m := range e.Mask() {
+		if m == 1 && strings.HasPrefix(e.Spec().ActionNames[a], "thrust") {
+			fmt.Println("play", e.Spec().ActionNames[a])
+			e.Step(a)
+			break
+		}
+	}
+	if e.Mask()[galaxyexpress.ActionNoRefuel] == 1 { // at rest on a planet: the coin turns up after this decision
+		fmt.Println("play no-refuel")
+		e.Step(galaxyexpress.ActionNoRefuel)
+	}
+	obs := make([]uint8, e.Spec().ObsSize())
+	e.Observe(0, obs)
+	var up []int
+	for v := range 6 {
+		if obs[galaxyexpress.OffUp+v] == 1 {
+			up = append(up, v)
+		}
+	}
+	fmt.Println("Thrust coins face up now:", up)
+	// Output:
+	// 65 bytes: unscanned_number queue face_down
+	// next Thrust coin: 5
+	// play thrust-0-north
+	// play no-refuel
+	// Thrust coins face up now: [2 5]
+}

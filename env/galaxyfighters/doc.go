@@ -99,6 +99,12 @@
 //	                 from the reset seed through a PCG kept in the state
 //	                 and serialized with it; chance happens inside the
 //	                 step that leads to it
+//	hidden part      Game implements env.HiddenObserver (hidden.go), for
+//	                 critics only: 31 bytes for every player count, the
+//	                 spawn deck and the shipyard in draw order and, with 3
+//	                 players, the fourth ship's controller (relative seat);
+//	                 not the generator, nor the public stack order the
+//	                 observation leaves out
 //	search           Game implements env.Determinizer (Determinize): the
 //	                 spawn deck, shipyard, order under stack tops and the
 //	                 chance generator sampled from one observation

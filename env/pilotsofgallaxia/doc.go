@@ -118,6 +118,14 @@
 //	determinizer     Game implements env.Determinizer (determinize.go): the
 //	                 hidden cards dealt uniformly from those the pilot has not
 //	                 seen, so the generic mcts agent plays the game
+//	hidden part      Game implements env.HiddenObserver (hidden.go), for
+//	                 critics trained with the whole position: 433 uint8
+//	                 bytes in the observer's frame, the other pilots' hands
+//	                 (counts per kind, 5 relative seats, zero past the
+//	                 pilots), a raid card laid face down and not the
+//	                 observer's, and the order of the Gallaxia and Captain's
+//	                 decks (position 0 the next card drawn); never the
+//	                 generator
 //	version history  v1: first release.
 //	                 v2: a starship never hops between vortices
 //	                 (the vortex is a Durriken's way; A2), scientist_warp
