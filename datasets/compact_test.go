@@ -37,6 +37,9 @@ func compactCases(t *testing.T) []compactCase {
 			episodes, perPart = 120, 50
 		}
 		cfg := Config{Env: id, Agent: "heuristic", Episodes: episodes, EpisodesPerPart: perPart, Workers: 2, Seed: 11}
+		if strings.HasPrefix(id, "envtest-") { // the conformance suite's model game (hidden_test.go imports it): no heuristic
+			cfg.Agent = "random"
+		}
 		cases = append(cases, compactCase{id, cfg})
 		if n := e.Spec().NumPlayers; n > 1 && strings.HasPrefix(id, "galaxy-fighters") {
 			mixed := cfg

@@ -84,7 +84,13 @@ func checkDerivable(d *Dataset, dir string) (*env.Env, error) {
 // bytes, may differ), a *[ConfigError] for a full dataset. Replaying the
 // episodes still checks every step.
 func CheckDerivable(m *Manifest, dir string) (*env.Env, error) {
-	if !m.Compact() {
+	return checkReplayable(m, dir, false)
+}
+
+// checkReplayable is [CheckDerivable]; full accepts a full dataset too
+// (its hidden parts are derived as a compact one's observations are).
+func checkReplayable(m *Manifest, dir string, full bool) (*env.Env, error) {
+	if !m.Compact() && !full {
 		return nil, &ConfigError{Field: "In", Reason: dir + " stores its observations (not a compact dataset): nothing to derive"}
 	}
 	de := func(field, have, want string) error {
@@ -811,6 +817,13 @@ type DeriveConfig struct {
 	// rows hold the action masks only (ObsSize taken as 0), and no
 	// observation is computed.
 	NoObs bool
+	// Hidden writes, in place of each row's observation, the hidden part
+	// of the row's player ([env.HiddenObserver]: everything that player's
+	// observation does not show, for a critic trained with the whole
+	// state; ObsSize taken as the hidden part's size, [HiddenLayout]). A
+	// full dataset is replayed as a compact one is. A *[ConfigError] with
+	// NoObs, or for a game that declares no hidden part.
+	Hidden bool
 	// Out, when not nil, receives the stream of [Derive].
 	Out io.Writer
 	// Rows, when Out is nil, receives the rows of the steps table in
@@ -850,9 +863,16 @@ func DeriveTo(ctx context.Context, cfg DeriveConfig) error {
 		return err
 	}
 	defer src.Close()
-	e, err := checkDerivable(src, cfg.In)
+	e, err := checkReplayable(src.Manifest, cfg.In, cfg.Hidden)
 	if err != nil {
 		return err
+	}
+	if cfg.Hidden && (cfg.NoObs || e.HiddenSize() == 0) {
+		reason := "Hidden replaces the observations, which NoObs leaves out"
+		if e.HiddenSize() == 0 {
+			reason = e.Spec().ID + " declares no hidden part (env.HiddenObserver)"
+		}
+		return &ConfigError{Field: "Hidden", Reason: reason}
 	}
 	if (cfg.Out == nil) == (cfg.Rows == nil) {
 		return &ConfigError{Field: "Out", Reason: "derive writes to exactly one of Out and Rows"}
@@ -860,8 +880,12 @@ func DeriveTo(ctx context.Context, cfg DeriveConfig) error {
 	m := src.Manifest
 	spec := e.Spec()
 	d := &deriver{src: src, in: cfg.In, spec: spec, params: e.Params(), names: seatNames(m), obs: !cfg.NoObs,
-		numActions: spec.NumActions(), out: cfg.Out, rows: cfg.Rows, failIdx: math.MaxInt, partRow: make([]int64, len(m.Parts))}
-	if d.obs {
+		hidden: cfg.Hidden, numActions: spec.NumActions(), out: cfg.Out, rows: cfg.Rows, failIdx: math.MaxInt,
+		partRow: make([]int64, len(m.Parts))}
+	switch {
+	case d.hidden:
+		d.obsSize = e.HiddenSize()
+	case d.obs:
 		d.obsSize = spec.ObsSize()
 	}
 	var rows int64
@@ -895,7 +919,8 @@ type deriver struct {
 	params              env.Params
 	names               []string
 	obs                 bool
-	obsSize, numActions int     // obsSize 0 without obs
+	hidden              bool    // the rows hold the hidden part in place of obs (DeriveConfig.Hidden)
+	obsSize, numActions int     // obsSize 0 without obs, the hidden part's size with hidden
 	partRow             []int64 // the steps-table row of every part's first row
 	workers             int
 	out                 io.Writer // an ordered stream, or
@@ -1082,7 +1107,7 @@ func (d *deriver) work(ctx context.Context, jobs <-chan *deriveChunk) {
 	if err == nil {
 		l, c, err = newReplayLoop(env1, d.names)
 	}
-	rec := &deriveRec{d: d, ctx: ctx, check: c}
+	rec := &deriveRec{d: d, ctx: ctx, check: c, env: env1}
 	if c != nil {
 		c.dir = d.in
 	}
@@ -1109,10 +1134,11 @@ type deriveRec struct {
 	d       *deriver
 	ctx     context.Context
 	check   *replayCursor
-	buf     []byte // Out: a 4-byte header, then (both) batch observations, batch masks
-	hdr     int    // 4 with a header, else 0
-	n       int    // rows in buf
-	row     int64  // Rows: the steps-table row of buf's first row
+	env     *env.Env // the worker's environment (the hidden parts are read from it)
+	buf     []byte   // Out: a 4-byte header, then (both) batch observations, batch masks
+	hdr     int      // 4 with a header, else 0
+	n       int      // rows in buf
+	row     int64    // Rows: the steps-table row of buf's first row
 	out     chan []byte
 	info    env.Info
 	infoBuf []byte
@@ -1131,8 +1157,12 @@ func (s *deriveRec) maskSlot() []byte {
 
 // Before returns the next row's observation slot (nil without
 // observations) and copies the mask.
-func (s *deriveRec) Before(_ int, mask []uint8) []uint8 {
+func (s *deriveRec) Before(player int, mask []uint8) []uint8 {
 	copy(s.maskSlot(), mask)
+	if s.d.hidden {
+		_ = s.env.ObserveHidden(player, s.obsSlot()) // checked: the game has one, the buffer its size
+		return nil
+	}
 	if !s.d.obs {
 		return nil
 	}
@@ -1229,7 +1259,10 @@ func (s *deriveRec) chunk(ch *deriveChunk, l *rollout.Loop) error {
 		if err != nil {
 			return err
 		}
-		if d.obs {
+		switch {
+		case d.hidden:
+			_ = e.ObserveHidden(int(s.last), s.obsSlot())
+		case d.obs:
 			e.Observe(int(s.last), s.obsSlot())
 		}
 		clear(s.maskSlot())
@@ -1465,4 +1498,26 @@ func listColumn[T any](path string, c parquet.ColumnChunk, rows []episodeRow, fi
 		start = end
 	}
 	return nil
+}
+
+// HiddenLayout returns the layout and inclusive upper bounds of the
+// hidden part ([env.HiddenObserver]) of the environment of the dataset in
+// (a directory or a bucket URL, compact or full): the rows [DeriveTo]
+// writes with Hidden. A *[ConfigError] for a game that declares none; a
+// *[DeriveError] for a dataset this build cannot replay.
+func HiddenLayout(ctx context.Context, in string) (env.ObsLayout, []uint8, error) {
+	src, err := OpenURL(ctx, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer src.Close()
+	e, err := checkReplayable(src.Manifest, in, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	layout, high := e.HiddenLayout()
+	if layout == nil {
+		return nil, nil, &ConfigError{Field: "Hidden", Reason: e.Spec().ID + " declares no hidden part (env.HiddenObserver)"}
+	}
+	return layout, high, nil
 }

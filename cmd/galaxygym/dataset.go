@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/galaxygym/galaxygym/datasets"
+	"github.com/galaxygym/galaxygym/env"
 )
 
 func init() {
@@ -103,6 +105,8 @@ func newDeriveCmd() *cobra.Command {
 	var (
 		deriveWorkers int
 		deriveNoObs   bool
+		deriveHidden  bool
+		hiddenLayout  bool
 		intoPID       int
 		intoObs       string
 		intoMasks     string
@@ -114,7 +118,10 @@ func newDeriveCmd() *cobra.Command {
 		Long: "derive replays every episode of the compact dataset IN and writes its steps table's observations\n" +
 			"and action masks to stdout, in row order, in batches: a little-endian uint32 row count n, n\n" +
 			"observations (ObsSize bytes each), n masks (NumActions bytes each); a batch of 0 rows ends it.\n" +
-			"--no-obs leaves the observations out (ObsSize taken as 0). With --into-pid PID --into-obs\n" +
+			"--no-obs leaves the observations out (ObsSize taken as 0). --hidden writes in place of each\n" +
+			"row's observation the hidden part of the row's player (what its observation does not show, for a\n" +
+			"critic trained with the whole state; full datasets too), and --hidden --layout prints its layout\n" +
+			"as JSON ({\"size\", \"layout\", \"high\"}) and exits. With --into-pid PID --into-obs\n" +
 			"ADDR:LEN --into-masks ADDR:LEN (Linux) it writes every row instead straight into the uint8 arrays\n" +
 			"(rows x ObsSize, rows x NumActions) at those addresses of process PID, the galaxygym.datasets\n" +
 			"reader that started it (process_vm_writev; refused where the system does not allow it). Every\n" +
@@ -134,7 +141,18 @@ func newDeriveCmd() *cobra.Command {
 			if serve {
 				return serveDerive(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), os.Getppid())
 			}
-			cfg := datasets.DeriveConfig{In: args[0], Workers: deriveWorkers, NoObs: deriveNoObs}
+			if hiddenLayout {
+				if !deriveHidden {
+					return fmt.Errorf("dataset derive: --layout goes with --hidden")
+				}
+				layout, high, err := datasets.HiddenLayout(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{
+					"size": layout[len(layout)-1].End(), "layout": layout, "high": env.Bounds(high)})
+			}
+			cfg := datasets.DeriveConfig{In: args[0], Workers: deriveWorkers, NoObs: deriveNoObs, Hidden: deriveHidden}
 			if cmd.Flags().Changed("into-pid") {
 				obs, obsLen, err := parseAddrLen("--into-obs", intoObs)
 				if err != nil {
@@ -166,6 +184,8 @@ func newDeriveCmd() *cobra.Command {
 	}
 	derive.Flags().IntVar(&deriveWorkers, "workers", runtime.NumCPU(), "goroutines replaying (the output does not depend on it)")
 	derive.Flags().BoolVar(&deriveNoObs, "no-obs", false, "derive the action masks only")
+	derive.Flags().BoolVar(&deriveHidden, "hidden", false, "write each row's hidden part (env.HiddenObserver) in place of its observation: for critics only")
+	derive.Flags().BoolVar(&hiddenLayout, "layout", false, "with --hidden: print the hidden part's layout as JSON and exit")
 	derive.Flags().IntVar(&intoPID, "into-pid", 0, "write the rows into the arrays of this process (Linux; with --into-obs, --into-masks), not to stdout")
 	derive.Flags().StringVar(&intoObs, "into-obs", "", "ADDR:LEN: the observations array of --into-pid (decimal address and bytes)")
 	derive.Flags().StringVar(&intoMasks, "into-masks", "", "ADDR:LEN: the action masks array of --into-pid")

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
     import pyarrow.fs as pafs
 
-__all__ = ["Dataset", "Transitions", "load", "derive", "transitions", "torch_dataset", "to_minari", "episode_spans",
+__all__ = ["Dataset", "Transitions", "HiddenPart", "load", "derive", "hidden", "transitions", "torch_dataset", "to_minari", "episode_spans",
            "player_episodes", "seat_dataset_id"]
 
 
@@ -378,6 +378,66 @@ def derive(path: str | os.PathLike[str], *, rows: int | None = None, obs: bool =
     m = _remote_manifest(*_remote(src, None), src) if _is_url(src) else _manifest(Path(src))
     obs_arr, mask_arr, _ = _derive(src, m, rows, obs, workers, binary, None)
     return obs_arr, mask_arr
+
+
+@dataclass(frozen=True)
+class HiddenPart:
+    """The hidden part of every row of a dataset (:func:`hidden`): for
+    critics trained with the whole state, never for a policy.
+
+    Attributes:
+        array: uint8 (R, H), row ``r`` the hidden part of row ``r``'s
+            player (the steps table's ``player`` column; on a final row the
+            last to act), in the dataset's row order.
+        layout: the game's names for its bytes, ``name -> {"offset",
+            "shape", "dtype", "meaning", "classes"?}`` as the observation
+            layout (``classes``: each byte a code 0..classes-1).
+        high: uint8 (H,), the inclusive upper bound of every byte.
+    """
+
+    array: NDArray[Any]
+    layout: dict[str, Any]
+    high: NDArray[Any]
+
+    def field(self, name: str) -> NDArray[Any]:
+        """The field ``name`` of every row: uint8 (R, *shape), a view."""
+        f = self.layout[name]
+        off, shape = int(f["offset"]), [int(d) for d in f["shape"]]
+        return self.array[:, off:off + int(np.prod(shape))].reshape(len(self.array), *shape)
+
+
+def hidden(path: str | os.PathLike[str], *, workers: int | None = None, binary: str | None = None) -> HiddenPart:
+    """The hidden part of every row of a dataset (compact or full): what
+    the row's player's observation does not show (the other seats' hands,
+    the order of the face-down decks and coins, the unscanned planets'
+    numbers), derived by replaying its episodes in the galaxygym binary
+    (``galaxygym dataset derive --hidden``), as a compact dataset's
+    observations are. The row's observation followed by its hidden part is
+    the whole position but for the chance generator: the input of a critic
+    trained with the whole state (PerfectDou's perfect-information critic,
+    an asymmetric actor-critic), while the policy reads the observation
+    alone. Nothing is stored: any dataset of a game that declares a hidden
+    part has one. Returns a :class:`HiddenPart`.
+
+    Raises :class:`galaxygym.errors.DeriveError` when this build cannot
+    replay the dataset faithfully, RuntimeError when the game declares no
+    hidden part (the binary's message says so)."""
+    import subprocess
+
+    from ._server import binary_path
+
+    src = os.fspath(path)
+    m = _remote_manifest(*_remote(src, None), src) if _is_url(src) else _manifest(Path(src))
+    rows = int(m["total_steps"]) + int(m["total_episodes"])
+    cmd = [binary or binary_path(), "dataset", "derive", src, "--hidden"]
+    got = subprocess.run([*cmd, "--layout"], capture_output=True, text=True)
+    if got.returncode != 0:
+        raise _derive_error(got.stderr.strip() or f"galaxygym dataset derive exited with status {got.returncode}")
+    spec = json.loads(got.stdout)
+    if workers:
+        cmd += ["--workers", str(workers)]
+    arr, _, _ = _derive_pipe(cmd, src, rows, int(spec["size"]), len(m["action_names"]), None)
+    return HiddenPart(arr, spec["layout"], np.asarray(spec["high"], np.uint8))
 
 
 def _derive(src: str, m: dict[str, Any], rows: int | None, obs: bool, workers: int | None, binary: str | None,

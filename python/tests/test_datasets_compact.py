@@ -308,3 +308,44 @@ def test_derive_server_reads_relative_paths_from_the_callers_directory(pairs, se
     np.testing.assert_array_equal(second.obs, gd.load(pairs["galaxy-express-v1"][0]).obs)
     assert first.obs.shape != second.obs.shape
     gd._close_servers()
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_hidden_part_of_every_game(pairs, env_id, server_bin):
+    """``hidden`` replays any dataset, compact or full, and gives every row
+    its player's hidden part: the same bytes for both, within the bounds,
+    the layout tiling them."""
+    full, compact = pairs[env_id]
+    a, b = gd.hidden(full, binary=server_bin), gd.hidden(compact, binary=server_bin, workers=1)
+    d = gd.load(full)
+    assert a.array.shape == (len(d.action), a.high.shape[0]) and a.array.dtype == np.uint8
+    assert np.array_equal(a.array, b.array) and a.layout == b.layout
+    assert sum(int(np.prod(f["shape"])) for f in a.layout.values()) == a.array.shape[1]
+    assert (a.array <= a.high).all()
+    assert a.array.any(), "every hidden byte is 0"
+    for name in a.layout:
+        assert a.field(name).shape == (len(a.array), *a.layout[name]["shape"])
+
+
+def test_hidden_part_orders_the_face_down_coins(pairs, server_bin):
+    """Galaxy Express: the hidden part orders exactly the coins the
+    observation says are face down, and names the number of every
+    unscanned planet."""
+    full, _ = pairs["galaxy-express-v1"]
+    h, d = gd.hidden(full, binary=server_bin), gd.load(full)
+    lay = json.loads(subprocess.run([server_bin, "envs", "--json"], check=True, capture_output=True,
+                                    text=True).stdout)
+    obs_layout = next(s for s in lay if s["id"] == "galaxy-express-v1")["observation_layout"]
+
+    def obs_field(name: str) -> np.ndarray:
+        f = obs_layout[name]
+        n = int(np.prod(f["shape"]))
+        return d.obs[:, f["offset"]:f["offset"] + n].reshape(len(d.obs), *f["shape"])
+
+    down, order = obs_field("down"), h.field("face_down")  # (R, 2, 6) flags, (R, 2, 6) value+1 codes
+    for r in range(0, len(order), 7):
+        for suit in range(2):
+            coded = sorted(int(c) - 1 for c in order[r, suit] if c)
+            assert coded == [v for v in range(6) if down[r, suit, v]], (r, suit)
+    unscanned, numbers = obs_field("unscanned"), h.field("unscanned_number")
+    assert np.array_equal(unscanned.astype(bool), numbers > 0)
