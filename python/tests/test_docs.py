@@ -18,7 +18,8 @@ A page with Python blocks that run has exactly one install line.
 The blocks of a docs/ page also run in order in one namespace in the test
 venv (which has the extras and SuperSuit, SB3, torch ...), as a session,
 in a scratch directory holding a small dataset at the path the docs use
-(datasets/out/galaxy-express-v1-heuristic), with clients on the
+(datasets/out/galaxy-express-v1-heuristic) and whatever else the page's own
+data commands make, with clients on the
 auto-started local server. A block that cannot run is marked by a comment
 line just above its fence that gives the reason::
 
@@ -132,11 +133,15 @@ def workdir(tmp_path_factory: pytest.TempPathFactory, server_bin: str) -> Path:
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[str(p.relative_to(REPO)) for p in DOCS])
-def test_python_blocks_run(path: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch):
+def test_python_blocks_run(path: Path, workdir: Path, monkeypatch: pytest.MonkeyPatch, server_bin: str):
     todo = blocks(path)
     if not todo:
         pytest.skip("no python blocks")
     monkeypatch.chdir(workdir)
+    for cmd in data_commands(path):  # the page's own data that the shared scratch directory lacks
+        argv = shlex.split(cmd)
+        if not (workdir / argv[argv.index("--out") + 1]).exists():
+            subprocess.run([server_bin, *argv[1:]], cwd=workdir, check=True, capture_output=True, timeout=600)
     ns: dict[str, object] = {"__name__": "__docs__"}
     ran = 0
     with warnings.catch_warnings():
