@@ -88,13 +88,18 @@ def run(data: str, epochs: int, seed: int, threads: int, max_rows: int,
     is_test = np.isin(d.episode_id[decide], held)
     train, test = np.flatnonzero(~is_test), np.flatnonzero(is_test)
     x_obs = encode(d.obs[decide], obs_layout, obs_high)
-    layout = {k: v for k, v in h.layout.items() if not fields or k in fields}
-    if fields and set(fields) - set(layout):
-        raise SystemExit(f"no hidden field {sorted(set(fields) - set(layout))}: the game's are {sorted(h.layout)}")
+    first = {f.split(":")[0]: int(f.split(":")[1]) for f in fields or [] if ":" in f}  # NAME:K, the first K rows
+    names = [f.split(":")[0] for f in fields or []]
+    layout = {k: dict(v) for k, v in h.layout.items() if not names or k in names}
+    if names and set(names) - set(layout):
+        raise SystemExit(f"no hidden field {sorted(set(names) - set(layout))}: the game's are {sorted(h.layout)}")
+    for k, n in first.items():
+        layout[k]["shape"] = [min(n, int(layout[k]["shape"][0])), *layout[k]["shape"][1:]]
     x_hid = encode(h.array[decide], layout, h.high)
     yd = y[decide]
     out: dict[str, Any] = {"data": data, "env_id": d.manifest["env_id"], "env_params": d.manifest["env_params"],
-                           "episodes": int(len(eps)), "max_rows": max_rows, "hidden_fields": sorted(layout),
+                           "episodes": int(len(eps)), "max_rows": max_rows,
+                           "hidden_fields": sorted(f"{k}:{first[k]}" if k in first else k for k in layout),
                            "decisions": int(len(decide)), "held_out_decisions": int(len(test)),
                            "target_std": float(yd[test].std()), "epochs": epochs, "seed": seed,
                            "inputs": {"observation": int(x_obs.shape[1]),
@@ -112,7 +117,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--max-rows", type=int, default=60000, help="decisions sampled (seeded) when there are more")
-    ap.add_argument("--field", action="append", help="read only this field of the hidden part (repeat; default all)")
+    ap.add_argument("--field", action="append",
+                    help="read only this field of the hidden part, NAME or NAME:K for its first K rows (the next K "
+                         "cards of a pile); repeat; default all")
     ap.add_argument("--out", help="write the result as JSON here")
     a = ap.parse_args()
     r = run(a.data, a.epochs, a.seed, a.threads, a.max_rows, a.field)

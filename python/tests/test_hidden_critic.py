@@ -59,3 +59,6 @@ def test_fits_both_critics(server_bin, tmp_path, monkeypatch):
     one = _module().run(str(out), epochs=1, seed=0, threads=1, max_rows=500, fields=["other_hands"])
     assert one["hidden_fields"] == ["other_hands"]
     assert one["inputs"]["observation + hidden part"] == one["inputs"]["observation"] + 5 * 24
+    two = _module().run(str(out), epochs=1, seed=0, threads=1, max_rows=500, fields=["other_hands", "deck_order:3"])
+    assert two["hidden_fields"] == ["deck_order:3", "other_hands"]
+    assert two["inputs"]["observation + hidden part"] == two["inputs"]["observation"] + 5 * 24 + 3 * 25
