@@ -44,6 +44,8 @@ type Env struct {
 	rewards    []float64
 	mask       []uint8
 	maskOK     bool // mask holds the current state's legal actions
+	hiddenN    int  // the hidden part's size (HiddenSize), once hiddenOK
+	hiddenOK   bool
 }
 
 // Make builds an environment of the registered game id with the given
@@ -442,6 +444,7 @@ func (e *Env) Load(data []byte) error {
 	}
 	e.spec = spec
 	e.params = p
+	e.hiddenOK = false // the hidden part's size follows the parameters
 	e.maxTurns = maxTurns
 	e.setState(st, s.Seed)
 	e.steps = s.Steps

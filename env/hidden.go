@@ -9,9 +9,10 @@ import "errors"
 // hidden part is the whole position as that seat's critic may see it
 // during training: PerfectDou's perfect-information critic, an
 // asymmetric actor-critic, Suphx's oracle. A policy must never read it:
-// it exists for value networks trained offline from datasets
-// (`galaxygym generate --record-hidden`, docs/datasets.md), and no
-// server payload, web page or observation ever carries it.
+// it exists for value networks trained offline from datasets (derived
+// from any dataset by replay: `galaxygym dataset derive --hidden`,
+// galaxygym.datasets.hidden, docs/datasets.md), and no server payload,
+// web page or observation ever carries it.
 //
 // A chance outcome the rules draw later from the generator (rather than
 // from a deck already shuffled) is not part of it: the hidden part holds
@@ -51,13 +52,15 @@ func (e *Env) HiddenLayout() (ObsLayout, []uint8) {
 }
 
 // HiddenSize returns the number of bytes of the Env's hidden part, 0 when
-// the game declares none.
+// the game declares none. The layout is read once per Env.
 func (e *Env) HiddenSize() int {
-	l, _ := e.HiddenLayout()
-	if len(l) == 0 {
-		return 0
+	if !e.hiddenOK {
+		if l, _ := e.HiddenLayout(); len(l) > 0 {
+			e.hiddenN = l[len(l)-1].End()
+		}
+		e.hiddenOK = true
 	}
-	return l[len(l)-1].End()
+	return e.hiddenN
 }
 
 // ObserveHidden writes player's hidden part ([HiddenObserver]) into dst

@@ -155,3 +155,17 @@ func withoutRNG(t *testing.T, s *State) string {
 }
 
 var rngField = regexp.MustCompile(`rng=[0-9a-f:]+`)
+
+// TestEnvObserveHiddenAllocs: Env.ObserveHidden, which dataset derive
+// calls at every row, allocates nothing once the Env knows its size.
+func TestEnvObserveHiddenAllocs(t *testing.T) {
+	e, err := env.Make(ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Reset(2)
+	dst := make([]uint8, e.HiddenSize())
+	if n := testing.AllocsPerRun(100, func() { _ = e.ObserveHidden(0, dst) }); n != 0 {
+		t.Errorf("Env.ObserveHidden allocates %v times", n)
+	}
+}
