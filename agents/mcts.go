@@ -218,6 +218,18 @@ const (
 //	              search's answers at positions the policy itself reaches
 //	              (generate --record-search records a followed decision as
 //	              unsearched)
+//	score=W       add W times the searching player's score margin at the
+//	              end of each rollout (its score in the game's Info minus
+//	              the best other player's; 0 for a player alone or a team,
+//	              and where Info gives no scores, as before the end) to the
+//	              rollout's return, in reward units per score point (default
+//	              0: the return alone). In a win/loss game (Pilots of
+//	              Gallaxia: a win 1, a loss -1; its Rookie Run score 100 a
+//	              ring home less the spaces to go) most rollouts from a
+//	              position end the same way whichever move began them, so
+//	              halving's test sees no difference; the margin says which
+//	              move came closer. The search then maximises the return
+//	              plus W times the margin, not the return alone
 //	K=V           K a parameter of the environment (scan_wrap, max_turns):
 //	              the value the environment was made with, which an agent
 //	              cannot see (default: the parameter's default); passed on to
@@ -264,7 +276,12 @@ type MCTS struct {
 	// trust: with search=halving and weights, the points of return that
 	// one unit of the policy's log-probability ratio (a candidate's over
 	// the prior's) adds to the candidate's tests (option trust).
-	trust  float64
+	trust float64
+	// scoreW: the weight of the searching player's score margin added to
+	// each rollout's return at its end (option score; 0: none), and the
+	// Info it is read from (reused).
+	scoreW float64
+	info   env.Info
 	gprobs []float64 // the root's prior (the policy on the real observation)
 	gvalue []float64 // the value head's outputs
 	priors []float64 // per node, parallel to edges: the policy's probabilities at the node
@@ -451,6 +468,8 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 		case k == "trust":
 			m.trust, err = num()
 			o.trustSet = true
+		case k == "score":
+			m.scoreW, err = num()
 		case k == "follow":
 			m.follow, err = num()
 			if err == nil && m.follow > 1 {
@@ -478,7 +497,7 @@ func (m *MCTS) parseOptions(spec *env.Spec, opts Options) (mctsOptions, error) {
 			o.envParams[k] = v
 		default:
 			return o, bad("unknown option (known: sims, ms, search, z, margin, elim, c, bias, pw, depth, rollout, " +
-				"rollout.KEY, weights, cpuct, mix, top, leaf, prior, rival, trust, follow, and the environment's parameters)")
+				"rollout.KEY, weights, cpuct, mix, top, leaf, prior, rival, trust, follow, score, and the environment's parameters)")
 		}
 		if err != nil {
 			return o, err
@@ -740,6 +759,9 @@ func (m *MCTS) String() string {
 			s += fmt.Sprintf(" follow=%g", m.follow)
 		}
 	}
+	if m.scoreW > 0 {
+		s += fmt.Sprintf(" score=%g", m.scoreW)
+	}
 	return s + ")"
 }
 
@@ -822,12 +844,12 @@ func (m *MCTS) roll(st env.State, player, a int, rseed uint64) (ret float64) {
 		st.Apply(a, m.rewards)
 		ret += m.rewards[player]
 		if st.Terminal() {
-			return ret
+			return ret + m.scoreBonus(st, player)
 		}
 		if m.maxTurns > 0 && st.Turn() >= m.maxTurns {
 			clear(m.rewards)
 			st.Truncate(m.rewards)
-			return ret + m.rewards[player]
+			return ret + m.rewards[player] + m.scoreBonus(st, player)
 		}
 		p := st.CurrentPlayer()
 		if m.leafValue && p == player {
@@ -836,6 +858,29 @@ func (m *MCTS) roll(st env.State, player, a int, rseed uint64) (ret float64) {
 		st.LegalMask(m.mask)
 		a = m.rolloutAct(st, p)
 	}
+}
+
+// scoreBonus returns option score's term at the end of a rollout in st:
+// scoreW times player's score minus the best other player's (the scores
+// of st's Info), or 0 when scoreW is 0, st's Info gives no scores or
+// player is alone.
+func (m *MCTS) scoreBonus(st env.State, player int) float64 {
+	if m.scoreW == 0 {
+		return 0
+	}
+	in := &m.info
+	in.Scores, in.Stats, in.Labels = in.Scores[:0], in.Stats[:0], in.Labels[:0]
+	st.Info(in)
+	if player >= len(in.Scores) || len(in.Scores) < 2 {
+		return 0
+	}
+	best := math.Inf(-1)
+	for p, v := range in.Scores {
+		if p != player && v > best {
+			best = v
+		}
+	}
+	return m.scoreW * (in.Scores[player] - best)
 }
 
 // rolloutAct asks the rollout agent for p's action in st (m.mask holds

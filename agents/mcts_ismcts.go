@@ -171,6 +171,7 @@ func (m *MCTS) simulate(st env.State, player, prior int) {
 			break
 		}
 	}
+	ret += m.scoreBonus(st, player) // the rollout ended (option score)
 backup:
 	for _, s := range m.path {
 		nd := &m.nodes[s.node]
