@@ -20,8 +20,9 @@ func init() {
 		"implementing env.Determinizer): sequential halving over common determinizations, or an IS-MCTS "+
 		"tree; rollouts and prior by the game's rollout agent (its \"rollout\", else its \"heuristic\", "+
 		"else random), or guided by a policy weights file (weights: PUCT prior, value head at the leaves); "+
-		"maximises the acting player's own return; options sims, ms, search, rollout, weights, cpuct, leaf "+
-		"and the environment's parameters",
+		"maximises the acting player's own return; options sims, ms, search, z, margin, elim, c, bias, pw, "+
+		"depth, rollout, rollout.KEY, score, weights, cpuct, mix, top, leaf, prior, rival, trust, follow and "+
+		"the environment's parameters (docs/mcts.md)",
 		func(spec *env.Spec) bool { return determinizer(spec) != nil },
 		func(spec *env.Spec, opts Options) (Agent, error) { return NewMCTS(spec, opts) })
 }
